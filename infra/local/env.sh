@@ -1,0 +1,31 @@
+# Tierwise local stack: ports, addresses and paths, sourced by every script.
+# TIERWISE_PROFILE=demo (default) or test: the test profile uses its own ports
+# and data directory so that tests never touch a running demo.
+# Everything binds to 127.0.0.1.
+TIERWISE_ROOT="${TIERWISE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+TIERWISE_PROFILE="${TIERWISE_PROFILE:-demo}"
+case "$TIERWISE_PROFILE" in
+  demo) _base=0 ;;
+  test) _base=100 ;;
+  *) echo "TIERWISE_PROFILE must be demo or test (got '$TIERWISE_PROFILE')" >&2; return 2 ;;
+esac
+export TIERWISE_ROOT TIERWISE_PROFILE
+export TIERWISE_STATE_DIR="${TIERWISE_STATE_DIR:-$TIERWISE_ROOT/.local/$TIERWISE_PROFILE}"
+export TIERWISE_TOOLS_DIR="${TIERWISE_TOOLS_DIR:-$TIERWISE_ROOT/.local/tools}"
+export TIERWISE_TRACES_DIR="${TIERWISE_TRACES_DIR:-$(cd "$TIERWISE_ROOT/.." && pwd)/shared/traces}"
+export TIERWISE_PG_PORT=$((55432 + _base))
+export TIERWISE_KAFKA_PORT=$((59092 + _base))
+export TIERWISE_KAFKA_CONTROLLER_PORT=$((59093 + _base))
+export TIERWISE_INGEST_PORT=$((4318 + _base * 100))
+export TIERWISE_API_PORT=$((8080 + _base))
+export TIERWISE_WEB_PORT=$((3000 + _base))
+export TIERWISE_KAFKA_BROKERS="127.0.0.1:$TIERWISE_KAFKA_PORT"
+# Owner (migrations), app (api, ingest: RLS applies), jobs (Flink: writes all tenants).
+export TIERWISE_PG_OWNER_URL="postgres://tierwise_owner@127.0.0.1:$TIERWISE_PG_PORT/tierwise"
+export TIERWISE_PG_APP_URL="postgres://tierwise_app@127.0.0.1:$TIERWISE_PG_PORT/tierwise"
+export TIERWISE_PG_JOBS_URL="postgres://tierwise_jobs@127.0.0.1:$TIERWISE_PG_PORT/tierwise"
+export TIERWISE_JDBC_URL="jdbc:postgresql://127.0.0.1:$TIERWISE_PG_PORT/tierwise?user=tierwise_jobs"
+export TIERWISE_INGEST_URL="http://127.0.0.1:$TIERWISE_INGEST_PORT"
+export TIERWISE_API_URL="http://127.0.0.1:$TIERWISE_API_PORT"
+export TIERWISE_WEB_URL="http://127.0.0.1:$TIERWISE_WEB_PORT"
+unset _base
