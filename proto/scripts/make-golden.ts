@@ -1,0 +1,199 @@
+/**
+ * Writes the golden test vectors proto/testdata/<name>.bin (binary protobuf) and
+ * <name>.json (proto3 canonical JSON of the same message), plus testdata/manifest.json.
+ * Layout and conventions: proto/testdata/README.md. Run after a build:
+ *   npm run build -w @tierwise/proto && npm run make-golden -w @tierwise/proto
+ * The values are fixed (no clock, no randomness), so reruns give identical files.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import {
+  AggregationTemporality,
+  ATTR,
+  Direction,
+  ExportMetricsServiceRequest,
+  ExportMetricsServiceResponse,
+  IngestRecord,
+  ioLengthBinIndex,
+  IO_LENGTH_BOUNDS_BYTES,
+  METRIC,
+  METRIC_SPECS,
+  ReferenceBatch,
+  resolveProtoDir,
+  SCOPE_NAME,
+  SERVICE_NAME,
+  type KeyValue,
+  type MessageCodec,
+  type MessageInput,
+} from "../src/index";
+
+const HOST_ID = "5f2b9c1e7a3d4086";
+const VOLUME_ID = "c0ffee00d15ea5e1";
+const INTERVAL_START_NS = 1_700_000_000_000_000_000n;
+const INTERVAL_END_NS = INTERVAL_START_NS + 10_000_000_000n; // 10 s interval
+
+const referenceBatch: MessageInput<ReferenceBatch> = {
+  batchId: "3f0c2a9e-6b1d-4c7a-9e25-5d8f1b7c4a10",
+  hostId: HOST_ID,
+  volumeId: VOLUME_ID,
+  samplingModulus: 1n << 24n, // P = 2^24
+  samplingThreshold: 167_772n, // T: R = T / P ~ 1 %
+  baseTimeUnixNano: 1_700_000_000_123_456_789n,
+  sequence: 7n,
+  references: [
+    // timeOffsetUs 0 is the proto3 default: absent from the wire and from the JSON.
+    { blockHash: 0xffff_ffff_ffff_ffffn, direction: Direction.READ, lengthBlocks: 1, timeOffsetUs: 0n },
+    { blockHash: 0x8000_0000_0000_0001n, direction: Direction.WRITE, lengthBlocks: 2, timeOffsetUs: 15n },
+    { blockHash: 0x0123_4567_89ab_cdefn, direction: Direction.READ, lengthBlocks: 16, timeOffsetUs: 1_500n },
+    // An offset above 2^32 (a 10-byte-free but > 4-byte varint).
+    { blockHash: 0xffn, direction: Direction.WRITE, lengthBlocks: 256, timeOffsetUs: 4_294_967_301n },
+  ],
+};
+
+const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });
+const point = { startTimeUnixNano: INTERVAL_START_NS, timeUnixNano: INTERVAL_END_NS };
+
+/** Front-end read sizes of the interval, bytes: they fill the tierwise.io.size histogram. */
+const READ_SIZES = [
+  ...Array<number>(700).fill(4096),
+  ...Array<number>(200).fill(8192),
+  ...Array<number>(50).fill(65536),
+  ...Array<number>(3).fill(512),
+  ...Array<number>(2).fill(1_048_576),
+];
+const READ_BYTES = BigInt(READ_SIZES.reduce((a, b) => a + b, 0));
+const bucketCounts = IO_LENGTH_BOUNDS_BYTES.map(() => 0n).concat(0n);
+for (const size of READ_SIZES) bucketCounts[ioLengthBinIndex(size)] += 1n;
+
+const sum = (name: string, points: { attrs: [string, string][]; value: bigint }[]) => ({
+  name,
+  unit: METRIC_SPECS[name as keyof typeof METRIC_SPECS].unit,
+  sum: {
+    aggregationTemporality: AggregationTemporality.DELTA,
+    isMonotonic: true,
+    dataPoints: points.map(({ attrs, value }) => ({
+      ...point,
+      attributes: attrs.map(([k, v]) => str(k, v)),
+      asInt: value,
+    })),
+  },
+});
+
+const exportRequest: MessageInput<ExportMetricsServiceRequest> = {
+  resourceMetrics: [
+    {
+      resource: {
+        attributes: [
+          str(ATTR.serviceName, SERVICE_NAME),
+          str(ATTR.serviceVersion, "0.1.0"),
+          str(ATTR.hostId, HOST_ID),
+          str(ATTR.volumeId, VOLUME_ID),
+          str(ATTR.cacheMode, "write-back"),
+        ],
+      },
+      scopeMetrics: [
+        {
+          scope: { name: SCOPE_NAME, version: "0.1.0" },
+          metrics: [
+            sum(METRIC.ioOperations, [
+              { attrs: [[ATTR.ioDirection, "read"], [ATTR.ioSource, "frontend"]], value: 955n },
+              { attrs: [[ATTR.ioDirection, "read"], [ATTR.ioSource, "cache"]], value: 700n },
+              { attrs: [[ATTR.ioDirection, "read"], [ATTR.ioSource, "datastore"]], value: 255n },
+            ]),
+            sum(METRIC.ioBytes, [
+              { attrs: [[ATTR.ioDirection, "read"], [ATTR.ioSource, "frontend"]], value: READ_BYTES },
+            ]),
+            {
+              name: METRIC.ioSize,
+              unit: METRIC_SPECS[METRIC.ioSize].unit,
+              histogram: {
+                aggregationTemporality: AggregationTemporality.DELTA,
+                dataPoints: [
+                  {
+                    ...point,
+                    attributes: [str(ATTR.ioDirection, "read")],
+                    count: BigInt(READ_SIZES.length),
+                    sum: Number(READ_BYTES),
+                    bucketCounts,
+                    explicitBounds: [...IO_LENGTH_BOUNDS_BYTES],
+                    min: Math.min(...READ_SIZES),
+                    max: Math.max(...READ_SIZES),
+                  },
+                ],
+              },
+            },
+            {
+              name: METRIC.cacheOccupancy,
+              unit: METRIC_SPECS[METRIC.cacheOccupancy].unit,
+              gauge: { dataPoints: [{ ...point, asInt: 64n << 30n }] }, // 64 GiB
+            },
+            {
+              // Edge value 2^53 + 1 bytes: not representable as a double, so it checks that
+              // 64-bit integers stay exact end to end.
+              name: METRIC.cacheCapacity,
+              unit: METRIC_SPECS[METRIC.cacheCapacity].unit,
+              gauge: { dataPoints: [{ ...point, asInt: (1n << 53n) + 1n }] },
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+const exportResponse: MessageInput<ExportMetricsServiceResponse> = {
+  partialSuccess: { rejectedDataPoints: 3n, errorMessage: "3 data points had no tierwise.volume.id" },
+};
+
+const ingestRecord = (batchId: string, payload: Uint8Array): MessageInput<IngestRecord> => ({
+  tenantId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  agentId: "16fd2706-8baf-433b-82eb-8c7fada847da",
+  batchId,
+  receivedUnixNano: 1_700_000_011_000_000_123n,
+  payload,
+});
+
+interface Vector {
+  name: string;
+  codec: MessageCodec<unknown>;
+  value: unknown;
+}
+
+const vectors: Vector[] = [
+  { name: "reference_batch", codec: ReferenceBatch, value: referenceBatch },
+  { name: "export_metrics_request", codec: ExportMetricsServiceRequest, value: exportRequest },
+  { name: "export_metrics_response", codec: ExportMetricsServiceResponse, value: exportResponse },
+  {
+    name: "ingest_record_refs",
+    codec: IngestRecord,
+    value: ingestRecord(referenceBatch.batchId as string, ReferenceBatch.encode(referenceBatch)),
+  },
+  {
+    name: "ingest_record_metrics",
+    codec: IngestRecord,
+    value: ingestRecord("b7e1d0c2-94a8-4f5e-8c3b-2a6d9f0e1b45#1", ExportMetricsServiceRequest.encode(exportRequest)),
+  },
+];
+
+/** Writes every vector into `dir`; returns the written file names. */
+export function writeGolden(dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  const write = (file: string, data: string | Uint8Array) => {
+    writeFileSync(path.join(dir, file), data);
+    written.push(file);
+  };
+  for (const { name, codec, value } of vectors) {
+    const input = value as MessageInput<unknown>;
+    write(`${name}.bin`, codec.encode(input));
+    write(`${name}.json`, JSON.stringify(codec.toJson(input), null, 2) + "\n");
+  }
+  const manifest = vectors.map(({ name, codec }) => ({ name, type: codec.typeName }));
+  write("manifest.json", JSON.stringify(manifest, null, 2) + "\n");
+  return written;
+}
+
+if (require.main === module) {
+  const dir = path.join(resolveProtoDir(), "testdata");
+  for (const file of writeGolden(dir)) console.log(path.join(dir, file));
+}

@@ -1,0 +1,52 @@
+/**
+ * @tierwise/proto: the Tierwise wire contracts for TypeScript.
+ *
+ * - Codecs (`decode`/`encode`/`toJson`/`fromJson`) for the OTLP metrics request/response and
+ *   tierwise.v1 ReferenceBatch / IngestRecord, parsed from the .proto files on disk
+ *   (`TIERWISE_PROTO_DIR` overrides the directory) on first use.
+ * - Their TypeScript shapes (same names as the codecs).
+ * - The constants of proto/METRICS.md.
+ */
+import { messageCodec } from "./codec";
+import type * as t from "./types";
+
+export type {
+  AnyValue,
+  BlockReference,
+  Exemplar,
+  Gauge,
+  Histogram,
+  HistogramDataPoint,
+  InstrumentationScope,
+  KeyValue,
+  MessageInput,
+  Metric,
+  NumberDataPoint,
+  Resource,
+  ResourceMetrics,
+  ScopeMetrics,
+  Sum,
+} from "./types";
+export { AggregationTemporality, Direction } from "./types";
+export { ProtoDecodeError, ProtoEncodeError } from "./errors";
+export { messageCodec, type Json, type MessageCodec } from "./codec";
+export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
+export { resolveProtoDir } from "./proto-dir";
+export * from "./metrics";
+
+/** OTLP/HTTP `POST /v1/metrics` body. */
+export type ExportMetricsServiceRequest = t.ExportMetricsServiceRequest;
+export const ExportMetricsServiceRequest = messageCodec<t.ExportMetricsServiceRequest>(
+  "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest",
+);
+/** OTLP/HTTP `POST /v1/metrics` response body. */
+export type ExportMetricsServiceResponse = t.ExportMetricsServiceResponse;
+export const ExportMetricsServiceResponse = messageCodec<t.ExportMetricsServiceResponse>(
+  "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse",
+);
+/** `POST /v1/refs` body: SHARDS-sampled block references of one volume. */
+export type ReferenceBatch = t.ReferenceBatch;
+export const ReferenceBatch = messageCodec<t.ReferenceBatch>("tierwise.v1.ReferenceBatch");
+/** Kafka value on telemetry.metrics.v1 / telemetry.refs.v1. */
+export type IngestRecord = t.IngestRecord;
+export const IngestRecord = messageCodec<t.IngestRecord>("tierwise.v1.IngestRecord");

@@ -1,0 +1,143 @@
+/**
+ * Constants of the agent telemetry contract, proto/METRICS.md (the single TypeScript
+ * source; the C++ agent and the Java stream jobs mirror METRICS.md itself).
+ */
+
+/** OTLP instrumentation scope name of every agent metric. */
+export const SCOPE_NAME = "tierwise.agent";
+/** `service.name` of the agent's resource. */
+export const SERVICE_NAME = "tierwise-agent";
+/** Default export interval of the agent, seconds. */
+export const DEFAULT_INTERVAL_SECONDS = 10;
+/** Cache block size used by hits/misses and by the references, bytes (4 KiB). */
+export const BLOCK_SIZE_BYTES = 4096;
+/** HTTP header carrying the agent's batch id (a UUID) on `POST /v1/metrics`. */
+export const BATCH_ID_HEADER = "X-Tierwise-Batch-Id";
+
+/** Kafka topics written by ingest; value = `tierwise.v1.IngestRecord`, key `<tenant_id>/<volume_id>`. */
+export const KAFKA_TOPICS = {
+  metrics: "telemetry.metrics.v1",
+  refs: "telemetry.refs.v1",
+} as const;
+
+/** Metric names (METRICS.md "Metrics" table). */
+export const METRIC = {
+  ioOperations: "tierwise.io.operations",
+  ioBytes: "tierwise.io.bytes",
+  ioSize: "tierwise.io.size",
+  ioSizeBytes: "tierwise.io.size.bytes",
+  ioLatency: "tierwise.io.latency",
+  cacheHits: "tierwise.cache.hits",
+  cacheMisses: "tierwise.cache.misses",
+  cachePopulation: "tierwise.cache.population",
+  cacheEvictions: "tierwise.cache.evictions",
+  cacheDestaged: "tierwise.cache.destaged",
+  cacheOccupancy: "tierwise.cache.occupancy",
+  cacheCapacity: "tierwise.cache.capacity",
+  cacheDirty: "tierwise.cache.dirty",
+} as const;
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** OTLP data kind of each metric (Sums are int, monotonic, delta; Gauges are int). */
+export type MetricKind = "sum" | "histogram" | "gauge";
+
+/** Per-metric kind and UCUM unit, as listed in METRICS.md. */
+export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit: string }>> = {
+  [METRIC.ioOperations]: { kind: "sum", unit: "{operation}" },
+  [METRIC.ioBytes]: { kind: "sum", unit: "By" },
+  [METRIC.ioSize]: { kind: "histogram", unit: "By" },
+  [METRIC.ioSizeBytes]: { kind: "sum", unit: "By" },
+  [METRIC.ioLatency]: { kind: "histogram", unit: "us" },
+  [METRIC.cacheHits]: { kind: "sum", unit: "{block}" },
+  [METRIC.cacheMisses]: { kind: "sum", unit: "{block}" },
+  [METRIC.cachePopulation]: { kind: "sum", unit: "By" },
+  [METRIC.cacheEvictions]: { kind: "sum", unit: "By" },
+  [METRIC.cacheDestaged]: { kind: "sum", unit: "By" },
+  [METRIC.cacheOccupancy]: { kind: "gauge", unit: "By" },
+  [METRIC.cacheCapacity]: { kind: "gauge", unit: "By" },
+  [METRIC.cacheDirty]: { kind: "gauge", unit: "By" },
+};
+
+/** Resource and data point attribute keys. */
+export const ATTR = {
+  serviceName: "service.name",
+  serviceVersion: "service.version",
+  hostId: "host.id",
+  hostName: "host.name",
+  volumeId: "tierwise.volume.id",
+  volumeName: "tierwise.volume.name",
+  cacheMode: "tierwise.cache.mode",
+  ioDirection: "io.direction",
+  ioSource: "io.source",
+  ioSizeBin: "tierwise.io.size_bin",
+} as const;
+
+/** Values of `io.direction`. */
+export const IO_DIRECTIONS = ["read", "write"] as const;
+export type IoDirection = (typeof IO_DIRECTIONS)[number];
+
+/**
+ * Values of `io.source`: `frontend` counts every I/O the VM issued once; a read hit is also
+ * counted at `cache`, a miss and a write-through write at `datastore`.
+ */
+export const IO_SOURCES = ["frontend", "cache", "peer", "datastore"] as const;
+export type IoSource = (typeof IO_SOURCES)[number];
+
+/** Values of `tierwise.cache.mode`. */
+export const CACHE_MODES = ["write-through", "write-back"] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
+/**
+ * vscsiStats ioLength histogram bin upper bounds, bytes, inclusive (VMware vscsiStats
+ * `ioLength` histogram). Used as `explicit_bounds` of `tierwise.io.size`; the 18th bin is
+ * everything above the last bound.
+ */
+export const IO_LENGTH_BOUNDS_BYTES: readonly number[] = Object.freeze([
+  512, 1024, 2048, 4095, 4096, 8191, 8192, 16383, 16384, 32768, 49152, 65535, 65536, 81920,
+  131072, 262144, 524288,
+]);
+
+/** Label of the open-ended last ioLength bin. */
+export const IO_LENGTH_OVERFLOW_LABEL = ">524288";
+
+/** One ioLength bin: its `tierwise.io.size_bin` label and inclusive upper bound (null = open). */
+export interface IoLengthBin {
+  readonly label: string;
+  readonly upperBytes: number | null;
+}
+
+/** The 18 ioLength bins in order: labels `"512"` … `"524288"`, then `">524288"`. */
+export const IO_LENGTH_BINS: readonly IoLengthBin[] = Object.freeze([
+  ...IO_LENGTH_BOUNDS_BYTES.map((upperBytes) => Object.freeze({ label: String(upperBytes), upperBytes })),
+  Object.freeze({ label: IO_LENGTH_OVERFLOW_LABEL, upperBytes: null }),
+]);
+
+/**
+ * Index of the ioLength bin holding an I/O of `bytes` bytes: the first bin whose inclusive
+ * upper bound is >= bytes (OTLP explicit-bounds semantics: bucket i holds
+ * bounds[i-1] < x <= bounds[i]), or 17 (`>524288`).
+ *
+ * @param bytes I/O length in bytes; a non-negative integer.
+ * @throws RangeError when `bytes` is negative or not an integer.
+ */
+export function ioLengthBinIndex(bytes: number): number {
+  if (!Number.isInteger(bytes) || bytes < 0) {
+    throw new RangeError(`I/O length must be a non-negative integer of bytes, got ${bytes}`);
+  }
+  const i = IO_LENGTH_BOUNDS_BYTES.findIndex((upper) => bytes <= upper);
+  return i === -1 ? IO_LENGTH_BOUNDS_BYTES.length : i;
+}
+
+/** The ioLength bin (label and bound) of an I/O of `bytes` bytes; see {@link ioLengthBinIndex}. */
+export function ioLengthBin(bytes: number): IoLengthBin {
+  return IO_LENGTH_BINS[ioLengthBinIndex(bytes)];
+}
+
+/**
+ * Latency histogram bounds of `tierwise.io.latency`, microseconds, log-linear 1-2-5
+ * (METRICS.md); 20 buckets including the open last one.
+ */
+export const LATENCY_BOUNDS_US: readonly number[] = Object.freeze([
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000,
+  500000, 1000000,
+]);

@@ -1,0 +1,210 @@
+/**
+ * TypeScript shapes of the decoded messages (protobufjs, `keepCase: false`: proto field
+ * `time_unix_nano` is `timeUnixNano`). Decoding fills every field: absent scalars are their
+ * proto3 default, absent repeated fields `[]`, absent message fields `null`; oneof members and
+ * proto3 `optional` fields are present only when set. 64-bit integers are `bigint`, `bytes`
+ * are `Uint8Array` (a Node Buffer), enums are numbers.
+ *
+ * Sources: proto/tierwise/v1/*.proto and the OTLP protos (opentelemetry-proto, proto/pom.xml).
+ * Only the OTLP kinds the agent emits (Sum, Gauge, Histogram) are typed in detail.
+ */
+
+/** Recursively optional input shape accepted by `encode` (missing = proto3 default). */
+export type MessageInput<T> = T extends bigint
+  ? bigint | number | string
+  : T extends Uint8Array
+    ? Uint8Array
+    : T extends readonly (infer E)[]
+      ? readonly MessageInput<E>[]
+      : T extends object
+        ? { [K in keyof T]?: MessageInput<T[K]> | null }
+        : T;
+
+// ---- tierwise.v1 (proto/tierwise/v1/reference_batch.proto, ingest_record.proto) ----
+
+/** tierwise.v1.Direction. */
+export enum Direction {
+  UNSPECIFIED = 0,
+  READ = 1,
+  WRITE = 2,
+}
+
+/** tierwise.v1.BlockReference: one sampled 4 KiB block touched by one I/O. */
+export interface BlockReference {
+  /** H(L): keyed 64-bit SipHash-2-4 of the 4 KiB block address (fixed64). */
+  blockHash: bigint;
+  direction: Direction;
+  /** Length of the I/O that made the reference, 4 KiB blocks (>= 1). */
+  lengthBlocks: number;
+  /** Microseconds after ReferenceBatch.baseTimeUnixNano. */
+  timeOffsetUs: bigint;
+}
+
+/** tierwise.v1.ReferenceBatch: SHARDS-sampled references of one volume, in time order. */
+export interface ReferenceBatch {
+  batchId: string;
+  hostId: string;
+  volumeId: string;
+  /** P, the hash modulus; sampling rate R = T / P. */
+  samplingModulus: bigint;
+  /** T, the threshold: a block is sampled when H(L) mod P < T. */
+  samplingThreshold: bigint;
+  /** Unix epoch, nanoseconds. */
+  baseTimeUnixNano: bigint;
+  references: BlockReference[];
+  sequence: bigint;
+}
+
+/** tierwise.v1.IngestRecord: the Kafka value written by ingest. */
+export interface IngestRecord {
+  tenantId: string;
+  agentId: string;
+  batchId: string;
+  /** Unix epoch, nanoseconds. */
+  receivedUnixNano: bigint;
+  /** An encoded ExportMetricsServiceRequest (one ResourceMetrics) or ReferenceBatch. */
+  payload: Uint8Array;
+}
+
+// ---- opentelemetry.proto.common.v1 / resource.v1 ----
+
+/** opentelemetry.proto.common.v1.AnyValue: exactly one member is set. */
+export interface AnyValue {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: bigint;
+  doubleValue?: number;
+  arrayValue?: { values: AnyValue[] };
+  kvlistValue?: { values: KeyValue[] };
+  bytesValue?: Uint8Array;
+  stringValueStrindex?: number;
+}
+
+/** opentelemetry.proto.common.v1.KeyValue. */
+export interface KeyValue {
+  key: string;
+  value: AnyValue | null;
+  keyStrindex: number;
+}
+
+/** opentelemetry.proto.common.v1.InstrumentationScope. */
+export interface InstrumentationScope {
+  name: string;
+  version: string;
+  attributes: KeyValue[];
+  droppedAttributesCount: number;
+}
+
+/** opentelemetry.proto.resource.v1.Resource. */
+export interface Resource {
+  attributes: KeyValue[];
+  droppedAttributesCount: number;
+  entityRefs: { schemaUrl: string; type: string; idKeys: string[]; descriptionKeys: string[] }[];
+}
+
+// ---- opentelemetry.proto.metrics.v1 ----
+
+/** opentelemetry.proto.metrics.v1.AggregationTemporality (Tierwise uses DELTA). */
+export enum AggregationTemporality {
+  UNSPECIFIED = 0,
+  DELTA = 1,
+  CUMULATIVE = 2,
+}
+
+/** opentelemetry.proto.metrics.v1.Exemplar (not emitted by the agent). */
+export interface Exemplar {
+  filteredAttributes: KeyValue[];
+  timeUnixNano: bigint;
+  asDouble?: number;
+  asInt?: bigint;
+  spanId: Uint8Array;
+  traceId: Uint8Array;
+}
+
+/** opentelemetry.proto.metrics.v1.NumberDataPoint: `asInt` (Tierwise) or `asDouble` is set. */
+export interface NumberDataPoint {
+  attributes: KeyValue[];
+  /** Unix epoch, nanoseconds. */
+  startTimeUnixNano: bigint;
+  /** Unix epoch, nanoseconds. */
+  timeUnixNano: bigint;
+  asDouble?: number;
+  asInt?: bigint;
+  exemplars: Exemplar[];
+  flags: number;
+}
+
+/**
+ * opentelemetry.proto.metrics.v1.HistogramDataPoint: `bucketCounts` has
+ * `explicitBounds.length + 1` entries; bucket i counts bounds[i-1] < x <= bounds[i].
+ */
+export interface HistogramDataPoint {
+  attributes: KeyValue[];
+  startTimeUnixNano: bigint;
+  timeUnixNano: bigint;
+  count: bigint;
+  sum?: number;
+  bucketCounts: bigint[];
+  explicitBounds: number[];
+  exemplars: Exemplar[];
+  flags: number;
+  min?: number;
+  max?: number;
+}
+
+/** opentelemetry.proto.metrics.v1.Gauge. */
+export interface Gauge {
+  dataPoints: NumberDataPoint[];
+}
+
+/** opentelemetry.proto.metrics.v1.Sum. */
+export interface Sum {
+  dataPoints: NumberDataPoint[];
+  aggregationTemporality: AggregationTemporality;
+  isMonotonic: boolean;
+}
+
+/** opentelemetry.proto.metrics.v1.Histogram. */
+export interface Histogram {
+  dataPoints: HistogramDataPoint[];
+  aggregationTemporality: AggregationTemporality;
+}
+
+/** opentelemetry.proto.metrics.v1.Metric: exactly one data member is set. */
+export interface Metric {
+  name: string;
+  description: string;
+  unit: string;
+  gauge?: Gauge;
+  sum?: Sum;
+  histogram?: Histogram;
+  /** Not emitted by the agent; decoded untyped. */
+  exponentialHistogram?: Record<string, unknown>;
+  /** Not emitted by the agent; decoded untyped. */
+  summary?: Record<string, unknown>;
+  metadata: KeyValue[];
+}
+
+/** opentelemetry.proto.metrics.v1.ScopeMetrics. */
+export interface ScopeMetrics {
+  scope: InstrumentationScope | null;
+  metrics: Metric[];
+  schemaUrl: string;
+}
+
+/** opentelemetry.proto.metrics.v1.ResourceMetrics (Tierwise: one per volume). */
+export interface ResourceMetrics {
+  resource: Resource | null;
+  scopeMetrics: ScopeMetrics[];
+  schemaUrl: string;
+}
+
+/** opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest (OTLP/HTTP body). */
+export interface ExportMetricsServiceRequest {
+  resourceMetrics: ResourceMetrics[];
+}
+
+/** opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse. */
+export interface ExportMetricsServiceResponse {
+  partialSuccess: { rejectedDataPoints: bigint; errorMessage: string } | null;
+}

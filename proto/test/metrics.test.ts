@@ -1,0 +1,56 @@
+/** The TS constants match the contract document proto/METRICS.md. */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import {
+  IO_LENGTH_BINS,
+  IO_LENGTH_BOUNDS_BYTES,
+  ioLengthBin,
+  LATENCY_BOUNDS_US,
+  METRIC_SPECS,
+  resolveProtoDir,
+} from "../src/index";
+
+const metricsMd = readFileSync(path.join(resolveProtoDir(), "METRICS.md"), "utf8");
+const numbersAfter = (heading: string): number[] => {
+  const start = metricsMd.indexOf(heading);
+  assert.ok(start >= 0, `METRICS.md has "${heading}"`);
+  const paragraph = metricsMd.slice(start + heading.length).split("\n\n")[0];
+  // Drop `>524288`-style labels and "(18 bins)"-style remarks; keep the listed numbers.
+  const listed = paragraph.replace(/`[^`]*`|\([^)]*\)/g, "");
+  return [...listed.matchAll(/\b\d+\b/g)].map((m) => Number(m[0]));
+};
+
+describe("METRICS.md constants", () => {
+  it("metric names, kinds and units equal the METRICS.md table", () => {
+    const rows = [...metricsMd.matchAll(/^\| `(tierwise\.[^`]+)` \| (Sum|Histogram|Gauge)[^|]*\| `([^`]+)` \|/gm)];
+    const table = Object.fromEntries(rows.map(([, name, kind, unit]) => [name, { kind: kind.toLowerCase(), unit }]));
+    assert.equal(rows.length, 13);
+    assert.deepEqual(METRIC_SPECS, table);
+  });
+
+  it("ioLength bounds equal the vscsiStats bins of METRICS.md", () => {
+    assert.deepEqual([...IO_LENGTH_BOUNDS_BYTES], numbersAfter("vscsiStats ioLength bins (bytes, upper bounds, inclusive):"));
+    assert.equal(IO_LENGTH_BINS.length, 18);
+    assert.deepEqual(IO_LENGTH_BINS.at(-1), { label: ">524288", upperBytes: null });
+  });
+
+  it("latency bounds equal METRICS.md", () => {
+    assert.deepEqual([...LATENCY_BOUNDS_US], numbersAfter("Latency bucket bounds (µs, log-linear 1-2-5):"));
+  });
+
+  it("bins an I/O by inclusive upper bound", () => {
+    const label = (bytes: number) => ioLengthBin(bytes).label;
+    assert.equal(label(0), "512");
+    assert.equal(label(512), "512");
+    assert.equal(label(513), "1024");
+    assert.equal(label(4095), "4095");
+    assert.equal(label(4096), "4096");
+    assert.equal(label(4097), "8191");
+    assert.equal(label(524288), "524288");
+    assert.equal(label(524289), ">524288");
+    assert.throws(() => ioLengthBin(-1), RangeError);
+    assert.throws(() => ioLengthBin(1.5), RangeError);
+  });
+});
