@@ -1,0 +1,161 @@
+// The running stack for end-to-end tests: ingest, api and the Flink jobs as
+// child processes of the test, on the test profile's ports (infra/local/env.sh),
+// in front of the PostgreSQL and Kafka that `./tierwise test` started.
+//
+// Every test seeds its own tenant, so tests never see each other's data.
+import { spawn, execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const execFileAsync = promisify(execFile);
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const AGENT = path.join(ROOT, 'edge-agent/build/tierwise-agent');
+export const TRACES = process.env.TIERWISE_TRACES_DIR ?? path.resolve(ROOT, '../shared/traces');
+
+/** Reads a TIERWISE_* variable; throws naming it when `./tierwise test` did not export it. */
+export function env(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests through ./tierwise test`);
+  return value;
+}
+
+/** Polls `probe` every `intervalMs` until it returns a truthy value; throws `what` after `timeoutMs`. */
+export async function waitFor(what, probe, { timeoutMs = 120_000, intervalMs = 500 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+function startProcess(name, command, args, readyLine) {
+  const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  let ready;
+  const readyPromise = new Promise((resolve, reject) => {
+    ready = resolve;
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output.join('').slice(-3000)}`)));
+  });
+  const onData = (chunk) => {
+    const text = chunk.toString();
+    output.push(text);
+    if (output.length > 200) output.shift();
+    if (readyLine && text.includes(readyLine)) ready();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  return { name, child, readyPromise, output, ready };
+}
+
+/**
+ * Starts ingest, api and the Flink jobs and waits until each is ready.
+ * Returns { stop() }. Ingest and api are ready when GET /healthz answers 200;
+ * the Flink jobs when they log "tierwise-stream-jobs: running".
+ */
+export async function startStack() {
+  const ingestUrl = env('TIERWISE_INGEST_URL');
+  const apiUrl = env('TIERWISE_API_URL');
+  const procs = [
+    startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar')], 'tierwise-stream-jobs: running'),
+    startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]),
+    startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
+  ];
+  const stop = async () => {
+    for (const p of procs) {
+      if (p.child.exitCode === null) {
+        p.child.kill('SIGTERM');
+        await Promise.race([once(p.child, 'exit'), new Promise((r) => setTimeout(r, 10_000))]);
+        if (p.child.exitCode === null) p.child.kill('SIGKILL');
+      }
+    }
+  };
+  try {
+    for (const [p, url] of [[procs[1], ingestUrl], [procs[2], apiUrl]]) {
+      await Promise.race([
+        p.readyPromise,
+        waitFor(`${p.name} /healthz`, async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000 }),
+      ]);
+    }
+    await Promise.race([procs[0].readyPromise, new Promise((_, reject) => setTimeout(() => reject(new Error(
+      `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`)), 180_000))]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}
+
+/** Creates a tenant with an agent credential and a read API key: {tenant_id, agent_id, agent_token, api_key}. */
+export async function seedTenant(name) {
+  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name], {
+    cwd: ROOT,
+    env: process.env,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+/** GET `pathname` from the api with `apiKey`; returns {status, body}. */
+export async function apiGet(apiKey, pathname) {
+  const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/**
+ * Runs `tierwise-agent` with `args`; resolves {code, stdout, stderr} whatever the exit code.
+ */
+export function runAgent(args) {
+  return new Promise((resolve, reject) => {
+    execFile(AGENT, args, { cwd: ROOT, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Replays `traces` for `tenant` into the test stack's ingest; resolves {code, stdout, stderr, summary}. */
+export async function replay(tenant, traces, extraArgs = []) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-'));
+  const summaryFile = path.join(dir, 'summary.json');
+  const result = await runAgent([
+    'replay', ...traces,
+    '--ingest', env('TIERWISE_INGEST_URL'),
+    '--token', tenant.agent_token,
+    '--key-file', path.join(dir, 'agent.key'),
+    '--json-summary', summaryFile,
+    '--send-names',
+    ...extraArgs,
+  ]);
+  let summary = null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    summary = JSON.parse(await readFile(summaryFile, 'utf8'));
+  } catch {
+    summary = null;
+  }
+  return { ...result, summary, keyFile: path.join(dir, 'agent.key') };
+}
+
+/** Waits until the api shows `volumeCount` volumes whose read+write ops add up to `ops`. */
+export async function waitForVolumes(tenant, { volumeCount, ops, withWorkingSet = true, timeoutMs = 180_000 }) {
+  return waitFor(`${volumeCount} volume(s) with ${ops} I/Os in the api`, async () => {
+    const { status, body } = await apiGet(tenant.api_key, '/v1/fleet/summary');
+    if (status !== 200) throw new Error(`fleet summary answered ${status}: ${JSON.stringify(body)}`);
+    if (body.volumes !== volumeCount || body.read_ops + body.write_ops !== ops) return false;
+    if (!withWorkingSet) return body;
+    const list = await apiGet(tenant.api_key, `/v1/volumes?limit=${Math.min(volumeCount, 200)}`);
+    return list.body.data.every((v) => v.wss_bytes !== null) ? body : false;
+  }, { timeoutMs, intervalMs: 1000 });
+}

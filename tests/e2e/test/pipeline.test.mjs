@@ -1,0 +1,77 @@
+// The spine end to end on a real trace: the CloudPhysics vSCSI trace replayed by
+// the agent, through ingest, Kafka and the Flink jobs into PostgreSQL, read back
+// through the api. Figures from ../shared/traces/README.md.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startStack, seedTenant, replay, waitForVolumes, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
+
+const TRACE = path.join(TRACES, 'cloudphysics_w_sample.vscsi');
+const EXACT_DISTINCT_BLOCKS = 269_210;
+const MiB = 1 << 20;
+
+let stack;
+let tenant;
+let volume;
+let agentRun;
+
+before(async () => {
+  stack = await startStack();
+  tenant = await seedTenant('e2e-pipeline');
+  agentRun = await replay(tenant, [TRACE]);
+  assert.equal(agentRun.code, 0, `agent replay failed:\n${agentRun.stderr}`);
+  await waitForVolumes(tenant, { volumeCount: 1, ops: 113_872 });
+  const list = await apiGet(tenant.api_key, '/v1/volumes');
+  volume = (await apiGet(tenant.api_key, `/v1/volumes/${list.body.data[0].volume_id}`)).body;
+});
+
+after(async () => {
+  await stack?.stop();
+});
+
+test('every I/O of the trace arrives once, split by direction as recorded', () => {
+  assert.equal(volume.io.read_ops, 46_974);
+  assert.equal(volume.io.write_ops, 66_898);
+  assert.equal(volume.display_name, 'cloudphysics_w_sample');
+  const blockSizeOps = volume.block_sizes.reduce((sum, b) => sum + b.ops, 0);
+  assert.equal(blockSizeOps, 113_872, 'block-size distribution counts every I/O once');
+  const bytes = volume.block_sizes.reduce((sum, b) => sum + b.bytes, 0);
+  assert.equal(bytes, volume.io.read_bytes + volume.io.write_bytes);
+  const ops64k = volume.block_sizes.filter((b) => b.bin_label === '65536').reduce((s, b) => s + b.ops, 0);
+  assert.equal(ops64k, 38_389, '64 KiB I/Os (the trace README counts 38,389)');
+});
+
+test('working set size matches the exact distinct 4 KiB block count within 5 %', () => {
+  const exact = EXACT_DISTINCT_BLOCKS * 4096;
+  const error = Math.abs(volume.working_set.wss_bytes - exact) / exact;
+  console.log(`WSS ${(volume.working_set.wss_bytes / MiB).toFixed(1)} MiB vs exact ${(exact / MiB).toFixed(1)} MiB (error ${(error * 100).toFixed(2)} %)`);
+  assert.ok(error <= 0.05, `WSS error ${(error * 100).toFixed(2)} % > 5 %`);
+});
+
+test('the hit ratio in the api is the one the agent measured at its tier size', () => {
+  const s = agentRun.summary.traces[0];
+  const measured = s.hits / (s.hits + s.misses);
+  assert.ok(Math.abs(volume.cache.hit_ratio - measured) < 1e-9, `${volume.cache.hit_ratio} != ${measured}`);
+});
+
+test("the pipeline's SHARDS MRC follows the exact LRU MRC (MAE <= 0.03, 16 MiB..1 GiB)", async () => {
+  const points = volume.mrc.points.filter((p) => p.cache_bytes >= 16 * MiB && p.cache_bytes <= 1024 * MiB);
+  assert.ok(points.length >= 8, `only ${points.length} MRC points between 16 MiB and 1 GiB`);
+  const sizes = points.map((p) => `${p.cache_bytes}`).join(',');
+  const exactRun = await runAgent(['mrc', TRACE, '--exact', '--sizes', sizes]);
+  assert.equal(exactRun.code, 0, exactRun.stderr);
+  const exact = JSON.parse(exactRun.stdout);
+  const errors = points.map((p, i) => Math.abs(p.miss_ratio - exact[i].miss_ratio));
+  const mae = errors.reduce((a, b) => a + b, 0) / errors.length;
+  console.log(`MRC MAE ${mae.toFixed(4)} over ${points.length} sizes (max ${Math.max(...errors).toFixed(4)})`);
+  assert.ok(mae <= 0.03, `MAE ${mae} > 0.03`);
+});
+
+test('a recommendation reaches 90 % of the achievable hit ratio at the smallest listed size', () => {
+  const r = volume.recommendation;
+  assert.ok(r, 'a recommendation exists');
+  assert.ok(r.tier_bytes > 0);
+  assert.ok(r.predicted_hit_ratio >= r.target_hit_ratio - 1e-9, `${r.predicted_hit_ratio} < target ${r.target_hit_ratio}`);
+  assert.ok(Math.abs(r.target_hit_ratio - 0.9 * r.achievable_hit_ratio) < 1e-9);
+  assert.match(r.explanation, /\S/);
+});
