@@ -1,0 +1,10 @@
+import type { EnvName } from '@tierwise/common';
+
+/** The TIERWISE_* variables the api needs (infra/local/env.sh). */
+export const API_ENV = ['TIERWISE_PG_APP_URL', 'TIERWISE_API_PORT'] as const satisfies readonly EnvName[];
+
+/**
+ * The working-set / miss-ratio-curve window the api reports: 'all' = everything received so
+ * far (volume_working_sets.window_name, volume_mrcs.window_name; db/migrations spine).
+ */
+export const REPORTED_WINDOW = 'all';

@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import { volumeIdSchema, type VolumeListQuery, volumeListQuerySchema } from '../dtos/volume-query.js';
+import { VolumeDetailDto, VolumeListDto } from '../dtos/volume.dto.js';
+import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import { VolumeService } from '../services/volume.service.js';
+
+@ApiTags('volumes')
+@Controller('v1/volumes')
+export class VolumeController {
+  constructor(private readonly volumes: VolumeService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.VolumeRead })
+  @ApiOperation({ summary: 'Volumes of the tenant, one page at a time' })
+  @ApiOkResponse({ type: VolumeListDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed limit, sort or cursor' })
+  list(@Auth() auth: ApiKeyPrincipal, @Query({ schema: volumeListQuerySchema }) query: VolumeListQuery): Promise<VolumeListDto> {
+    return this.volumes.list(auth, query);
+  }
+
+  @Get(':volumeId')
+  @Authenticated({ permission: Permission.VolumeRead })
+  @ApiOperation({ summary: 'A volume: I/O, cache, block sizes, working set, miss ratio curve, recommendation' })
+  @ApiOkResponse({ type: VolumeDetailDto })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
+  get(@Auth() auth: ApiKeyPrincipal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<VolumeDetailDto> {
+    return this.volumes.get(auth, volumeId);
+  }
+}

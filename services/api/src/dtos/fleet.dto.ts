@@ -1,0 +1,43 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** Totals over every volume of the tenant, over everything received. */
+export class FleetSummaryDto {
+  @ApiProperty({ description: 'volumes in the inventory' })
+  volumes!: number;
+  @ApiProperty({ description: 'hosts in the inventory' })
+  hosts!: number;
+  @ApiProperty({ description: 'front-end read I/Os' })
+  read_ops!: number;
+  @ApiProperty({ description: 'front-end write I/Os' })
+  write_ops!: number;
+  @ApiProperty({ description: 'front-end bytes read' })
+  read_bytes!: number;
+  @ApiProperty({ description: 'front-end bytes written' })
+  write_bytes!: number;
+  @ApiProperty({ description: 'tier hits, 4 KiB blocks, all directions' })
+  cache_hits!: number;
+  @ApiProperty({ description: 'tier misses, 4 KiB blocks, all directions' })
+  cache_misses!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'cache_hits / (cache_hits + cache_misses); null without lookups' })
+  hit_ratio!: number | null;
+  @ApiProperty({ description: "sum of the volumes' working set sizes, bytes (window 'all')" })
+  wss_bytes!: number;
+}
+
+/** The row of FleetRepository.summary: already the DTO's shape (bigint sums cast to float8). */
+export type FleetSummaryRow = FleetSummaryDto;
+
+export function mapFleetSummary(row: FleetSummaryRow): FleetSummaryDto {
+  return {
+    volumes: row.volumes,
+    hosts: row.hosts,
+    read_ops: row.read_ops,
+    write_ops: row.write_ops,
+    read_bytes: row.read_bytes,
+    write_bytes: row.write_bytes,
+    cache_hits: row.cache_hits,
+    cache_misses: row.cache_misses,
+    hit_ratio: row.hit_ratio,
+    wss_bytes: row.wss_bytes,
+  };
+}

@@ -1,0 +1,262 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+// ---- rows (repositories) -------------------------------------------------------------
+// bigint columns arrive as float8 (JSON numbers, exact up to 2^53), timestamps as Date.
+
+/** A volume with its I/O totals, working set and recommendation (VolumeRepository). */
+export interface VolumeRow {
+  volume_id: string;
+  host_id: string;
+  display_name: string | null;
+  last_seen: Date;
+  read_ops: number;
+  write_ops: number;
+  read_bytes: number;
+  write_bytes: number;
+  cache_hits: number;
+  cache_misses: number;
+  hit_ratio: number | null;
+  read_hit_ratio: number | null;
+  capacity_bytes: number;
+  evicted_bytes: number;
+  first_interval: Date | null;
+  last_interval: Date | null;
+  wss_bytes: number | null;
+  recommended_tier_bytes: number | null;
+}
+
+/** A row of a volume list page: the volume and the value the list is sorted by. */
+export interface VolumePageRow extends VolumeRow {
+  sort_key: number;
+}
+
+export interface BlockSizeRow {
+  direction: 'read' | 'write';
+  bin_label: string;
+  bin_upper_bytes: number | null;
+  ops: number;
+  bytes: number;
+}
+
+export interface WorkingSetRow {
+  wss_bytes: number;
+  wss_read_bytes: number;
+  wss_write_bytes: number;
+  sampling_rate: number;
+  sampled_references: number;
+  window_start: Date;
+  window_end: Date;
+}
+
+export interface MrcRow {
+  method: string;
+  sampling_rate: number;
+  /** volume_mrcs.points (jsonb): [{cache_bytes, miss_ratio}] in increasing cache_bytes. */
+  points: { cache_bytes: number; miss_ratio: number }[];
+}
+
+export interface RecommendationRow {
+  tier_bytes: number;
+  media: 'ram' | 'nvme';
+  policy: string;
+  predicted_hit_ratio: number;
+  achievable_hit_ratio: number;
+  target_hit_ratio: number;
+  explanation: string;
+  inputs: Record<string, unknown>;
+  created_at: Date;
+}
+
+// ---- DTOs (API) ------------------------------------------------------------------------
+
+export class VolumeSummaryDto {
+  @ApiProperty({ description: 'pseudonymous volume id (hex)' })
+  volume_id!: string;
+  @ApiProperty({ description: 'pseudonymous id of the host the volume was last seen on' })
+  host_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'volume name, only when the host opted in' })
+  display_name!: string | null;
+  @ApiProperty({ description: 'front-end read I/Os' })
+  read_ops!: number;
+  @ApiProperty({ description: 'front-end write I/Os' })
+  write_ops!: number;
+  @ApiProperty({ description: 'bytes read' })
+  read_bytes!: number;
+  @ApiProperty({ description: 'bytes written' })
+  write_bytes!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'hits / (hits + misses), 4 KiB blocks, all directions' })
+  hit_ratio!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'hit ratio of reads' })
+  read_hit_ratio!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "working set size, bytes (window 'all')" })
+  wss_bytes!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'recommended tier size, bytes' })
+  recommended_tier_bytes!: number | null;
+  @ApiProperty({ format: 'date-time', description: 'when ingest last received data of the volume' })
+  last_seen!: string;
+}
+
+export class VolumeListDto {
+  @ApiProperty({ type: [VolumeSummaryDto] })
+  data!: VolumeSummaryDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' })
+  next_cursor!: string | null;
+}
+
+export class VolumeIoDto {
+  @ApiProperty() read_ops!: number;
+  @ApiProperty() write_ops!: number;
+  @ApiProperty({ description: 'bytes' }) read_bytes!: number;
+  @ApiProperty({ description: 'bytes' }) write_bytes!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'start of the first 10-second interval received' })
+  first_interval!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'start of the last 10-second interval received' })
+  last_interval!: string | null;
+}
+
+export class VolumeCacheDto {
+  @ApiProperty({ description: '4 KiB blocks found in the tier' }) hits!: number;
+  @ApiProperty({ description: '4 KiB blocks not found in the tier' }) misses!: number;
+  @ApiProperty({ type: Number, nullable: true }) hit_ratio!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) read_hit_ratio!: number | null;
+  @ApiProperty({ description: 'tier capacity, bytes' }) capacity_bytes!: number;
+  @ApiProperty({ description: 'bytes evicted from the tier' }) evicted_bytes!: number;
+}
+
+export class BlockSizeDto {
+  @ApiProperty({ enum: ['read', 'write'] }) direction!: 'read' | 'write';
+  @ApiProperty({ description: "vscsiStats ioLength bin: upper bound in bytes, or '>524288'", example: '4096' }) bin_label!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'inclusive upper bound, bytes; null for the last bin' })
+  bin_upper_bytes!: number | null;
+  @ApiProperty({ description: 'I/Os in the bin' }) ops!: number;
+  @ApiProperty({ description: 'bytes of the I/Os in the bin' }) bytes!: number;
+}
+
+export class WorkingSetDto {
+  @ApiProperty({ description: 'distinct 4 KiB blocks touched × 4 KiB, estimated from SHARDS samples' }) wss_bytes!: number;
+  @ApiProperty() wss_read_bytes!: number;
+  @ApiProperty() wss_write_bytes!: number;
+  @ApiProperty({ description: 'SHARDS sampling rate R = T / P' }) sampling_rate!: number;
+  @ApiProperty() sampled_references!: number;
+  @ApiProperty({ format: 'date-time' }) window_start!: string;
+  @ApiProperty({ format: 'date-time' }) window_end!: string;
+}
+
+export class MrcPointDto {
+  @ApiProperty({ description: 'cache size, bytes' }) cache_bytes!: number;
+  @ApiProperty({ description: 'LRU miss ratio at that size, 0..1' }) miss_ratio!: number;
+}
+
+export class MrcDto {
+  @ApiProperty({ example: 'shards-fixed-rate' }) method!: string;
+  @ApiProperty() sampling_rate!: number;
+  @ApiProperty({ type: [MrcPointDto], description: 'in increasing cache_bytes' }) points!: MrcPointDto[];
+}
+
+export class RecommendationDto {
+  @ApiProperty({ description: 'recommended tier size, bytes' }) tier_bytes!: number;
+  @ApiProperty({ enum: ['ram', 'nvme'] }) media!: 'ram' | 'nvme';
+  @ApiProperty({ example: 'write-through' }) policy!: string;
+  @ApiProperty() predicted_hit_ratio!: number;
+  @ApiProperty({ description: 'hit ratio of an unbounded cache over the window' }) achievable_hit_ratio!: number;
+  @ApiProperty() target_hit_ratio!: number;
+  @ApiProperty() explanation!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the inputs the recommendation was computed from' })
+  inputs!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class VolumeDetailDto {
+  @ApiProperty() volume_id!: string;
+  @ApiProperty() host_id!: string;
+  @ApiProperty({ type: String, nullable: true }) display_name!: string | null;
+  @ApiProperty({ type: VolumeIoDto }) io!: VolumeIoDto;
+  @ApiProperty({ type: VolumeCacheDto }) cache!: VolumeCacheDto;
+  @ApiProperty({ type: [BlockSizeDto], description: 'read bins then write bins, in increasing size' }) block_sizes!: BlockSizeDto[];
+  @ApiProperty({ type: WorkingSetDto, nullable: true }) working_set!: WorkingSetDto | null;
+  @ApiProperty({ type: MrcDto, nullable: true }) mrc!: MrcDto | null;
+  @ApiProperty({ type: RecommendationDto, nullable: true }) recommendation!: RecommendationDto | null;
+}
+
+// ---- mapping (the one place rows become DTOs) -----------------------------------------
+
+export function mapVolumeSummary(row: VolumeRow): VolumeSummaryDto {
+  return {
+    volume_id: row.volume_id,
+    host_id: row.host_id,
+    display_name: row.display_name,
+    read_ops: row.read_ops,
+    write_ops: row.write_ops,
+    read_bytes: row.read_bytes,
+    write_bytes: row.write_bytes,
+    hit_ratio: row.hit_ratio,
+    read_hit_ratio: row.read_hit_ratio,
+    wss_bytes: row.wss_bytes,
+    recommended_tier_bytes: row.recommended_tier_bytes,
+    last_seen: row.last_seen.toISOString(),
+  };
+}
+
+export interface VolumeDetailRows {
+  volume: VolumeRow;
+  blockSizes: BlockSizeRow[];
+  workingSet: WorkingSetRow | null;
+  mrc: MrcRow | null;
+  recommendation: RecommendationRow | null;
+}
+
+export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommendation }: VolumeDetailRows): VolumeDetailDto {
+  return {
+    volume_id: volume.volume_id,
+    host_id: volume.host_id,
+    display_name: volume.display_name,
+    io: {
+      read_ops: volume.read_ops,
+      write_ops: volume.write_ops,
+      read_bytes: volume.read_bytes,
+      write_bytes: volume.write_bytes,
+      first_interval: volume.first_interval?.toISOString() ?? null,
+      last_interval: volume.last_interval?.toISOString() ?? null,
+    },
+    cache: {
+      hits: volume.cache_hits,
+      misses: volume.cache_misses,
+      hit_ratio: volume.hit_ratio,
+      read_hit_ratio: volume.read_hit_ratio,
+      capacity_bytes: volume.capacity_bytes,
+      evicted_bytes: volume.evicted_bytes,
+    },
+    block_sizes: blockSizes.map((bin) => ({
+      direction: bin.direction,
+      bin_label: bin.bin_label,
+      bin_upper_bytes: bin.bin_upper_bytes,
+      ops: bin.ops,
+      bytes: bin.bytes,
+    })),
+    working_set: workingSet && {
+      wss_bytes: workingSet.wss_bytes,
+      wss_read_bytes: workingSet.wss_read_bytes,
+      wss_write_bytes: workingSet.wss_write_bytes,
+      sampling_rate: workingSet.sampling_rate,
+      sampled_references: workingSet.sampled_references,
+      window_start: workingSet.window_start.toISOString(),
+      window_end: workingSet.window_end.toISOString(),
+    },
+    mrc: mrc && {
+      method: mrc.method,
+      sampling_rate: mrc.sampling_rate,
+      points: mrc.points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) })),
+    },
+    recommendation: recommendation && {
+      tier_bytes: recommendation.tier_bytes,
+      media: recommendation.media,
+      policy: recommendation.policy,
+      predicted_hit_ratio: recommendation.predicted_hit_ratio,
+      achievable_hit_ratio: recommendation.achievable_hit_ratio,
+      target_hit_ratio: recommendation.target_hit_ratio,
+      explanation: recommendation.explanation,
+      inputs: recommendation.inputs,
+      created_at: recommendation.created_at.toISOString(),
+    },
+  };
+}

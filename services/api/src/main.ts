@@ -1,0 +1,7 @@
+import 'reflect-metadata';
+import { runService } from '@tierwise/common';
+import { API_ENV } from './api.constants.js';
+import { AppModule } from './app.module.js';
+import { serveOpenApiDocument } from './openapi.js';
+
+await runService(AppModule, { env: API_ENV, port: 'TIERWISE_API_PORT', configure: serveOpenApiDocument });

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService } from '@tierwise/common';
+
+/** Who called: the tenant of the API key and what the key may do. */
+export interface ApiKeyPrincipal {
+  apiKeyId: string;
+  tenantId: string;
+  scope: string;
+}
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  /**
+   * Finds the live (not revoked) API key whose SHA-256 is `keySha256` and stamps its
+   * last_used_at, through the SECURITY DEFINER function authenticate_api_key (the tenant is
+   * not known yet, so RLS would hide the row).
+   *
+   * @param keySha256 SHA-256 hex of the Bearer key.
+   * @returns the key's tenant and scope, or null.
+   */
+  async authenticate(keySha256: string): Promise<ApiKeyPrincipal | null> {
+    const { rows } = await this.database.pool.query<{ api_key_id: string; tenant_id: string; scope: string }>(
+      'SELECT api_key_id, tenant_id, scope FROM authenticate_api_key($1)',
+      [keySha256],
+    );
+    return rows.length === 1 ? { apiKeyId: rows[0].api_key_id, tenantId: rows[0].tenant_id, scope: rows[0].scope } : null;
+  }
+}

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService } from '@tierwise/common';
+import { type FleetSummaryDto, mapFleetSummary } from '../dtos/fleet.dto.js';
+import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import { FleetRepository } from '../repositories/fleet.repository.js';
+
+@Injectable()
+export class FleetService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly fleet: FleetRepository,
+  ) {}
+
+  /** Inventory counts and I/O totals of the caller's tenant. */
+  summary(auth: ApiKeyPrincipal): Promise<FleetSummaryDto> {
+    return this.database.withTenant(auth.tenantId, async (db) => mapFleetSummary(await this.fleet.summary(db, auth.tenantId)));
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import type { VolumeListQuery } from '../dtos/volume-query.js';
+import { mapVolumeDetail, mapVolumeSummary, type VolumeDetailDto, type VolumeListDto } from '../dtos/volume.dto.js';
+import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import { VolumeRepository } from '../repositories/volume.repository.js';
+import { decodeVolumeCursor, encodeVolumeCursor } from './volume-cursor.js';
+
+@Injectable()
+export class VolumeService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly volumes: VolumeRepository,
+  ) {}
+
+  /**
+   * One page of the caller's volumes in the requested order.
+   * @throws ApiError bad_request for a cursor that is not a next_cursor of the same sort.
+   */
+  async list(auth: ApiKeyPrincipal, query: VolumeListQuery): Promise<VolumeListDto> {
+    const after = query.cursor ? decodeVolumeCursor(query.cursor, query.sort) : null;
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      const rows = await this.volumes.list(db, auth.tenantId, query.sort, after, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        data: page.map(mapVolumeSummary),
+        next_cursor: rows.length > query.limit && last ? encodeVolumeCursor(query.sort, { sortKey: last.sort_key, volumeId: last.volume_id }) : null,
+      };
+    });
+  }
+
+  /**
+   * A volume with its I/O totals, cache counters, block-size distribution, working set,
+   * miss ratio curve and recommendation.
+   * @throws ApiError not_found when the caller's tenant has no such volume.
+   */
+  async get(auth: ApiKeyPrincipal, volumeId: string): Promise<VolumeDetailDto> {
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      const volume = await this.volumes.get(db, auth.tenantId, volumeId);
+      if (!volume) {
+        throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
+      }
+      return mapVolumeDetail({
+        volume,
+        blockSizes: await this.volumes.blockSizes(db, auth.tenantId, volumeId),
+        workingSet: await this.volumes.workingSet(db, auth.tenantId, volumeId),
+        mrc: await this.volumes.mrc(db, auth.tenantId, volumeId),
+        recommendation: await this.volumes.recommendation(db, auth.tenantId, volumeId),
+      });
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { BIND_ADDRESS, createServiceApp, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { TestTenants } from '@tierwise/common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppModule } from '../src/app.module.js';
+import { serveOpenApiDocument } from '../src/openapi.js';
+import { hexId, insertVolume } from './support/volume-rows.js';
+
+const TENANT_TABLES = ['tenants', 'agents', 'api_keys', 'ingested_batches', 'hosts', 'volumes', 'volume_io_stats', 'volume_working_sets', 'recommendations'];
+
+describe('api over HTTP (real PostgreSQL)', () => {
+  const tenants = new TestTenants();
+  let app: NestExpressApplication;
+  let url: string;
+  let a: ProvisionedTenant;
+  let b: ProvisionedTenant;
+  const volumeOfA = hexId();
+  const volumeOfB = hexId();
+
+  const get = (path: string, apiKey?: string) =>
+    fetch(`${url}${path}`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+
+  beforeAll(async () => {
+    app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
+    serveOpenApiDocument(app);
+    await app.listen(0, BIND_ADDRESS);
+    url = await app.getUrl();
+    [a, b] = [await tenants.create('api-a'), await tenants.create('api-b')];
+    await insertVolume(tenants.owner, a.tenant_id, { volumeId: volumeOfA, hostId: hexId(), io: { readOps: 10, writeOps: 5, hits: 3, misses: 1 }, wssBytes: 4096 });
+    await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), io: { readOps: 99, writeOps: 99, hits: 1, misses: 3 }, tierBytes: 8192 });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await tenants.cleanUp();
+  });
+
+  it("shows tenant A's key A's volumes only", async () => {
+    const list = await get('/v1/volumes', a.api_key);
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { data: { volume_id: string }[]; next_cursor: string | null };
+    expect(body).toEqual({ data: [expect.objectContaining({ volume_id: volumeOfA, read_ops: 10, hit_ratio: 0.75, wss_bytes: 4096 })], next_cursor: null });
+
+    const detail = await get(`/v1/volumes/${volumeOfA}`, a.api_key);
+    expect(await detail.json()).toMatchObject({ volume_id: volumeOfA, io: { read_ops: 10, write_ops: 5 } });
+    const summary = await get('/v1/fleet/summary', a.api_key);
+    expect(await summary.json()).toMatchObject({ volumes: 1, read_ops: 10, write_ops: 5 });
+  });
+
+  it("answers 404 with the error body for an unknown volume, and for another tenant's volume", async () => {
+    for (const volumeId of [hexId(), volumeOfB]) {
+      const response = await get(`/v1/volumes/${volumeId}`, a.api_key);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({
+        code: 'not_found',
+        message: `volume ${volumeId} not found`,
+        request_id: response.headers.get('x-request-id'),
+      });
+    }
+  });
+
+  it('answers 401 for a missing or unknown key and 400 for a malformed volume id', async () => {
+    const missing = await get('/v1/volumes');
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing Authorization: Bearer <api key>' });
+    const unknown = await get('/v1/fleet/summary', 'twk_not-a-real-key');
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ code: 'unauthorized', message: 'API key is unknown or revoked' });
+    const malformed = await get('/v1/volumes/NOT-HEX', a.api_key);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 'bad_request', message: 'volumeId must be 8-64 lowercase hex characters' });
+  });
+
+  it("shows a pool query without the tenant setting no tenant's rows (RLS, the second wall)", async () => {
+    const pool = app.get(DatabaseService).pool;
+    for (const table of TENANT_TABLES) {
+      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM ${table}`);
+      expect({ table, rows: rows[0].n }).toEqual({ table, rows: 0 });
+    }
+    const { rows } = await tenants.owner.query('SELECT count(*)::int AS n FROM volumes WHERE tenant_id = ANY($1)', [[a.tenant_id, b.tenant_id]]);
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('serves the OpenAPI document, the same one the build writes to openapi.json', async () => {
+    const response = await get('/openapi.json');
+    const served = (await response.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/fleet/summary', '/v1/volumes', '/v1/volumes/{volumeId}']));
+    expect(JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'))).toEqual(served);
+  });
+
+  it('seeds a tenant whose agent token and API key work (compiled CLI)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed'], { cwd: new URL('..', import.meta.url) });
+    const seeded = JSON.parse(stdout) as ProvisionedTenant;
+    tenants.track(seeded.tenant_id);
+    expect(seeded).toEqual({
+      tenant_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      agent_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      agent_token: expect.stringMatching(/^twa_[\w-]{43}$/),
+      api_key: expect.stringMatching(/^twk_[\w-]{43}$/),
+    });
+    const summary = await get('/v1/fleet/summary', seeded.api_key);
+    expect(await summary.json()).toMatchObject({ volumes: 0, hosts: 0, hit_ratio: null });
+    const { rows } = await tenants.owner.query(`SELECT * FROM authenticate_agent(encode(sha256(convert_to($1, 'UTF8')), 'hex'))`, [
+      seeded.agent_token,
+    ]);
+    expect(rows).toEqual([{ agent_id: seeded.agent_id, tenant_id: seeded.tenant_id }]);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Arranges the rows the stream jobs would write for a volume (volume_io_stats,
+ * volume_block_sizes, volume_working_sets, volume_mrcs, recommendations) plus the inventory
+ * row ingest writes, as tierwise_owner.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '@tierwise/common';
+
+export interface VolumeFixture {
+  volumeId: string;
+  hostId: string;
+  displayName?: string;
+  /** Front-end I/O totals and cache counters; absent = no volume_io_stats row. */
+  io?: { readOps: number; writeOps: number; hits: number; misses: number; readHits?: number; readMisses?: number };
+  /** Working set size, bytes (window 'all'); absent = no row. */
+  wssBytes?: number;
+  /** Recommended tier size, bytes; absent = no row. */
+  tierBytes?: number;
+}
+
+export function hexId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+export async function insertVolume(db: Queryable, tenantId: string, volume: VolumeFixture): Promise<void> {
+  await db.query(
+    `INSERT INTO hosts (tenant_id, host_id) VALUES ($1, $2) ON CONFLICT DO NOTHING;`,
+    [tenantId, volume.hostId],
+  );
+  await db.query(`INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)`, [
+    tenantId,
+    volume.volumeId,
+    volume.hostId,
+    volume.displayName ?? null,
+  ]);
+  if (volume.io) {
+    const { readOps, writeOps, hits, misses, readHits = hits, readMisses = misses } = volume.io;
+    await db.query(
+      `INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval, read_ops, write_ops, read_bytes, write_bytes,
+                                    cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, capacity_bytes)
+       VALUES ($1, $2, '2026-11-20T10:00:00Z', '2026-11-20T11:59:50Z', $3, $4, $3::bigint * 4096, $4::bigint * 8192, $5, $6, $7, $8, 1048576, 17179869184)`,
+      [tenantId, volume.volumeId, readOps, writeOps, hits, misses, readHits, readMisses],
+    );
+  }
+  if (volume.wssBytes !== undefined) {
+    await db.query(
+      `INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end, wss_bytes, wss_read_bytes,
+                                        wss_write_bytes, sampled_references, sampling_rate)
+       VALUES ($1, $2, 'all', '2026-11-20T10:00:00Z', '2026-11-20T12:00:00Z', $3, $3::bigint * 3 / 4, $3::bigint / 2, 52000, 0.01)`,
+      [tenantId, volume.volumeId, volume.wssBytes],
+    );
+  }
+  if (volume.tierBytes !== undefined) {
+    await db.query(
+      `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,
+                                    target_hit_ratio, inputs, explanation, created_at)
+       VALUES ($1, $2, $3, 'nvme', 'write-through', 0.86, 0.95, 0.855, '{"window":"all","read_share":0.8}',
+               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z')`,
+      [tenantId, volume.volumeId, volume.tierBytes],
+    );
+  }
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv } from './env.js';
+
+describe('loadEnv', () => {
+  it('parses ports as numbers and splits the broker list', () => {
+    const env = loadEnv(['TIERWISE_API_PORT', 'TIERWISE_KAFKA_BROKERS'], {
+      TIERWISE_API_PORT: '8180',
+      TIERWISE_KAFKA_BROKERS: '127.0.0.1:59192, 127.0.0.1:59193',
+    });
+    expect(env).toEqual({ TIERWISE_API_PORT: 8180, TIERWISE_KAFKA_BROKERS: ['127.0.0.1:59192', '127.0.0.1:59193'] });
+  });
+
+  it('names every missing variable and where they come from', () => {
+    const load = () => loadEnv(['TIERWISE_PG_APP_URL', 'TIERWISE_INGEST_PORT'], {});
+    expect(load).toThrow(EnvError);
+    expect(load).toThrow(/TIERWISE_PG_APP_URL is not set\n {2}TIERWISE_INGEST_PORT is not set/);
+    expect(load).toThrow(/infra\/local\/env\.sh/);
+  });
+
+  it('names a malformed variable and the problem', () => {
+    expect(() => loadEnv(['TIERWISE_PG_APP_URL'], { TIERWISE_PG_APP_URL: 'mysql://x@127.0.0.1/db' })).toThrow(
+      'TIERWISE_PG_APP_URL is invalid: must be a postgres:// URL',
+    );
+    expect(() => loadEnv(['TIERWISE_API_PORT'], { TIERWISE_API_PORT: '70000' })).toThrow(/TIERWISE_API_PORT is invalid/);
+  });
+});

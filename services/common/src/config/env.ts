@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * The TIERWISE_* environment variables the services read, as written by
+ * infra/local/env.sh (profiles demo and test) or by the deployment.
+ */
+const port = z.coerce.number().int().min(1).max(65_535);
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' });
+const kafkaBrokers = z
+  .string()
+  .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[\w.-]+:\d{1,5}$/, 'each broker must be host:port')).min(1));
+
+export const ENV_SCHEMA = {
+  /** PostgreSQL URL of the tierwise_app role (row-level security applies). */
+  TIERWISE_PG_APP_URL: postgresUrl,
+  /** PostgreSQL URL of the tierwise_owner role (creates tenants; bypasses RLS as owner). */
+  TIERWISE_PG_OWNER_URL: postgresUrl,
+  /** Comma-separated Kafka bootstrap brokers, host:port. */
+  TIERWISE_KAFKA_BROKERS: kafkaBrokers,
+  /** TCP port of the ingest service on 127.0.0.1. */
+  TIERWISE_INGEST_PORT: port,
+  /** TCP port of the api service on 127.0.0.1. */
+  TIERWISE_API_PORT: port,
+} as const;
+
+export type EnvName = keyof typeof ENV_SCHEMA;
+
+/** The parsed values of the variables `K` (ports as numbers, brokers as a string array). */
+export type Env<K extends EnvName = EnvName> = { readonly [P in K]: z.output<(typeof ENV_SCHEMA)[P]> };
+
+/** Thrown by {@link loadEnv} with one line per missing or malformed variable. */
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+/**
+ * Reads and validates the environment variables `names`.
+ *
+ * @param names the variables the caller needs; all are required.
+ * @param source the environment to read (default `process.env`).
+ * @returns the parsed values, keyed by variable name.
+ * @throws EnvError naming every missing or malformed variable, with a hint where they come from.
+ */
+export function loadEnv<const K extends EnvName>(names: readonly K[], source: NodeJS.ProcessEnv = process.env): Env<K> {
+  const shape = Object.fromEntries(names.map((name) => [name, ENV_SCHEMA[name]]));
+  const result = z.object(shape).safeParse(source);
+  if (result.success) {
+    return result.data as Env<K>;
+  }
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return source[name] === undefined ? `${name} is not set` : `${name} is invalid: ${issue.message}`;
+  });
+  throw new EnvError(
+    `configuration error:\n  ${problems.join('\n  ')}\n` +
+      `(the TIERWISE_* variables come from infra/local/env.sh: \`source infra/local/env.sh\`)`,
+  );
+}

@@ -1,0 +1,80 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/unavailable.js';
+import { requestIdOf } from '../http/request-id.middleware.js';
+import { ApiError } from './api-error.js';
+import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from './error-code.js';
+import type { ErrorBodyDto } from './error-body.dto.js';
+
+/** Seconds a client should wait before retrying while PostgreSQL is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers every exception of an HTTP request with `{code, message, request_id}`:
+ * an {@link ApiError} with its own code; a framework HttpException (unknown route, body
+ * parser, validation pipe) with the code of its status; PostgreSQL being unreachable with 503
+ * `unavailable` and Retry-After; anything else with 500 `internal_error`, logged with its
+ * stack and never shown to the client.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(caught: unknown, host: ArgumentsHost): void {
+    const exception = isDatabaseUnavailable(caught)
+      ? new ApiError(ErrorCode.Unavailable, 'database unavailable, retry later', {
+          retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+          cause: caught,
+        })
+      : caught;
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const { status, body } = this.toBody(exception, requestIdOf(response));
+    if (status >= 500) {
+      const context = { msg: body.message, request_id: body.request_id, method: request.method, path: request.path };
+      if (exception instanceof ApiError) {
+        this.logger.warn({ ...context, cause: String((exception.cause as Error | undefined)?.message ?? exception.cause) });
+      } else {
+        this.logger.error(context, exception instanceof Error ? exception.stack : String(exception));
+      }
+    }
+    if (exception instanceof ApiError && exception.retryAfterSeconds !== undefined) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.status(status).json(body);
+  }
+
+  private toBody(exception: unknown, requestId: string): { status: number; body: ErrorBodyDto } {
+    if (exception instanceof ApiError) {
+      return { status: exception.getStatus(), body: { code: exception.code, message: exception.message, request_id: requestId } };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { status, body: { code: errorCodeForStatus(status), message: httpMessage(exception), request_id: requestId } };
+    }
+    return {
+      status: ERROR_STATUS[ErrorCode.Internal],
+      body: { code: ErrorCode.Internal, message: 'internal error', request_id: requestId },
+    };
+  }
+}
+
+/** The message of a framework exception; validation pipes give a list of messages, joined here. */
+function httpMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'object' && response !== null && 'message' in response) {
+    const { message } = response as { message: unknown };
+    if (Array.isArray(message)) {
+      return message.join('; ');
+    }
+    if (typeof message === 'string') {
+      return message;
+    }
+  }
+  return exception.message;
+}

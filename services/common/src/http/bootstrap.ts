@@ -1,0 +1,67 @@
+import { ConsoleLogger, type LogLevel, StandardSchemaValidationPipe, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { type Env, type EnvError, type EnvName, loadEnv } from '../config/env.js';
+import { ErrorFilter } from '../errors/error.filter.js';
+import { requestIdMiddleware } from './request-id.middleware.js';
+import { requestLogMiddleware } from './request-log.middleware.js';
+
+/** Address every Tierwise server binds to. */
+export const BIND_ADDRESS = '127.0.0.1';
+
+export interface ServiceAppOptions {
+  /** Register Nest's JSON/urlencoded body parsers (default true; ingest registers its own raw parser). */
+  bodyParser?: boolean;
+  /** Levels to log (default all but verbose/debug); logs are JSON lines on stdout. */
+  logLevels?: LogLevel[];
+}
+
+/**
+ * Creates a Nest application with the behaviour every Tierwise service shares: JSON logs,
+ * x-request-id on every request and answer, one log line per request, zod (Standard Schema)
+ * validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
+ * error bodies `{code, message, request_id}` for every exception (including unknown routes and
+ * body-parser errors). Middleware added here runs before any body parser registered later.
+ *
+ * @throws EnvError when a TIERWISE_* variable the module needs is missing or malformed.
+ */
+export async function createServiceApp(module: Type<unknown>, options: ServiceAppOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module, {
+    logger: new ConsoleLogger({ json: true, logLevels: options.logLevels ?? ['fatal', 'error', 'warn', 'log'] }),
+    bodyParser: options.bodyParser ?? true,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware, requestLogMiddleware);
+  app.useGlobalFilters(new ErrorFilter());
+  app.useGlobalPipes(new StandardSchemaValidationPipe());
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** What `main.ts` of a service tells {@link runService}. */
+export interface RunServiceOptions<K extends EnvName> extends ServiceAppOptions {
+  /** The TIERWISE_* variables the service needs (checked before anything starts). */
+  env: readonly K[];
+  /** The variable holding the port to listen on. */
+  port: K & ('TIERWISE_API_PORT' | 'TIERWISE_INGEST_PORT');
+  /** Adds to the application before it listens (body parsers, OpenAPI document). */
+  configure?: (app: NestExpressApplication) => void;
+}
+
+/**
+ * `main.ts` of a service: checks the environment (a problem is printed alone, exit 1), creates
+ * the app, lets `configure` add to it, and listens on 127.0.0.1:<port>.
+ */
+export async function runService<K extends EnvName>(module: Type<unknown>, options: RunServiceOptions<K>): Promise<void> {
+  let env: Env<K>;
+  try {
+    env = loadEnv(options.env);
+  } catch (error) {
+    process.stderr.write(`${(error as EnvError).message}\n`);
+    process.exit(1);
+  }
+  const app = await createServiceApp(module, options);
+  options.configure?.(app);
+  await app.listen(env[options.port] as number, BIND_ADDRESS);
+}

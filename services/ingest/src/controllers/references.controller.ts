@@ -1,0 +1,20 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { AgentAuth, CurrentAgent } from '../auth/agent-auth.decorators.js';
+import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { type IngestOutcome, IngestService } from '../services/ingest.service.js';
+import { ProtobufBody } from './protobuf-body.js';
+
+/** Receiver of SHARDS-sampled block references (tierwise.v1.ReferenceBatch). */
+@Controller('v1/refs')
+@AgentAuth()
+export class ReferencesController {
+  constructor(private readonly ingest: IngestService) {}
+
+  /** `POST /v1/refs`: 200 `{batch_id, duplicate, records}`. */
+  @Post()
+  @HttpCode(200)
+  async ingestBatch(@CurrentAgent() agent: AgentPrincipal, @ProtobufBody() body: Buffer): Promise<{ batch_id: string; duplicate: boolean; records: number }> {
+    const outcome: IngestOutcome = await this.ingest.ingestReferences(agent, body);
+    return { batch_id: outcome.batchId, duplicate: outcome.duplicate, records: outcome.records };
+  }
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import type { Queryable } from '@tierwise/common';
+import type { AgentPrincipal } from './agent.repository.js';
+
+/** A volume seen in a batch, with the names the host opted in to send (else null). */
+export interface VolumeSighting {
+  hostId: string;
+  volumeId: string;
+  hostName: string | null;
+  volumeName: string | null;
+}
+
+@Injectable()
+export class InventoryRepository {
+  /**
+   * Upserts the hosts and volumes of a batch: first_seen stays, last_seen becomes now, a
+   * volume follows the host it was last seen on, and a display name is written only when the
+   * batch carries one (a batch without names never erases a stored name). Rows are written in
+   * id order so that concurrent batches lock them in the same order.
+   *
+   * @param db a client in the agent's tenant transaction.
+   */
+  async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
+    const hosts = latestById(sightings.map((s) => ({ id: s.hostId, name: s.hostName })));
+    const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId })));
+    await db.query(
+      `INSERT INTO hosts (tenant_id, host_id, agent_id, display_name)
+       SELECT $1, h.host_id, $2, h.display_name FROM unnest($3::text[], $4::text[]) AS h (host_id, display_name)
+       ON CONFLICT (tenant_id, host_id) DO UPDATE SET
+         agent_id = EXCLUDED.agent_id,
+         last_seen = now(),
+         display_name = COALESCE(EXCLUDED.display_name, hosts.display_name)`,
+      [agent.tenantId, agent.agentId, hosts.map((h) => h.id), hosts.map((h) => h.name)],
+    );
+    await db.query(
+      `INSERT INTO volumes (tenant_id, volume_id, host_id, display_name)
+       SELECT $1, v.volume_id, v.host_id, v.display_name
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS v (volume_id, host_id, display_name)
+       ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
+         host_id = EXCLUDED.host_id,
+         last_seen = now(),
+         display_name = COALESCE(EXCLUDED.display_name, volumes.display_name)`,
+      [agent.tenantId, volumes.map((v) => v.id), volumes.map((v) => v.hostId), volumes.map((v) => v.name)],
+    );
+  }
+}
+
+/** One entry per id (the last one seen, keeping any name seen for it), sorted by id. */
+function latestById<T extends { id: string; name: string | null }>(entries: T[]): T[] {
+  const byId = new Map<string, T>();
+  for (const entry of entries) {
+    byId.set(entry.id, { ...entry, name: entry.name ?? byId.get(entry.id)?.name ?? null });
+  }
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,66 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { compatibilityPartitioner, ProduceAcks, Producer } from '@platformatic/kafka';
+import { type Env, InjectEnv } from '@tierwise/common';
+
+/** One Kafka record: key `<tenant_id>/<volume_id>`, value an encoded tierwise.v1.IngestRecord. */
+export interface TelemetryRecord {
+  key: string;
+  value: Uint8Array;
+}
+
+/** Kafka did not acknowledge a publish (broker down, timeout, leader change past the retries). */
+export class TelemetryPublishError extends Error {
+  override readonly name = 'TelemetryPublishError';
+}
+
+/**
+ * The Kafka producer of ingest: acks=all (every in-sync replica has the record before the
+ * send resolves) and Java-compatible murmur2 partitioning of the key, so all records of a
+ * volume land on one partition.
+ *
+ * Not idempotent: in @platformatic/kafka 1.x (the last line that runs on Node 20) concurrent
+ * sends of an idempotent producer fail with OUT_OF_ORDER_SEQUENCE_NUMBER and the producer
+ * stays broken (upstream issues #309, #326, fixed in 2.x, which needs Node >= 22.22). Delivery
+ * is therefore at-least-once: a retried produce may write a record twice, and consumers
+ * deduplicate on IngestRecord.batch_id, which is unique per record.
+ */
+@Injectable()
+export class TelemetryRepository implements OnModuleDestroy {
+  private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
+
+  constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS'>) {
+    this.producer = new Producer({
+      clientId: 'tierwise-ingest',
+      bootstrapBrokers: [...env.TIERWISE_KAFKA_BROKERS],
+      acks: ProduceAcks.ALL,
+      partitioner: compatibilityPartitioner,
+      timeout: 5_000,
+      retries: 2,
+      retryDelay: 250,
+    });
+  }
+
+  /**
+   * Publishes `records` to `topic` in one produce call and waits for acks=all.
+   * @throws TelemetryPublishError when Kafka does not acknowledge them.
+   */
+  async publish(topic: string, records: readonly TelemetryRecord[]): Promise<void> {
+    try {
+      await this.producer.send({
+        messages: records.map((record) => ({ topic, key: Buffer.from(record.key), value: toBuffer(record.value) })),
+      });
+    } catch (error) {
+      throw new TelemetryPublishError(`Kafka did not acknowledge ${records.length} record(s) on ${topic}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.producer.close();
+  }
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiError, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { TestTenants } from '@tierwise/common/testing';
+import { KAFKA_TOPICS } from '@tierwise/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngest } from '../../test/support/ingest-app.js';
+import { KafkaTap } from '../../test/support/kafka-tap.js';
+import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
+import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { BatchRepository } from '../repositories/batch.repository.js';
+import { InventoryRepository } from '../repositories/inventory.repository.js';
+import { TelemetryRepository } from '../repositories/telemetry.repository.js';
+import { IngestService } from './ingest.service.js';
+
+describe('IngestService (real PostgreSQL and Kafka)', () => {
+  const tenants = new TestTenants();
+  let app: NestExpressApplication;
+  let ingest: IngestService;
+  let tap: KafkaTap;
+  let tenant: ProvisionedTenant;
+  let agent: AgentPrincipal;
+
+  beforeAll(async () => {
+    ({ app } = await startIngest());
+    ingest = app.get(IngestService);
+    tap = await KafkaTap.open(KAFKA_TOPICS.metrics);
+    tenant = await tenants.create('ingest-service');
+    agent = { tenantId: tenant.tenant_id, agentId: tenant.agent_id };
+  });
+
+  afterAll(async () => {
+    await tap.close();
+    await app.close();
+    await tenants.cleanUp();
+  });
+
+  it('records hosts and volumes, and keeps a name that a later batch does not carry', async () => {
+    const named = testVolume({ hostName: 'esx-07.example.com', volumeName: 'sql-data' });
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([named])));
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([{ hostId: named.hostId, volumeId: named.volumeId }])));
+
+    const { rows: hosts } = await tenants.owner.query('SELECT host_id, agent_id, display_name FROM hosts WHERE tenant_id = $1', [tenant.tenant_id]);
+    expect(hosts).toEqual([{ host_id: named.hostId, agent_id: tenant.agent_id, display_name: 'esx-07.example.com' }]);
+    const { rows: volumes } = await tenants.owner.query('SELECT volume_id, host_id, display_name FROM volumes WHERE tenant_id = $1', [tenant.tenant_id]);
+    expect(volumes).toEqual([{ volume_id: named.volumeId, host_id: named.hostId, display_name: 'sql-data' }]);
+    expect(await tap.drain()).toHaveLength(2);
+  });
+
+  it('answers 503 with Retry-After when Kafka is down and keeps nothing, so the retry is published', async () => {
+    const brokerDown = new IngestService(
+      app.get(DatabaseService),
+      app.get(BatchRepository),
+      app.get(InventoryRepository),
+      new TelemetryRepository({ TIERWISE_KAFKA_BROKERS: ['127.0.0.1:1'] }),
+    );
+    const volume = testVolume();
+    const batchId = randomUUID();
+    const body = Buffer.from(metricsRequest([volume]));
+
+    const failure = await brokerDown.ingestMetrics(agent, batchId, body).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ code: 'unavailable', retryAfterSeconds: 5 });
+    const { rows } = await tenants.owner.query(
+      `SELECT (SELECT count(*) FROM ingested_batches WHERE batch_id = $1)::int AS batches,
+              (SELECT count(*) FROM volumes WHERE volume_id = $2)::int AS volumes`,
+      [batchId, volume.volumeId],
+    );
+    expect(rows[0]).toEqual({ batches: 0, volumes: 0 });
+
+    await expect(ingest.ingestMetrics(agent, batchId, body)).resolves.toEqual({ batchId, duplicate: false, records: 1 });
+    expect((await tap.drain()).map((r) => r.record.batchId)).toEqual([`${batchId}#0`]);
+  });
+});

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import {
+  BATCH_ID_HEADER,
+  ExportMetricsServiceRequest,
+  IngestRecord,
+  KAFKA_TOPICS,
+  type MessageCodec,
+  ProtoDecodeError,
+  ReferenceBatch,
+} from '@tierwise/proto';
+import { MAX_RECORD_BYTES, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
+import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { type BatchKind, BatchRepository } from '../repositories/batch.repository.js';
+import { InventoryRepository, type VolumeSighting } from '../repositories/inventory.repository.js';
+import { type TelemetryRecord, TelemetryPublishError, TelemetryRepository } from '../repositories/telemetry.repository.js';
+import { validateMetricsRequest } from '../validation/metrics-request.js';
+import { validateReferenceBatch } from '../validation/reference-batch.js';
+import { checkBatchId, reject } from '../validation/validation.js';
+
+/** What happened to an accepted batch. */
+export interface IngestOutcome {
+  batchId: string;
+  /** True when the batch id was accepted before: nothing was published this time. */
+  duplicate: boolean;
+  /** Kafka records published for this request (0 for a duplicate). */
+  records: number;
+}
+
+/** A batch ready to be accepted: its dedup identity, inventory and Kafka records. */
+interface AcceptedBatch {
+  kind: BatchKind;
+  batchId: string;
+  sightings: VolumeSighting[];
+  topic: string;
+  records: TelemetryRecord[];
+}
+
+/**
+ * Accepts agent batches: decode, validate and bound, deduplicate by batch id, record the
+ * inventory, publish to Kafka. A batch is accepted whole or not at all.
+ */
+@Injectable()
+export class IngestService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly batches: BatchRepository,
+    private readonly inventory: InventoryRepository,
+    private readonly telemetry: TelemetryRepository,
+  ) {}
+
+  /**
+   * Accepts an OTLP ExportMetricsServiceRequest: one Kafka record per ResourceMetrics (volume)
+   * on telemetry.metrics.v1, each an IngestRecord whose payload is a request holding only
+   * that ResourceMetrics and whose batch id is `<batchId>#<n>` (n = index in the request).
+   *
+   * @param batchId the X-Tierwise-Batch-Id header.
+   * @param body the protobuf request body.
+   * @throws ApiError invalid_body (400), payload_too_large (413), unavailable (503, retry).
+   */
+  async ingestMetrics(agent: AgentPrincipal, batchId: string | undefined, body: Buffer): Promise<IngestOutcome> {
+    const id = checkBatchId(batchId, `header ${BATCH_ID_HEADER}`);
+    const request = decodeBody(ExportMetricsServiceRequest, 'ExportMetricsServiceRequest', body);
+    const receivedUnixNano = unixNanoNow();
+    const volumes = validateMetricsRequest(request, receivedUnixNano);
+    return this.accept(agent, {
+      kind: 'metrics',
+      batchId: id,
+      sightings: volumes,
+      topic: KAFKA_TOPICS.metrics,
+      records: volumes.map((volume, n) =>
+        ingestRecord(agent, volume.volumeId, `${id}#${n}`, receivedUnixNano, ExportMetricsServiceRequest.encode({ resourceMetrics: [volume.resourceMetrics] })),
+      ),
+    });
+  }
+
+  /**
+   * Accepts a tierwise.v1.ReferenceBatch: one Kafka record on telemetry.refs.v1 whose payload
+   * is the request body unchanged.
+   *
+   * @throws ApiError invalid_body (400), payload_too_large (413), unavailable (503, retry).
+   */
+  async ingestReferences(agent: AgentPrincipal, body: Buffer): Promise<IngestOutcome> {
+    const batch = decodeBody(ReferenceBatch, 'ReferenceBatch', body);
+    const receivedUnixNano = unixNanoNow();
+    validateReferenceBatch(batch, receivedUnixNano);
+    return this.accept(agent, {
+      kind: 'refs',
+      batchId: batch.batchId,
+      sightings: [{ hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null }],
+      topic: KAFKA_TOPICS.refs,
+      records: [ingestRecord(agent, batch.volumeId, batch.batchId, receivedUnixNano, body)],
+    });
+  }
+
+  /**
+   * In one tenant transaction: claim the batch id (a duplicate stops here, answered as
+   * accepted), upsert the inventory, publish and wait for Kafka's acks, then commit. When
+   * Kafka fails the transaction rolls back, so the agent's retry is not taken for a duplicate.
+   * (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
+   */
+  private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
+    for (const record of batch.records) {
+      if (record.value.byteLength > MAX_RECORD_BYTES) {
+        throw new ApiError(
+          ErrorCode.PayloadTooLarge,
+          `the data of volume ${record.key.split('/')[1]} is ${record.value.byteLength} bytes; at most ${MAX_RECORD_BYTES} bytes per volume and batch are accepted, send smaller batches`,
+        );
+      }
+    }
+    try {
+      return await this.database.withTenant(agent.tenantId, async (db) => {
+        if (!(await this.batches.claim(db, agent, batch.kind, batch.batchId))) {
+          return { batchId: batch.batchId, duplicate: true, records: 0 };
+        }
+        await this.inventory.record(db, agent, batch.sightings);
+        await this.telemetry.publish(batch.topic, batch.records);
+        return { batchId: batch.batchId, duplicate: false, records: batch.records.length };
+      });
+    } catch (error) {
+      if (error instanceof TelemetryPublishError) {
+        throw new ApiError(ErrorCode.Unavailable, 'telemetry broker unavailable, retry later', {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+/** Decodes a protobuf body; a decoding failure is a 400 naming protobufjs' reason. */
+function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Buffer): T {
+  try {
+    return codec.decode(body);
+  } catch (error) {
+    if (error instanceof ProtoDecodeError) {
+      reject(`body is not a valid ${name}: ${error.reason}`);
+    }
+    throw error;
+  }
+}
+
+function ingestRecord(agent: AgentPrincipal, volumeId: string, batchId: string, receivedUnixNano: bigint, payload: Uint8Array): TelemetryRecord {
+  return {
+    key: `${agent.tenantId}/${volumeId}`,
+    value: IngestRecord.encode({ tenantId: agent.tenantId, agentId: agent.agentId, batchId, receivedUnixNano, payload }),
+  };
+}
+
+function unixNanoNow(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}

@@ -1,0 +1,57 @@
+import { ATTR, ExportMetricsServiceRequest, METRIC } from '@tierwise/proto';
+import { describe, expect, it } from 'vitest';
+import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
+import { validateMetricsRequest } from './metrics-request.js';
+
+const NOW = BigInt(Date.now()) * 1_000_000n;
+const MINUTE = 60n * 1_000_000_000n;
+
+function decoded(volumes = [testVolume()], endUnixNano = NOW) {
+  return ExportMetricsServiceRequest.decode(metricsRequest(volumes, endUnixNano));
+}
+
+describe('validateMetricsRequest', () => {
+  it('returns each volume with its ids, and names only when the host sent them', () => {
+    const named = testVolume({ hostName: 'esx-07', volumeName: 'sql-data' });
+    const anonymous = testVolume();
+    const volumes = validateMetricsRequest(decoded([named, anonymous]), NOW);
+    expect(volumes.map(({ resourceMetrics: _, ...v }) => v)).toEqual([
+      { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data' },
+      { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null },
+    ]);
+  });
+
+  it('refuses a request without volumes and one with more than 1000', () => {
+    expect(() => validateMetricsRequest({ resourceMetrics: [] }, NOW)).toThrow('request holds no ResourceMetrics');
+    const one = decoded().resourceMetrics[0];
+    const tooMany = { resourceMetrics: new Array(1001).fill(one) };
+    expect(() => validateMetricsRequest(tooMany, NOW)).toThrow('request holds 1001 ResourceMetrics; at most 1000');
+  });
+
+  it('requires host.id and tierwise.volume.id as lowercase hex', () => {
+    const request = decoded();
+    const attributes = request.resourceMetrics[0].resource!.attributes;
+    attributes.splice(attributes.findIndex((a) => a.key === ATTR.volumeId), 1);
+    expect(() => validateMetricsRequest(request, NOW)).toThrow('resourceMetrics[0] resource attribute tierwise.volume.id is missing');
+
+    const upper = decoded([{ hostId: 'ABCDEF0123456789', volumeId: '0123456789abcdef' }]);
+    expect(() => validateMetricsRequest(upper, NOW)).toThrow(/host\.id must be 8-64 lowercase hex characters, got "ABCDEF0123456789"/);
+  });
+
+  it('refuses metric names that proto/METRICS.md does not list, and the wrong data kind', () => {
+    const unknown = decoded();
+    unknown.resourceMetrics[0].scopeMetrics[0].metrics[1].name = 'system.disk.io';
+    expect(() => validateMetricsRequest(unknown, NOW)).toThrow(
+      /resourceMetrics\[0\]\.scopeMetrics\[0\]\.metrics\[1\] "system\.disk\.io": unknown metric name; proto\/METRICS\.md lists tierwise\.io\.operations/,
+    );
+    const wrongKind = decoded();
+    wrongKind.resourceMetrics[0].scopeMetrics[0].metrics[0].name = METRIC.ioSize;
+    expect(() => validateMetricsRequest(wrongKind, NOW)).toThrow(/"tierwise\.io\.size": must be a histogram/);
+  });
+
+  it('refuses data points more than 5 minutes ahead or 30 days old', () => {
+    expect(() => validateMetricsRequest(decoded(undefined, NOW + 6n * MINUTE), NOW)).toThrow(/time_unix_nano \d+ is 360 s in the future/);
+    expect(() => validateMetricsRequest(decoded(undefined, NOW + 4n * MINUTE), NOW)).not.toThrow();
+    expect(() => validateMetricsRequest(decoded(undefined, NOW - 31n * 24n * 60n * MINUTE), NOW)).toThrow(/is 2678400 s old \(at most 30 days/);
+  });
+});

@@ -1,0 +1,103 @@
+import {
+  ATTR,
+  type ExportMetricsServiceRequest,
+  type KeyValue,
+  METRIC_SPECS,
+  type MetricName,
+  type ResourceMetrics,
+} from '@tierwise/proto';
+import { MAX_RESOURCE_METRICS } from '../ingest.constants.js';
+import { checkPseudonymousId, checkTimestamp, reject } from './validation.js';
+
+/** One volume of an OTLP request: its ids, its opted-in names, and its ResourceMetrics. */
+export interface VolumeMetrics {
+  hostId: string;
+  volumeId: string;
+  /** `host.name`, present only when the tenant opted in for this host. */
+  hostName: string | null;
+  /** `tierwise.volume.name`, present only when the tenant opted in for this host. */
+  volumeName: string | null;
+  resourceMetrics: ResourceMetrics;
+}
+
+const MAX_NAME_LENGTH = 256;
+
+/**
+ * Validates a decoded OTLP ExportMetricsServiceRequest against the agent telemetry contract
+ * (proto/METRICS.md): 1 to 1000 ResourceMetrics, each with `host.id` and `tierwise.volume.id`
+ * (lowercase hex); only the metric names of METRICS.md, each with its data kind; every data
+ * point timestamp no more than 5 minutes ahead of now and no more than 30 days old, and
+ * start <= time.
+ *
+ * @param request the decoded request.
+ * @param nowUnixNano the receive time, Unix epoch nanoseconds.
+ * @returns one entry per ResourceMetrics, in request order.
+ * @throws ApiError invalid_body whose message names the first offending element.
+ */
+export function validateMetricsRequest(request: ExportMetricsServiceRequest, nowUnixNano: bigint): VolumeMetrics[] {
+  const count = request.resourceMetrics.length;
+  if (count === 0) {
+    reject('request holds no ResourceMetrics');
+  }
+  if (count > MAX_RESOURCE_METRICS) {
+    reject(`request holds ${count} ResourceMetrics; at most ${MAX_RESOURCE_METRICS} (one per volume) are accepted`);
+  }
+  return request.resourceMetrics.map((resourceMetrics, i) => {
+    const where = `resourceMetrics[${i}]`;
+    const attributes = resourceMetrics.resource?.attributes ?? [];
+    const volume: VolumeMetrics = {
+      hostId: checkPseudonymousId(stringAttribute(attributes, ATTR.hostId, where), `${where} resource attribute ${ATTR.hostId}`),
+      volumeId: checkPseudonymousId(stringAttribute(attributes, ATTR.volumeId, where), `${where} resource attribute ${ATTR.volumeId}`),
+      hostName: optionalName(attributes, ATTR.hostName, where),
+      volumeName: optionalName(attributes, ATTR.volumeName, where),
+      resourceMetrics,
+    };
+    checkMetrics(resourceMetrics, nowUnixNano, where);
+    return volume;
+  });
+}
+
+function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, where: string): void {
+  resourceMetrics.scopeMetrics.forEach((scopeMetrics, s) => {
+    scopeMetrics.metrics.forEach((metric, m) => {
+      const at = `${where}.scopeMetrics[${s}].metrics[${m}] "${metric.name.slice(0, 80)}"`;
+      const spec = Object.hasOwn(METRIC_SPECS, metric.name) ? METRIC_SPECS[metric.name as MetricName] : undefined;
+      if (!spec) {
+        reject(`${at}: unknown metric name; proto/METRICS.md lists ${Object.keys(METRIC_SPECS).join(', ')}`);
+      }
+      const data = metric[spec.kind];
+      if (!data) {
+        reject(`${at}: must be a ${spec.kind} (proto/METRICS.md)`);
+      }
+      data.dataPoints.forEach((point, p) => {
+        checkTimestamp(point.timeUnixNano, nowUnixNano, `${at}.dataPoints[${p}].time_unix_nano`);
+        if (point.startTimeUnixNano > point.timeUnixNano) {
+          reject(`${at}.dataPoints[${p}]: start_time_unix_nano ${point.startTimeUnixNano} is after time_unix_nano ${point.timeUnixNano}`);
+        }
+      });
+    });
+  });
+}
+
+function stringAttribute(attributes: KeyValue[], key: string, where: string): string | undefined {
+  const attribute = attributes.find((candidate) => candidate.key === key);
+  if (attribute === undefined) {
+    return undefined;
+  }
+  const value = attribute.value?.stringValue;
+  if (value === undefined) {
+    reject(`${where} resource attribute ${key} must be a string`);
+  }
+  return value;
+}
+
+function optionalName(attributes: KeyValue[], key: string, where: string): string | null {
+  const name = stringAttribute(attributes, key, where);
+  if (name === undefined || name === '') {
+    return null;
+  }
+  if (name.length > MAX_NAME_LENGTH) {
+    reject(`${where} resource attribute ${key} is longer than ${MAX_NAME_LENGTH} characters`);
+  }
+  return name;
+}

@@ -1,0 +1,59 @@
+import { ApiError, ErrorCode } from '@tierwise/common';
+import { MAX_AGE_NANOS, MAX_FUTURE_SKEW_NANOS } from '../ingest.constants.js';
+
+/** Pseudonymous host and volume ids: lowercase hex of a keyed hash (SipHash-2-4: 16 characters). */
+const PSEUDONYMOUS_ID = /^[0-9a-f]{8,64}$/;
+
+/** Agent batch ids: a UUID in practice; 1-128 characters of [A-Za-z0-9_.:-] (no '#', used for splits). */
+const BATCH_ID = /^[\w.:-]{1,128}$/;
+
+/** Throws the 400 `invalid_body` answer with `reason`. */
+export function reject(reason: string): never {
+  throw new ApiError(ErrorCode.InvalidBody, reason);
+}
+
+/**
+ * Checks a pseudonymous id (host.id, tierwise.volume.id, ReferenceBatch.host_id/volume_id).
+ * @throws ApiError invalid_body naming `where` when `id` is not 8-64 lowercase hex characters.
+ */
+export function checkPseudonymousId(id: string | undefined, where: string): string {
+  if (id === undefined || id === '') {
+    reject(`${where} is missing`);
+  }
+  if (!PSEUDONYMOUS_ID.test(id)) {
+    reject(`${where} must be 8-64 lowercase hex characters, got ${JSON.stringify(id.slice(0, 80))}`);
+  }
+  return id;
+}
+
+/**
+ * Checks an agent batch id.
+ * @throws ApiError invalid_body naming `where` when it is missing or malformed.
+ */
+export function checkBatchId(batchId: string | undefined, where: string): string {
+  if (batchId === undefined || batchId === '') {
+    reject(`${where} is missing`);
+  }
+  if (!BATCH_ID.test(batchId)) {
+    reject(`${where} must be 1-128 characters of A-Z a-z 0-9 _ . : -, got ${JSON.stringify(batchId.slice(0, 80))}`);
+  }
+  return batchId;
+}
+
+/**
+ * Checks that a timestamp is sane: not more than 5 minutes ahead of `nowUnixNano`, not more
+ * than 30 days behind it (see MAX_FUTURE_SKEW_NANOS, MAX_AGE_NANOS).
+ * @throws ApiError invalid_body naming `where` and the timestamp's distance from now.
+ */
+export function checkTimestamp(unixNano: bigint, nowUnixNano: bigint, where: string): void {
+  if (unixNano > nowUnixNano + MAX_FUTURE_SKEW_NANOS) {
+    reject(`${where} ${unixNano} is ${secondsApart(unixNano, nowUnixNano)} s in the future (at most 300 s allowed)`);
+  }
+  if (unixNano < nowUnixNano - MAX_AGE_NANOS) {
+    reject(`${where} ${unixNano} is ${secondsApart(nowUnixNano, unixNano)} s old (at most 30 days allowed)`);
+  }
+}
+
+function secondsApart(later: bigint, earlier: bigint): string {
+  return ((later - earlier) / 1_000_000_000n).toString();
+}

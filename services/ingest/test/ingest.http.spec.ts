@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ProvisionedTenant } from '@tierwise/common';
+import { TestTenants } from '@tierwise/common/testing';
+import { ATTR, ExportMetricsServiceRequest, ExportMetricsServiceResponse, KAFKA_TOPICS, ReferenceBatch } from '@tierwise/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIngest } from './support/ingest-app.js';
+import { KafkaTap } from './support/kafka-tap.js';
+import { metricsRequest, referenceBatch, testVolume } from './support/telemetry-fixtures.js';
+
+describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
+  const tenants = new TestTenants();
+  let app: NestExpressApplication;
+  let url: string;
+  let metricsTap: KafkaTap;
+  let refsTap: KafkaTap;
+  let tenant: ProvisionedTenant;
+
+  function post(path: string, body: Uint8Array | string, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${url}${path}`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${tenant.agent_token}`, 'content-type': 'application/x-protobuf', ...headers },
+    });
+  }
+
+  function postMetrics(body: Uint8Array | string, batchId = randomUUID(), headers: Record<string, string> = {}): Promise<Response> {
+    return post('/v1/metrics', body, { 'x-tierwise-batch-id': batchId, ...headers });
+  }
+
+  beforeAll(async () => {
+    ({ app, url } = await startIngest());
+    [metricsTap, refsTap] = await Promise.all([KafkaTap.open(KAFKA_TOPICS.metrics), KafkaTap.open(KAFKA_TOPICS.refs)]);
+    tenant = await tenants.create('ingest-http');
+  });
+
+  afterAll(async () => {
+    await Promise.all([metricsTap.close(), refsTap.close()]);
+    await app.close();
+    await tenants.cleanUp();
+  });
+
+  it('accepts OTLP metrics and publishes one record per volume, stamped with the token tenant', async () => {
+    const volumes = [testVolume(), testVolume()];
+    const batchId = randomUUID();
+    const response = await postMetrics(metricsRequest(volumes), batchId);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(ExportMetricsServiceResponse.decode(new Uint8Array(await response.arrayBuffer()))).toEqual({ partialSuccess: null });
+    const published = await metricsTap.drain();
+    expect(published.map((r) => r.key).sort()).toEqual(volumes.map((v) => `${tenant.tenant_id}/${v.volumeId}`).sort());
+    for (const { key, record } of published) {
+      const payload = ExportMetricsServiceRequest.decode(record.payload);
+      const volumeId = payload.resourceMetrics[0].resource?.attributes.find((a) => a.key === ATTR.volumeId)?.value?.stringValue;
+      const n = volumes.findIndex((v) => v.volumeId === volumeId);
+      expect(payload.resourceMetrics).toHaveLength(1);
+      expect(key).toBe(`${tenant.tenant_id}/${volumeId}`);
+      expect(record).toMatchObject({ tenantId: tenant.tenant_id, agentId: tenant.agent_id, batchId: `${batchId}#${n}` });
+      expect(Number(BigInt(Date.now()) * 1_000_000n - record.receivedUnixNano) / 1e9).toBeLessThan(30);
+    }
+  });
+
+  it('answers 401 with the reason for a wrong or missing token and publishes nothing', async () => {
+    const wrong = await postMetrics(metricsRequest([testVolume()]), randomUUID(), { authorization: 'Bearer twa_not-a-real-token' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ code: 'unauthorized', message: 'agent token is unknown or revoked' });
+
+    const missing = await fetch(`${url}/v1/refs`, { method: 'POST', body: referenceBatch(testVolume()), headers: { 'content-type': 'application/x-protobuf' } });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing Authorization: Bearer <agent token>' });
+
+    expect(await metricsTap.drain()).toEqual([]);
+    expect(await refsTap.drain()).toEqual([]);
+  });
+
+  it('answers 400 with the decoder reason for a body that is not protobuf, and the next good batch goes through', async () => {
+    const bad = await postMetrics('{"resourceMetrics": []}');
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { code: string; message: string; request_id: string };
+    expect(body.code).toBe('invalid_body');
+    expect(body.message).toMatch(/^body is not a valid ExportMetricsServiceRequest: .+/);
+    expect(body.request_id).toBe(bad.headers.get('x-request-id'));
+
+    const volume = testVolume();
+    expect((await postMetrics(metricsRequest([volume]))).status).toBe(200);
+    expect((await metricsTap.drain()).map((r) => r.key)).toEqual([`${tenant.tenant_id}/${volume.volumeId}`]);
+  });
+
+  it('publishes a batch id once, whether the retries come concurrently or later, and answers 200 each time', async () => {
+    const batchId = randomUUID();
+    const body = metricsRequest([testVolume()]);
+    const concurrent = await Promise.all([1, 2, 3].map(() => postMetrics(body, batchId)));
+    expect(concurrent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await postMetrics(body, batchId)).status).toBe(200);
+    expect((await metricsTap.drain()).map((r) => r.record.batchId)).toEqual([`${batchId}#0`]);
+  });
+
+  it('accepts a reference batch (also gzip-encoded) and publishes it unchanged as one record', async () => {
+    const volume = testVolume();
+    const batchId = randomUUID();
+    const body = referenceBatch(volume, 500, batchId);
+    const response = await post('/v1/refs', body);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ batch_id: batchId, duplicate: false, records: 1 });
+    const [published, ...rest] = await refsTap.drain();
+    expect(rest).toEqual([]);
+    expect(published.key).toBe(`${tenant.tenant_id}/${volume.volumeId}`);
+    expect(published.record).toMatchObject({ tenantId: tenant.tenant_id, agentId: tenant.agent_id, batchId });
+    expect(Buffer.from(published.record.payload).equals(Buffer.from(body))).toBe(true);
+    expect(ReferenceBatch.decode(published.record.payload).references).toHaveLength(500);
+
+    const gzipped = referenceBatch(volume, 10);
+    expect((await post('/v1/refs', gzipSync(gzipped), { 'content-encoding': 'gzip' })).status).toBe(200);
+    const [inflated] = await refsTap.drain();
+    expect(Buffer.from(inflated.record.payload).equals(Buffer.from(gzipped))).toBe(true);
+  });
+
+  it('refuses a body over 8 MiB (413), a non-protobuf content type (415) and a missing batch id (400)', async () => {
+    const huge = await postMetrics(new Uint8Array(8 * 1024 * 1024 + 1));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ code: 'payload_too_large' });
+
+    const json = await postMetrics('{}', randomUUID(), { 'content-type': 'application/json' });
+    expect(json.status).toBe(415);
+    expect(await json.json()).toMatchObject({ message: 'Content-Type must be application/x-protobuf, got application/json' });
+
+    const noBatchId = await post('/v1/metrics', metricsRequest([testVolume()]));
+    expect(noBatchId.status).toBe(400);
+    expect(await noBatchId.json()).toMatchObject({ code: 'invalid_body', message: 'header X-Tierwise-Batch-Id is missing' });
+    expect(await metricsTap.drain()).toEqual([]);
+  });
+
+  it('answers GET /healthz', async () => {
+    const response = await fetch(`${url}/healthz`);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+});
