@@ -1,0 +1,49 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { echarts, type ChartOption } from "./echarts";
+
+interface EChartProps {
+  option: ChartOption;
+  /** Accessible description of what the chart shows (aria-label of the role="img" container). */
+  label: string;
+  testId: string;
+  /** Data points drawn; written to data-points once ECharts reports the render finished. */
+  points: number;
+  /** Extra data-* attributes describing the drawing (e.g. marks), set with the container. */
+  data?: Record<`data-${string}`, string | number>;
+  height?: number;
+}
+
+/**
+ * One ECharts instance (SVG renderer) in a labelled container. The container gets
+ * data-points only after the chart's "finished" event, so a test can wait for the drawing.
+ * Resizes with its container (narrow screens).
+ */
+export function EChart({ option, label, testId, points, data, height = 320 }: EChartProps) {
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const drawn = useRef(points);
+
+  useEffect(() => {
+    const node = el.current!;
+    const instance = echarts.init(node, null, { renderer: "svg" });
+    instance.on("finished", () => node.setAttribute("data-points", String(drawn.current)));
+    const resize = new ResizeObserver(() => instance.resize());
+    resize.observe(node);
+    chart.current = instance;
+    return () => {
+      resize.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    drawn.current = points;
+    el.current!.removeAttribute("data-points");
+    chart.current!.setOption(option, { notMerge: true });
+  }, [option, points]);
+
+  return <div ref={el} className="chart" role="img" aria-label={label} data-testid={testId} style={{ height }} {...data} />;
+}

@@ -1,0 +1,156 @@
+/**
+ * The portal against the real stack: PostgreSQL (test profile) seeded as the Flink jobs
+ * would leave it, the real API (services/api/dist/main.js) and `next start`, driven by
+ * headless Chromium. Needs `./tierwise test` (or the test profile's env and a migrated
+ * PostgreSQL) and built @tierwise/api and @tierwise/web.
+ */
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { launchChromium } from "./support/browser.js";
+import { testEnv } from "./support/env.js";
+import { dropTenant, seedVolume, VOLUME, type Seeded } from "./support/fixture.js";
+import { startServer, type Server } from "./support/processes.js";
+
+const WEB_DIR = resolve(__dirname, "../..");
+const REPO = resolve(WEB_DIR, "..");
+const NEXT_BIN = createRequire(join(WEB_DIR, "package.json")).resolve("next/dist/bin/next");
+const SCREENSHOT = join(WEB_DIR, "test-results", "volume.png");
+
+const env = testEnv();
+const apiPort = Number(env.TIERWISE_API_PORT);
+const webPort = Number(env.TIERWISE_WEB_PORT);
+
+/** Starts `next start` on the test port with the given portal environment. */
+function startWeb(portalEnv: Record<string, string>): Promise<Server> {
+  const { TIERWISE_API_URL: _url, TIERWISE_PORTAL_API_KEY: _key, ...rest } = process.env;
+  return startServer({
+    name: "web",
+    args: [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(webPort)],
+    cwd: WEB_DIR,
+    env: { ...rest, ...portalEnv, NEXT_TELEMETRY_DISABLED: "1" },
+    port: webPort,
+    readyUrl: `${env.TIERWISE_WEB_URL}/volumes`,
+  });
+}
+
+/** The attribute once the chart's "finished" event has written it. */
+async function drawnPoints(page: Page, testId: string): Promise<number> {
+  const chart = page.getByTestId(testId);
+  await page.waitForSelector(`[data-testid="${testId}"][data-points]`, { timeout: 15_000 });
+  return Number(await chart.getAttribute("data-points"));
+}
+
+describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
+  let seeded: Seeded;
+  let api: Server;
+  let web: Server;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+
+  before(async () => {
+    seeded = await seedVolume(env.TIERWISE_PG_OWNER_URL);
+    api = await startServer({
+      name: "api",
+      args: [join(REPO, "services/api/dist/main.js")],
+      cwd: REPO,
+      env: process.env,
+      port: apiPort,
+      readyUrl: `${env.TIERWISE_API_URL}/healthz`,
+    });
+    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL, TIERWISE_PORTAL_API_KEY: seeded.apiKey });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.stop();
+    await api?.stop();
+    if (seeded) await dropTenant(env.TIERWISE_PG_OWNER_URL, seeded.tenantId);
+  });
+
+  test("the volume list shows the fleet totals and the seeded volume", async () => {
+    await page.goto(`${env.TIERWISE_WEB_URL}/`);
+    assert.equal(new URL(page.url()).pathname, "/volumes", "/ redirects to /volumes");
+    assert.equal(await page.getByTestId("fleet-volumes").locator(".tile__value").textContent(), "1");
+    const row = page.locator(`[data-testid="volume-row"][data-volume-id="${seeded.volumeId}"]`);
+    assert.equal(await row.count(), 1, "the seeded volume has one row");
+    const cells = await row.locator("td").allTextContents();
+    assert.deepEqual(cells, [VOLUME.displayName, seeded.hostId, "43.2M", "80.0%", "77.2%", "3.25 GiB", "4 GiB"]);
+    assert.ok(!(await page.content()).includes(seeded.apiKey), "the API key never reaches the browser");
+
+    await page.getByRole("link", { name: "Hit ratio" }).click();
+    await page.waitForURL("**/volumes?sort=hit_ratio");
+    assert.equal(await page.locator('th[aria-sort="descending"]').textContent(), "Hit ratio ↓");
+    assert.equal(await row.count(), 1, "still listed when sorted by hit ratio");
+  });
+
+  test("the volume page draws the block sizes, the miss ratio curve and the tiles", async () => {
+    await page.locator(`[data-testid="volume-row"] a`).first().click();
+    await page.waitForURL(`**/volumes/${seeded.volumeId}`);
+
+    assert.equal(await drawnPoints(page, "block-size-chart"), VOLUME.blockSizes.length, "one bar per inserted bin row");
+    const blockChart = page.getByTestId("block-size-chart");
+    assert.equal(await blockChart.getAttribute("data-bins"), "18", "all vscsiStats ioLength bins on the x axis");
+    assert.equal(await blockChart.getAttribute("role"), "img");
+    assert.match((await blockChart.getAttribute("aria-label")) ?? "", /Block-size distribution by I\/O count/);
+    const barPaths = await blockChart.locator("svg path").count();
+    assert.ok(barPaths >= VOLUME.blockSizes.length, `at least one SVG path per non-empty bar (got ${barPaths})`);
+    const axisText = await blockChart.locator("svg text").allTextContents();
+    for (const label of ["≤512 B", "<4 KiB", "4 KiB", "8 KiB", ">512 KiB"]) assert.ok(axisText.includes(label), `x axis shows ${label}`);
+
+    await page.getByTestId("block-size-bytes").click();
+    await page.waitForSelector('[data-testid="block-size-chart"][data-metric="bytes"][data-points]');
+    assert.equal(await blockChart.getAttribute("data-points"), String(VOLUME.blockSizes.length), "redrawn by bytes");
+    assert.ok((await blockChart.locator("svg text").allTextContents()).includes("Share of bytes"), "y axis names bytes");
+
+    assert.equal(await drawnPoints(page, "mrc-chart"), VOLUME.mrc.length, "every MRC point drawn");
+    const mrc = page.getByTestId("mrc-chart");
+    assert.equal(await mrc.getAttribute("data-recommended-bytes"), String(VOLUME.tierBytes));
+    assert.equal(await mrc.getAttribute("data-current-bytes"), String(VOLUME.capacityBytes));
+    const mrcText = await mrc.locator("svg text").allTextContents();
+    assert.ok(mrcText.includes("Recommended 4 GiB"), `recommended mark line label (got ${mrcText.join(" | ")})`);
+    assert.ok(mrcText.includes("Current tier 2 GiB"), "current tier mark line label");
+    assert.ok((await mrc.locator("svg path").count()) >= 3, "curve and two mark lines are paths");
+
+    assert.equal(await page.getByTestId("stat-wss").locator(".tile__value").textContent(), "3.25 GiB");
+    assert.equal(await page.getByTestId("stat-wss-read").locator(".tile__value").textContent(), "2.75 GiB");
+    assert.equal(await page.getByTestId("stat-wss-write").locator(".tile__value").textContent(), "1 GiB");
+    assert.equal(await page.getByTestId("stat-hit-ratio").locator(".tile__value").textContent(), "77.2%");
+    assert.match((await page.getByTestId("stat-hit-ratio").textContent()) ?? "", /measured at the 2 GiB tier/);
+    assert.equal(await page.getByTestId("recommendation-size").textContent(), "4 GiB");
+
+    await page.getByTestId("block-size-ops").click();
+    await page.waitForSelector('[data-testid="block-size-chart"][data-metric="ops"][data-points]');
+    await mkdir(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  test("the volume page fits a phone-width screen", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await drawnPoints(page, "mrc-chart");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scrolling at 390 px (overflow ${overflow} px)`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test("an unknown volume id shows the not-found page with status 404", async () => {
+    const response = await page.goto(`${env.TIERWISE_WEB_URL}/volumes/0000000000000000`);
+    assert.equal(response?.status(), 404);
+    assert.equal(await page.getByTestId("not-found").count(), 1);
+  });
+
+  test("without TIERWISE_PORTAL_API_KEY the portal names the missing variable", async () => {
+    await web.stop();
+    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL });
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
+    const error = page.getByTestId("error-view");
+    assert.equal(await error.getAttribute("data-error-code"), "config_missing");
+    assert.match((await error.textContent()) ?? "", /TIERWISE_PORTAL_API_KEY is not set/);
+  });
+});
