@@ -1,0 +1,56 @@
+// tierwise-agent: the Tierwise edge agent's command line.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/exit_codes.hpp"
+#include "cli/inspect_command.hpp"
+#include "cli/mrc_command.hpp"
+#include "cli/sample_refs_command.hpp"
+#include "trace/trace_error.hpp"
+#ifdef TIERWISE_HAVE_REPLAY_COMMAND
+#include "cli/replay_command.hpp"
+#endif
+
+namespace {
+
+// CLI11 ends parsing with an exception: help/version (exit 0), a code set by a
+// subcommand (CLI::RuntimeError), or a usage error, which prints its message
+// and maps to kExitUsage.
+int exit_code_for(const CLI::App& app, const CLI::ParseError& error) {
+  int code = app.exit(error);
+  if (code == 0 || error.get_name() == "RuntimeError") return code;
+  return tierwise::cli::kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Tierwise edge agent: reads block I/O traces, samples block references (SHARDS) and "
+      "computes exact working sets and miss ratio curves.",
+      "tierwise-agent"};
+  app.set_version_flag("--version", TIERWISE_AGENT_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 ok; 1 failure; 2 usage error or unreadable trace; 3 finished, but the "
+      "trace had malformed records (listed on stderr).");
+  tierwise::cli::register_inspect_command(app);
+  tierwise::cli::register_mrc_command(app);
+  tierwise::cli::register_sample_refs_command(app);
+#ifdef TIERWISE_HAVE_REPLAY_COMMAND
+  tierwise::cli::register_replay_command(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return exit_code_for(app, error);
+  } catch (const tierwise::trace::TraceOpenError& error) {
+    std::cerr << "tierwise-agent: " << error.what() << '\n';
+    return tierwise::cli::kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "tierwise-agent: error: " << error.what() << '\n';
+    return tierwise::cli::kExitFailure;
+  }
+  return tierwise::cli::kExitOk;
+}

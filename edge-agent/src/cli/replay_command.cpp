@@ -1,0 +1,99 @@
+#include "cli/replay_command.hpp"
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/byte_size.hpp"
+#include "replay/replay.hpp"
+#include "sampling/shards_sampler.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+struct ReplayArguments {
+  replay::ReplayOptions options;
+  std::string tier_size = "256MiB";
+  double interval_seconds = 10;
+  std::string format = "auto";
+};
+
+std::vector<std::string> format_choices() {
+  std::vector<std::string> names{"auto"};
+  for (trace::TraceFormat f : trace::all_trace_formats()) {
+    names.emplace_back(trace::trace_format_name(f));
+  }
+  return names;
+}
+
+void run(ReplayArguments& args) {
+  replay::ReplayOptions& o = args.options;
+  o.tier_bytes = *parse_byte_size(args.tier_size);  // checked by byte_size_validator()
+  o.interval_us = std::llround(args.interval_seconds * 1e6);
+  if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
+  int code = 0;
+  try {
+    code = replay::run_replay(o);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
+  if (code != 0) throw CLI::RuntimeError(code);
+}
+
+}  // namespace
+
+void register_replay_command(CLI::App& app) {
+  auto args = std::make_shared<ReplayArguments>();
+  replay::ReplayOptions& o = args->options;
+  CLI::App* cmd = app.add_subcommand(
+      "replay",
+      "Replay block traces through the write-through cache engine (RAM tier over an io_uring "
+      "datastore), collect per-volume telemetry, sample references (SHARDS) and export both "
+      "to ingest (OTLP/HTTP and ReferenceBatch). Without --ingest, or with --dry-run, only "
+      "replays and prints the summary.");
+  cmd->add_option("traces", o.traces, "Trace files (vscsi, CloudPhysics/MSR/SYSTOR/Tencent CSV; .gz/.bz2)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--format", args->format, "Trace format, or auto to detect it per file")
+      ->check(CLI::IsMember(format_choices()))
+      ->capture_default_str();
+  cmd->add_option("--ingest", o.ingest_url, "Ingest base URL, e.g. http://127.0.0.1:4318");
+  cmd->add_option("--token", o.token, "Agent token (Authorization: Bearer)")
+      ->envname("TIERWISE_AGENT_TOKEN");
+  cmd->add_option("--key-file", o.key_file,
+                  "Tenant key file (32 hex characters; created when missing). Default: "
+                  "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
+  cmd->add_option("--tier-size", args->tier_size, "RAM tier capacity per volume (e.g. 256MiB)")
+      ->check(byte_size_validator())
+      ->capture_default_str();
+  cmd->add_option("--interval", args->interval_seconds,
+                  "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)")
+      ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
+                                        CLI::AsNumberWithUnit::CASE_SENSITIVE))
+      ->check(CLI::Range(1.0, 86400.0))
+      ->default_str("10s");
+  cmd->add_option("--sample-rate", o.sample_rate, "SHARDS sampling rate R")
+      ->check(CLI::Range(1.0 / sampling::kShardsModulus, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--datastore-dir", o.datastore_dir,
+                  "Directory for the sparse datastore files (kept). Default: a temporary "
+                  "directory, removed at the end");
+  cmd->add_flag("--send-names", o.send_names, "Also send host.name and tierwise.volume.name");
+  cmd->add_option("--host-name", o.host_name, "Host name to report (default: this host's)");
+  cmd->add_option("--json-summary", o.json_summary, "Write a JSON summary to this file");
+  cmd->add_flag("--dry-run", o.dry_run, "Replay and summarize; export nothing");
+  cmd->add_option("--queue-depth", o.queue_depth, "Front-end I/Os in flight at once")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  cmd->footer(
+      "Exit codes: 0 ok; 1 failure (datastore); 2 unreadable trace; 3 malformed records "
+      "skipped; 4 ingest rejected batches (e.g. HTTP 401); 5 batches not delivered after "
+      "retries.");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace tierwise::cli

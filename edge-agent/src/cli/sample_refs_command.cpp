@@ -1,0 +1,145 @@
+#include "cli/sample_refs_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <google/protobuf/util/delimited_message_util.h>
+
+#include "cli/exit_codes.hpp"
+#include "cli/trace_input.hpp"
+#include "sampling/keyed_hash.hpp"
+#include "sampling/reference_batcher.hpp"
+#include "sampling/shards_sampler.hpp"
+#include "sampling/tenant_key.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+struct SampleRefsOptions {
+  TraceArgument trace;
+  std::string key_hex;
+  std::string key_file;
+  double rate = sampling::kDefaultSamplingRate;
+  std::string out;
+  std::string host;
+};
+
+struct VolumeReferences {
+  std::string name;
+  std::vector<sampling::BlockReference> references;
+};
+
+std::string local_host_name() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+sampling::TenantKey tenant_key(const SampleRefsOptions& options) {
+  if (!options.key_hex.empty()) {
+    try {
+      return sampling::parse_tenant_key(options.key_hex);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--key", e.what());
+    }
+  }
+  std::string path = options.key_file.empty() ? sampling::default_key_file_path() : options.key_file;
+  bool created = false;
+  try {
+    sampling::TenantKey key = sampling::load_or_create_key_file(path, &created);
+    if (created) std::cerr << "created a new tenant key in " << path << '\n';
+    return key;
+  } catch (const std::runtime_error& e) {
+    throw CLI::ValidationError("--key-file", e.what());
+  }
+}
+
+// Sampled references of every volume, each in time order (stable: I/O order on ties).
+std::vector<VolumeReferences> sample_trace(TraceInput& input, const sampling::ShardsSampler& sampler) {
+  std::vector<VolumeReferences> volumes;
+  std::unordered_map<std::string, size_t> index;
+  trace::IoRecord record;
+  while (input.reader().next(record)) {
+    auto [it, inserted] = index.try_emplace(record.volume, volumes.size());
+    if (inserted) volumes.push_back({record.volume, {}});
+    sampler.sample(record, volumes[it->second].references);
+  }
+  for (VolumeReferences& volume : volumes) {
+    std::stable_sort(volume.references.begin(), volume.references.end(),
+                     [](const auto& a, const auto& b) { return a.time_us < b.time_us; });
+  }
+  return volumes;
+}
+
+void run_sample_refs(const SampleRefsOptions& options) {
+  sampling::KeyedHasher hasher(tenant_key(options));
+  sampling::ShardsSampler sampler(hasher, options.rate);
+  TraceInput input(options.trace);
+  std::vector<VolumeReferences> volumes = sample_trace(input, sampler);
+
+  std::ofstream out(options.out, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    std::cerr << "tierwise-agent sample-refs: cannot create " << options.out << '\n';
+    throw CLI::RuntimeError(kExitFailure);
+  }
+  uint64_t batches = 0;
+  uint64_t references = 0;
+  auto write = [&](const tierwise::v1::ReferenceBatch& batch) {
+    google::protobuf::util::SerializeDelimitedToOstream(batch, &out);
+    ++batches;
+    references += static_cast<uint64_t>(batch.references_size());
+  };
+  std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
+  for (const VolumeReferences& volume : volumes) {
+    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write);
+    for (const sampling::BlockReference& reference : volume.references) batcher.add(reference);
+    batcher.flush();
+  }
+  out.close();
+  if (!out) {
+    std::cerr << "tierwise-agent sample-refs: cannot write " << options.out << '\n';
+    throw CLI::RuntimeError(kExitFailure);
+  }
+  std::cout << "wrote " << batches << " batches, " << references << " references of "
+            << volumes.size() << " volume(s) to " << options.out << " (rate "
+            << sampler.threshold() << "/" << sampler.modulus() << " = " << sampler.rate()
+            << ")\n";
+  input.finish();
+}
+
+}  // namespace
+
+void register_sample_refs_command(CLI::App& app) {
+  auto options = std::make_shared<SampleRefsOptions>();
+  CLI::App* command = app.add_subcommand(
+      "sample-refs",
+      "Write the SHARDS-sampled block references the agent would ship for a trace: "
+      "tierwise.v1.ReferenceBatch messages (at most 10000 references, one volume each), "
+      "each preceded by its varint length (protobuf writeDelimitedTo).");
+  add_trace_argument(*command, options->trace);
+  CLI::Option* key = command->add_option(
+      "--key", options->key_hex,
+      "Tenant secret, 32 hex characters (visible to other local users; prefer --key-file)");
+  command
+      ->add_option("--key-file", options->key_file,
+                   "File holding the tenant secret; created with a random key when missing "
+                   "(default: $TIERWISE_AGENT_KEY_FILE, else ./agent.key)")
+      ->excludes(key);
+  command->add_option("--rate", options->rate, "SHARDS sampling rate R = T / 2^24")
+      ->check(CLI::Range(1.0 / (1 << 24), 1.0))
+      ->capture_default_str();
+  command->add_option("--out", options->out, "Output file")->required();
+  command->add_option("--host", options->host,
+                      "Host name whose keyed hash becomes host_id (default: this host's name)");
+  command->callback([options] { run_sample_refs(*options); });
+}
+
+}  // namespace tierwise::cli

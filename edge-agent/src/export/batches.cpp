@@ -1,0 +1,15 @@
+#include "export/batches.hpp"
+
+#include "sampling/batch_id.hpp"
+
+namespace tierwise::exporter {
+
+Batch metrics_batch(const ExportMetricsServiceRequest& request, size_t stream) {
+  return Batch{Endpoint::kMetrics, request.SerializeAsString(), sampling::new_batch_id(), stream};
+}
+
+Batch refs_batch(const tierwise::v1::ReferenceBatch& batch, size_t stream) {
+  return Batch{Endpoint::kRefs, batch.SerializeAsString(), batch.batch_id(), stream};
+}
+
+}  // namespace tierwise::exporter

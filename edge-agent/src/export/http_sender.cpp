@@ -1,0 +1,255 @@
+#include "export/http_sender.hpp"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tierwise::exporter {
+namespace {
+
+constexpr size_t kMaxKeptBody = 512;  // bytes of an error body kept for the report
+
+std::once_flag curl_init_once;
+
+const char* path_of(Endpoint endpoint) {
+  return endpoint == Endpoint::kMetrics ? "/v1/metrics" : "/v1/refs";
+}
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* body = static_cast<std::string*>(user);
+  const size_t n = size * count;
+  if (body->size() < kMaxKeptBody) body->append(data, std::min(n, kMaxKeptBody - body->size()));
+  return n;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  const size_t n = size * count;
+  std::string line(data, n);
+  if (line.rfind("HTTP/", 0) == 0) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+    *static_cast<std::string*>(user) = line;
+  }
+  return n;
+}
+
+// Transport errors worth another attempt: the server may come back.
+bool transient(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// "HTTP 401 Unauthorized" from "HTTP/1.1 401 Unauthorized" (or "HTTP 401").
+std::string describe_status(long status, const std::string& status_line) {
+  const size_t first = status_line.find(' ');
+  const size_t second = first == std::string::npos ? first : status_line.find(' ', first + 1);
+  std::string text = "HTTP " + std::to_string(status);
+  if (second != std::string::npos) text += status_line.substr(second);
+  return text;
+}
+
+}  // namespace
+
+struct HttpSender::Response {
+  CURLcode code = CURLE_OK;
+  long status = 0;
+  long retry_after_s = 0;
+  std::string status_line;
+  std::string body;
+  std::string error;  // libcurl's message for transport errors
+};
+
+HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
+  while (!config_.ingest_url.empty() && config_.ingest_url.back() == '/') {
+    config_.ingest_url.pop_back();
+  }
+  if (config_.ingest_url.empty()) throw std::invalid_argument("ingest URL is empty");
+  if (config_.queue_capacity == 0) throw std::invalid_argument("sender queue capacity is 0");
+  if (config_.max_attempts < 1) throw std::invalid_argument("max_attempts must be >= 1");
+  std::call_once(curl_init_once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  curl_ = curl_easy_init();
+  if (curl_ == nullptr) throw std::runtime_error("curl_easy_init failed");
+  thread_ = std::thread([this] { run(); });
+}
+
+HttpSender::~HttpSender() {
+  drain();
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
+
+void HttpSender::enqueue(Batch batch) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return queue_.size() < config_.queue_capacity; });
+  queue_.push_back(std::move(batch));
+  changed_.notify_all();
+}
+
+void HttpSender::drain() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+DeliveryStats HttpSender::stats(size_t stream) const {
+  std::lock_guard lock(mutex_);
+  return stream < stats_.size() ? stats_[stream] : DeliveryStats{};
+}
+
+void HttpSender::run() {
+  for (;;) {
+    Batch batch;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [this] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping, nothing left
+      batch = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+    }
+    changed_.notify_all();  // room in the queue
+    deliver(batch);
+    {
+      std::lock_guard lock(mutex_);
+      busy_ = false;
+    }
+    changed_.notify_all();
+  }
+}
+
+HttpSender::Response HttpSender::post(void* handle, const Batch& batch) {
+  CURL* curl = static_cast<CURL*>(handle);
+  Response r;
+  char error[CURL_ERROR_SIZE] = {0};
+  const std::string url = config_.ingest_url + path_of(batch.endpoint);
+  const std::string auth = "Authorization: Bearer " + config_.token;
+  const std::string id = "X-Tierwise-Batch-Id: " + batch.batch_id;
+  curl_slist* headers = nullptr;
+  headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
+  headers = curl_slist_append(headers, auth.c_str());
+  if (!batch.batch_id.empty()) headers = curl_slist_append(headers, id.c_str());
+  headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
+
+  curl_easy_reset(curl);
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_POST, 1L);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, batch.body.data());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(batch.body.size()));
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, config_.user_agent.c_str());
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config_.connect_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(config_.request_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r.status_line);
+
+  r.code = curl_easy_perform(curl);
+  curl_slist_free_all(headers);
+  if (r.code != CURLE_OK) {
+    r.error = error[0] != '\0' ? error : curl_easy_strerror(r.code);
+    return r;
+  }
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+  curl_off_t retry_after = 0;
+  if (curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK) {
+    r.retry_after_s = static_cast<long>(retry_after);
+  }
+  return r;
+}
+
+std::chrono::milliseconds HttpSender::backoff(int attempt) {
+  // initial * 2^(attempt-1), capped, then "equal jitter": half fixed, half random.
+  const auto base = std::min<int64_t>(config_.initial_backoff.count() << std::min(attempt - 1, 20),
+                                      config_.max_backoff.count());
+  std::uniform_int_distribution<int64_t> jitter(0, base / 2);
+  return std::chrono::milliseconds(base - base / 2 + jitter(rng_));
+}
+
+void HttpSender::record_problem(const Batch& batch, const std::string& problem, bool print) {
+  std::lock_guard lock(mutex_);
+  DeliveryStats& s = stats_[batch.stream];
+  if (s.first_problem.empty()) s.first_problem = problem;
+  if (print) {
+    std::fprintf(stderr, "tierwise-agent: ingest refused batch %s (POST %s): %s\n",
+                 batch.batch_id.c_str(), path_of(batch.endpoint), problem.c_str());
+  }
+}
+
+void HttpSender::deliver(const Batch& batch) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stats_.size() <= batch.stream) stats_.resize(batch.stream + 1);
+  }
+  const int attempts = degraded_ ? 1 : config_.max_attempts;
+  for (int attempt = 1;; ++attempt) {
+    const Response r = post(curl_, batch);
+    const bool ok = r.code == CURLE_OK && r.status >= 200 && r.status < 300;
+    if (ok) {
+      std::lock_guard lock(mutex_);
+      ++stats_[batch.stream].sent;
+      stats_[batch.stream].bytes_sent += batch.body.size();
+      degraded_ = false;
+      return;
+    }
+    const bool retryable =
+        r.code == CURLE_OK ? (r.status == 429 || r.status >= 500) : transient(r.code);
+    std::string problem = r.code == CURLE_OK ? describe_status(r.status, r.status_line)
+                                             : std::string("network error: ") + r.error;
+    if (r.code == CURLE_OK && !r.body.empty()) problem += ": " + r.body;
+
+    if (r.code == CURLE_OK && r.status >= 400 && r.status < 500 && r.status != 429) {
+      bool first_of_status = false;
+      {
+        std::lock_guard lock(mutex_);
+        ++stats_[batch.stream].rejected;
+        ++stats_[batch.stream].rejected_by_status[r.status];
+        first_of_status = printed_status_.insert(r.status).second;
+      }
+      record_problem(batch, problem, first_of_status);
+      return;
+    }
+    if (!retryable || attempt >= attempts) {
+      bool first_failure = false;
+      {
+        std::lock_guard lock(mutex_);
+        ++stats_[batch.stream].failed;
+        first_failure = !printed_failure_;
+        printed_failure_ = true;
+      }
+      if (retryable) degraded_ = true;
+      record_problem(batch, problem + " (after " + std::to_string(attempt) + " attempts)",
+                     first_failure);
+      return;
+    }
+    auto delay = backoff(attempt);
+    if (r.retry_after_s > 0) {
+      delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_s),
+                                                  config_.max_backoff);
+    }
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_[batch.stream].retries;
+    }
+    std::this_thread::sleep_for(delay);
+  }
+}
+
+}  // namespace tierwise::exporter

@@ -1,0 +1,118 @@
+// Background HTTP delivery of export batches to ingest (libcurl), with a bounded
+// queue, retries and per-caller delivery statistics.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tierwise::exporter {
+
+// Ingest endpoints (services/ingest; proto/METRICS.md).
+enum class Endpoint : uint8_t {
+  kMetrics,  // POST <ingest>/v1/metrics, an OTLP ExportMetricsServiceRequest
+  kRefs,     // POST <ingest>/v1/refs, a tierwise.v1.ReferenceBatch
+};
+
+// One body to POST.
+struct Batch {
+  Endpoint endpoint = Endpoint::kMetrics;
+  std::string body;      // serialized protobuf
+  std::string batch_id;  // X-Tierwise-Batch-Id (a UUID); ingest accepts a retry once
+  size_t stream = 0;     // caller's label for statistics (the replay: trace index)
+};
+
+// What became of the batches of one stream.
+struct DeliveryStats {
+  uint64_t sent = 0;      // accepted with 2xx
+  uint64_t rejected = 0;  // refused with a 4xx other than 429: not retried
+  uint64_t failed = 0;    // not delivered after the last retry (network, 5xx, 429)
+  uint64_t retries = 0;   // extra attempts made
+  uint64_t bytes_sent = 0;
+  std::map<long, uint64_t> rejected_by_status;  // HTTP status -> batches
+  // The first rejection or failure, e.g. "HTTP 401 Unauthorized: {...body...}".
+  std::string first_problem;
+};
+
+struct SenderConfig {
+  std::string ingest_url;  // base URL, e.g. http://127.0.0.1:4318 (no path)
+  std::string token;       // sent as Authorization: Bearer <token>
+  std::string user_agent = "tierwise-agent";
+  size_t queue_capacity = 256;  // batches waiting; enqueue() blocks beyond
+  int max_attempts = 6;         // per batch, the first try included
+  std::chrono::milliseconds initial_backoff{250};  // doubles per retry
+  std::chrono::milliseconds max_backoff{30000};    // also caps Retry-After
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds request_timeout{60000};
+};
+
+/*
+ * Lifecycle of an HttpSender
+ *
+ * 1. Construct: validates the config (std::invalid_argument for an empty URL or
+ *    a zero queue) and starts the sender thread with one libcurl easy handle
+ *    (connections are kept alive between batches).
+ * 2. enqueue(): hands a batch to the thread; blocks only while the queue is full,
+ *    so the producer runs ahead of the network by up to queue_capacity batches.
+ * 3. The thread POSTs each batch (Content-Type application/x-protobuf,
+ *    Authorization: Bearer, X-Tierwise-Batch-Id) in order:
+ *      2xx                     -> sent;
+ *      4xx other than 429      -> rejected: status line and body are kept, the
+ *                                 first of each status is printed on stderr,
+ *                                 never retried;
+ *      429, 5xx, network error -> retried after Retry-After when the server gave
+ *                                 one, else after initial_backoff * 2^(n-1) with
+ *                                 jitter, capped at max_backoff; after
+ *                                 max_attempts it is counted as failed. After a
+ *                                 failure, later batches get a single attempt
+ *                                 until one gets through (the ingest is down:
+ *                                 do not stall the drain for minutes per batch).
+ * 4. drain(): waits until every queued batch was sent, rejected or failed.
+ * 5. Destroy: drains, stops and joins the thread.
+ */
+class HttpSender {
+ public:
+  explicit HttpSender(SenderConfig config);
+  ~HttpSender();
+  HttpSender(const HttpSender&) = delete;
+  HttpSender& operator=(const HttpSender&) = delete;
+
+  void enqueue(Batch batch);
+  void drain();
+  // Statistics of one stream so far (zeros for a stream never seen).
+  DeliveryStats stats(size_t stream) const;
+
+ private:
+  struct Response;
+  void run();
+  void deliver(const Batch& batch);
+  Response post(void* curl, const Batch& batch);
+  std::chrono::milliseconds backoff(int attempt);
+  void record_problem(const Batch& batch, const std::string& problem, bool print);
+
+  SenderConfig config_;
+  void* curl_ = nullptr;  // CURL*, used by the sender thread only
+  bool degraded_ = false;  // last batch failed: single attempts until one succeeds
+  std::mt19937_64 rng_{std::random_device{}()};  // backoff jitter
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Batch> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::vector<DeliveryStats> stats_;
+  std::set<long> printed_status_;  // statuses already reported on stderr
+  bool printed_failure_ = false;
+  std::thread thread_;
+};
+
+}  // namespace tierwise::exporter

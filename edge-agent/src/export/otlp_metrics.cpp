@@ -1,0 +1,230 @@
+#include "export/otlp_metrics.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace tierwise::exporter {
+namespace {
+
+namespace otlp = opentelemetry::proto;
+using otlp::common::v1::KeyValue;
+using otlp::metrics::v1::HistogramDataPoint;
+using otlp::metrics::v1::Metric;
+using otlp::metrics::v1::NumberDataPoint;
+using otlp::metrics::v1::ScopeMetrics;
+using telemetry::Direction;
+using telemetry::IntervalMetrics;
+using telemetry::kDirectionCount;
+using telemetry::kSizeBinCount;
+using telemetry::kSourceCount;
+using telemetry::Source;
+
+using Attributes = google::protobuf::RepeatedPtrField<KeyValue>;
+
+constexpr auto kDelta = otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA;
+constexpr std::string_view kCacheMode = "write-through";
+
+void add_attribute(Attributes* attributes, std::string_view key, std::string_view value) {
+  KeyValue* kv = attributes->Add();
+  kv->set_key(std::string(key));
+  kv->mutable_value()->set_string_value(std::string(value));
+}
+
+Direction direction_at(size_t d) { return static_cast<Direction>(d); }
+Source source_at(size_t s) { return static_cast<Source>(s); }
+
+// One ScopeMetrics under construction: adds metrics and data points with the
+// interval's timestamps.
+class MetricWriter {
+ public:
+  MetricWriter(ScopeMetrics* scope, const IntervalWindow& window)
+      : scope_(scope), window_(window) {}
+
+  // A monotonic delta Sum of integers.
+  Metric* sum(std::string_view name, std::string_view unit, std::string_view description) {
+    Metric* m = metric(name, unit, description);
+    m->mutable_sum()->set_aggregation_temporality(kDelta);
+    m->mutable_sum()->set_is_monotonic(true);
+    return m;
+  }
+  Metric* gauge(std::string_view name, std::string_view unit, std::string_view description) {
+    Metric* m = metric(name, unit, description);
+    m->mutable_gauge();
+    return m;
+  }
+  Metric* histogram(std::string_view name, std::string_view unit, std::string_view description) {
+    Metric* m = metric(name, unit, description);
+    m->mutable_histogram()->set_aggregation_temporality(kDelta);
+    return m;
+  }
+
+  NumberDataPoint* number(google::protobuf::RepeatedPtrField<NumberDataPoint>* points,
+                          uint64_t value) {
+    NumberDataPoint* p = points->Add();
+    p->set_start_time_unix_nano(window_.start_unix_nano);
+    p->set_time_unix_nano(window_.end_unix_nano);
+    p->set_as_int(static_cast<int64_t>(value));
+    return p;
+  }
+
+  template <size_t N, size_t B>
+  HistogramDataPoint* histogram_point(Metric* m, const telemetry::Histogram<N>& h,
+                                      const std::array<uint64_t, B>& bounds) {
+    static_assert(N == B + 1, "one bucket more than bounds");
+    HistogramDataPoint* p = m->mutable_histogram()->add_data_points();
+    p->set_start_time_unix_nano(window_.start_unix_nano);
+    p->set_time_unix_nano(window_.end_unix_nano);
+    p->set_count(h.count);
+    p->set_sum(h.sum);
+    p->set_min(h.min);
+    p->set_max(h.max);
+    for (uint64_t c : h.bucket_counts) p->add_bucket_counts(c);
+    for (uint64_t b : bounds) p->add_explicit_bounds(static_cast<double>(b));
+    return p;
+  }
+
+  // Drops metrics that ended up without data points (OTLP wants none empty).
+  void drop_empty() {
+    auto* metrics = scope_->mutable_metrics();
+    for (int i = metrics->size() - 1; i >= 0; --i) {
+      const Metric& m = metrics->Get(i);
+      const int points = m.has_sum() ? m.sum().data_points_size()
+                         : m.has_gauge() ? m.gauge().data_points_size()
+                                         : m.histogram().data_points_size();
+      if (points == 0) metrics->DeleteSubrange(i, 1);
+    }
+  }
+
+ private:
+  Metric* metric(std::string_view name, std::string_view unit, std::string_view description) {
+    Metric* m = scope_->add_metrics();
+    m->set_name(std::string(name));
+    m->set_unit(std::string(unit));
+    m->set_description(std::string(description));
+    return m;
+  }
+
+  ScopeMetrics* scope_;
+  IntervalWindow window_;
+};
+
+void write_io_metrics(MetricWriter& w, const IntervalMetrics& m) {
+  Metric* ops = w.sum("tierwise.io.operations", "{operation}", "I/Os served by the source");
+  Metric* bytes = w.sum("tierwise.io.bytes", "By", "Bytes served by the source");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    for (size_t s = 0; s < kSourceCount; ++s) {
+      if (m.operations[d][s] == 0) continue;
+      for (auto [metric, value] : {std::pair{ops, m.operations[d][s]}, std::pair{bytes, m.bytes[d][s]}}) {
+        NumberDataPoint* p = w.number(metric->mutable_sum()->mutable_data_points(), value);
+        add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+        add_attribute(p->mutable_attributes(), "io.source", telemetry::source_name(source_at(s)));
+      }
+    }
+  }
+
+  Metric* size = w.histogram("tierwise.io.size", "By",
+                             "Front-end I/O sizes in vscsiStats ioLength bins");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    if (m.size[d].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(size, m.size[d], telemetry::kIoLengthBounds);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+  }
+
+  Metric* size_bytes = w.sum("tierwise.io.size.bytes", "By",
+                             "Front-end bytes per vscsiStats ioLength bin");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    for (size_t b = 0; b < kSizeBinCount; ++b) {
+      if (m.size[d].bucket_counts[b] == 0) continue;
+      NumberDataPoint* p = w.number(size_bytes->mutable_sum()->mutable_data_points(),
+                                    m.size_bin_bytes[d][b]);
+      add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+      add_attribute(p->mutable_attributes(), "tierwise.io.size_bin", telemetry::size_bin_label(b));
+    }
+  }
+
+  Metric* latency = w.histogram("tierwise.io.latency", "us",
+                                "I/O latency per source and ioLength bin, microseconds");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    for (size_t s = 0; s < kSourceCount; ++s) {
+      for (size_t b = 0; b < kSizeBinCount; ++b) {
+        const auto& h = m.latency[d][s][b];
+        if (h.count == 0) continue;
+        HistogramDataPoint* p = w.histogram_point(latency, h, telemetry::kLatencyBoundsUs);
+        add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+        add_attribute(p->mutable_attributes(), "io.source", telemetry::source_name(source_at(s)));
+        add_attribute(p->mutable_attributes(), "tierwise.io.size_bin", telemetry::size_bin_label(b));
+      }
+    }
+  }
+}
+
+void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c) {
+  Metric* hits = w.sum("tierwise.cache.hits", "{block}", "4 KiB blocks found in the tier");
+  Metric* misses = w.sum("tierwise.cache.misses", "{block}", "4 KiB blocks not found in the tier");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    for (auto [metric, value] : {std::pair{hits, c.hit_blocks[d]}, std::pair{misses, c.miss_blocks[d]}}) {
+      NumberDataPoint* p = w.number(metric->mutable_sum()->mutable_data_points(), value);
+      add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+    }
+  }
+  const struct {
+    std::string_view name, description;
+    uint64_t value;
+  } sums[] = {
+      {"tierwise.cache.population", "Bytes inserted into the tier", c.population_bytes},
+      {"tierwise.cache.evictions", "Bytes evicted from the tier", c.eviction_bytes},
+      {"tierwise.cache.destaged", "Dirty bytes written back to the datastore", c.destaged_bytes},
+  };
+  for (const auto& s : sums) {
+    w.number(w.sum(s.name, "By", s.description)->mutable_sum()->mutable_data_points(), s.value);
+  }
+  const struct {
+    std::string_view name, description;
+    uint64_t value;
+  } gauges[] = {
+      {"tierwise.cache.occupancy", "Bytes held by the tier at interval end", c.occupancy_bytes},
+      {"tierwise.cache.capacity", "Tier capacity", c.capacity_bytes},
+      {"tierwise.cache.dirty", "Dirty bytes at interval end", c.dirty_bytes},
+  };
+  for (const auto& g : gauges) {
+    w.number(w.gauge(g.name, "By", g.description)->mutable_gauge()->mutable_data_points(), g.value);
+  }
+}
+
+}  // namespace
+
+void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindow& window,
+                    std::string_view agent_version, ExportMetricsServiceRequest* out) {
+  if (volumes.size() > kMaxVolumesPerRequest) {
+    throw std::invalid_argument("an OTLP request carries at most " +
+                                std::to_string(kMaxVolumesPerRequest) + " volumes, got " +
+                                std::to_string(volumes.size()));
+  }
+  if (window.end_unix_nano < window.start_unix_nano) {
+    throw std::invalid_argument("interval ends before it starts");
+  }
+  out->Clear();
+  for (const VolumeInterval& v : volumes) {
+    auto* rm = out->add_resource_metrics();
+    Attributes* attrs = rm->mutable_resource()->mutable_attributes();
+    add_attribute(attrs, "service.name", "tierwise-agent");
+    add_attribute(attrs, "service.version", agent_version);
+    add_attribute(attrs, "host.id", v.resource->host_id);
+    add_attribute(attrs, "tierwise.volume.id", v.resource->volume_id);
+    if (!v.resource->host_name.empty()) add_attribute(attrs, "host.name", v.resource->host_name);
+    if (!v.resource->volume_name.empty()) {
+      add_attribute(attrs, "tierwise.volume.name", v.resource->volume_name);
+    }
+    add_attribute(attrs, "tierwise.cache.mode", kCacheMode);
+
+    ScopeMetrics* scope = rm->add_scope_metrics();
+    scope->mutable_scope()->set_name("tierwise.agent");
+    scope->mutable_scope()->set_version(std::string(agent_version));
+    MetricWriter writer(scope, window);
+    write_io_metrics(writer, *v.metrics);
+    write_cache_metrics(writer, v.metrics->cache);
+    writer.drop_empty();
+  }
+}
+
+}  // namespace tierwise::exporter

@@ -1,0 +1,40 @@
+// Options of `tierwise-agent replay` (src/cli/replay_command.cpp parses them).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/trace_reader.hpp"
+
+namespace tierwise::replay {
+
+struct ReplayOptions {
+  std::vector<std::string> traces;           // trace files, replayed one after the other
+  std::optional<trace::TraceFormat> format;  // nullopt: detect per file
+  std::string ingest_url;                    // base URL; empty: replay and summarize only
+  std::string token;                         // agent token for ingest
+  bool dry_run = false;                      // replay and summarize, never export
+  std::string key_file;                      // tenant key; empty: sampling::default_key_file_path()
+  uint64_t tier_bytes = 256ull << 20;        // RAM tier capacity per volume, bytes
+  int64_t interval_us = 10'000'000;          // telemetry interval of trace time, >= 1 s
+  double sample_rate = 0.01;                 // SHARDS sampling rate R
+  std::string datastore_dir;                 // empty: a temporary directory, removed at the end
+  bool send_names = false;                   // add host.name / tierwise.volume.name
+  std::string host_name;                     // empty: gethostname()
+  std::string json_summary;                  // path of the JSON summary; empty: none
+  unsigned queue_depth = 32;                 // front-end I/Os in flight at once
+};
+
+// Exit codes of `replay` (1-3 as every tierwise-agent command: src/cli/exit_codes.hpp).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,        // the datastore or the replay failed
+  kExitUnreadable = 2,     // a trace could not be opened, recognised or read to its end
+  kExitMalformed = 3,      // malformed records were skipped (the rest was replayed)
+  kExitRejected = 4,       // ingest rejected batches (4xx, e.g. 401 for a bad token)
+  kExitUndelivered = 5,    // batches not delivered after retries (ingest unreachable, 5xx)
+};
+
+}  // namespace tierwise::replay

@@ -1,0 +1,323 @@
+#include "replay/trace_replay.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "export/batches.hpp"
+#include "replay/progress.hpp"
+
+namespace tierwise::replay {
+namespace {
+
+constexpr uint64_t kSector = cache::CacheEngine::kSectorBytes;
+constexpr uint64_t kBlock = cache::CacheEngine::kBlockBytes;
+constexpr int kMaxPrintedMalformed = 5;
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
+  telemetry::CacheTotals t;
+  for (size_t d = 0; d < telemetry::kDirectionCount; ++d) {
+    t.hit_blocks[d] = c.hit_blocks[d];
+    t.miss_blocks[d] = c.miss_blocks[d];
+  }
+  t.population_bytes = c.population_bytes;
+  t.eviction_bytes = c.eviction_bytes;
+  t.occupancy_bytes = c.occupancy_bytes;
+  t.capacity_bytes = c.capacity_bytes;
+  return t;  // write-through: nothing destaged, nothing dirty
+}
+
+std::string errno_text(int negative_errno) { return std::strerror(-negative_errno); }
+
+}  // namespace
+
+TraceReplay::TraceReplay(const ReplayContext& context, size_t stream, std::string path)
+    : ctx_(context), stream_(stream), path_(std::move(path)) {
+  summary_.trace = path_;
+  slots_.resize(std::max(1u, ctx_.options->queue_depth));
+  for (IoSlot& s : slots_) {
+    s.owner = this;
+    free_slots_.push_back(&s);
+  }
+}
+
+TraceReplay::~TraceReplay() = default;
+
+TraceSummary TraceReplay::run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  try {
+    const Scan s = scan();
+    if (s.records > 0) replay(s);
+  } catch (const trace::TraceOpenError& e) {
+    summary_.error = e.what();
+    summary_.unreadable = true;
+  } catch (const trace::TraceReadError& e) {
+    summary_.error = e.what();
+    summary_.unreadable = true;
+  } catch (const std::exception& e) {
+    summary_.error = e.what();
+  }
+  summary_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return summary_;
+}
+
+TraceReplay::Scan TraceReplay::scan() {
+  trace::TraceOptions options;
+  options.format = ctx_.options->format;
+  auto reader = trace::open_trace(path_, options);
+  summary_.format = std::string(trace::trace_format_name(reader->format()));
+  Scan s;
+  trace::IoRecord record;
+  while (reader->next(record)) {
+    s.min_time_us = s.records == 0 ? record.time_us : std::min(s.min_time_us, record.time_us);
+    s.max_time_us = s.records == 0 ? record.time_us : std::max(s.max_time_us, record.time_us);
+    ++s.records;
+  }
+  summary_.malformed = reader->malformed_records();
+  summary_.trace_seconds = static_cast<double>(s.max_time_us - s.min_time_us) / 1e6;
+  return s;
+}
+
+void TraceReplay::replay(const Scan& s) {
+  const int64_t interval_us = ctx_.options->interval_us;
+  // The last record lands 1 us before the last interval boundary at or before
+  // the replay's start, so every interval ends in the past.
+  shift_us_ = floor_div(ctx_.replay_start_us, interval_us) * interval_us - 1 - s.max_time_us;
+
+  int printed = 0;
+  trace::TraceOptions options;
+  options.format = ctx_.options->format;
+  options.on_error = [&](const trace::TraceError& e) {
+    if (printed++ < kMaxPrintedMalformed) {
+      std::fprintf(stderr, "tierwise-agent: skipped malformed record: %s\n", e.to_string().c_str());
+    }
+  };
+  Progress progress(path_, s.records);
+  try {
+    auto reader = trace::open_trace(path_, options);
+    trace::IoRecord record;
+    while (io_error_.empty() && reader->next(record)) {
+      const int64_t time_us = record.time_us + shift_us_;
+      const int64_t index = floor_div(time_us, interval_us);
+      if (interval_ < 0) interval_ = index;
+      if (index > interval_) {
+        close_interval(interval_);
+        interval_ = index;
+      }
+      submit(record, time_us);
+      progress.update(summary_.records);
+    }
+    summary_.malformed = reader->malformed_records();
+    if (printed > kMaxPrintedMalformed) {
+      std::fprintf(stderr, "tierwise-agent: %s: %d more malformed records skipped\n",
+                   path_.c_str(), printed - kMaxPrintedMalformed);
+    }
+  } catch (const trace::TraceReadError& e) {
+    summary_.error = e.what();
+    summary_.unreadable = true;
+  } catch (const std::exception& e) {
+    summary_.error = e.what();
+  }
+  finish();
+  if (summary_.error.empty() && !io_error_.empty()) summary_.error = io_error_;
+}
+
+TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
+  if (last_volume_ != nullptr && last_volume_->name == name) return *last_volume_;
+  auto it = volumes_.find(name);
+  if (it == volumes_.end()) {
+    auto v = std::make_unique<Volume>();
+    v->name = name;
+    v->resource.host_id = ctx_.host_id;
+    v->resource.volume_id = ctx_.hasher->volume_id(name);
+    if (ctx_.options->send_names) {
+      v->resource.host_name = ctx_.options->host_name;
+      v->resource.volume_name = name;
+    }
+    const std::string file =
+        (std::filesystem::path(ctx_.datastore_dir) / (v->resource.volume_id + ".img")).string();
+    if (const int rc = blockdev::UringFileDevice::open(*ctx_.queue, file, &v->datastore); rc != 0) {
+      throw std::runtime_error("cannot open datastore file " + file + " for volume " + name +
+                               ": " + errno_text(rc));
+    }
+    const uint64_t tier_bytes = ctx_.options->tier_bytes / kBlock * kBlock;
+    if (const int rc = blockdev::RamDevice::create(tier_bytes, &v->tier); rc != 0) {
+      throw std::runtime_error("RAM tier of " + std::to_string(tier_bytes) +
+                               " bytes: " + errno_text(rc));
+    }
+    if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, tier_bytes, &v->engine);
+        rc != 0) {
+      throw std::runtime_error("cache engine for volume " + name + ": " + errno_text(rc));
+    }
+    v->batcher = std::make_unique<sampling::ReferenceBatcher>(
+        v->resource.host_id, v->resource.volume_id, *ctx_.sampler,
+        [this](const tierwise::v1::ReferenceBatch& batch) {
+          if (ctx_.sender != nullptr) ctx_.sender->enqueue(exporter::refs_batch(batch, stream_));
+        });
+    it = volumes_.emplace(name, std::move(v)).first;
+  }
+  last_volume_ = it->second.get();
+  return *last_volume_;
+}
+
+void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
+  Volume& v = volume_for(record.volume);
+  if (!v.in_interval) {
+    v.in_interval = true;
+    active_.push_back(&v);
+  }
+  ++summary_.records;
+  if (record.direction == trace::Direction::kRead) {
+    ++summary_.reads;
+    summary_.read_bytes += record.length_bytes;
+  } else {
+    ++summary_.writes;
+    summary_.write_bytes += record.length_bytes;
+  }
+
+  references_.clear();
+  ctx_.sampler->sample(record, references_);
+  for (sampling::BlockReference& ref : references_) {
+    ref.time_us = std::max(time_us, v.last_reference_us);
+    v.last_reference_us = ref.time_us;
+    v.batcher->add(ref);
+  }
+  summary_.references += references_.size();
+
+  // Block devices address sectors: round the I/O out to 512-byte boundaries.
+  const uint64_t offset = record.offset_bytes / kSector * kSector;
+  const uint64_t end = (record.offset_bytes + record.length_bytes + kSector - 1) / kSector * kSector;
+  const auto length = static_cast<uint32_t>(std::min<uint64_t>(end - offset, UINT32_MAX / kSector * kSector));
+  IoSlot* slot = wait_for_slot(&v, offset / kBlock, (offset + length - 1) / kBlock);
+  if (slot->capacity < length) {
+    slot->buf = blockdev::allocate_aligned(length, blockdev::UringFileDevice::kBufferAlignment);
+    if (!slot->buf) throw std::runtime_error("out of memory for an I/O buffer of " + std::to_string(length) + " bytes");
+    std::memset(slot->buf.get(), 0xA5, length);  // what replayed writes store
+    slot->capacity = length;
+  }
+  slot->volume = &v;
+  slot->first_block = offset / kBlock;
+  slot->last_block = (offset + length - 1) / kBlock;
+  slot->record_length = record.length_bytes;
+  slot->busy = true;
+  const int rc = v.engine->submit(record.direction, offset, length, slot->buf.get(), on_io_done, slot);
+  if (rc != 0) {
+    slot->busy = false;
+    free_slots_.push_back(slot);
+    throw std::runtime_error("cache engine refused I/O at offset " + std::to_string(offset) +
+                             " on volume " + v.name + ": " + errno_text(rc));
+  }
+}
+
+TraceReplay::IoSlot* TraceReplay::wait_for_slot(const Volume* volume, uint64_t first_block,
+                                                uint64_t last_block) {
+  for (;;) {
+    bool conflict = false;
+    for (const IoSlot& s : slots_) {
+      if (s.busy && s.volume == volume && s.first_block <= last_block && first_block <= s.last_block) {
+        conflict = true;
+        break;
+      }
+    }
+    if (!conflict && !free_slots_.empty()) {
+      IoSlot* slot = free_slots_.back();
+      free_slots_.pop_back();
+      return slot;
+    }
+    if (ctx_.queue->in_flight() == 0) throw std::logic_error("replay: I/O slots busy with nothing in flight");
+    if (const int rc = ctx_.queue->poll(true); rc < 0) {
+      throw std::runtime_error("io_uring: " + errno_text(rc));
+    }
+  }
+}
+
+void TraceReplay::drain_io() {
+  while (free_slots_.size() < slots_.size()) {
+    if (ctx_.queue->in_flight() == 0) throw std::logic_error("replay: I/O slots busy with nothing in flight");
+    if (const int rc = ctx_.queue->poll(true); rc < 0) {
+      throw std::runtime_error("io_uring: " + errno_text(rc));
+    }
+  }
+}
+
+void TraceReplay::on_io_done(void* arg, const cache::IoOutcome& outcome) {
+  auto* slot = static_cast<IoSlot*>(arg);
+  slot->owner->complete(slot, outcome);
+}
+
+void TraceReplay::complete(IoSlot* slot, const cache::IoOutcome& outcome) {
+  telemetry::VolumeCollector& c = slot->volume->collector;
+  const trace::Direction d = outcome.direction;
+  c.record_frontend(d, slot->record_length, outcome.frontend_latency_ns);
+  if (outcome.cache.bytes > 0) {
+    c.record_source(d, telemetry::Source::kCache, slot->record_length, outcome.cache.bytes,
+                    outcome.cache.latency_ns);
+  }
+  if (outcome.datastore.bytes > 0) {
+    c.record_source(d, telemetry::Source::kDatastore, slot->record_length, outcome.datastore.bytes,
+                    outcome.datastore.latency_ns);
+  }
+  if (outcome.status != 0) {
+    ++summary_.io_errors;
+    if (io_error_.empty()) {
+      io_error_ = "datastore I/O failed on volume " + slot->volume->name + ": " + errno_text(outcome.status);
+    }
+  }
+  slot->busy = false;
+  free_slots_.push_back(slot);
+}
+
+void TraceReplay::close_interval(int64_t index) {
+  drain_io();
+  ++summary_.intervals;
+  const int64_t interval_us = ctx_.options->interval_us;
+  const exporter::IntervalWindow window{static_cast<uint64_t>(index * interval_us) * 1000,
+                                        static_cast<uint64_t>((index + 1) * interval_us) * 1000};
+  std::vector<exporter::VolumeInterval> batch;
+  auto send = [&] {
+    if (ctx_.sender == nullptr || batch.empty()) return;
+    exporter::encode_metrics(batch, window, ctx_.agent_version, &request_);
+    ctx_.sender->enqueue(exporter::metrics_batch(request_, stream_));
+    batch.clear();
+  };
+  for (Volume* v : active_) {
+    v->collector.close_interval(totals_of(v->engine->counters()));
+    batch.push_back({&v->resource, &v->collector.metrics()});
+    if (batch.size() == exporter::kMaxVolumesPerRequest) send();
+  }
+  send();
+  for (Volume* v : active_) {
+    v->collector.reset();
+    v->in_interval = false;
+  }
+  active_.clear();
+}
+
+void TraceReplay::finish() {
+  try {
+    if (interval_ >= 0 && !active_.empty()) close_interval(interval_);
+    for (auto& [name, v] : volumes_) v->batcher->flush();
+  } catch (const std::exception& e) {
+    if (summary_.error.empty()) summary_.error = e.what();
+  }
+  summary_.volumes = volumes_.size();
+  for (auto& [name, v] : volumes_) {
+    const cache::CacheCounters& c = v->engine->counters();
+    const auto r = static_cast<size_t>(trace::Direction::kRead);
+    summary_.hits += c.hit_blocks[0] + c.hit_blocks[1];
+    summary_.misses += c.miss_blocks[0] + c.miss_blocks[1];
+    summary_.read_hits += c.hit_blocks[r];
+    summary_.read_misses += c.miss_blocks[r];
+    summary_.population_bytes += c.population_bytes;
+    summary_.eviction_bytes += c.eviction_bytes;
+    summary_.fill_bytes += c.fill_bytes;
+  }
+}
+
+}  // namespace tierwise::replay

@@ -1,0 +1,71 @@
+// The metrics of one volume over one interval (proto/METRICS.md), in fixed
+// arrays: recording an I/O touches a few counters and allocates nothing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+#include "telemetry/io_bins.hpp"
+
+namespace tierwise::telemetry {
+
+// An explicit-bounds histogram (OTLP HistogramDataPoint): counts per bucket plus
+// count, sum, min and max of the recorded values.
+template <size_t Buckets>
+struct Histogram {
+  std::array<uint64_t, Buckets> bucket_counts{};
+  uint64_t count = 0;
+  double sum = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+
+  void add(size_t bucket, double value) {
+    ++bucket_counts[bucket];
+    ++count;
+    sum += value;
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+};
+
+// Cache counters of one interval. Sums are deltas over the interval; gauges are
+// the values at its end. Blocks are 4 KiB.
+struct CacheInterval {
+  std::array<uint64_t, kDirectionCount> hit_blocks{};
+  std::array<uint64_t, kDirectionCount> miss_blocks{};
+  uint64_t population_bytes = 0;
+  uint64_t eviction_bytes = 0;
+  uint64_t destaged_bytes = 0;
+  uint64_t occupancy_bytes = 0;  // gauge
+  uint64_t capacity_bytes = 0;   // gauge
+  uint64_t dirty_bytes = 0;      // gauge
+};
+
+// Cumulative cache counters as a cache engine keeps them (since its start);
+// CacheInterval holds their differences between two interval ends.
+struct CacheTotals {
+  std::array<uint64_t, kDirectionCount> hit_blocks{};
+  std::array<uint64_t, kDirectionCount> miss_blocks{};
+  uint64_t population_bytes = 0;
+  uint64_t eviction_bytes = 0;
+  uint64_t destaged_bytes = 0;
+  uint64_t occupancy_bytes = 0;
+  uint64_t capacity_bytes = 0;
+  uint64_t dirty_bytes = 0;
+};
+
+struct IntervalMetrics {
+  // tierwise.io.operations / tierwise.io.bytes by [direction][source].
+  uint64_t operations[kDirectionCount][kSourceCount] = {};
+  uint64_t bytes[kDirectionCount][kSourceCount] = {};
+  // tierwise.io.size: front-end I/O sizes by direction (values in bytes).
+  Histogram<kSizeBinCount> size[kDirectionCount];
+  // tierwise.io.size.bytes: front-end bytes by [direction][ioLength bin].
+  uint64_t size_bin_bytes[kDirectionCount][kSizeBinCount] = {};
+  // tierwise.io.latency by [direction][source][ioLength bin] (values in us).
+  Histogram<kLatencyBucketCount> latency[kDirectionCount][kSourceCount][kSizeBinCount];
+  CacheInterval cache;
+};
+
+}  // namespace tierwise::telemetry

@@ -1,0 +1,53 @@
+// Per-volume telemetry collector: records I/Os into the current interval's
+// IntervalMetrics and closes intervals.
+#pragma once
+
+#include <cstdint>
+
+#include "telemetry/interval_metrics.hpp"
+
+namespace tierwise::telemetry {
+
+/*
+ * Lifecycle of a VolumeCollector (one per volume)
+ *
+ * 1. Construct: all counters zero, no I/O seen (active() false).
+ * 2. For each completed front-end I/O: record_frontend() once, then
+ *    record_source() for each source that served part of it. Both only add to
+ *    fixed arrays (no allocation, no locking: one thread records).
+ * 3. At the interval's end (all its I/Os completed): close_interval() with the
+ *    cache engine's cumulative totals turns them into interval deltas and gauges;
+ *    read metrics(); then reset() starts the next interval. Intervals where a
+ *    volume saw no I/O need neither call (its cache counters did not move).
+ */
+class VolumeCollector {
+ public:
+  // A front-end I/O of `length_bytes` that completed after `latency_ns` (the VM's
+  // view). Counts operations/bytes at source `frontend`, the size histogram, the
+  // bytes per ioLength bin and the frontend latency.
+  void record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns);
+
+  // The part of a front-end I/O of `io_length_bytes` that `source` served:
+  // `bytes` bytes in `latency_ns`. The latency is binned by the front-end I/O's
+  // ioLength bin, so latency by block size reads the same for every source.
+  void record_source(Direction direction, Source source, uint32_t io_length_bytes,
+                     uint32_t bytes, int64_t latency_ns);
+
+  // Ends the interval: cache sums become `totals` minus the totals at the previous
+  // close, gauges are taken from `totals`.
+  void close_interval(const CacheTotals& totals);
+
+  // Starts the next interval: zeroes I/O counters and histograms.
+  void reset();
+
+  // True when an I/O was recorded since the last reset().
+  bool active() const { return active_; }
+  const IntervalMetrics& metrics() const { return metrics_; }
+
+ private:
+  IntervalMetrics metrics_;
+  CacheTotals last_totals_;
+  bool active_ = false;
+};
+
+}  // namespace tierwise::telemetry

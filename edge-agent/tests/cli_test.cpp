@@ -1,0 +1,222 @@
+// tierwise-agent as a user runs it: output, exit codes, and the sample-refs
+// stream read back the way the Java side reads it (parseDelimitedFrom).
+#include <sys/wait.h>
+
+#include <fstream>
+#include <map>
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/util/delimited_message_util.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/byte_size.hpp"
+#include "sampling/keyed_hash.hpp"
+#include "sampling/shards_sampler.hpp"
+#include "test_support.hpp"
+#include "tierwise/v1/reference_batch.pb.h"
+#include "trace/blocks.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+using tierwise::testing::read_file;
+using tierwise::testing::TempFile;
+using tierwise::testing::trace_path;
+
+constexpr const char* kKey = "000102030405060708090a0b0c0d0e0f";
+
+struct AgentRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+AgentRun run_agent(const std::string& args) {
+  TempFile out("stdout.txt");
+  TempFile err("stderr.txt");
+  std::string command = std::string(TIERWISE_AGENT_BINARY) + " " + args + " >" + out.path() +
+                        " 2>" + err.path();
+  int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out.path()), read_file(err.path())};
+}
+
+std::vector<tierwise::v1::ReferenceBatch> read_batches(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  google::protobuf::io::IstreamInputStream stream(&in);
+  std::vector<tierwise::v1::ReferenceBatch> batches;
+  while (true) {
+    tierwise::v1::ReferenceBatch batch;
+    bool clean_eof = false;
+    if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&batch, &stream, &clean_eof)) {
+      EXPECT_TRUE(clean_eof) << "corrupt delimited stream in " << path;
+      break;
+    }
+    batches.push_back(std::move(batch));
+  }
+  return batches;
+}
+
+TEST(CliInspect, PrintsTheCloudPhysicsSummaryAsJson) {
+  AgentRun run = run_agent("inspect --json " + trace_path("cloudphysics_w_sample.vscsi"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["format"], "vscsi");
+  EXPECT_EQ(j["records"], 113'872);
+  EXPECT_EQ(j["reads"], 46'974);
+  EXPECT_EQ(j["writes"], 66'898);
+  EXPECT_EQ(j["distinct_blocks"], 269'210);
+  EXPECT_NEAR(j["wss_mib"].get<double>(), 1'051.6, 0.05);
+  EXPECT_NEAR(j["time_span_s"].get<double>(), 7'200.09, 0.005);
+  EXPECT_EQ(j["volume_count"], 1);
+  EXPECT_EQ(j["volumes"][0]["name"], "cloudphysics_w_sample");
+  EXPECT_EQ(j["malformed_records"], 0);
+}
+
+TEST(CliInspect, TextOutputNamesTheFigures) {
+  AgentRun run = run_agent("inspect " + trace_path("msr_hm_0_sample1000.csv"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("records       1000 (reads 508, writes 492)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("time span     127.23 s"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("hm_0"), std::string::npos) << run.out;
+}
+
+TEST(CliExitCodes, MalformedRecordsGiveThreeAfterTheOutput) {
+  TempFile csv("broken.csv",
+               "version,time,op,size,lbn\n1,10,28,4096,8\n1,11,2a,oops,8\n1,12,2a,4096,16\n");
+  AgentRun run = run_agent("inspect --json " + csv.path());
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(nlohmann::json::parse(run.out)["records"], 2);
+  EXPECT_NE(run.err.find(csv.path() + ":3: field 'size': 'oops' is not an unsigned integer"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("1 malformed record(s) skipped"), std::string::npos) << run.err;
+}
+
+TEST(CliExitCodes, UsageErrorsAndUnreadableTracesGiveTwo) {
+  TempFile notes("notes.txt", "just some text\n");
+  TempFile bad_key("bad.key", "0123\n");
+  std::string tencent = trace_path("tencent_cbs_sample50k.csv.bz2");
+  std::string msr = trace_path("msr_hm_0_sample1000.csv");
+  for (const std::string& args :
+       {std::string("inspect /nonexistent/trace.csv"), "inspect " + notes.path(),
+        "inspect --format nosuch " + msr, "mrc --exact " + tencent, "mrc " + msr,
+        "mrc --exact --sizes 16XB " + msr, "mrc --exact --volume cbs-1 " + msr,
+        "sample-refs --key 1234 --out /dev/null " + msr,
+        "sample-refs --key-file " + bad_key.path() + " --out /dev/null " + msr,
+        std::string("frobnicate")}) {
+    AgentRun run = run_agent(args);
+    EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
+    EXPECT_FALSE(run.err.empty()) << args;
+  }
+  AgentRun multi = run_agent("mrc --exact " + tencent);
+  EXPECT_NE(multi.err.find("choose one with --volume"), std::string::npos) << multi.err;
+}
+
+TEST(CliHelp, ListsTheSubcommands) {
+  AgentRun run = run_agent("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* name : {"inspect", "mrc", "sample-refs", "Exit codes"}) {
+    EXPECT_NE(run.out.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(CliMrc, DefaultSizesRunFrom16MiBTo2GiBAndEndAtTheColdMissRatio) {
+  std::string path = trace_path("cloudphysics_w_sample.vscsi");
+  AgentRun run = run_agent("mrc --exact " + path);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json curve = nlohmann::json::parse(run.out);
+  ASSERT_EQ(curve.size(), 15u);
+  EXPECT_EQ(curve[0]["cache_bytes"], 16u << 20);
+  EXPECT_EQ(curve[1]["cache_bytes"], 24u << 20);
+  EXPECT_EQ(curve[14]["cache_bytes"], 2ull << 30);
+  for (size_t i = 1; i < curve.size(); ++i) {
+    EXPECT_LE(curve[i]["miss_ratio"].get<double>(), curve[i - 1]["miss_ratio"].get<double>());
+  }
+  auto reader = trace::open_trace(path);
+  trace::IoRecord io;
+  uint64_t references = 0;
+  while (reader->next(io)) references += trace::blocks_touched(io).count();
+  EXPECT_DOUBLE_EQ(curve[14]["miss_ratio"].get<double>(), 269'210.0 / references);
+}
+
+TEST(CliMrc, OneVolumeOfAMultiVolumeTrace) {
+  AgentRun run = run_agent("mrc --exact --volume cbs-1125 --sizes 4KiB,1GiB " +
+                      trace_path("tencent_cbs_sample50k.csv.bz2"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  nlohmann::json curve = nlohmann::json::parse(run.out);
+  ASSERT_EQ(curve.size(), 2u);
+  EXPECT_EQ(curve[0]["cache_bytes"], 4096);
+  EXPECT_GT(curve[0]["miss_ratio"].get<double>(), curve[1]["miss_ratio"].get<double>());
+}
+
+TEST(CliSampleRefs, WritesDelimitedBatchesTheServiceCanRead) {
+  std::string path = trace_path("cloudphysics_w_sample.vscsi");
+  TempFile out("refs.bin");
+  AgentRun run = run_agent("sample-refs " + path + " --key " + kKey + " --rate 0.01 --host test-host --out " +
+                      out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+
+  // What the same sampler picks from the trace.
+  sampling::KeyedHasher hasher(sampling::parse_tenant_key(kKey));
+  sampling::ShardsSampler sampler(hasher, 0.01);
+  std::vector<sampling::BlockReference> expected;
+  auto reader = trace::open_trace(path);
+  trace::IoRecord io;
+  while (reader->next(io)) sampler.sample(io, expected);
+
+  std::vector<tierwise::v1::ReferenceBatch> batches = read_batches(out.path());
+  ASSERT_EQ(batches.size(), (expected.size() + 9'999) / 10'000);
+  size_t index = 0;
+  for (size_t n = 0; n < batches.size(); ++n) {
+    const auto& batch = batches[n];
+    EXPECT_EQ(batch.sequence(), n);
+    EXPECT_EQ(batch.volume_id(), hasher.volume_id("cloudphysics_w_sample"));
+    EXPECT_EQ(batch.host_id(), hasher.host_id("test-host"));
+    EXPECT_EQ(batch.sampling_modulus(), 1u << 24);
+    EXPECT_EQ(batch.sampling_threshold(), 167'772u);
+    EXPECT_LE(batch.references_size(), 10'000);
+    EXPECT_EQ(batch.base_time_unix_nano(), static_cast<uint64_t>(expected[index].time_us) * 1000);
+    for (const auto& ref : batch.references()) {
+      const sampling::BlockReference& want = expected[index++];
+      ASSERT_EQ(ref.block_hash(), want.block_hash);
+      ASSERT_EQ(batch.base_time_unix_nano() / 1000 + ref.time_offset_us(),
+                static_cast<uint64_t>(want.time_us));
+      ASSERT_EQ(ref.length_blocks(), want.length_blocks);
+    }
+  }
+  EXPECT_EQ(index, expected.size());
+}
+
+TEST(CliSampleRefs, MultiVolumeTracesGetOneStreamOfBatchesPerVolume) {
+  TempFile out("refs.bin");
+  AgentRun run = run_agent("sample-refs " + trace_path("tencent_cbs_sample50k.csv.bz2") + " --key " +
+                      kKey + " --rate 0.1 --out " + out.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, uint64_t> next_sequence;
+  for (const auto& batch : read_batches(out.path())) {
+    EXPECT_EQ(batch.sequence(), next_sequence[batch.volume_id()]++);
+    uint64_t previous = 0;
+    for (const auto& ref : batch.references()) {
+      EXPECT_GE(ref.time_offset_us(), previous);  // time order within the batch
+      previous = ref.time_offset_us();
+    }
+  }
+  EXPECT_GT(next_sequence.size(), 100u);
+  EXPECT_LE(next_sequence.size(), 2'038u);
+}
+
+TEST(ByteSize, ParsesBinarySuffixes) {
+  EXPECT_EQ(parse_byte_size("4096"), 4096u);
+  EXPECT_EQ(parse_byte_size("512B"), 512u);
+  EXPECT_EQ(parse_byte_size("16MiB"), 16u << 20);
+  EXPECT_EQ(parse_byte_size("1.5GiB"), 3ull << 29);
+  EXPECT_EQ(parse_byte_size("2TiB"), 2ull << 40);
+  for (const char* bad : {"", "MiB", "16MB", "-1KiB", "0", "1e3", "16 MiB"}) {
+    EXPECT_FALSE(parse_byte_size(bad)) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace tierwise::cli

@@ -1,0 +1,287 @@
+// Export: OTLP encoding decoded with the generated classes, and delivery to a
+// real HTTP receiver on 127.0.0.1 (headers, body, retries, rejections).
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "export/batches.hpp"
+#include "export/http_sender.hpp"
+#include "export/otlp_metrics.hpp"
+#include "export_http_receiver.hpp"
+#include "telemetry/volume_collector.hpp"
+
+namespace tierwise::exporter {
+namespace {
+
+namespace otlp = opentelemetry::proto;
+using telemetry::Direction;
+using telemetry::Source;
+
+std::string attribute(const google::protobuf::RepeatedPtrField<otlp::common::v1::KeyValue>& attrs,
+                      const std::string& key) {
+  for (const auto& kv : attrs) {
+    if (kv.key() == key) return kv.value().string_value();
+  }
+  return "<absent>";
+}
+
+const otlp::metrics::v1::Metric* find_metric(const otlp::metrics::v1::ScopeMetrics& scope,
+                                             const std::string& name) {
+  for (const auto& m : scope.metrics()) {
+    if (m.name() == name) return &m;
+  }
+  return nullptr;
+}
+
+telemetry::VolumeCollector sample_collector() {
+  telemetry::VolumeCollector c;
+  c.record_frontend(Direction::kRead, 4096, 3000);
+  c.record_source(Direction::kRead, Source::kCache, 4096, 4096, 1500);
+  c.record_frontend(Direction::kRead, 65536, 900'000);
+  c.record_source(Direction::kRead, Source::kDatastore, 65536, 65536, 850'000);
+  c.record_frontend(Direction::kWrite, 4097, 2'000'000);
+  c.record_source(Direction::kWrite, Source::kDatastore, 4097, 4608, 1'900'000);
+  telemetry::CacheTotals totals;
+  totals.hit_blocks = {1, 0};
+  totals.miss_blocks = {16, 2};
+  totals.population_bytes = 18 * 4096;
+  totals.occupancy_bytes = 18 * 4096;
+  totals.capacity_bytes = 256 << 20;
+  c.close_interval(totals);
+  return c;
+}
+
+TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
+  const telemetry::VolumeCollector c = sample_collector();
+  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample"};
+  const VolumeResource anonymous{"h0571d", "v4567", "", ""};
+  const VolumeInterval volumes[] = {{&named, &c.metrics()}, {&anonymous, &c.metrics()}};
+  const IntervalWindow window{1'700'000'000'000'000'000, 1'700'000'010'000'000'000};
+  ExportMetricsServiceRequest request;
+  encode_metrics(volumes, window, "0.1.0", &request);
+
+  ExportMetricsServiceRequest decoded;
+  ASSERT_TRUE(decoded.ParseFromString(request.SerializeAsString()));
+  ASSERT_EQ(decoded.resource_metrics_size(), 2);
+
+  const auto& rm = decoded.resource_metrics(0);
+  const auto& attrs = rm.resource().attributes();
+  EXPECT_EQ(attribute(attrs, "service.name"), "tierwise-agent");
+  EXPECT_EQ(attribute(attrs, "service.version"), "0.1.0");
+  EXPECT_EQ(attribute(attrs, "host.id"), "h0571d");
+  EXPECT_EQ(attribute(attrs, "tierwise.volume.id"), "v0123");
+  EXPECT_EQ(attribute(attrs, "host.name"), "esx-01");
+  EXPECT_EQ(attribute(attrs, "tierwise.volume.name"), "cloudphysics_w_sample");
+  EXPECT_EQ(attribute(attrs, "tierwise.cache.mode"), "write-through");
+  const auto& anon = decoded.resource_metrics(1).resource().attributes();
+  EXPECT_EQ(attribute(anon, "host.name"), "<absent>") << "names only with --send-names";
+  EXPECT_EQ(attribute(anon, "tierwise.volume.name"), "<absent>");
+
+  ASSERT_EQ(rm.scope_metrics_size(), 1);
+  const auto& scope = rm.scope_metrics(0);
+  EXPECT_EQ(scope.scope().name(), "tierwise.agent");
+  std::set<std::string> names;
+  for (const auto& m : scope.metrics()) names.insert(m.name());
+  EXPECT_EQ(names, (std::set<std::string>{
+                       "tierwise.io.operations", "tierwise.io.bytes", "tierwise.io.size",
+                       "tierwise.io.size.bytes", "tierwise.io.latency", "tierwise.cache.hits",
+                       "tierwise.cache.misses", "tierwise.cache.population",
+                       "tierwise.cache.evictions", "tierwise.cache.destaged",
+                       "tierwise.cache.occupancy", "tierwise.cache.capacity",
+                       "tierwise.cache.dirty"}));
+
+  // Sums: delta, monotonic; every point carries the interval's start and end.
+  const auto* ops = find_metric(scope, "tierwise.io.operations");
+  EXPECT_EQ(ops->unit(), "{operation}");
+  EXPECT_EQ(ops->sum().aggregation_temporality(), otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+  EXPECT_TRUE(ops->sum().is_monotonic());
+  ASSERT_EQ(ops->sum().data_points_size(), 5);  // read: frontend, cache, datastore; write: frontend, datastore
+  for (const auto& p : ops->sum().data_points()) {
+    EXPECT_EQ(p.start_time_unix_nano(), window.start_unix_nano);
+    EXPECT_EQ(p.time_unix_nano(), window.end_unix_nano);
+  }
+  const auto& read_frontend = ops->sum().data_points(0);
+  EXPECT_EQ(attribute(read_frontend.attributes(), "io.direction"), "read");
+  EXPECT_EQ(attribute(read_frontend.attributes(), "io.source"), "frontend");
+  EXPECT_EQ(read_frontend.as_int(), 2);
+
+  // Size histogram: vscsiStats bounds; the 4097-byte write is in bin "8191".
+  const auto* size = find_metric(scope, "tierwise.io.size");
+  EXPECT_EQ(size->unit(), "By");
+  EXPECT_EQ(size->histogram().aggregation_temporality(), otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+  const auto& write_sizes = size->histogram().data_points(1);
+  EXPECT_EQ(attribute(write_sizes.attributes(), "io.direction"), "write");
+  ASSERT_EQ(write_sizes.explicit_bounds_size(), 17);
+  EXPECT_EQ(write_sizes.explicit_bounds(0), 512);
+  EXPECT_EQ(write_sizes.explicit_bounds(3), 4095);
+  EXPECT_EQ(write_sizes.explicit_bounds(16), 524288);
+  ASSERT_EQ(write_sizes.bucket_counts_size(), 18);
+  EXPECT_EQ(write_sizes.bucket_counts(5), 1u);  // (4096, 8191]
+  EXPECT_EQ(write_sizes.count(), 1u);
+  EXPECT_EQ(write_sizes.sum(), 4097);
+
+  const auto* size_bytes = find_metric(scope, "tierwise.io.size.bytes");
+  bool found_65536 = false;
+  for (const auto& p : size_bytes->sum().data_points()) {
+    if (attribute(p.attributes(), "tierwise.io.size_bin") == "65536") {
+      found_65536 = true;
+      EXPECT_EQ(p.as_int(), 65536);
+      EXPECT_EQ(attribute(p.attributes(), "io.direction"), "read");
+    }
+  }
+  EXPECT_TRUE(found_65536);
+
+  // Latency histograms: log-linear bounds in us, one point per (direction, source, bin).
+  const auto* latency = find_metric(scope, "tierwise.io.latency");
+  EXPECT_EQ(latency->unit(), "us");
+  ASSERT_EQ(latency->histogram().data_points_size(), 6);
+  bool found_cache = false;
+  for (const auto& p : latency->histogram().data_points()) {
+    ASSERT_EQ(p.explicit_bounds_size(), 19);
+    EXPECT_EQ(p.explicit_bounds(0), 1);
+    EXPECT_EQ(p.explicit_bounds(18), 1'000'000);
+    if (attribute(p.attributes(), "io.source") == "cache") {
+      found_cache = true;
+      EXPECT_EQ(attribute(p.attributes(), "tierwise.io.size_bin"), "4096");
+      EXPECT_EQ(p.bucket_counts(1), 1u);  // 1.5 us
+      EXPECT_DOUBLE_EQ(p.sum(), 1.5);
+    }
+  }
+  EXPECT_TRUE(found_cache);
+
+  // Cache counters and gauges.
+  const auto* misses = find_metric(scope, "tierwise.cache.misses");
+  EXPECT_EQ(misses->unit(), "{block}");
+  EXPECT_EQ(misses->sum().data_points(0).as_int(), 16);
+  EXPECT_EQ(attribute(misses->sum().data_points(0).attributes(), "io.direction"), "read");
+  const auto* capacity = find_metric(scope, "tierwise.cache.capacity");
+  ASSERT_TRUE(capacity->has_gauge());
+  EXPECT_EQ(capacity->gauge().data_points(0).as_int(), 256 << 20);
+  EXPECT_EQ(find_metric(scope, "tierwise.cache.population")->sum().data_points(0).as_int(), 18 * 4096);
+}
+
+TEST(OtlpMetricsTest, RefusesMoreThan200VolumesPerRequest) {
+  const telemetry::VolumeCollector c = sample_collector();
+  const VolumeResource r{"h", "v", "", ""};
+  std::vector<VolumeInterval> volumes(kMaxVolumesPerRequest + 1, VolumeInterval{&r, &c.metrics()});
+  ExportMetricsServiceRequest request;
+  EXPECT_THROW(encode_metrics(volumes, {0, 1}, "0.1.0", &request), std::invalid_argument);
+  volumes.pop_back();
+  encode_metrics(volumes, {0, 1}, "0.1.0", &request);
+  EXPECT_EQ(request.resource_metrics_size(), 200);
+}
+
+SenderConfig fast_config(const std::string& url) {
+  SenderConfig config;
+  config.ingest_url = url;
+  config.token = "agent-token-123";
+  config.initial_backoff = std::chrono::milliseconds(10);
+  config.max_attempts = 4;
+  return config;
+}
+
+Batch metrics_of_one_volume() {
+  const telemetry::VolumeCollector c = sample_collector();
+  const VolumeResource r{"h", "v", "", ""};
+  const VolumeInterval v{&r, &c.metrics()};
+  ExportMetricsServiceRequest request;
+  encode_metrics({&v, 1}, {0, 10}, "0.1.0", &request);
+  return metrics_batch(request, 0);
+}
+
+TEST(HttpSenderTest, PostsProtobufWithTokenAndBatchId) {
+  testing::HttpReceiver receiver;
+  const Batch batch = metrics_of_one_volume();
+  {
+    HttpSender sender(fast_config(receiver.url()));
+    sender.enqueue(batch);
+    sender.drain();
+    const DeliveryStats s = sender.stats(0);
+    EXPECT_EQ(s.sent, 1u);
+    EXPECT_EQ(s.rejected, 0u);
+    EXPECT_EQ(s.bytes_sent, batch.body.size());
+  }
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const auto& req = requests[0];
+  EXPECT_EQ(req.method, "POST");
+  EXPECT_EQ(req.path, "/v1/metrics");
+  EXPECT_EQ(req.headers.at("authorization"), "Bearer agent-token-123");
+  EXPECT_EQ(req.headers.at("content-type"), "application/x-protobuf");
+  EXPECT_EQ(req.headers.at("x-tierwise-batch-id"), batch.batch_id);
+  EXPECT_EQ(batch.batch_id.size(), 36u);
+  EXPECT_EQ(req.body, batch.body);
+  ExportMetricsServiceRequest decoded;
+  EXPECT_TRUE(decoded.ParseFromString(req.body));
+  EXPECT_EQ(decoded.resource_metrics_size(), 1);
+}
+
+TEST(HttpSenderTest, RetriesA503ThenSucceedsWithTheSameBatchId) {
+  testing::HttpReceiver receiver;
+  receiver.script({{503, "Service Unavailable", "kafka is down", {}}});
+  HttpSender sender(fast_config(receiver.url()));
+  const Batch batch = metrics_of_one_volume();
+  sender.enqueue(batch);
+  sender.drain();
+  const DeliveryStats s = sender.stats(0);
+  EXPECT_EQ(s.sent, 1u);
+  EXPECT_EQ(s.retries, 1u);
+  EXPECT_EQ(s.failed, 0u);
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].headers.at("x-tierwise-batch-id"), requests[1].headers.at("x-tierwise-batch-id"));
+  EXPECT_EQ(requests[1].body, batch.body);
+}
+
+TEST(HttpSenderTest, Honours429RetryAfter) {
+  testing::HttpReceiver receiver;
+  receiver.script({{429, "Too Many Requests", "", {"Retry-After: 1"}}});
+  HttpSender sender(fast_config(receiver.url()));
+  const auto start = std::chrono::steady_clock::now();
+  sender.enqueue(metrics_of_one_volume());
+  sender.drain();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(950));
+  EXPECT_EQ(sender.stats(0).sent, 1u);
+  EXPECT_EQ(receiver.requests().size(), 2u);
+}
+
+TEST(HttpSenderTest, Reports401WithoutRetrying) {
+  testing::HttpReceiver receiver;
+  receiver.script({{401, "Unauthorized", R"({"code":"unauthorized","message":"bad agent token"})", {}}});
+  HttpSender sender(fast_config(receiver.url()));
+  Batch refs{Endpoint::kRefs, "refs-body", "5b0e7a6e-0c1a-4d5e-9f00-2a1b3c4d5e6f", 3};
+  sender.enqueue(refs);
+  sender.drain();
+  const DeliveryStats s = sender.stats(3);
+  EXPECT_EQ(s.sent, 0u);
+  EXPECT_EQ(s.rejected, 1u);
+  EXPECT_EQ(s.retries, 0u);
+  EXPECT_EQ(s.rejected_by_status.at(401), 1u);
+  EXPECT_NE(s.first_problem.find("HTTP 401 Unauthorized"), std::string::npos) << s.first_problem;
+  EXPECT_NE(s.first_problem.find("bad agent token"), std::string::npos) << s.first_problem;
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].path, "/v1/refs");
+}
+
+TEST(HttpSenderTest, GivesUpOnAnUnreachableIngestAndCountsTheFailure) {
+  std::string url;
+  { testing::HttpReceiver gone; url = gone.url(); }  // a port nobody listens on any more
+  SenderConfig config = fast_config(url);
+  config.max_attempts = 3;
+  HttpSender sender(config);
+  sender.enqueue(metrics_of_one_volume());
+  sender.enqueue(metrics_of_one_volume());
+  sender.drain();
+  const DeliveryStats s = sender.stats(0);
+  EXPECT_EQ(s.sent, 0u);
+  EXPECT_EQ(s.failed, 2u);
+  EXPECT_EQ(s.retries, 2u) << "the second batch gets one attempt once ingest looks down";
+  EXPECT_NE(s.first_problem.find("network error"), std::string::npos) << s.first_problem;
+}
+
+}  // namespace
+}  // namespace tierwise::exporter

@@ -1,0 +1,102 @@
+// Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection.
+#include <gtest/gtest.h>
+
+#include "telemetry/io_bins.hpp"
+#include "telemetry/volume_collector.hpp"
+
+namespace tierwise::telemetry {
+namespace {
+
+TEST(IoBinsTest, SizesLandInVscsiStatsIoLengthBins) {
+  EXPECT_EQ(size_bin_label(size_bin(4096)), "4096");
+  EXPECT_EQ(size_bin_label(size_bin(4097)), "8191");
+  EXPECT_EQ(size_bin_label(size_bin(600000)), ">524288");
+  EXPECT_EQ(size_bin_label(size_bin(1)), "512");
+  EXPECT_EQ(size_bin_label(size_bin(512)), "512");
+  EXPECT_EQ(size_bin_label(size_bin(513)), "1024");
+  EXPECT_EQ(size_bin_label(size_bin(4095)), "4095");
+  EXPECT_EQ(size_bin_label(size_bin(8192)), "8192");
+  EXPECT_EQ(size_bin_label(size_bin(65536)), "65536");
+  EXPECT_EQ(size_bin_label(size_bin(69632)), "81920");
+  EXPECT_EQ(size_bin_label(size_bin(524288)), "524288");
+  EXPECT_EQ(size_bin_label(size_bin(524289)), ">524288");
+  EXPECT_EQ(kSizeBinCount, 18u);
+}
+
+TEST(IoBinsTest, LatenciesLandInLogLinearBuckets) {
+  // Bounds are microseconds, inclusive: (1, 2] us is bucket "2".
+  EXPECT_EQ(latency_bucket(0), 0u);
+  EXPECT_EQ(latency_bucket(1000), 0u);
+  EXPECT_EQ(latency_bucket(1001), 1u);
+  EXPECT_EQ(latency_bucket(150'000), 7u);        // 150 us -> (100, 200]
+  EXPECT_EQ(latency_bucket(1'000'000'000), 18u); // 1 s -> last bound
+  EXPECT_EQ(latency_bucket(1'000'000'001), 19u); // above 1 s
+  EXPECT_EQ(kLatencyBucketCount, 20u);
+}
+
+TEST(VolumeCollectorTest, RecordsOperationsBytesSizesAndLatencies) {
+  VolumeCollector c;
+  EXPECT_FALSE(c.active());
+  // A 4 KiB read hit: frontend 3 us, cache 1.5 us.
+  c.record_frontend(Direction::kRead, 4096, 3000);
+  c.record_source(Direction::kRead, Source::kCache, 4096, 4096, 1500);
+  // A 600000-byte write: frontend and datastore 2.5 ms.
+  c.record_frontend(Direction::kWrite, 600000, 2'500'000);
+  c.record_source(Direction::kWrite, Source::kDatastore, 600000, 600000, 2'400'000);
+  EXPECT_TRUE(c.active());
+
+  const IntervalMetrics& m = c.metrics();
+  const size_t r = 0, w = 1;
+  const auto fe = static_cast<size_t>(Source::kFrontend);
+  const auto ca = static_cast<size_t>(Source::kCache);
+  const auto ds = static_cast<size_t>(Source::kDatastore);
+  EXPECT_EQ(m.operations[r][fe], 1u);
+  EXPECT_EQ(m.operations[r][ca], 1u);
+  EXPECT_EQ(m.operations[r][ds], 0u);
+  EXPECT_EQ(m.bytes[w][ds], 600000u);
+  EXPECT_EQ(m.size[r].bucket_counts[size_bin(4096)], 1u);
+  EXPECT_EQ(m.size[w].bucket_counts[kSizeBinCount - 1], 1u);
+  EXPECT_EQ(m.size[w].sum, 600000.0);
+  EXPECT_EQ(m.size_bin_bytes[w][kSizeBinCount - 1], 600000u);
+
+  const auto& cache_lat = m.latency[r][ca][size_bin(4096)];
+  EXPECT_EQ(cache_lat.count, 1u);
+  EXPECT_EQ(cache_lat.bucket_counts[1], 1u);  // 1.5 us -> (1, 2]
+  EXPECT_DOUBLE_EQ(cache_lat.sum, 1.5);
+  const auto& write_lat = m.latency[w][fe][kSizeBinCount - 1];
+  EXPECT_EQ(write_lat.bucket_counts[11], 1u);  // 2500 us -> (2000, 5000]
+  EXPECT_DOUBLE_EQ(write_lat.min, 2500.0);
+  EXPECT_DOUBLE_EQ(write_lat.max, 2500.0);
+}
+
+TEST(VolumeCollectorTest, CacheSumsAreDeltasAndGaugesAreLevels) {
+  VolumeCollector c;
+  CacheTotals t;
+  t.hit_blocks = {10, 2};
+  t.miss_blocks = {5, 1};
+  t.population_bytes = 6 * 4096;
+  t.occupancy_bytes = 6 * 4096;
+  t.capacity_bytes = 1 << 20;
+  c.record_frontend(Direction::kRead, 4096, 1000);
+  c.close_interval(t);
+  EXPECT_EQ(c.metrics().cache.hit_blocks[0], 10u);
+  EXPECT_EQ(c.metrics().cache.population_bytes, 6u * 4096);
+  c.reset();
+  EXPECT_FALSE(c.active());
+  EXPECT_EQ(c.metrics().operations[0][0], 0u);
+
+  t.hit_blocks = {15, 2};
+  t.eviction_bytes = 4096;
+  c.record_frontend(Direction::kRead, 4096, 1000);
+  c.close_interval(t);
+  EXPECT_EQ(c.metrics().cache.hit_blocks[0], 5u);
+  EXPECT_EQ(c.metrics().cache.hit_blocks[1], 0u);
+  EXPECT_EQ(c.metrics().cache.miss_blocks[0], 0u);
+  EXPECT_EQ(c.metrics().cache.population_bytes, 0u);
+  EXPECT_EQ(c.metrics().cache.eviction_bytes, 4096u);
+  EXPECT_EQ(c.metrics().cache.occupancy_bytes, 6u * 4096);
+  EXPECT_EQ(c.metrics().cache.capacity_bytes, 1u << 20);
+}
+
+}  // namespace
+}  // namespace tierwise::telemetry
