@@ -1,0 +1,37 @@
+package io.tierwise.jobs.metrics;
+
+/**
+ * One volume's telemetry for one agent interval (default 10 s), parsed from an OTLP
+ * ExportMetricsServiceRequest (a Flink POJO). Gauges are -1 when the interval did not carry them.
+ */
+public class IntervalMetrics {
+  /** Tenant (UUID text), stamped by ingest. */
+  public String tenantId;
+  /** Pseudonymous volume id (resource attribute tierwise.volume.id). */
+  public String volumeId;
+  /** Interval start (the data points' start_time_unix_nano), Unix epoch nanoseconds. */
+  public long intervalStartUnixNano;
+  /** Interval end (time_unix_nano), Unix epoch nanoseconds. */
+  public long intervalEndUnixNano;
+  /** Additive counters of the interval. */
+  public IoCounters io = new IoCounters();
+  /** Front-end I/O size distribution of the interval. */
+  public BlockSizeCounts blockSizes = new BlockSizeCounts();
+  /** Bytes held by the tier at interval end, or -1. */
+  public long occupancyBytes = -1;
+  /** Tier capacity in bytes, or -1. */
+  public long capacityBytes = -1;
+
+  /** For Flink. */
+  public IntervalMetrics() {}
+
+  /** The key the jobs partition by: "tenant/volume". */
+  public String volumeKey() {
+    return tenantId + "/" + volumeId;
+  }
+
+  /** Interval length in seconds. */
+  public double intervalSeconds() {
+    return (intervalEndUnixNano - intervalStartUnixNano) / 1e9;
+  }
+}

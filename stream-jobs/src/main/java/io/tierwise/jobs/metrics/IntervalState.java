@@ -1,0 +1,20 @@
+package io.tierwise.jobs.metrics;
+
+/** Per-interval aggregate kept by {@link MetricsRollupFunction} (a Flink POJO). */
+public class IntervalState {
+  /** Interval length, seconds. */
+  public double intervalSeconds;
+  /** Counters summed over the interval's records. */
+  public IoCounters io = new IoCounters();
+  /** Latest occupancy gauge, bytes, or -1. */
+  public long occupancyBytes = -1;
+  /** Latest capacity gauge, bytes, or -1. */
+  public long capacityBytes = -1;
+  /** Changed since the last flush. */
+  public boolean dirty;
+  /** Processing time of the last flush, milliseconds. */
+  public long flushedAtMillis;
+
+  /** For Flink. */
+  public IntervalState() {}
+}

@@ -1,0 +1,192 @@
+package io.tierwise.jobs.metrics;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Rolls one volume's interval telemetry up into the rows of volume_metrics_10s (main output),
+ * volume_io_stats ({@link #IO_STATS}) and volume_block_sizes ({@link #BLOCK_SIZES}). Keyed by
+ * "tenant/volume".
+ *
+ * <p>Every row carries the full aggregate (all records of the interval, all intervals of the
+ * volume), so the PostgreSQL upserts are idempotent. Rows are not written per record: the first
+ * record after a flush starts a processing-time timer of {@code flushDelayMillis}, and the flush
+ * emits each changed row once. An interval's aggregate is kept {@code intervalRetentionMillis}
+ * after its last flush so that late records of the same interval (a split or retried batch) add
+ * to it; then it is dropped, together with its timer. The volume totals are kept for good.
+ */
+public class MetricsRollupFunction extends KeyedProcessFunction<String, IntervalMetrics, VolumeMetricsRow> {
+  private static final long serialVersionUID = 1L;
+
+  /** Side output: volume_io_stats rows. */
+  public static final OutputTag<VolumeIoStatsRow> IO_STATS = new OutputTag<>("volume-io-stats") {};
+  /** Side output: volume_block_sizes rows. */
+  public static final OutputTag<BlockSizeRow> BLOCK_SIZES = new OutputTag<>("volume-block-sizes") {};
+
+  private final long flushDelayMillis;
+  private final long intervalRetentionMillis;
+
+  private transient MapState<Long, IntervalState> intervals;
+  private transient ValueState<VolumeTotals> totals;
+  private transient ValueState<Long> flushAt;
+
+  /**
+   * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
+   * @param intervalRetentionMillis how long an interval's aggregate is kept after its last
+   *     flush, ms
+   */
+  public MetricsRollupFunction(long flushDelayMillis, long intervalRetentionMillis) {
+    this.flushDelayMillis = flushDelayMillis;
+    this.intervalRetentionMillis = intervalRetentionMillis;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    intervals = getRuntimeContext().getMapState(
+        new MapStateDescriptor<>("intervals", Types.LONG, Types.POJO(IntervalState.class)));
+    totals = getRuntimeContext().getState(new ValueStateDescriptor<>("totals", Types.POJO(VolumeTotals.class)));
+    flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+  }
+
+  @Override
+  public void processElement(IntervalMetrics m, Context ctx, Collector<VolumeMetricsRow> out) throws Exception {
+    IntervalState interval = intervals.get(m.intervalStartUnixNano);
+    if (interval == null) {
+      interval = new IntervalState();
+      interval.intervalSeconds = m.intervalSeconds();
+    }
+    interval.io.add(m.io);
+    if (m.occupancyBytes >= 0) {
+      interval.occupancyBytes = m.occupancyBytes;
+    }
+    if (m.capacityBytes >= 0) {
+      interval.capacityBytes = m.capacityBytes;
+    }
+    interval.dirty = true;
+    intervals.put(m.intervalStartUnixNano, interval);
+
+    VolumeTotals t = totals.value();
+    if (t == null) {
+      t = new VolumeTotals();
+      t.stats.tenantId = m.tenantId;
+      t.stats.volumeId = m.volumeId;
+      t.stats.io = new IoCounters();
+      t.stats.firstIntervalUnixNano = m.intervalStartUnixNano;
+      t.stats.lastIntervalUnixNano = m.intervalStartUnixNano;
+    }
+    t.stats.io.add(m.io);
+    t.stats.firstIntervalUnixNano = Math.min(t.stats.firstIntervalUnixNano, m.intervalStartUnixNano);
+    t.stats.lastIntervalUnixNano = Math.max(t.stats.lastIntervalUnixNano, m.intervalStartUnixNano);
+    if (m.capacityBytes >= 0 && m.intervalStartUnixNano >= t.capacityIntervalUnixNano) {
+      t.stats.capacityBytes = m.capacityBytes;
+      t.capacityIntervalUnixNano = m.intervalStartUnixNano;
+    }
+    t.dirtyBins |= t.blockSizes.add(m.blockSizes);
+    t.dirty = true;
+    totals.update(t);
+
+    if (flushAt.value() == null) {
+      long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
+      ctx.timerService().registerProcessingTimeTimer(at);
+      flushAt.update(at);
+    }
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<VolumeMetricsRow> out) throws Exception {
+    Long due = flushAt.value();
+    if (due != null && timestamp >= due) {
+      flushAt.clear();
+      flush(timestamp, ctx, out);
+    }
+    dropExpiredIntervals(timestamp);
+  }
+
+  private void flush(long now, OnTimerContext ctx, Collector<VolumeMetricsRow> out) throws Exception {
+    VolumeTotals t = totals.value();
+    List<Map.Entry<Long, IntervalState>> changed = new ArrayList<>();
+    for (Map.Entry<Long, IntervalState> e : intervals.entries()) {
+      if (e.getValue().dirty) {
+        changed.add(e);
+      }
+    }
+    for (Map.Entry<Long, IntervalState> e : changed) {
+      IntervalState s = e.getValue();
+      out.collect(intervalRow(t.stats, e.getKey(), s));
+      s.dirty = false;
+      s.flushedAtMillis = now;
+      intervals.put(e.getKey(), s);
+    }
+    if (!changed.isEmpty()) {
+      ctx.timerService().registerProcessingTimeTimer(now + intervalRetentionMillis);
+    }
+    if (t.dirty) {
+      VolumeIoStatsRow stats = new VolumeIoStatsRow();
+      stats.tenantId = t.stats.tenantId;
+      stats.volumeId = t.stats.volumeId;
+      stats.firstIntervalUnixNano = t.stats.firstIntervalUnixNano;
+      stats.lastIntervalUnixNano = t.stats.lastIntervalUnixNano;
+      stats.io = t.stats.io.copy();
+      stats.capacityBytes = t.stats.capacityBytes;
+      ctx.output(IO_STATS, stats);
+    }
+    for (int cell = 0; cell < 2 * IoLengthBins.COUNT; cell++) {
+      if ((t.dirtyBins & (1L << cell)) != 0) {
+        ctx.output(BLOCK_SIZES, blockSizeRow(t, cell));
+      }
+    }
+    t.dirty = false;
+    t.dirtyBins = 0;
+    totals.update(t);
+  }
+
+  private void dropExpiredIntervals(long now) throws Exception {
+    Iterator<Map.Entry<Long, IntervalState>> it = intervals.iterator();
+    while (it.hasNext()) {
+      IntervalState s = it.next().getValue();
+      if (!s.dirty && s.flushedAtMillis + intervalRetentionMillis <= now) {
+        it.remove();
+      }
+    }
+    if (intervals.isEmpty()) {
+      intervals.clear(); // drops the volume's (empty) map itself
+    }
+  }
+
+  private static VolumeMetricsRow intervalRow(VolumeIoStatsRow ids, long start, IntervalState s) {
+    VolumeMetricsRow row = new VolumeMetricsRow();
+    row.tenantId = ids.tenantId;
+    row.volumeId = ids.volumeId;
+    row.intervalStartUnixNano = start;
+    row.intervalSeconds = s.intervalSeconds;
+    row.io = s.io.copy();
+    row.occupancyBytes = Math.max(0, s.occupancyBytes);
+    row.capacityBytes = Math.max(0, s.capacityBytes);
+    return row;
+  }
+
+  private static BlockSizeRow blockSizeRow(VolumeTotals t, int cell) {
+    boolean write = cell >= IoLengthBins.COUNT;
+    int bin = cell % IoLengthBins.COUNT;
+    BlockSizeRow row = new BlockSizeRow();
+    row.tenantId = t.stats.tenantId;
+    row.volumeId = t.stats.volumeId;
+    row.direction = write ? "write" : "read";
+    row.binLabel = IoLengthBins.label(bin);
+    row.binUpperBytes = IoLengthBins.upperBytes(bin);
+    row.ops = (write ? t.blockSizes.writeOps : t.blockSizes.readOps)[bin];
+    row.bytes = (write ? t.blockSizes.writeBytes : t.blockSizes.readBytes)[bin];
+    return row;
+  }
+}

@@ -1,0 +1,278 @@
+package io.tierwise.jobs.metrics;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.tierwise.jobs.ingest.InvalidRecordException;
+import io.tierwise.jobs.ingest.PayloadParser;
+import io.tierwise.proto.v1.IngestRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Parses the payload of a telemetry.metrics.v1 record, an OTLP
+ * {@code ExportMetricsServiceRequest} with the agent's metrics (proto/METRICS.md), into one
+ * {@link IntervalMetrics} per (volume, interval).
+ *
+ * <p>Read: {@code tierwise.io.operations} and {@code tierwise.io.bytes} at
+ * {@code io.source=frontend}; {@code tierwise.io.size} (histogram over the vscsiStats ioLength
+ * bins) and {@code tierwise.io.size.bytes}; {@code tierwise.cache.hits}, {@code .misses},
+ * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}. Other metrics
+ * are ignored. Sums and histograms must be delta temporality. Data points are grouped into
+ * intervals by their {@code time_unix_nano} (the interval end), the start taken from
+ * {@code start_time_unix_nano} (gauges may leave it 0).
+ *
+ * <p>A violation (missing volume id, unknown direction or size bin, cumulative temporality,
+ * other histogram bounds, negative counts, interval with no start) rejects the whole record with a
+ * message naming the metric and the problem.
+ */
+public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
+  private static final long serialVersionUID = 1L;
+
+  /** Resource attribute holding the pseudonymous volume id. */
+  public static final String VOLUME_ID_ATTRIBUTE = "tierwise.volume.id";
+
+  @Override
+  public List<IntervalMetrics> parse(IngestRecord record) throws InvalidRecordException {
+    ExportMetricsServiceRequest request;
+    try {
+      request = ExportMetricsServiceRequest.parseFrom(record.getPayload());
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidRecordException("payload is not an OTLP ExportMetricsServiceRequest: " + e.getMessage(), e);
+    }
+    List<IntervalMetrics> out = new ArrayList<>();
+    for (ResourceMetrics resource : request.getResourceMetricsList()) {
+      out.addAll(parseResource(record.getTenantId(), resource));
+    }
+    return out;
+  }
+
+  private static List<IntervalMetrics> parseResource(String tenantId, ResourceMetrics resource)
+      throws InvalidRecordException {
+    String volumeId = stringAttribute(resource.getResource().getAttributesList(), VOLUME_ID_ATTRIBUTE);
+    if (volumeId == null || volumeId.isEmpty()) {
+      throw new InvalidRecordException("resource attribute " + VOLUME_ID_ATTRIBUTE + " is missing");
+    }
+    Map<Long, IntervalMetrics> byEnd = new TreeMap<>();
+    for (ScopeMetrics scope : resource.getScopeMetricsList()) {
+      for (Metric metric : scope.getMetricsList()) {
+        new MetricReader(metric, tenantId, volumeId, byEnd).read();
+      }
+    }
+    for (IntervalMetrics m : byEnd.values()) {
+      if (m.intervalStartUnixNano == 0 || m.intervalStartUnixNano >= m.intervalEndUnixNano) {
+        throw new InvalidRecordException("volume " + volumeId + ": interval ending at "
+            + m.intervalEndUnixNano + " ns has no valid start_time_unix_nano ("
+            + m.intervalStartUnixNano + ")");
+      }
+    }
+    return new ArrayList<>(byEnd.values());
+  }
+
+  /** The string value of attribute {@code key}, or null when absent. */
+  static String stringAttribute(List<KeyValue> attributes, String key) {
+    for (KeyValue kv : attributes) {
+      if (kv.getKey().equals(key)) {
+        return kv.getValue().getStringValue();
+      }
+    }
+    return null;
+  }
+
+  /** Reads one metric's data points into the intervals of one volume. */
+  private static final class MetricReader {
+    private final Metric metric;
+    private final String tenantId;
+    private final String volumeId;
+    private final Map<Long, IntervalMetrics> byEnd;
+
+    MetricReader(Metric metric, String tenantId, String volumeId, Map<Long, IntervalMetrics> byEnd) {
+      this.metric = metric;
+      this.tenantId = tenantId;
+      this.volumeId = volumeId;
+      this.byEnd = byEnd;
+    }
+
+    void read() throws InvalidRecordException {
+      switch (metric.getName()) {
+        case "tierwise.io.operations" -> {
+          for (NumberDataPoint p : deltaSum()) {
+            if (frontend(p)) {
+              long v = count(p);
+              IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
+              if (isWrite(p.getAttributesList())) {
+                io.writeOps += v;
+              } else {
+                io.readOps += v;
+              }
+            }
+          }
+        }
+        case "tierwise.io.bytes" -> {
+          for (NumberDataPoint p : deltaSum()) {
+            if (frontend(p)) {
+              long v = count(p);
+              IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
+              if (isWrite(p.getAttributesList())) {
+                io.writeBytes += v;
+              } else {
+                io.readBytes += v;
+              }
+            }
+          }
+        }
+        case "tierwise.io.size" -> readSizeHistogram();
+        case "tierwise.io.size.bytes" -> {
+          for (NumberDataPoint p : deltaSum()) {
+            String label = stringAttribute(p.getAttributesList(), "tierwise.io.size_bin");
+            int bin = label == null ? -1 : IoLengthBins.indexOf(label);
+            if (bin < 0) {
+              throw invalid("tierwise.io.size_bin '" + label + "' is not a vscsiStats ioLength bin");
+            }
+            BlockSizeCounts sizes = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes;
+            (isWrite(p.getAttributesList()) ? sizes.writeBytes : sizes.readBytes)[bin] += count(p);
+          }
+        }
+        case "tierwise.cache.hits", "tierwise.cache.misses" -> {
+          boolean hits = metric.getName().endsWith("hits");
+          for (NumberDataPoint p : deltaSum()) {
+            long v = count(p);
+            boolean write = isWrite(p.getAttributesList());
+            IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
+            if (hits) {
+              io.cacheHits += v;
+              io.readCacheHits += write ? 0 : v;
+            } else {
+              io.cacheMisses += v;
+              io.readCacheMisses += write ? 0 : v;
+            }
+          }
+        }
+        case "tierwise.cache.evictions" -> {
+          for (NumberDataPoint p : deltaSum()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io.evictedBytes += count(p);
+          }
+        }
+        case "tierwise.cache.occupancy" -> {
+          for (NumberDataPoint p : gauge()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).occupancyBytes = count(p);
+          }
+        }
+        case "tierwise.cache.capacity" -> {
+          for (NumberDataPoint p : gauge()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).capacityBytes = count(p);
+          }
+        }
+        default -> {
+          // Other agent metrics (latency, destaged, dirty, population...) are not stored yet.
+        }
+      }
+    }
+
+    private void readSizeHistogram() throws InvalidRecordException {
+      if (!metric.hasHistogram()) {
+        throw invalid("is not a histogram");
+      }
+      if (metric.getHistogram().getAggregationTemporality()
+          != AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA) {
+        throw invalid("temporality " + metric.getHistogram().getAggregationTemporality() + " is not delta");
+      }
+      for (HistogramDataPoint p : metric.getHistogram().getDataPointsList()) {
+        if (!IoLengthBins.matches(p.getExplicitBoundsList())) {
+          throw invalid("explicit_bounds " + p.getExplicitBoundsList() + " are not the vscsiStats ioLength bins");
+        }
+        if (p.getBucketCountsCount() != IoLengthBins.COUNT) {
+          throw invalid(p.getBucketCountsCount() + " bucket counts, expected " + IoLengthBins.COUNT);
+        }
+        long[] ops = isWrite(p.getAttributesList())
+            ? interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.writeOps
+            : interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.readOps;
+        for (int i = 0; i < IoLengthBins.COUNT; i++) {
+          ops[i] += p.getBucketCounts(i);
+        }
+      }
+    }
+
+    private List<NumberDataPoint> deltaSum() throws InvalidRecordException {
+      if (!metric.hasSum()) {
+        throw invalid("is not a sum");
+      }
+      if (metric.getSum().getAggregationTemporality() != AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA) {
+        throw invalid("temporality " + metric.getSum().getAggregationTemporality() + " is not delta");
+      }
+      return metric.getSum().getDataPointsList();
+    }
+
+    private List<NumberDataPoint> gauge() throws InvalidRecordException {
+      if (!metric.hasGauge()) {
+        throw invalid("is not a gauge");
+      }
+      return metric.getGauge().getDataPointsList();
+    }
+
+    private boolean frontend(NumberDataPoint p) throws InvalidRecordException {
+      String source = stringAttribute(p.getAttributesList(), "io.source");
+      if (source == null) {
+        throw invalid("data point without io.source");
+      }
+      return source.equals("frontend");
+    }
+
+    private boolean isWrite(List<KeyValue> attributes) throws InvalidRecordException {
+      String direction = stringAttribute(attributes, "io.direction");
+      if ("read".equals(direction)) {
+        return false;
+      }
+      if ("write".equals(direction)) {
+        return true;
+      }
+      throw invalid("io.direction '" + direction + "' is not read or write");
+    }
+
+    private long count(NumberDataPoint p) throws InvalidRecordException {
+      long v = switch (p.getValueCase()) {
+        case AS_INT -> p.getAsInt();
+        case AS_DOUBLE -> Math.round(p.getAsDouble());
+        default -> throw invalid("data point without a value");
+      };
+      if (v < 0) {
+        throw invalid("negative value " + v);
+      }
+      return v;
+    }
+
+    private IntervalMetrics interval(long startUnixNano, long endUnixNano) throws InvalidRecordException {
+      if (endUnixNano == 0) {
+        throw invalid("data point without time_unix_nano");
+      }
+      IntervalMetrics m = byEnd.get(endUnixNano);
+      if (m == null) {
+        m = new IntervalMetrics();
+        m.tenantId = tenantId;
+        m.volumeId = volumeId;
+        m.intervalEndUnixNano = endUnixNano;
+        byEnd.put(endUnixNano, m);
+      }
+      if (startUnixNano != 0) {
+        if (m.intervalStartUnixNano != 0 && m.intervalStartUnixNano != startUnixNano) {
+          throw invalid("data points ending at " + endUnixNano + " ns disagree on the start ("
+              + m.intervalStartUnixNano + " vs " + startUnixNano + ")");
+        }
+        m.intervalStartUnixNano = startUnixNano;
+      }
+      return m;
+    }
+
+    private InvalidRecordException invalid(String problem) {
+      return new InvalidRecordException("volume " + volumeId + ", metric " + metric.getName() + ": " + problem);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package io.tierwise.jobs.metrics;
+
+/** A row of volume_metrics_10s: one volume's counters for one agent interval (a Flink POJO). */
+public class VolumeMetricsRow {
+  /** Tenant (UUID text). */
+  public String tenantId;
+  /** Volume id. */
+  public String volumeId;
+  /** Interval start, Unix epoch nanoseconds. */
+  public long intervalStartUnixNano;
+  /** Interval length, seconds. */
+  public double intervalSeconds;
+  /** Counters of the interval (all records of the interval summed). */
+  public IoCounters io;
+  /** Bytes in the tier at interval end (0 when not reported). */
+  public long occupancyBytes;
+  /** Tier capacity, bytes (0 when not reported). */
+  public long capacityBytes;
+
+  /** For Flink. */
+  public VolumeMetricsRow() {}
+}

@@ -1,0 +1,258 @@
+package io.tierwise.jobs.sink;
+
+import io.tierwise.jobs.metrics.BlockSizeRow;
+import io.tierwise.jobs.metrics.IoCounters;
+import io.tierwise.jobs.metrics.VolumeIoStatsRow;
+import io.tierwise.jobs.metrics.VolumeMetricsRow;
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.workingset.VolumeAnalysis;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
+import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
+import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
+import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
+
+/**
+ * JDBC sinks writing the jobs' rows into the PostgreSQL tables of
+ * db/migrations/1700000000000_spine.sql as idempotent upserts ({@code INSERT ... ON CONFLICT
+ * (primary key) DO UPDATE}): every row carries a full aggregate, so writing it twice is harmless.
+ * Batched per {@value #BATCH_ROWS} rows or {@value #BATCH_INTERVAL_MS} ms, and on each checkpoint
+ * (at-least-once). The connection role is tierwise_jobs (BYPASSRLS), given in the JDBC URL.
+ */
+public final class PostgresSinks {
+  private static final int BATCH_ROWS = 1000;
+  private static final long BATCH_INTERVAL_MS = 200;
+  private static final int MAX_RETRIES = 3;
+
+  private static final String VOLUME_METRICS = """
+      INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
+        interval_seconds = EXCLUDED.interval_seconds, read_ops = EXCLUDED.read_ops,
+        write_ops = EXCLUDED.write_ops, read_bytes = EXCLUDED.read_bytes,
+        write_bytes = EXCLUDED.write_bytes, cache_hits = EXCLUDED.cache_hits,
+        cache_misses = EXCLUDED.cache_misses, read_cache_hits = EXCLUDED.read_cache_hits,
+        read_cache_misses = EXCLUDED.read_cache_misses, evicted_bytes = EXCLUDED.evicted_bytes,
+        occupancy_bytes = EXCLUDED.occupancy_bytes, capacity_bytes = EXCLUDED.capacity_bytes""";
+
+  private static final String VOLUME_IO_STATS = """
+      INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, capacity_bytes, updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+      ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
+        first_interval = EXCLUDED.first_interval, last_interval = EXCLUDED.last_interval,
+        read_ops = EXCLUDED.read_ops, write_ops = EXCLUDED.write_ops,
+        read_bytes = EXCLUDED.read_bytes, write_bytes = EXCLUDED.write_bytes,
+        cache_hits = EXCLUDED.cache_hits, cache_misses = EXCLUDED.cache_misses,
+        read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses,
+        evicted_bytes = EXCLUDED.evicted_bytes, capacity_bytes = EXCLUDED.capacity_bytes,
+        updated_at = now()""";
+
+  private static final String BLOCK_SIZES = """
+      INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes,
+        ops, bytes, updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, now())
+      ON CONFLICT (tenant_id, volume_id, direction, bin_label) DO UPDATE SET
+        bin_upper_bytes = EXCLUDED.bin_upper_bytes, ops = EXCLUDED.ops, bytes = EXCLUDED.bytes,
+        updated_at = now()""";
+
+  private static final String WORKING_SETS = """
+      INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end,
+        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
+        window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
+        wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
+        wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
+        sampling_rate = EXCLUDED.sampling_rate, updated_at = now()""";
+
+  private static final String MRCS = """
+      INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points,
+        updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
+      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
+        method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
+        updated_at = now()""";
+
+  private static final String RECOMMENDATIONS = """
+      INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
+        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, created_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, now())
+      ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
+        tier_bytes = EXCLUDED.tier_bytes, media = EXCLUDED.media, policy = EXCLUDED.policy,
+        predicted_hit_ratio = EXCLUDED.predicted_hit_ratio,
+        achievable_hit_ratio = EXCLUDED.achievable_hit_ratio,
+        target_hit_ratio = EXCLUDED.target_hit_ratio, inputs = EXCLUDED.inputs,
+        explanation = EXCLUDED.explanation, created_at = now()""";
+
+  /** The tables these sinks write. */
+  private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
+      "volume_working_sets", "volume_mrcs", "recommendations");
+
+  private final String jdbcUrl;
+
+  /** @param jdbcUrl e.g. jdbc:postgresql://127.0.0.1:55432/tierwise?user=tierwise_jobs */
+  public PostgresSinks(String jdbcUrl) {
+    this.jdbcUrl = jdbcUrl;
+  }
+
+  /**
+   * Checks that PostgreSQL answers and that the connection's role may insert into and update
+   * every table the sinks write.
+   *
+   * @throws IllegalStateException naming the unreachable server, or the missing tables/grants
+   */
+  public void requireWritableTables() {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL"
+            + " AND has_table_privilege(?, 'INSERT') AND has_table_privilege(?, 'UPDATE')")) {
+      List<String> missing = new ArrayList<>();
+      for (String table : TABLES) {
+        ps.setString(1, table);
+        ps.setString(2, table);
+        ps.setString(3, table);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (!rs.getBoolean(1)) {
+            missing.add(table);
+          }
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new IllegalStateException("PostgreSQL tables " + missing + " are missing or not writable by this role"
+            + " (run npm run -w @tierwise/db migrate)");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("PostgreSQL at " + jdbcUrl.replaceFirst("\\?.*", "") + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** volume_metrics_10s, one row per (volume, interval). */
+  public Sink<VolumeMetricsRow> volumeMetrics() {
+    return sink(VOLUME_METRICS, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.volumeId);
+      ps.setObject(3, timestamp(r.intervalStartUnixNano));
+      ps.setFloat(4, (float) r.intervalSeconds);
+      int next = setCounters(ps, 5, r.io);
+      ps.setLong(next, r.occupancyBytes);
+      ps.setLong(next + 1, r.capacityBytes);
+    });
+  }
+
+  /** volume_io_stats, one row per volume. */
+  public Sink<VolumeIoStatsRow> volumeIoStats() {
+    return sink(VOLUME_IO_STATS, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.volumeId);
+      ps.setObject(3, timestamp(r.firstIntervalUnixNano));
+      ps.setObject(4, timestamp(r.lastIntervalUnixNano));
+      int next = setCounters(ps, 5, r.io);
+      ps.setLong(next, r.capacityBytes);
+    });
+  }
+
+  /** volume_block_sizes, one row per (volume, direction, ioLength bin). */
+  public Sink<BlockSizeRow> blockSizes() {
+    return sink(BLOCK_SIZES, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.volumeId);
+      ps.setString(3, r.direction);
+      ps.setString(4, r.binLabel);
+      if (r.binUpperBytes == null) {
+        ps.setNull(5, Types.BIGINT);
+      } else {
+        ps.setLong(5, r.binUpperBytes);
+      }
+      ps.setLong(6, r.ops);
+      ps.setLong(7, r.bytes);
+    });
+  }
+
+  /** volume_working_sets, window 'all'. */
+  public Sink<VolumeAnalysis> workingSets() {
+    return sink(WORKING_SETS, (ps, a) -> {
+      ps.setString(1, a.tenantId);
+      ps.setString(2, a.volumeId);
+      ps.setString(3, VolumeAnalysis.WINDOW_ALL);
+      ps.setObject(4, timestamp(a.windowStartUnixNano));
+      ps.setObject(5, timestamp(a.windowEndUnixNano));
+      ps.setLong(6, a.wssBytes);
+      ps.setLong(7, a.wssReadBytes);
+      ps.setLong(8, a.wssWriteBytes);
+      ps.setLong(9, a.sampledReferences);
+      ps.setDouble(10, a.samplingRate);
+    });
+  }
+
+  /** volume_mrcs, window 'all'. */
+  public Sink<VolumeAnalysis> missRatioCurves() {
+    return sink(MRCS, (ps, a) -> {
+      ps.setString(1, a.tenantId);
+      ps.setString(2, a.volumeId);
+      ps.setString(3, VolumeAnalysis.WINDOW_ALL);
+      ps.setString(4, VolumeAnalysis.METHOD);
+      ps.setDouble(5, a.samplingRate);
+      ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
+    });
+  }
+
+  /** recommendations, the current one per volume. */
+  public Sink<Recommendation> recommendations() {
+    return sink(RECOMMENDATIONS, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.volumeId);
+      ps.setLong(3, r.tierBytes);
+      ps.setString(4, r.media);
+      ps.setString(5, r.policy);
+      ps.setDouble(6, r.predictedHitRatio);
+      ps.setDouble(7, r.achievableHitRatio);
+      ps.setDouble(8, r.targetHitRatio);
+      ps.setString(9, r.inputsJson);
+      ps.setString(10, r.explanation);
+    });
+  }
+
+  private <T> Sink<T> sink(String sql, JdbcStatementBuilder<T> binder) {
+    return JdbcSink.<T>builder()
+        .withQueryStatement(sql, binder)
+        .withExecutionOptions(JdbcExecutionOptions.builder()
+            .withBatchSize(BATCH_ROWS)
+            .withBatchIntervalMs(BATCH_INTERVAL_MS)
+            .withMaxRetries(MAX_RETRIES)
+            .build())
+        .buildAtLeastOnce(new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
+            .withUrl(jdbcUrl)
+            .withDriverName("org.postgresql.Driver")
+            .build());
+  }
+
+  /** Binds the nine counters from parameter {@code first}; returns the next parameter index. */
+  private static int setCounters(PreparedStatement ps, int first, IoCounters c) throws SQLException {
+    long[] values = {c.readOps, c.writeOps, c.readBytes, c.writeBytes, c.cacheHits, c.cacheMisses,
+        c.readCacheHits, c.readCacheMisses, c.evictedBytes};
+    for (int i = 0; i < values.length; i++) {
+      ps.setLong(first + i, values[i]);
+    }
+    return first + values.length;
+  }
+
+  /** A timestamptz value from Unix epoch nanoseconds (PostgreSQL keeps microseconds). */
+  private static OffsetDateTime timestamp(long unixNano) {
+    return Instant.ofEpochSecond(0, unixNano).atOffset(ZoneOffset.UTC);
+  }
+}

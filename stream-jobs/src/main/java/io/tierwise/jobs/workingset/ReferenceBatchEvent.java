@@ -1,0 +1,49 @@
+package io.tierwise.jobs.workingset;
+
+/**
+ * One validated {@code tierwise.v1.ReferenceBatch} of one volume (a Flink POJO). References are
+ * in time order; parallel arrays hold, per reference, the block hash {@code H(L)}, whether it was
+ * a write, and its time relative to {@link #baseTimeUnixNano} in microseconds.
+ */
+public class ReferenceBatchEvent {
+  /** Tenant (UUID text), stamped by ingest. */
+  public String tenantId;
+  /** Pseudonymous volume id. */
+  public String volumeId;
+  /** Pseudonymous host id (may be empty). */
+  public String hostId;
+  /** The agent's batch id. */
+  public String batchId;
+  /** Position in the volume's stream: 0, 1, 2, ... */
+  public long sequence;
+  /** SHARDS modulus P (unsigned). */
+  public long samplingModulus;
+  /** SHARDS threshold T (unsigned). */
+  public long samplingThreshold;
+  /** Time of the first reference, Unix epoch nanoseconds. */
+  public long baseTimeUnixNano;
+  /** H(L) of each referenced 4 KiB block. */
+  public long[] blockHashes;
+  /** True where the reference is a write. */
+  public boolean[] writes;
+  /** Time of each reference after baseTimeUnixNano, microseconds, non-decreasing. */
+  public long[] timeOffsetsMicros;
+
+  /** For Flink. */
+  public ReferenceBatchEvent() {}
+
+  /** The key the jobs partition by: "tenant/volume". */
+  public String volumeKey() {
+    return tenantId + "/" + volumeId;
+  }
+
+  /** Number of references. */
+  public int size() {
+    return blockHashes.length;
+  }
+
+  /** Time of reference {@code i}, Unix epoch nanoseconds. */
+  public long referenceTimeUnixNano(int i) {
+    return baseTimeUnixNano + timeOffsetsMicros[i] * 1000;
+  }
+}

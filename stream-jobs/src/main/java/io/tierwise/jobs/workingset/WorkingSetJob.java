@@ -1,0 +1,71 @@
+package io.tierwise.jobs.workingset;
+
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.recommend.RecommendationChangeFilter;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The working-set pipeline: sampled reference batches -> {@link WorkingSetFunction} keyed by
+ * tenant/volume -> volume_working_sets and volume_mrcs; recommendations -> {@link
+ * RecommendationChangeFilter} -> recommendations. Source and sinks are given, so tests can run
+ * it on their own inputs.
+ */
+public final class WorkingSetJob {
+  /** Predicted hit ratio moves up to this are not a material change. */
+  public static final double HIT_RATIO_TOLERANCE = 0.02;
+
+  private final Source<ReferenceBatchEvent, ?, ?> source;
+  private final Sink<VolumeAnalysis> workingSets;
+  private final Sink<VolumeAnalysis> missRatioCurves;
+  private final Sink<Recommendation> recommendations;
+  private final Duration flushDelay;
+  private final Duration gapTimeout;
+  private final int maxPendingBatches;
+
+  /**
+   * @param source parsed telemetry.refs.v1 records
+   * @param workingSets sink of volume_working_sets rows
+   * @param missRatioCurves sink of volume_mrcs rows
+   * @param recommendations sink of recommendations rows
+   * @param flushDelay results are written at most this long after new references
+   * @param gapTimeout how long batches wait for a missing sequence number
+   * @param maxPendingBatches how many batches may wait for one
+   */
+  public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sink<VolumeAnalysis> workingSets,
+      Sink<VolumeAnalysis> missRatioCurves, Sink<Recommendation> recommendations, Duration flushDelay,
+      Duration gapTimeout, int maxPendingBatches) {
+    this.source = source;
+    this.workingSets = workingSets;
+    this.missRatioCurves = missRatioCurves;
+    this.recommendations = recommendations;
+    this.flushDelay = flushDelay;
+    this.gapTimeout = gapTimeout;
+    this.maxPendingBatches = maxPendingBatches;
+  }
+
+  /** Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore). */
+  public void addTo(StreamExecutionEnvironment env) {
+    SingleOutputStreamOperator<VolumeAnalysis> analyses = env
+        .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.refs.v1")
+        .uid("refs-source")
+        .keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
+        .process(new WorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), maxPendingBatches))
+        .uid("working-set")
+        .name("working set / MRC");
+    analyses.sinkTo(workingSets).uid("sink-volume-working-sets").name("volume_working_sets");
+    analyses.sinkTo(missRatioCurves).uid("sink-volume-mrcs").name("volume_mrcs");
+    analyses
+        .filter(a -> a.recommendation != null).uid("has-recommendation").name("has recommendation")
+        .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid("recommendation").name("recommendation")
+        .keyBy(r -> r.tenantId + "/" + r.volumeId, Types.STRING)
+        .process(new RecommendationChangeFilter(HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
+        .uid("recommendation-changes").name("material changes")
+        .sinkTo(recommendations).uid("sink-recommendations").name("recommendations");
+  }
+}

@@ -1,0 +1,355 @@
+package io.tierwise.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tierwise.jobs.ingest.KafkaSources;
+import io.tierwise.jobs.testing.AgentTelemetry;
+import io.tierwise.jobs.testing.Repo;
+import io.tierwise.proto.v1.BlockReference;
+import io.tierwise.proto.v1.Direction;
+import io.tierwise.proto.v1.IngestRecord;
+import io.tierwise.proto.v1.ReferenceBatch;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Both pipelines in an embedded MiniCluster against the real Kafka and PostgreSQL of
+ * {@code TIERWISE_PROFILE=test} (env TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL,
+ * TIERWISE_PG_OWNER_URL): IngestRecords of a fresh tenant (metrics and reference batches, out
+ * of order across and within volumes, a split interval, malformed records) go in; the rows of
+ * every table the jobs write are checked. Topics and consumer groups are this run's own.
+ */
+class StreamJobsIntegrationTest {
+  private static final long T0 = 1_700_000_000_000_000_000L;
+  private static final long TEN_S = 10_000_000_000L;
+  private static final long MIB = 1L << 20;
+  private static final Duration RESULT_TIMEOUT = Duration.ofSeconds(60);
+
+  private static String brokers;
+  private static String jdbcUrl;
+  private static String ownerJdbcUrl;
+  private static String runId;
+  private static String tenant;
+  private static JobSettings settings;
+  private static JobClient job;
+
+  @BeforeAll
+  static void startJobs() throws Exception {
+    brokers = System.getenv("TIERWISE_KAFKA_BROKERS");
+    jdbcUrl = System.getenv("TIERWISE_JDBC_URL");
+    String ownerUrl = System.getenv("TIERWISE_PG_OWNER_URL");
+    if (brokers == null || jdbcUrl == null || ownerUrl == null) {
+      String why = "TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL and TIERWISE_PG_OWNER_URL must be set"
+          + " (TIERWISE_PROFILE=test: source infra/local/env.sh, start infra/local/postgres.sh and kafka.sh)";
+      if (Repo.isCi()) {
+        fail(why);
+      }
+      Assumptions.abort(why);
+    }
+    ownerJdbcUrl = jdbcFromPostgresUrl(ownerUrl);
+    runId = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    try (Connection c = DriverManager.getConnection(ownerJdbcUrl);
+        PreparedStatement ps = c.prepareStatement("INSERT INTO tenants (name) VALUES (?) RETURNING id")) {
+      ps.setString(1, "stream-jobs " + runId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        tenant = rs.getString(1);
+      }
+    }
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(runId + ".metrics", 2, (short) 1),
+          new NewTopic(runId + ".refs", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+    }
+    Path checkpoints = Files.createTempDirectory("tierwise-it-checkpoints");
+    settings = new JobSettings(brokers, jdbcUrl, runId + ".metrics", runId + ".refs", runId, checkpoints,
+        Duration.ofSeconds(2), Duration.ofMillis(500));
+    KafkaSources.requireTopics(brokers, List.of(settings.metricsTopic(), settings.refsTopic()));
+    job = TierwiseJobs.start(settings);
+  }
+
+  @AfterAll
+  static void stopJobs() throws Exception {
+    if (job != null) {
+      job.cancel().get(60, TimeUnit.SECONDS);
+    }
+    if (runId != null && brokers != null) {
+      try (Admin admin = admin()) {
+        admin.deleteTopics(List.of(runId + ".metrics", runId + ".refs")).all().get(30, TimeUnit.SECONDS);
+        List<String> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all()
+            .get(30, TimeUnit.SECONDS).stream().map(g -> g.groupId()).filter(g -> g.startsWith(runId + ".")).toList();
+        admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
+      }
+    }
+    if (tenant != null) {
+      try (Connection c = DriverManager.getConnection(ownerJdbcUrl)) {
+        for (String table : List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
+            "volume_working_sets", "volume_mrcs", "recommendations")) {
+          try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)")) {
+            ps.setString(1, tenant);
+            ps.executeUpdate();
+          }
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM tenants WHERE id = CAST(? AS uuid)")) {
+          ps.setString(1, tenant);
+          ps.executeUpdate();
+        }
+      }
+    }
+  }
+
+  @Test
+  void metricsAndReferencesBecomeRowsInPostgres() throws Exception {
+    long sentAt;
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+      // Metrics: volumes m0..m2, intervals 0..2 sent newest first and interleaved; m2's
+      // interval 1 arrives as two records (a split batch); one record with a bad tenant.
+      for (int n = 2; n >= 0; n--) {
+        for (int v = 0; v < 3; v++) {
+          if (v == 2 && n == 1) {
+            records.add(metrics("m2", n, 150, 3, "#1"));
+            records.add(metrics("m2", n, reads(v, n) - 150, 2, "#2"));
+          } else {
+            records.add(metrics("m" + v, n, reads(v, n), 5, ""));
+          }
+        }
+      }
+      records.add(new ProducerRecord<>(settings.metricsTopic(), "x/m0", IngestRecord.newBuilder()
+          .setTenantId("not-a-uuid").setPayload(AgentTelemetry.request("h", "m0", interval(0, 999, 5)).toByteString())
+          .build().toByteArray()));
+      // References: volume r0 in 12 batches of 500 (rate 1/100), sent with 0<->1 and 3<->4 swapped;
+      // volume r1 in 2 batches (too few references for a recommendation); volume r2 malformed.
+      int[] order = {1, 0, 2, 4, 3, 5, 6, 7, 8, 9, 10, 11};
+      for (int seq : order) {
+        records.add(refs(cyclicBatch("r0", seq, 2000, 500)));
+      }
+      records.add(refs(cyclicBatch("r1", 0, 50, 100)));
+      records.add(refs(cyclicBatch("r1", 1, 50, 100)));
+      ReferenceBatch bad = cyclicBatch("r2", 0, 10, 10).toBuilder()
+          .setReferences(0, BlockReference.newBuilder().setBlockHash(101).setDirection(Direction.DIRECTION_READ)
+              .setLengthBlocks(1))
+          .build();
+      records.add(refs(bad));
+      for (ProducerRecord<String, byte[]> r : records) {
+        producer.send(r);
+      }
+      producer.flush();
+      sentAt = System.nanoTime();
+    }
+
+    awaitRows("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND read_ops = "
+        + "(CASE volume_id WHEN 'm0' THEN 600 WHEN 'm1' THEN 603 ELSE 606 END)", 3);
+    awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND "
+        + "sampled_references = (CASE volume_id WHEN 'r0' THEN 6000 ELSE 200 END)", 2);
+    awaitRows("SELECT count(*) FROM recommendations WHERE tenant_id = CAST(? AS uuid)", 1);
+    System.out.printf("stream jobs: all rows visible %.1f s after the last record was produced%n",
+        (System.nanoTime() - sentAt) / 1e9);
+
+    // volume_metrics_10s: 9 intervals, the split one summed.
+    Map<String, Long> readOps = new HashMap<>();
+    for (Map<String, Object> row : query("SELECT volume_id, extract(epoch FROM interval_start)::bigint AS s, read_ops,"
+        + " interval_seconds, cache_hits, read_cache_misses, capacity_bytes FROM volume_metrics_10s"
+        + " WHERE tenant_id = CAST(? AS uuid)")) {
+      long n = ((Number) row.get("s")).longValue() * 1_000_000_000L;
+      readOps.put(row.get("volume_id") + "@" + (n - T0) / TEN_S, ((Number) row.get("read_ops")).longValue());
+      assertThat(((Number) row.get("interval_seconds")).doubleValue()).isEqualTo(10.0);
+      assertThat(((Number) row.get("capacity_bytes")).longValue()).isEqualTo(1L << 30);
+    }
+    assertThat(readOps).containsExactlyInAnyOrderEntriesOf(Map.of("m0@0", 100L, "m0@1", 200L, "m0@2", 300L,
+        "m1@0", 101L, "m1@1", 201L, "m1@2", 301L, "m2@0", 102L, "m2@1", 202L, "m2@2", 302L));
+
+    // volume_io_stats: totals over the three intervals.
+    Map<String, Object> m0 = single("SELECT read_ops, write_ops, read_bytes, cache_hits, cache_misses, read_cache_hits,"
+        + " first_interval = to_timestamp(1700000000) AS first_ok, last_interval = to_timestamp(1700000020) AS last_ok"
+        + " FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'm0'");
+    assertThat(m0).containsEntry("read_ops", 600L).containsEntry("write_ops", 15L)
+        .containsEntry("read_bytes", 600L * 4096).containsEntry("read_cache_hits", 300L)
+        .containsEntry("cache_hits", 300L + 3).containsEntry("first_ok", true).containsEntry("last_ok", true);
+
+    // volume_block_sizes: reads in the 4096 bin, writes in the 65536 bin.
+    assertThat(query("SELECT direction, bin_label, bin_upper_bytes, ops, bytes FROM volume_block_sizes"
+        + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'm2' ORDER BY direction"))
+        .extracting(r -> r.get("direction") + "/" + r.get("bin_label") + "/" + r.get("bin_upper_bytes") + "="
+            + r.get("ops") + "," + r.get("bytes"))
+        .containsExactly("read/4096/4096=606,2482176", "write/65536/65536=15,983040");
+
+    // Working sets: r0 touches 2000 sampled blocks at R = 1/100 (1600 read, 400 only written).
+    Map<String, Object> ws = single("SELECT wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references,"
+        + " sampling_rate, window_end > window_start AS window_ok FROM volume_working_sets"
+        + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0' AND window_name = 'all'");
+    assertThat(ws).containsEntry("wss_bytes", 2000L * 100 * 4096).containsEntry("wss_read_bytes", 1600L * 100 * 4096)
+        .containsEntry("wss_write_bytes", 400L * 100 * 4096).containsEntry("sampled_references", 6000L)
+        .containsEntry("sampling_rate", 0.01).containsEntry("window_ok", true);
+
+    // MRC: a loop over 2000 sampled blocks (~781 MiB scaled) read 3 times: everything misses
+    // below the loop, a third (the first pass) above it.
+    JsonNode points = new ObjectMapper().readTree((String) single("SELECT method, points::text AS points"
+        + " FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'").get("points"));
+    assertThat(points.get(0).get("cache_bytes").asLong()).isEqualTo(4 * MIB);
+    for (JsonNode p : points) {
+      double expected = p.get("cache_bytes").asLong() <= 768 * MIB ? 1.0 : 1.0 / 3;
+      assertThat(p.get("miss_ratio").asDouble()).as("miss ratio at %s", p.get("cache_bytes")).isCloseTo(expected, within(1e-9));
+    }
+    assertThat(points.get(points.size() - 1).get("cache_bytes").asLong()).isEqualTo(2048 * MIB);
+
+    // Recommendation: achievable 2/3, target 0.6, reached at 1 GiB; 80 % reads -> 1 GiB of RAM.
+    Map<String, Object> rec = single("SELECT tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,"
+        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share FROM recommendations"
+        + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'");
+    assertThat(rec).containsEntry("tier_bytes", 1024 * MIB).containsEntry("media", "ram")
+        .containsEntry("policy", "write-through").containsEntry("read_share", "0.8");
+    assertThat((Double) rec.get("predicted_hit_ratio")).isCloseTo(2.0 / 3, within(1e-9));
+    assertThat((Double) rec.get("target_hit_ratio")).isCloseTo(0.6, within(1e-9));
+    assertThat((String) rec.get("explanation")).contains("1 GiB", "RAM");
+
+    // Malformed input left nothing behind, and nothing else was lost.
+    assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r2'")).isZero();
+    assertThat(count("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid)")).isEqualTo(3);
+  }
+
+  private static long reads(int volume, int n) {
+    return 100L * (n + 1) + volume;
+  }
+
+  /** Interval n: 4 KiB reads, 64 KiB writes, half of the reads hit; one write hit per record. */
+  private static AgentTelemetry.Interval interval(int n, long reads, long writes) {
+    AgentTelemetry.Interval i = new AgentTelemetry.Interval(T0 + n * TEN_S, 10);
+    i.readOps = reads;
+    i.readBytes = reads * 4096;
+    i.writeOps = writes;
+    i.writeBytes = writes * 65536;
+    i.readHits = reads / 2;
+    i.readMisses = reads - reads / 2;
+    i.writeHits = 1;
+    i.writeMisses = writes - 1;
+    i.capacityBytes = 1L << 30;
+    i.occupancyBytes = 1L << 29;
+    i.readSizeOps[4] = reads;
+    i.readSizeBytes[4] = reads * 4096;
+    i.writeSizeOps[12] = writes;
+    i.writeSizeBytes[12] = writes * 65536;
+    return i;
+  }
+
+  /** One metrics record of {@code volume}, interval n; {@code split} is the batch id suffix of a split batch. */
+  private static ProducerRecord<String, byte[]> metrics(String volume, int n, long reads, long writes, String split) {
+    IngestRecord r = IngestRecord.newBuilder().setTenantId(tenant).setAgentId(UUID.randomUUID().toString())
+        .setBatchId(UUID.randomUUID() + split).setReceivedUnixNano(System.currentTimeMillis() * 1_000_000L)
+        .setPayload(AgentTelemetry.request("host-1", volume, interval(n, reads, writes)).toByteString()).build();
+    return new ProducerRecord<>(settings.metricsTopic(), tenant + "/" + volume, r.toByteArray());
+  }
+
+  /**
+   * Batch {@code seq} of a loop over {@code blocks} sampled blocks (hash 100 j: sampled at
+   * P = 100, T = 1), {@code size} references per batch; every fifth reference is a write.
+   */
+  private static ReferenceBatch cyclicBatch(String volume, int seq, int blocks, int size) {
+    ReferenceBatch.Builder b = ReferenceBatch.newBuilder().setBatchId(UUID.randomUUID().toString())
+        .setHostId("host-1").setVolumeId(volume).setSequence(seq).setSamplingModulus(100).setSamplingThreshold(1)
+        .setBaseTimeUnixNano(T0 + seq * 1_000_000_000L);
+    for (int k = 0; k < size; k++) {
+      long i = (long) seq * size + k;
+      b.addReferences(BlockReference.newBuilder().setBlockHash(100 * (i % blocks))
+          .setDirection(i % 5 == 0 ? Direction.DIRECTION_WRITE : Direction.DIRECTION_READ)
+          .setLengthBlocks(1).setTimeOffsetUs(k * 1000L));
+    }
+    return b.build();
+  }
+
+  private static ProducerRecord<String, byte[]> refs(ReferenceBatch batch) {
+    IngestRecord r = IngestRecord.newBuilder().setTenantId(tenant).setBatchId(batch.getBatchId())
+        .setPayload(batch.toByteString()).build();
+    return new ProducerRecord<>(settings.refsTopic(), tenant + "/" + batch.getVolumeId(), r.toByteArray());
+  }
+
+  private static void awaitRows(String countSql, long expected) throws Exception {
+    long deadline = System.nanoTime() + RESULT_TIMEOUT.toNanos();
+    long seen = -1;
+    while (System.nanoTime() < deadline) {
+      seen = count(countSql);
+      if (seen == expected) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    fail("after " + RESULT_TIMEOUT.toSeconds() + " s, " + countSql + " gives " + seen + ", expected " + expected);
+  }
+
+  private static long count(String sql) throws Exception {
+    return ((Number) single(sql).values().iterator().next()).longValue();
+  }
+
+  private static Map<String, Object> single(String sql) throws Exception {
+    List<Map<String, Object>> rows = query(sql);
+    assertThat(rows).as(sql).hasSize(1);
+    return rows.get(0);
+  }
+
+  /** Runs {@code sql} as tierwise_jobs with the tenant id as its only parameter. */
+  private static List<Map<String, Object>> query(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection(jdbcUrl); PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, tenant);
+      List<Map<String, Object>> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Map<String, Object> row = new HashMap<>();
+          for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+            row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
+          }
+          rows.add(row);
+        }
+      }
+      return rows;
+    }
+  }
+
+  private static KafkaProducer<String, byte[]> producer() {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  private static Admin admin() {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
+    return Admin.create(p);
+  }
+
+  /** postgres://user@host:port/db -> jdbc:postgresql://host:port/db?user=user */
+  private static String jdbcFromPostgresUrl(String url) {
+    URI u = URI.create(url);
+    return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo();
+  }
+}

@@ -1,0 +1,118 @@
+package io.tierwise.jobs.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class MetricsRollupFunctionTest {
+  private static final long FLUSH_MS = 1000;
+  private static final long RETENTION_MS = 60_000;
+  private static final long T0 = 1_700_000_000_000_000_000L;
+  private static final long TEN_S = 10_000_000_000L;
+
+  private KeyedOneInputStreamOperatorTestHarness<String, IntervalMetrics, VolumeMetricsRow> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+        new MetricsRollupFunction(FLUSH_MS, RETENTION_MS), IntervalMetrics::volumeKey, Types.STRING);
+    harness.setProcessingTime(0);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  /** A record of volume {@code volume}: {@code reads} 4 KiB reads in the interval at T0 + n x 10 s. */
+  private static IntervalMetrics record(String volume, int n, long reads, long capacity) {
+    IntervalMetrics m = new IntervalMetrics();
+    m.tenantId = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+    m.volumeId = volume;
+    m.intervalStartUnixNano = T0 + n * TEN_S;
+    m.intervalEndUnixNano = m.intervalStartUnixNano + TEN_S;
+    m.io.readOps = reads;
+    m.io.readBytes = reads * 4096;
+    m.io.cacheHits = reads / 2;
+    m.io.readCacheHits = reads / 2;
+    m.io.cacheMisses = reads - reads / 2;
+    m.io.readCacheMisses = reads - reads / 2;
+    m.blockSizes.readOps[4] = reads;
+    m.blockSizes.readBytes[4] = reads * 4096;
+    m.capacityBytes = capacity;
+    m.occupancyBytes = capacity / 2;
+    return m;
+  }
+
+  private List<VolumeIoStatsRow> ioStats() {
+    return harness.getSideOutput(MetricsRollupFunction.IO_STATS).stream().map(StreamRecord::getValue).toList();
+  }
+
+  private List<BlockSizeRow> blockSizes() {
+    return harness.getSideOutput(MetricsRollupFunction.BLOCK_SIZES).stream().map(StreamRecord::getValue).toList();
+  }
+
+  @Test
+  void coalescesRecordsIntoOneFlushWithFullAggregates() throws Exception {
+    harness.processElement(record("a", 1, 100, 1 << 30), 0);
+    harness.processElement(record("a", 0, 50, 2L << 30), 0); // out of order: an earlier interval
+    harness.processElement(record("a", 1, 20, 1 << 30), 0); // the rest of interval 1 (split batch)
+    harness.processElement(record("b", 0, 7, 0), 0);
+    assertThat(harness.extractOutputValues()).as("nothing before the flush timer").isEmpty();
+
+    harness.setProcessingTime(FLUSH_MS);
+    List<VolumeMetricsRow> rows = harness.extractOutputValues();
+    assertThat(rows).extracting(r -> r.volumeId + "@" + (r.intervalStartUnixNano - T0) / TEN_S + "=" + r.io.readOps)
+        .containsExactlyInAnyOrder("a@1=120", "a@0=50", "b@0=7");
+    VolumeMetricsRow a1 = rows.stream().filter(r -> r.volumeId.equals("a") && r.intervalStartUnixNano == T0 + TEN_S)
+        .findFirst().orElseThrow();
+    assertThat(a1.intervalSeconds).isEqualTo(10.0);
+    assertThat(a1.io.readBytes).isEqualTo(120 * 4096);
+    assertThat(a1.capacityBytes).isEqualTo(1 << 30);
+    assertThat(a1.occupancyBytes).isEqualTo(1 << 29);
+
+    VolumeIoStatsRow a = ioStats().stream().filter(r -> r.volumeId.equals("a")).findFirst().orElseThrow();
+    assertThat(a.io.readOps).isEqualTo(170);
+    assertThat(a.io.cacheHits).isEqualTo(50 + 25 + 10);
+    assertThat(a.firstIntervalUnixNano).isEqualTo(T0);
+    assertThat(a.lastIntervalUnixNano).isEqualTo(T0 + TEN_S);
+    assertThat(a.capacityBytes).as("capacity of the latest interval, not the latest record").isEqualTo(1 << 30);
+    assertThat(blockSizes()).extracting(r -> r.volumeId + "/" + r.direction + "/" + r.binLabel + "=" + r.ops + "," + r.bytes)
+        .containsExactlyInAnyOrder("a/read/4096=170,696320", "b/read/4096=7,28672");
+  }
+
+  @Test
+  void lateRecordReemitsTheWholeIntervalAndStateIsDroppedAfterRetention() throws Exception {
+    harness.processElement(record("a", 0, 100, 1 << 30), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    harness.getOutput().clear();
+    harness.getSideOutput(MetricsRollupFunction.IO_STATS).clear();
+
+    harness.setProcessingTime(5_000);
+    harness.processElement(record("a", 0, 30, 1 << 30), 5_000);
+    harness.setProcessingTime(5_000 + FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(r -> r.io.readOps).containsExactly(130L);
+    assertThat(ioStats()).extracting(r -> r.io.readOps).containsExactly(130L);
+
+    harness.setProcessingTime(5_000 + FLUSH_MS + RETENTION_MS);
+    assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
+    assertThat(harness.numKeyedStateEntries()).as("only the volume totals remain").isEqualTo(1);
+  }
+
+  @Test
+  void noTimerIsLeftWhenNothingChanged() throws Exception {
+    harness.processElement(record("a", 0, 1, 0), 0);
+    harness.setProcessingTime(FLUSH_MS + RETENTION_MS);
+    harness.getOutput().clear();
+    harness.setProcessingTime(10 * RETENTION_MS);
+    assertThat(harness.getOutput()).isEmpty();
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+  }
+}

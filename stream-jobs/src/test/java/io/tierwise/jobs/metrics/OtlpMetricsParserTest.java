@@ -1,0 +1,106 @@
+package io.tierwise.jobs.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.tierwise.jobs.testing.AgentTelemetry;
+import io.tierwise.proto.v1.IngestRecord;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+class OtlpMetricsParserTest {
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+  private static final long T0 = 1_700_000_000_000_000_000L;
+
+  static AgentTelemetry.Interval interval(long start, long readOps) {
+    AgentTelemetry.Interval i = new AgentTelemetry.Interval(start, 10);
+    i.readOps = readOps;
+    i.writeOps = 5;
+    i.readBytes = readOps * 4096;
+    i.writeBytes = 5 * 65536;
+    i.readHits = 30;
+    i.readMisses = 10;
+    i.writeHits = 4;
+    i.writeMisses = 76;
+    i.evictedBytes = 8192;
+    i.occupancyBytes = 1 << 20;
+    i.capacityBytes = 1 << 30;
+    i.readSizeOps[4] = readOps;
+    i.readSizeBytes[4] = readOps * 4096;
+    i.writeSizeOps[12] = 5;
+    i.writeSizeBytes[12] = 5 * 65536;
+    return i;
+  }
+
+  private static List<IntervalMetrics> parse(ExportMetricsServiceRequest request) throws Exception {
+    return new OtlpMetricsParser().parse(
+        IngestRecord.newBuilder().setTenantId(TENANT).setPayload(request.toByteString()).build());
+  }
+
+  @Test
+  void readsFrontEndCountersCacheCountersGaugesAndSizeBinsPerInterval() throws Exception {
+    List<IntervalMetrics> out = parse(AgentTelemetry.request("h1", "vol-a",
+        interval(T0, 40), interval(T0 + 10_000_000_000L, 7)));
+    assertThat(out).hasSize(2);
+    IntervalMetrics first = out.get(0);
+    assertThat(first.tenantId).isEqualTo(TENANT);
+    assertThat(first.volumeId).isEqualTo("vol-a");
+    assertThat(first.intervalStartUnixNano).isEqualTo(T0);
+    assertThat(first.intervalSeconds()).isEqualTo(10.0);
+    assertThat(first.io.readOps).isEqualTo(40);
+    assertThat(first.io.writeOps).as("frontend only, not datastore").isEqualTo(5);
+    assertThat(first.io.readBytes).isEqualTo(40 * 4096);
+    assertThat(first.io.writeBytes).isEqualTo(5 * 65536);
+    assertThat(first.io.cacheHits).isEqualTo(34);
+    assertThat(first.io.cacheMisses).isEqualTo(86);
+    assertThat(first.io.readCacheHits).isEqualTo(30);
+    assertThat(first.io.readCacheMisses).isEqualTo(10);
+    assertThat(first.io.evictedBytes).isEqualTo(8192);
+    assertThat(first.occupancyBytes).isEqualTo(1 << 20);
+    assertThat(first.capacityBytes).isEqualTo(1 << 30);
+    assertThat(first.blockSizes.readOps[4]).as("bin 4096").isEqualTo(40);
+    assertThat(first.blockSizes.readBytes[4]).isEqualTo(40 * 4096);
+    assertThat(first.blockSizes.writeOps[12]).as("bin 65536").isEqualTo(5);
+    assertThat(first.blockSizes.writeBytes[12]).isEqualTo(5 * 65536);
+    assertThat(out.get(1).io.readOps).isEqualTo(7);
+  }
+
+  @Test
+  void rejectsContractViolationsNamingTheProblem() {
+    ExportMetricsServiceRequest good = AgentTelemetry.request("h1", "vol-a", interval(T0, 1));
+    assertThatThrownBy(() -> parse(AgentTelemetry.request("h1", "", interval(T0, 1))))
+        .hasMessageContaining("tierwise.volume.id is missing");
+    assertThatThrownBy(() -> parse(withMetric(good, "tierwise.io.operations", m -> m.toBuilder()
+        .setSum(m.getSum().toBuilder()
+            .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)).build())))
+        .hasMessageContaining("tierwise.io.operations").hasMessageContaining("is not delta");
+    assertThatThrownBy(() -> parse(withMetric(good, "tierwise.cache.hits", m -> m.toBuilder()
+        .setSum(m.getSum().toBuilder().setDataPoints(0, m.getSum().getDataPoints(0).toBuilder()
+            .setAttributes(0, AgentTelemetry.attr("io.direction", "sideways")))).build())))
+        .hasMessageContaining("io.direction 'sideways' is not read or write");
+    assertThatThrownBy(() -> parse(withMetric(good, "tierwise.io.size", m -> m.toBuilder()
+        .setHistogram(m.getHistogram().toBuilder().setDataPoints(0,
+            m.getHistogram().getDataPoints(0).toBuilder().setExplicitBounds(3, 4096.0))).build())))
+        .hasMessageContaining("are not the vscsiStats ioLength bins");
+    assertThatThrownBy(() -> parse(withMetric(good, "tierwise.io.size.bytes", m -> m.toBuilder()
+        .setSum(m.getSum().toBuilder().setDataPoints(0, m.getSum().getDataPoints(0).toBuilder()
+            .setAttributes(1, AgentTelemetry.attr("tierwise.io.size_bin", "4k")))).build())))
+        .hasMessageContaining("tierwise.io.size_bin '4k'");
+  }
+
+  private static ExportMetricsServiceRequest withMetric(ExportMetricsServiceRequest r, String name,
+      UnaryOperator<Metric> change) {
+    ExportMetricsServiceRequest.Builder b = r.toBuilder();
+    var scope = b.getResourceMetricsBuilder(0).getScopeMetricsBuilder(0);
+    for (int i = 0; i < scope.getMetricsCount(); i++) {
+      if (scope.getMetrics(i).getName().equals(name)) {
+        scope.setMetrics(i, change.apply(scope.getMetrics(i)));
+      }
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,98 @@
+package io.tierwise.jobs.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.proto.v1.ReferenceBatch;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The edge agent's CLI (edge-agent/build/tierwise-agent): {@code sample-refs} writes the
+ * length-delimited ReferenceBatch stream the agent would ship; {@code mrc --exact} prints the
+ * exact LRU MRC as JSON [{cache_bytes, miss_ratio}].
+ */
+public final class AgentReferenceSource implements ReferenceSource {
+  private final Path binary;
+
+  /** @param binary path of tierwise-agent */
+  public AgentReferenceSource(Path binary) {
+    this.binary = binary;
+  }
+
+  /** edge-agent/build/tierwise-agent of this checkout. */
+  public static Path defaultBinary() {
+    return Repo.root().resolve("edge-agent/build/tierwise-agent");
+  }
+
+  @Override
+  public String name() {
+    return "agent " + binary;
+  }
+
+  @Override
+  public List<ReferenceBatch> sample(Path trace, String keyHex, double rate) throws Exception {
+    Path out = Files.createTempFile("tierwise-refs-", ".bin");
+    try {
+      run(binary.toString(), "sample-refs", trace.toString(), "--key", keyHex, "--rate",
+          Double.toString(rate), "--out", out.toString());
+      List<ReferenceBatch> batches = new ArrayList<>();
+      try (InputStream in = Files.newInputStream(out)) {
+        ReferenceBatch b;
+        while ((b = ReferenceBatch.parseDelimitedFrom(in)) != null) {
+          batches.add(b);
+        }
+      }
+      return batches;
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  @Override
+  public MissRatioCurve exactMrc(Path trace, long[] cacheBytes) throws Exception {
+    String sizes = Arrays.stream(cacheBytes).mapToObj(b -> (b / MissRatioCurve.MIB) + "MiB")
+        .collect(Collectors.joining(","));
+    JsonNode points = new ObjectMapper().readTree(
+        run(binary.toString(), "mrc", trace.toString(), "--exact", "--sizes", sizes));
+    double[] miss = new double[cacheBytes.length];
+    if (!points.isArray() || points.size() != cacheBytes.length) {
+      throw new AssertionError("tierwise-agent mrc returned " + points + " for sizes " + sizes);
+    }
+    for (int i = 0; i < miss.length; i++) {
+      if (points.get(i).get("cache_bytes").asLong() != cacheBytes[i]) {
+        throw new AssertionError("tierwise-agent mrc point " + i + " is " + points.get(i)
+            + ", expected cache_bytes " + cacheBytes[i]);
+      }
+      miss[i] = points.get(i).get("miss_ratio").asDouble();
+    }
+    return new MissRatioCurve(cacheBytes, miss);
+  }
+
+  private static String run(String... command) throws Exception {
+    Path stdout = Files.createTempFile("tierwise-agent-", ".out");
+    Path stderr = Files.createTempFile("tierwise-agent-", ".err");
+    try {
+      Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+          .redirectError(stderr.toFile()).start();
+      if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        throw new AssertionError(String.join(" ", command) + " did not finish within 5 minutes");
+      }
+      if (p.exitValue() != 0) {
+        throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ": "
+            + Files.readString(stderr));
+      }
+      return Files.readString(stdout);
+    } finally {
+      Files.deleteIfExists(stdout);
+      Files.deleteIfExists(stderr);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.tierwise.jobs.testing;
+
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Gauge;
+import io.opentelemetry.proto.metrics.v1.Histogram;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.metrics.v1.Sum;
+import io.opentelemetry.proto.resource.v1.Resource;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds OTLP requests shaped like the agent's (proto/METRICS.md): one ResourceMetrics per
+ * volume, delta sums and histograms, front-end and per-source points, vscsiStats size bins.
+ */
+public final class AgentTelemetry {
+  /** The ioLength bin upper bounds (METRICS.md). */
+  public static final double[] IO_LENGTH_BOUNDS = {512, 1024, 2048, 4095, 4096, 8191, 8192, 16383, 16384,
+      32768, 49152, 65535, 65536, 81920, 131072, 262144, 524288};
+
+  /** One interval of one volume, as the agent counts it. Size arrays have 18 bins. */
+  public static final class Interval {
+    public long startUnixNano;
+    public long endUnixNano;
+    public long readOps;
+    public long writeOps;
+    public long readBytes;
+    public long writeBytes;
+    public long readHits;
+    public long readMisses;
+    public long writeHits;
+    public long writeMisses;
+    public long evictedBytes;
+    public long occupancyBytes;
+    public long capacityBytes;
+    public long[] readSizeOps = new long[18];
+    public long[] writeSizeOps = new long[18];
+    public long[] readSizeBytes = new long[18];
+    public long[] writeSizeBytes = new long[18];
+
+    /** An interval of {@code seconds} starting at {@code startUnixNano}. */
+    public Interval(long startUnixNano, long seconds) {
+      this.startUnixNano = startUnixNano;
+      this.endUnixNano = startUnixNano + seconds * 1_000_000_000L;
+    }
+  }
+
+  private AgentTelemetry() {}
+
+  /** The request for one volume with the given intervals. */
+  public static ExportMetricsServiceRequest request(String hostId, String volumeId, Interval... intervals) {
+    List<Metric> metrics = new ArrayList<>();
+    metrics.add(sum("tierwise.io.operations", "{operation}", intervals, (i, pts) -> {
+      pts.add(point(i, i.readOps, "io.direction", "read", "io.source", "frontend"));
+      pts.add(point(i, i.writeOps, "io.direction", "write", "io.source", "frontend"));
+      // Per-source points must not be counted as front-end I/Os.
+      pts.add(point(i, i.readHits, "io.direction", "read", "io.source", "cache"));
+      pts.add(point(i, i.readMisses, "io.direction", "read", "io.source", "datastore"));
+      pts.add(point(i, i.writeOps, "io.direction", "write", "io.source", "datastore"));
+    }));
+    metrics.add(sum("tierwise.io.bytes", "By", intervals, (i, pts) -> {
+      pts.add(point(i, i.readBytes, "io.direction", "read", "io.source", "frontend"));
+      pts.add(point(i, i.writeBytes, "io.direction", "write", "io.source", "frontend"));
+      pts.add(point(i, i.writeBytes, "io.direction", "write", "io.source", "datastore"));
+    }));
+    metrics.add(sum("tierwise.cache.hits", "{block}", intervals, (i, pts) -> {
+      pts.add(point(i, i.readHits, "io.direction", "read"));
+      pts.add(point(i, i.writeHits, "io.direction", "write"));
+    }));
+    metrics.add(sum("tierwise.cache.misses", "{block}", intervals, (i, pts) -> {
+      pts.add(point(i, i.readMisses, "io.direction", "read"));
+      pts.add(point(i, i.writeMisses, "io.direction", "write"));
+    }));
+    metrics.add(sum("tierwise.cache.evictions", "By", intervals, (i, pts) -> pts.add(point(i, i.evictedBytes))));
+    metrics.add(sum("tierwise.io.size.bytes", "By", intervals, (i, pts) -> {
+      for (int b = 0; b < 18; b++) {
+        String label = b < 17 ? Long.toString((long) IO_LENGTH_BOUNDS[b]) : ">524288";
+        if (i.readSizeBytes[b] != 0) {
+          pts.add(point(i, i.readSizeBytes[b], "io.direction", "read", "tierwise.io.size_bin", label));
+        }
+        if (i.writeSizeBytes[b] != 0) {
+          pts.add(point(i, i.writeSizeBytes[b], "io.direction", "write", "tierwise.io.size_bin", label));
+        }
+      }
+    }));
+    Histogram.Builder sizes = Histogram.newBuilder()
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA);
+    for (Interval i : intervals) {
+      sizes.addDataPoints(sizePoint(i, "read", i.readSizeOps, i.readBytes));
+      sizes.addDataPoints(sizePoint(i, "write", i.writeSizeOps, i.writeBytes));
+    }
+    metrics.add(Metric.newBuilder().setName("tierwise.io.size").setUnit("By").setHistogram(sizes).build());
+    Gauge.Builder occupancy = Gauge.newBuilder();
+    Gauge.Builder capacity = Gauge.newBuilder();
+    for (Interval i : intervals) {
+      // Gauges carry only the interval end, as OTLP allows.
+      occupancy.addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(i.endUnixNano).setAsInt(i.occupancyBytes));
+      capacity.addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(i.endUnixNano).setAsInt(i.capacityBytes));
+    }
+    metrics.add(Metric.newBuilder().setName("tierwise.cache.occupancy").setUnit("By").setGauge(occupancy).build());
+    metrics.add(Metric.newBuilder().setName("tierwise.cache.capacity").setUnit("By").setGauge(capacity).build());
+    // A metric the jobs do not store yet must be ignored.
+    metrics.add(Metric.newBuilder().setName("tierwise.cache.dirty").setUnit("By")
+        .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder()
+            .setTimeUnixNano(intervals[0].endUnixNano).setAsInt(4096))).build());
+
+    Resource resource = Resource.newBuilder()
+        .addAttributes(attr("service.name", "tierwise-agent"))
+        .addAttributes(attr("host.id", hostId))
+        .addAttributes(attr("tierwise.volume.id", volumeId))
+        .addAttributes(attr("tierwise.cache.mode", "write-through"))
+        .build();
+    return ExportMetricsServiceRequest.newBuilder()
+        .addResourceMetrics(ResourceMetrics.newBuilder().setResource(resource)
+            .addScopeMetrics(ScopeMetrics.newBuilder()
+                .setScope(InstrumentationScope.newBuilder().setName("tierwise.agent"))
+                .addAllMetrics(metrics)))
+        .build();
+  }
+
+  private interface Points {
+    void add(Interval i, List<NumberDataPoint> points);
+  }
+
+  private static Metric sum(String name, String unit, Interval[] intervals, Points points) {
+    List<NumberDataPoint> pts = new ArrayList<>();
+    for (Interval i : intervals) {
+      points.add(i, pts);
+    }
+    return Metric.newBuilder().setName(name).setUnit(unit).setSum(Sum.newBuilder()
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA)
+        .setIsMonotonic(true).addAllDataPoints(pts)).build();
+  }
+
+  private static NumberDataPoint point(Interval i, long value, String... attributes) {
+    NumberDataPoint.Builder p = NumberDataPoint.newBuilder()
+        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano).setAsInt(value);
+    for (int a = 0; a < attributes.length; a += 2) {
+      p.addAttributes(attr(attributes[a], attributes[a + 1]));
+    }
+    return p.build();
+  }
+
+  private static HistogramDataPoint sizePoint(Interval i, String direction, long[] counts, long bytes) {
+    HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
+        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano)
+        .addAttributes(attr("io.direction", direction)).setSum(bytes);
+    long count = 0;
+    for (double bound : IO_LENGTH_BOUNDS) {
+      p.addExplicitBounds(bound);
+    }
+    for (long c : counts) {
+      p.addBucketCounts(c);
+      count += c;
+    }
+    return p.setCount(count).build();
+  }
+
+  /** A string attribute. */
+  public static KeyValue attr(String key, String value) {
+    return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+  }
+}

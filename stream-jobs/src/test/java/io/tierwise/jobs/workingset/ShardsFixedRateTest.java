@@ -1,0 +1,153 @@
+package io.tierwise.jobs.workingset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tierwise.jobs.testing.ExactLru;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+class ShardsFixedRateTest {
+  private static final long BLOCK = ShardsFixedRate.BLOCK_BYTES;
+
+  /** Rate 1.0 (P = T = 1: every block sampled). */
+  private static ShardsFixedRate everyBlock() {
+    return new ShardsFixedRate(1, 1);
+  }
+
+  private static long[] blockSizes(int maxBlocks) {
+    return LongStream.rangeClosed(1, maxBlocks).map(b -> b * BLOCK).toArray();
+  }
+
+  @Test
+  void cyclicScanMissesUntilTheCacheHoldsTheWholeLoop() {
+    ShardsFixedRate s = everyBlock();
+    for (int round = 0; round < 2; round++) {
+      for (long block : new long[] {10, 20, 30}) {
+        s.reference(block, false);
+      }
+    }
+    MissRatioCurve mrc = s.missRatioCurve(blockSizes(4));
+    // a b c a b c: three cold misses, then each re-reference has stack distance 2.
+    assertThat(mrc.missRatios()).containsExactly(1.0, 1.0, 0.5, 0.5);
+    assertThat(s.workingSetBytes()).isEqualTo(3 * BLOCK);
+  }
+
+  @Test
+  void rateOneEqualsExactLruOnRandomSequences() {
+    Random random = new Random(7);
+    for (int trial = 0; trial < 20; trial++) {
+      int universe = 1 + random.nextInt(300);
+      int length = 1 + random.nextInt(5000);
+      long[] sizes = blockSizes(universe + 1);
+      ShardsFixedRate shards = everyBlock();
+      ExactLru exact = new ExactLru(sizes);
+      for (int i = 0; i < length; i++) {
+        // Skewed reuse (squared uniform) so that short and long distances both occur.
+        double u = random.nextDouble();
+        long block = (long) (u * u * universe);
+        shards.reference(block, random.nextBoolean());
+        exact.reference(block);
+      }
+      assertThat(shards.missRatioCurve(sizes).missRatios())
+          .as("trial %d (universe %d, length %d)", trial, universe, length)
+          .containsExactly(exact.missRatios(), within(1e-12));
+    }
+  }
+
+  @Test
+  void compactionKeepsDistancesExact() {
+    // 50 distinct blocks over 100,000 references: the time index is renumbered ~100 times.
+    Random random = new Random(11);
+    long[] sizes = blockSizes(51);
+    ShardsFixedRate shards = everyBlock();
+    ExactLru exact = new ExactLru(sizes);
+    for (int i = 0; i < 100_000; i++) {
+      long block = random.nextInt(50);
+      shards.reference(block, false);
+      exact.reference(block);
+    }
+    assertThat(shards.missRatioCurve(sizes).missRatios()).containsExactly(exact.missRatios(), within(1e-12));
+  }
+
+  @Test
+  void sampledDistancesAreScaledByTheInverseRate() {
+    // R = 1/4: a sampled distance of 1 stands for 4 blocks.
+    ShardsFixedRate s = new ShardsFixedRate(4, 1);
+    s.reference(0, false);
+    s.reference(4, false);
+    s.reference(0, false);
+    assertThat(s.rate()).isEqualTo(0.25);
+    assertThat(s.missRatioAt(4 * BLOCK)).isEqualTo(1.0);
+    assertThat(s.missRatioAt(5 * BLOCK)).isCloseTo(2.0 / 3, within(1e-12));
+    assertThat(s.workingSetBytes()).isEqualTo(8 * BLOCK);
+  }
+
+  @Test
+  void readAndWriteWorkingSetsCountDistinctBlocksPerDirection() {
+    ShardsFixedRate s = everyBlock();
+    s.reference(1, false);
+    s.reference(1, true);
+    s.reference(2, true);
+    s.reference(3, false);
+    s.reference(3, false);
+    assertThat(s.workingSetBytes()).isEqualTo(3 * BLOCK);
+    assertThat(s.readWorkingSetBytes()).isEqualTo(2 * BLOCK);
+    assertThat(s.writeWorkingSetBytes()).isEqualTo(2 * BLOCK);
+    assertThat(s.readReferences()).isEqualTo(3);
+    assertThat(s.writeReferences()).isEqualTo(2);
+  }
+
+  @Test
+  void samplingPredicateIsUnsignedModulo() {
+    ShardsFixedRate s = new ShardsFixedRate(100, 1);
+    assertThat(s.isSampled(200)).isTrue();
+    assertThat(s.isSampled(201)).isFalse();
+    // 2^64 - 1 = 18446744073709551615 = 15 (mod 100)
+    assertThat(s.isSampled(-1L)).isFalse();
+    assertThat(new ShardsFixedRate(100, 16).isSampled(-1L)).isTrue();
+  }
+
+  @Test
+  void rejectsImpossibleSamplingParameters() {
+    assertThatThrownBy(() -> new ShardsFixedRate(0, 1)).hasMessageContaining("0 < threshold <= modulus");
+    assertThatThrownBy(() -> new ShardsFixedRate(10, 11)).hasMessageContaining("threshold 11");
+    assertThatThrownBy(() -> everyBlock().missRatioAt(BLOCK)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void stateSurvivesSerializationAndCopy() throws Exception {
+    Random random = new Random(3);
+    ShardsFixedRate uninterrupted = everyBlock();
+    ShardsFixedRate first = everyBlock();
+    long[] refs = random.ints(5000, 0, 400).asLongStream().toArray();
+    for (int i = 0; i < 2500; i++) {
+      uninterrupted.reference(refs[i], i % 3 == 0);
+      first.reference(refs[i], i % 3 == 0);
+    }
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    ShardsFixedRateSerializer.INSTANCE.serialize(first, out);
+    ShardsFixedRate restored =
+        ShardsFixedRateSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    ShardsFixedRate copied = ShardsFixedRateSerializer.INSTANCE.copy(first);
+    for (int i = 2500; i < refs.length; i++) {
+      uninterrupted.reference(refs[i], i % 3 == 0);
+      restored.reference(refs[i], i % 3 == 0);
+      copied.reference(refs[i], i % 3 == 0);
+    }
+    long[] sizes = blockSizes(401);
+    for (ShardsFixedRate s : new ShardsFixedRate[] {restored, copied}) {
+      assertThat(s.missRatioCurve(sizes).missRatios())
+          .containsExactly(uninterrupted.missRatioCurve(sizes).missRatios());
+      assertThat(s.readWorkingSetBytes()).isEqualTo(uninterrupted.readWorkingSetBytes());
+      assertThat(s.writeWorkingSetBytes()).isEqualTo(uninterrupted.writeWorkingSetBytes());
+      assertThat(s.references()).isEqualTo(uninterrupted.references());
+    }
+    // The copy is independent of the original.
+    assertThat(first.references()).isEqualTo(2500);
+  }
+}

@@ -1,0 +1,145 @@
+package io.tierwise.jobs.workingset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class WorkingSetFunctionTest {
+  private static final long FLUSH_MS = 1000;
+  private static final long GAP_MS = 30_000;
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+  private static final long T0 = 1_700_000_000_000_000_000L;
+
+  private KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4), ReferenceBatchEvent::volumeKey, Types.STRING);
+    harness.setProcessingTime(0);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  /** Batch {@code seq} of 500 rate-1 references over 300 blocks (reads and writes), 1 s apart. */
+  private static ReferenceBatchEvent batch(long seq, long seed) {
+    Random random = new Random(seed);
+    ReferenceBatchEvent e = new ReferenceBatchEvent();
+    e.tenantId = TENANT;
+    e.volumeId = "vol";
+    e.hostId = "host";
+    e.batchId = "b" + seq;
+    e.sequence = seq;
+    e.samplingModulus = 1;
+    e.samplingThreshold = 1;
+    e.baseTimeUnixNano = T0 + seed * 1_000_000_000L;
+    e.blockHashes = new long[500];
+    e.writes = new boolean[500];
+    e.timeOffsetsMicros = new long[500];
+    for (int i = 0; i < 500; i++) {
+      e.blockHashes[i] = random.nextInt(300);
+      e.writes[i] = random.nextInt(4) == 0;
+      e.timeOffsetsMicros[i] = i * 1000L;
+    }
+    return e;
+  }
+
+  private static ShardsFixedRate inOrder(ReferenceBatchEvent... batches) {
+    ShardsFixedRate s = new ShardsFixedRate(1, 1);
+    for (ReferenceBatchEvent b : batches) {
+      for (int i = 0; i < b.size(); i++) {
+        s.reference(b.blockHashes[i], b.writes[i]);
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void outOfOrderBatchesGiveTheInOrderResultInOneEmission() throws Exception {
+    ReferenceBatchEvent[] b = {batch(0, 0), batch(1, 1), batch(2, 2), batch(3, 3)};
+    harness.processElement(b[2], 0);
+    harness.processElement(b[0], 0);
+    harness.processElement(b[3], 0);
+    harness.processElement(b[1], 0);
+    assertThat(harness.extractOutputValues()).isEmpty();
+
+    harness.setProcessingTime(FLUSH_MS);
+    List<VolumeAnalysis> out = harness.extractOutputValues();
+    assertThat(out).hasSize(1);
+    VolumeAnalysis a = out.get(0);
+    ShardsFixedRate expected = inOrder(b);
+    assertThat(a.sampledReferences).isEqualTo(2000);
+    assertThat(a.wssBytes).isEqualTo(expected.workingSetBytes()).isEqualTo(expected.distinctBlocks() * 4096);
+    assertThat(a.wssReadBytes).isEqualTo(expected.readWorkingSetBytes());
+    assertThat(a.wssWriteBytes).isEqualTo(expected.writeWorkingSetBytes());
+    assertThat(a.mrcMissRatios).containsExactly(expected.missRatioCurve(a.mrcCacheBytes).missRatios());
+    assertThat(a.mrcCacheBytes).containsExactly(MissRatioCurve.cacheSizeGrid(a.wssBytes));
+    assertThat(a.windowStartUnixNano).isEqualTo(T0);
+    assertThat(a.windowEndUnixNano).isEqualTo(T0 + 3_000_000_000L + 499_000_000L);
+    assertThat(a.samplingRate).isEqualTo(1.0);
+    // At most 300 blocks fit in 4 MiB: every re-reference hits, only first references miss.
+    assertThat(a.mrcMissRatios[0]).isCloseTo(expected.distinctBlocks() / 2000.0, within(1e-12));
+    assertThat(a.recommendation).isNotNull();
+    assertThat(a.recommendation.tierBytes).isEqualTo(256L << 20);
+    assertThat(a.recommendation.media).isEqualTo("ram");
+
+    assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
+    assertThat(harness.numKeyedStateEntries()).as("estimator and stream position only, no waiting batches")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aMissingBatchIsSkippedAfterTheGapTimeout() throws Exception {
+    harness.processElement(batch(0, 0), 0);
+    harness.processElement(batch(2, 2), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(500L);
+    harness.getOutput().clear();
+
+    harness.setProcessingTime(GAP_MS);
+    harness.setProcessingTime(GAP_MS + FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+    assertThat(harness.numKeyedStateEntries()).isEqualTo(2);
+
+    harness.getOutput().clear();
+    harness.processElement(batch(1, 1), GAP_MS + FLUSH_MS);
+    harness.setProcessingTime(GAP_MS + 2 * FLUSH_MS);
+    assertThat(harness.extractOutputValues()).as("a batch after the skip is a duplicate").isEmpty();
+  }
+
+  @Test
+  void duplicatesAreDroppedAndAnAgentRestartContinuesTheStream() throws Exception {
+    harness.processElement(batch(0, 0), 0);
+    harness.processElement(batch(1, 1), 0);
+    harness.processElement(batch(1, 1), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    harness.getOutput().clear();
+
+    harness.processElement(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1500L);
+  }
+
+  @Test
+  void tooManyWaitingBatchesSkipTheGapAtOnce() throws Exception {
+    for (long seq = 2; seq <= 6; seq++) {
+      harness.processElement(batch(seq, seq), 0);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(2500L);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+  }
+}
