@@ -161,14 +161,29 @@ TEST(CliSampleRefs, WritesDelimitedBatchesTheServiceCanRead) {
   // What the same sampler picks from the trace.
   sampling::KeyedHasher hasher(sampling::parse_tenant_key(kKey));
   sampling::ShardsSampler sampler(hasher, 0.01);
-  std::vector<sampling::BlockReference> expected;
+  struct Expected {
+    uint64_t hash;
+    uint64_t length_blocks;
+    int64_t time_us;
+  };
+  std::vector<Expected> expected;
+  uint64_t block_references = 0;
   auto reader = trace::open_trace(path);
   trace::IoRecord io;
-  while (reader->next(io)) sampler.sample(io, expected);
+  while (reader->next(io)) {
+    trace::BlockRange range = trace::blocks_touched(io);
+    block_references += range.count();
+    for (uint64_t b = range.first; b <= range.last; ++b) {
+      if (sampler.keeps(hasher.block_hash(b))) expected.push_back({hasher.block_hash(b), range.count(), io.time_us});
+    }
+  }
 
   std::vector<tierwise::v1::ReferenceBatch> batches = read_batches(out.path());
+  // The last, partial batch also carries the unsampled references after the last sampled one.
+  ASSERT_NE(expected.size() % 10'000, 0u);
   ASSERT_EQ(batches.size(), (expected.size() + 9'999) / 10'000);
   size_t index = 0;
+  uint64_t considered = 0;
   for (size_t n = 0; n < batches.size(); ++n) {
     const auto& batch = batches[n];
     EXPECT_EQ(batch.sequence(), n);
@@ -176,17 +191,19 @@ TEST(CliSampleRefs, WritesDelimitedBatchesTheServiceCanRead) {
     EXPECT_EQ(batch.host_id(), hasher.host_id("test-host"));
     EXPECT_EQ(batch.sampling_modulus(), 1u << 24);
     EXPECT_EQ(batch.sampling_threshold(), 167'772u);
+    EXPECT_EQ(batch.distinct_blocks_hll_precision(), 16u);
     EXPECT_LE(batch.references_size(), 10'000);
-    EXPECT_EQ(batch.base_time_unix_nano(), static_cast<uint64_t>(expected[index].time_us) * 1000);
+    EXPECT_GE(batch.considered_references(), static_cast<uint64_t>(batch.references_size()));
+    considered += batch.considered_references();
     for (const auto& ref : batch.references()) {
-      const sampling::BlockReference& want = expected[index++];
-      ASSERT_EQ(ref.block_hash(), want.block_hash);
-      ASSERT_EQ(batch.base_time_unix_nano() / 1000 + ref.time_offset_us(),
-                static_cast<uint64_t>(want.time_us));
+      const Expected& want = expected[index++];
+      ASSERT_EQ(ref.block_hash(), want.hash);
+      ASSERT_EQ(batch.base_time_unix_nano() / 1000 + ref.time_offset_us(), static_cast<uint64_t>(want.time_us));
       ASSERT_EQ(ref.length_blocks(), want.length_blocks);
     }
   }
   EXPECT_EQ(index, expected.size());
+  EXPECT_EQ(considered, block_references);
 }
 
 TEST(CliSampleRefs, MultiVolumeTracesGetOneStreamOfBatchesPerVolume) {

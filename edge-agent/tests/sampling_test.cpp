@@ -1,8 +1,11 @@
-// Keyed hashing, the tenant key file, SHARDS sampling and batch packing.
+// Keyed hashing, the tenant key file, SHARDS sampling, the distinct-block sketch
+// and batch packing.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "sampling/batch_id.hpp"
+#include "sampling/distinct_block_sketch.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -113,98 +117,245 @@ TEST(ShardsSampler, SamplesTheRequestedShareOfBlocks) {
   }
 }
 
-TEST(ShardsSampler, EmitsEveryAccessToASampledBlockOfARealTrace) {
+// Every batch of one batcher, collected.
+struct Collected {
+  std::vector<tierwise::v1::ReferenceBatch> batches;
+  ReferenceBatcher::Sink sink() {
+    return [this](const tierwise::v1::ReferenceBatch& b) { batches.push_back(b); };
+  }
+};
+
+// The registers that an element-wise maximum over the batches' updates gives.
+std::vector<uint8_t> merged_registers(const std::vector<tierwise::v1::ReferenceBatch>& batches,
+                                      unsigned precision) {
+  std::vector<uint8_t> registers(size_t{1} << precision, 0);
+  for (const auto& b : batches) {
+    EXPECT_EQ(b.distinct_blocks_hll_precision(), precision);
+    uint32_t previous_index = 0;
+    for (int i = 0; i < b.distinct_blocks_hll_updates_size(); ++i) {
+      uint32_t update = b.distinct_blocks_hll_updates(i);
+      uint32_t index = update >> 8;
+      if (i > 0) {
+        EXPECT_GT(index, previous_index) << "updates ascend by index";
+      }
+      previous_index = index;
+      EXPECT_GT(update & 0xFF, registers[index]) << "an update only ever raises a register";
+      registers[index] = static_cast<uint8_t>(update & 0xFF);
+    }
+  }
+  return registers;
+}
+
+TEST(ReferenceBatcher, ShipsEveryAccessToASampledBlockAndCountsAllOfARealTrace) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 0.01);
+  Collected out;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink());
   auto reader = trace::open_trace(tierwise::testing::trace_path("cloudphysics_w_sample.vscsi"));
   trace::IoRecord io;
-  std::vector<BlockReference> refs;
+  struct Expected {
+    uint64_t hash;
+    trace::Direction direction;
+    uint64_t length_blocks;
+    int64_t time_us;
+  };
+  std::vector<Expected> expected;
   uint64_t block_references = 0;
-  std::unordered_map<uint64_t, uint64_t> accesses_per_block;
+  std::set<uint64_t> sampled_blocks;
+  std::vector<uint8_t> registers(size_t{1} << DistinctBlockSketch::kDefaultPrecision, 0);
   while (reader->next(io)) {
-    size_t before = refs.size();
-    sampler.sample(io, refs);
     trace::BlockRange range = trace::blocks_touched(io);
     block_references += range.count();
     for (uint64_t b = range.first; b <= range.last; ++b) {
-      if (sampler.keeps(hasher.block_hash(b))) ++accesses_per_block[hasher.block_hash(b)];
+      uint64_t hash = hasher.block_hash(b);
+      uint8_t& r = registers[DistinctBlockSketch::register_index(hash, DistinctBlockSketch::kDefaultPrecision)];
+      r = std::max(r, DistinctBlockSketch::register_value(hash, DistinctBlockSketch::kDefaultPrecision));
+      if (!sampler.keeps(hash)) continue;
+      expected.push_back({hash, io.direction, range.count(), io.time_us});
+      sampled_blocks.insert(hash);
     }
-    for (size_t i = before; i < refs.size(); ++i) {
-      EXPECT_EQ(refs[i].direction, io.direction);
-      EXPECT_EQ(refs[i].time_us, io.time_us);
-      EXPECT_EQ(refs[i].length_blocks, range.count());
+    batcher.add(io, io.time_us);
+  }
+  batcher.flush();
+
+  // Every access to a sampled block is kept (spatial, not temporal, sampling), in order.
+  size_t index = 0;
+  uint64_t considered = 0;
+  for (const auto& b : out.batches) {
+    EXPECT_GE(b.considered_references(), static_cast<uint64_t>(b.references_size()));
+    considered += b.considered_references();
+    for (const auto& r : b.references()) {
+      ASSERT_LT(index, expected.size());
+      const Expected& want = expected[index++];
+      ASSERT_EQ(r.block_hash(), want.hash);
+      ASSERT_EQ(r.direction(), want.direction == trace::Direction::kRead ? tierwise::v1::DIRECTION_READ
+                                                                         : tierwise::v1::DIRECTION_WRITE);
+      ASSERT_EQ(r.length_blocks(), want.length_blocks);
+      ASSERT_EQ(b.base_time_unix_nano() / 1000 + r.time_offset_us(), static_cast<uint64_t>(want.time_us));
     }
   }
-  // Every access to a sampled block is kept (spatial, not temporal, sampling).
-  uint64_t expected_refs = 0;
-  for (const auto& [hash, count] : accesses_per_block) expected_refs += count;
-  EXPECT_EQ(refs.size(), expected_refs);
+  EXPECT_EQ(index, expected.size());
+  // N: all 1,141,869 block references of the trace, sampled or not.
+  EXPECT_EQ(considered, block_references);
+  EXPECT_EQ(block_references, 1'141'869u);
+  // The shipped sketch is the sketch of every block of the trace.
+  EXPECT_EQ(merged_registers(out.batches, DistinctBlockSketch::kDefaultPrecision), registers);
   // 269,210 distinct blocks at R = 0.01: about 2,692 sampled (4 sd: +-208).
-  EXPECT_NEAR(static_cast<double>(accesses_per_block.size()), 2'692.1, 208);
-  EXPECT_GT(refs.size(), 0u);
-  EXPECT_LT(refs.size(), block_references / 20);
+  EXPECT_NEAR(static_cast<double>(sampled_blocks.size()), 2'692.1, 208);
+  EXPECT_LT(expected.size(), block_references / 20);
 }
 
-TEST(ShardsSampler, RateOneKeepsEveryBlockOfAnIo) {
+TEST(ReferenceBatcher, RateOneKeepsEveryBlockOfAnIo) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink());
   trace::IoRecord io{123, 4096 * 10 + 512, 65536, trace::Direction::kWrite, -1, "v"};
-  std::vector<BlockReference> refs;
-  sampler.sample(io, refs);
-  ASSERT_EQ(refs.size(), 17u);  // blocks 10..26: unaligned 64 KiB touches 17
-  EXPECT_EQ(refs.front().block_hash, hasher.block_hash(10));
-  EXPECT_EQ(refs.back().block_hash, hasher.block_hash(26));
-  EXPECT_EQ(refs.front().length_blocks, 17u);
+  EXPECT_EQ(batcher.add(io, 123), 17u);  // blocks 10..26: unaligned 64 KiB touches 17
+  batcher.flush();
+  ASSERT_EQ(out.batches.size(), 1u);
+  const auto& b = out.batches[0];
+  ASSERT_EQ(b.references_size(), 17);
+  EXPECT_EQ(b.considered_references(), 17u);
+  EXPECT_EQ(b.references(0).block_hash(), hasher.block_hash(10));
+  EXPECT_EQ(b.references(16).block_hash(), hasher.block_hash(26));
+  EXPECT_EQ(b.references(0).length_blocks(), 17u);
+  EXPECT_EQ(b.references(0).direction(), tierwise::v1::DIRECTION_WRITE);
 }
 
 TEST(ReferenceBatcher, SplitsIntoNumberedBatchesOfAtMostTenThousand) {
   KeyedHasher hasher(sequential_key());
-  ShardsSampler sampler(hasher, 0.01);
-  std::vector<tierwise::v1::ReferenceBatch> batches;
-  ReferenceBatcher batcher("host-a", "vol-a", sampler,
-                           [&](const tierwise::v1::ReferenceBatch& b) { batches.push_back(b); });
+  ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  ReferenceBatcher batcher("host-a", "vol-a", sampler, out.sink());
   constexpr int64_t kStartUs = 1'700'000'000'000'000;
-  for (uint64_t i = 0; i < 25'000; ++i) {
-    batcher.add({i * 7, i % 3 ? trace::Direction::kRead : trace::Direction::kWrite, 2,
-                 kStartUs + static_cast<int64_t>(i / 2)});
+  // 12,500 I/Os of 2 blocks (block 2i and 2i + 1): 25,000 references.
+  for (uint64_t i = 0; i < 12'500; ++i) {
+    trace::IoRecord io{0, i * 8192, 8192, i % 3 ? trace::Direction::kRead : trace::Direction::kWrite, -1, ""};
+    batcher.add(io, kStartUs + static_cast<int64_t>(i));
   }
   batcher.flush();
   batcher.flush();  // nothing pending: no empty batch
 
-  ASSERT_EQ(batches.size(), 3u);
+  ASSERT_EQ(out.batches.size(), 3u);
   EXPECT_EQ(batcher.batches(), 3u);
   std::set<std::string> ids;
-  uint64_t index = 0;
-  for (size_t n = 0; n < batches.size(); ++n) {
-    const auto& b = batches[n];
+  uint64_t block = 0;
+  for (size_t n = 0; n < out.batches.size(); ++n) {
+    const auto& b = out.batches[n];
     EXPECT_EQ(b.references_size(), n < 2 ? 10'000 : 5'000);
+    EXPECT_EQ(b.considered_references(), static_cast<uint64_t>(b.references_size()));
     EXPECT_EQ(b.sequence(), n);
     EXPECT_EQ(b.host_id(), "host-a");
     EXPECT_EQ(b.volume_id(), "vol-a");
     EXPECT_EQ(b.sampling_modulus(), 1u << 24);
-    EXPECT_EQ(b.sampling_threshold(), 167'772u);
+    EXPECT_EQ(b.sampling_threshold(), 1u << 24);
     EXPECT_EQ(b.batch_id().size(), 36u);
     ids.insert(b.batch_id());
     uint64_t base_us = b.base_time_unix_nano() / 1000;
-    EXPECT_EQ(base_us, static_cast<uint64_t>(kStartUs) + index / 2);
+    EXPECT_EQ(base_us, static_cast<uint64_t>(kStartUs) + block / 2);
     for (const auto& r : b.references()) {
-      EXPECT_EQ(r.block_hash(), index * 7);
-      EXPECT_EQ(r.direction(), index % 3 ? tierwise::v1::DIRECTION_READ : tierwise::v1::DIRECTION_WRITE);
+      uint64_t io_index = block / 2;
+      EXPECT_EQ(r.block_hash(), hasher.block_hash(block));
+      EXPECT_EQ(r.direction(), io_index % 3 ? tierwise::v1::DIRECTION_READ : tierwise::v1::DIRECTION_WRITE);
       EXPECT_EQ(r.length_blocks(), 2u);
-      EXPECT_EQ(base_us + r.time_offset_us(), static_cast<uint64_t>(kStartUs) + index / 2);
-      ++index;
+      EXPECT_EQ(base_us + r.time_offset_us(), static_cast<uint64_t>(kStartUs) + io_index);
+      ++block;
     }
   }
   EXPECT_EQ(ids.size(), 3u);
 }
 
-TEST(ReferenceBatcher, RejectsReferencesOutOfTimeOrder) {
+TEST(ReferenceBatcher, CountsUnsampledReferencesUpToTheLastSampledOneAndFlushesTheTail) {
+  KeyedHasher hasher(sequential_key());
+  ShardsSampler sampler(hasher, 0.01);
+  uint64_t sampled = 0;
+  while (!sampler.keeps(hasher.block_hash(sampled))) ++sampled;
+  uint64_t unsampled = sampled + 1;
+  while (sampler.keeps(hasher.block_hash(unsampled))) ++unsampled;
+  auto io = [](uint64_t block) { return trace::IoRecord{0, block * 4096, 4096, trace::Direction::kRead, -1, ""}; };
+
+  Collected out;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink());
+  batcher.add(io(unsampled), 10);  // opens the batch: its start
+  batcher.add(io(unsampled), 11);
+  EXPECT_EQ(batcher.add(io(sampled), 12), 1u);
+  batcher.add(io(unsampled), 13);
+  batcher.flush();
+  batcher.add(io(unsampled), 14);  // after the last sampled reference
+  batcher.flush();
+  batcher.flush();
+
+  ASSERT_EQ(out.batches.size(), 2u);
+  EXPECT_EQ(out.batches[0].considered_references(), 4u);
+  EXPECT_EQ(out.batches[0].base_time_unix_nano(), 10'000u);
+  ASSERT_EQ(out.batches[0].references_size(), 1);
+  EXPECT_EQ(out.batches[0].references(0).time_offset_us(), 2u);
+  // Two distinct blocks in the first span, nothing new in the second.
+  EXPECT_EQ(out.batches[0].distinct_blocks_hll_updates_size(),
+            DistinctBlockSketch::register_index(hasher.block_hash(sampled), 16) ==
+                    DistinctBlockSketch::register_index(hasher.block_hash(unsampled), 16)
+                ? 1
+                : 2);
+  EXPECT_EQ(out.batches[1].references_size(), 0);
+  EXPECT_EQ(out.batches[1].considered_references(), 1u);
+  EXPECT_EQ(out.batches[1].base_time_unix_nano(), 14'000u);
+  EXPECT_EQ(out.batches[1].distinct_blocks_hll_updates_size(), 0);
+  EXPECT_EQ(out.batches[1].sequence(), 1u);
+}
+
+TEST(ReferenceBatcher, RejectsIosOutOfTimeOrder) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 0.01);
   ReferenceBatcher batcher("h", "v", sampler, [](const tierwise::v1::ReferenceBatch&) {});
-  batcher.add({1, trace::Direction::kRead, 1, 1'000});
-  EXPECT_THROW(batcher.add({2, trace::Direction::kRead, 1, 999}), std::invalid_argument);
-  EXPECT_THROW(batcher.add({2, trace::Direction::kRead, 1, -5}), std::invalid_argument);
+  trace::IoRecord io{0, 0, 4096, trace::Direction::kRead, -1, ""};
+  batcher.add(io, 1'000);
+  EXPECT_THROW(batcher.add(io, 999), std::invalid_argument);
+  EXPECT_THROW(batcher.add(io, -5), std::invalid_argument);
+  EXPECT_THROW(ReferenceBatcher("h", "v", sampler, {}, 3), std::invalid_argument);
+}
+
+TEST(DistinctBlockSketch, RegistersReadTheBitsAboveTheSamplingBits) {
+  constexpr unsigned p = 16;
+  // Index: the top 16 bits. Value: 1 + leading zeros of bits 47..24; 25 when all are zero.
+  EXPECT_EQ(DistinctBlockSketch::register_index(0xABCD'0000'0000'0000u, p), 0xABCDu);
+  EXPECT_EQ(DistinctBlockSketch::register_value(0xABCD'0000'0000'0000u, p), 25);
+  EXPECT_EQ(DistinctBlockSketch::register_value(0x0000'8000'0000'0000u, p), 1);
+  EXPECT_EQ(DistinctBlockSketch::register_value(0x0000'0000'0100'0000u, p), 24);  // bit 24 only
+  // The 24 sampling bits do not count.
+  EXPECT_EQ(DistinctBlockSketch::register_value(0x0000'0000'00FF'FFFFu, p), 25);
+  EXPECT_EQ(DistinctBlockSketch::register_index(0x0000'0000'00FF'FFFFu, p), 0u);
+  EXPECT_EQ(DistinctBlockSketch::register_value(0x0000'0000'0100'0000u, 4), 36);
+  EXPECT_THROW(DistinctBlockSketch(19), std::invalid_argument);
+}
+
+TEST(DistinctBlockSketch, ReportsEachRiseOnceAcrossTheSparseToDenseSwitch) {
+  constexpr unsigned p = 10;  // dense past 64 registers
+  DistinctBlockSketch sketch(p);
+  std::vector<uint8_t> truth(1u << p, 0);
+  std::vector<uint8_t> merged(1u << p, 0);
+  std::mt19937_64 random(42);
+  std::vector<uint32_t> updates;
+  for (int round = 0; round < 6; ++round) {
+    // 2, 10, 40, 160, ... hashes: the sketch turns dense (past 64 registers) in round 3.
+    for (int i = 0; i < (10 << (2 * round)) / 4; ++i) {
+      uint64_t h = random();
+      sketch.add(h);
+      uint8_t& t = truth[DistinctBlockSketch::register_index(h, p)];
+      t = std::max(t, DistinctBlockSketch::register_value(h, p));
+    }
+    updates.clear();
+    sketch.take_updates(updates);
+    EXPECT_TRUE(std::is_sorted(updates.begin(), updates.end())) << round;
+    for (uint32_t u : updates) {
+      EXPECT_GT(u & 0xFF, merged[u >> 8]) << round;
+      merged[u >> 8] = static_cast<uint8_t>(u & 0xFF);
+    }
+    EXPECT_EQ(merged, truth) << round;
+  }
+  updates.clear();
+  sketch.take_updates(updates);
+  EXPECT_TRUE(updates.empty());
 }
 
 TEST(BatchId, IsARandomVersion4Uuid) {

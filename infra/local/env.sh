@@ -9,8 +9,22 @@ case "$TIERWISE_PROFILE" in
   test) _base=100 ;;
   *) echo "TIERWISE_PROFILE must be demo or test (got '$TIERWISE_PROFILE')" >&2; return 2 ;;
 esac
+# A second checkout on the same machine picks other ports with its own base
+# (e.g. TIERWISE_PORT_BASE=300; with TIERWISE_STATE_DIR set apart as well).
+if [ -n "${TIERWISE_PORT_BASE:-}" ]; then
+  case "$TIERWISE_PORT_BASE" in
+    *[!0-9]*) echo "TIERWISE_PORT_BASE must be a number from 0 to 500 (got '$TIERWISE_PORT_BASE')" >&2; return 2 ;;
+  esac
+  [ "$TIERWISE_PORT_BASE" -le 500 ] || { echo "TIERWISE_PORT_BASE must be a number from 0 to 500 (got '$TIERWISE_PORT_BASE')" >&2; return 2; }
+  _base=$TIERWISE_PORT_BASE
+fi
 export TIERWISE_ROOT TIERWISE_PROFILE
-export TIERWISE_STATE_DIR="${TIERWISE_STATE_DIR:-$TIERWISE_ROOT/.local/$TIERWISE_PROFILE}"
+# A state directory set by hand is kept; one derived here for the other
+# profile (this file sourced before with another TIERWISE_PROFILE) is not.
+case "${TIERWISE_STATE_DIR:-}" in
+  "" | "$TIERWISE_ROOT/.local/demo" | "$TIERWISE_ROOT/.local/test") TIERWISE_STATE_DIR="$TIERWISE_ROOT/.local/$TIERWISE_PROFILE" ;;
+esac
+export TIERWISE_STATE_DIR
 export TIERWISE_TOOLS_DIR="${TIERWISE_TOOLS_DIR:-$TIERWISE_ROOT/.local/tools}"
 export TIERWISE_TRACES_DIR="${TIERWISE_TRACES_DIR:-$(cd "$TIERWISE_ROOT/.." && pwd)/shared/traces}"
 export TIERWISE_PG_PORT=$((55432 + _base))
@@ -28,4 +42,6 @@ export TIERWISE_JDBC_URL="jdbc:postgresql://127.0.0.1:$TIERWISE_PG_PORT/tierwise
 export TIERWISE_INGEST_URL="http://127.0.0.1:$TIERWISE_INGEST_PORT"
 export TIERWISE_API_URL="http://127.0.0.1:$TIERWISE_API_PORT"
 export TIERWISE_WEB_URL="http://127.0.0.1:$TIERWISE_WEB_PORT"
+# Nothing phones home: no telemetry from turbo or Next.js.
+export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 unset _base

@@ -48,6 +48,11 @@ const referenceBatch: MessageInput<ReferenceBatch> = {
     // An offset above 2^32 (a 10-byte-free but > 4-byte varint).
     { blockHash: 0xffn, direction: Direction.WRITE, lengthBlocks: 256, timeOffsetUs: 4_294_967_301n },
   ],
+  // Stream totals: 4,096 block references considered; HyperLogLog p = 16 with three risen
+  // registers, (index << 8) | value: index 0 value 1, index 0x1234 value 7, index 0xFFFF value 25.
+  consideredReferences: 4_096n,
+  distinctBlocksHllPrecision: 16,
+  distinctBlocksHllUpdates: [(0 << 8) | 1, (0x1234 << 8) | 7, (0xffff << 8) | 25],
 };
 
 const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });

@@ -49,10 +49,19 @@ export interface ReferenceBatch {
   samplingModulus: bigint;
   /** T, the threshold: a block is sampled when H(L) mod P < T. */
   samplingThreshold: bigint;
-  /** Unix epoch, nanoseconds. */
+  /** Start of the batch's span (first reference considered after the previous batch), Unix epoch ns. */
   baseTimeUnixNano: bigint;
   references: BlockReference[];
   sequence: bigint;
+  /**
+   * N of the batch's span: all 4 KiB block references the sampler considered, sampled or not
+   * (>= references.length); 0 when the batch carries no stream totals (older agents).
+   */
+  consideredReferences: bigint;
+  /** p of the HyperLogLog sketch of distinct blocks considered (2^p registers, 4..18); 0 = none. */
+  distinctBlocksHllPrecision: number;
+  /** Registers that rose in the batch's span, each (index << 8) | value, ascending by index. */
+  distinctBlocksHllUpdates: number[];
 }
 
 /** tierwise.v1.IngestRecord: the Kafka value written by ingest. */

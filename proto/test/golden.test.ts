@@ -86,6 +86,12 @@ describe("golden vector contents", () => {
     const hex = Buffer.from(bin).toString("hex");
     assert.ok(hex.includes("09ffffffffffffffff"), "0xFFFFFFFFFFFFFFFF as fixed64");
     assert.ok(hex.includes("090100000000000080"), "0x8000000000000001 as fixed64");
+    // Stream totals: N, HyperLogLog p, and the register updates packed (field 11: tag 0x5a,
+    // 8 bytes: varints 1, 0x123407, 0xFFFF19).
+    assert.equal(batch.consideredReferences, 4_096n);
+    assert.equal(batch.distinctBlocksHllPrecision, 16);
+    assert.deepEqual(batch.distinctBlocksHllUpdates, [1, (0x1234 << 8) | 7, (0xffff << 8) | 25]);
+    assert.ok(hex.includes("5a0801"), "distinct_blocks_hll_updates packed");
   });
 
   it("export_metrics_request follows METRICS.md", () => {

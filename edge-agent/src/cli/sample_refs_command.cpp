@@ -32,9 +32,9 @@ struct SampleRefsOptions {
   std::string host;
 };
 
-struct VolumeReferences {
+struct VolumeIos {
   std::string name;
-  std::vector<sampling::BlockReference> references;
+  std::vector<trace::IoRecord> ios;  // volume name cleared (it is `name`)
 };
 
 std::string local_host_name() {
@@ -62,18 +62,19 @@ sampling::TenantKey tenant_key(const SampleRefsOptions& options) {
   }
 }
 
-// Sampled references of every volume, each in time order (stable: I/O order on ties).
-std::vector<VolumeReferences> sample_trace(TraceInput& input, const sampling::ShardsSampler& sampler) {
-  std::vector<VolumeReferences> volumes;
+// The I/Os of every volume, each volume's in time order (stable: trace order on ties).
+std::vector<VolumeIos> read_volumes(TraceInput& input) {
+  std::vector<VolumeIos> volumes;
   std::unordered_map<std::string, size_t> index;
   trace::IoRecord record;
   while (input.reader().next(record)) {
     auto [it, inserted] = index.try_emplace(record.volume, volumes.size());
     if (inserted) volumes.push_back({record.volume, {}});
-    sampler.sample(record, volumes[it->second].references);
+    record.volume.clear();
+    volumes[it->second].ios.push_back(record);
   }
-  for (VolumeReferences& volume : volumes) {
-    std::stable_sort(volume.references.begin(), volume.references.end(),
+  for (VolumeIos& volume : volumes) {
+    std::stable_sort(volume.ios.begin(), volume.ios.end(),
                      [](const auto& a, const auto& b) { return a.time_us < b.time_us; });
   }
   return volumes;
@@ -83,7 +84,7 @@ void run_sample_refs(const SampleRefsOptions& options) {
   sampling::KeyedHasher hasher(tenant_key(options));
   sampling::ShardsSampler sampler(hasher, options.rate);
   TraceInput input(options.trace);
-  std::vector<VolumeReferences> volumes = sample_trace(input, sampler);
+  std::vector<VolumeIos> volumes = read_volumes(input);
 
   std::ofstream out(options.out, std::ios::binary | std::ios::trunc);
   if (!out) {
@@ -98,9 +99,9 @@ void run_sample_refs(const SampleRefsOptions& options) {
     references += static_cast<uint64_t>(batch.references_size());
   };
   std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
-  for (const VolumeReferences& volume : volumes) {
+  for (const VolumeIos& volume : volumes) {
     sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write);
-    for (const sampling::BlockReference& reference : volume.references) batcher.add(reference);
+    for (const trace::IoRecord& io : volume.ios) batcher.add(io, io.time_us);
     batcher.flush();
   }
   out.close();
@@ -122,8 +123,9 @@ void register_sample_refs_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "sample-refs",
       "Write the SHARDS-sampled block references the agent would ship for a trace: "
-      "tierwise.v1.ReferenceBatch messages (at most 10000 references, one volume each), "
-      "each preceded by its varint length (protobuf writeDelimitedTo).");
+      "tierwise.v1.ReferenceBatch messages (at most 10000 references, one volume each, with "
+      "the count of all block references and the distinct-block sketch of their span), each "
+      "preceded by its varint length (protobuf writeDelimitedTo).");
   add_trace_argument(*command, options->trace);
   CLI::Option* key = command->add_option(
       "--key", options->key_hex,

@@ -181,14 +181,8 @@ void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
     summary_.write_bytes += record.length_bytes;
   }
 
-  references_.clear();
-  ctx_.sampler->sample(record, references_);
-  for (sampling::BlockReference& ref : references_) {
-    ref.time_us = std::max(time_us, v.last_reference_us);
-    v.last_reference_us = ref.time_us;
-    v.batcher->add(ref);
-  }
-  summary_.references += references_.size();
+  v.last_io_us = std::max(time_us, v.last_io_us);
+  summary_.references += v.batcher->add(record, v.last_io_us);
 
   // Block devices address sectors: round the I/O out to 512-byte boundaries.
   const uint64_t offset = record.offset_bytes / kSector * kSector;

@@ -84,7 +84,7 @@ class TraceReplay {
     std::unique_ptr<cache::CacheEngine> engine;
     telemetry::VolumeCollector collector;
     std::unique_ptr<sampling::ReferenceBatcher> batcher;
-    int64_t last_reference_us = 0;
+    int64_t last_io_us = 0;
     bool in_interval = false;
   };
   struct IoSlot {
@@ -121,7 +121,6 @@ class TraceReplay {
   std::vector<Volume*> active_;    // volumes with I/O in the current interval
   std::vector<IoSlot> slots_;
   std::vector<IoSlot*> free_slots_;
-  std::vector<sampling::BlockReference> references_;  // reused per record
   exporter::ExportMetricsServiceRequest request_;     // reused per interval
   int64_t shift_us_ = 0;      // added to trace time: Unix epoch microseconds
   int64_t interval_ = -1;     // index of the current interval (time / interval_us)

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sampling/batch_id.hpp"
+#include "trace/blocks.hpp"
 
 namespace tierwise::sampling {
 namespace {
@@ -17,49 +18,70 @@ tierwise::v1::Direction to_proto(trace::Direction direction) {
 }  // namespace
 
 ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
-                                   const ShardsSampler& sampler, Sink sink)
+                                   const ShardsSampler& sampler, Sink sink, unsigned sketch_precision)
     : host_id_(std::move(host_id)),
       volume_id_(std::move(volume_id)),
-      modulus_(sampler.modulus()),
-      threshold_(sampler.threshold()),
-      sink_(std::move(sink)) {}
+      sampler_(sampler),
+      sink_(std::move(sink)),
+      sketch_(sketch_precision) {}
 
 void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.Clear();
   batch_.set_batch_id(new_batch_id());
   batch_.set_host_id(host_id_);
   batch_.set_volume_id(volume_id_);
-  batch_.set_sampling_modulus(modulus_);
-  batch_.set_sampling_threshold(threshold_);
+  batch_.set_sampling_modulus(sampler_.modulus());
+  batch_.set_sampling_threshold(sampler_.threshold());
   batch_.set_base_time_unix_nano(static_cast<uint64_t>(base_time_us) * kNanosPerMicro);
   batch_.set_sequence(sequence_);
   base_time_us_ = base_time_us;
+  considered_ = 0;
+  open_ = true;
 }
 
-void ReferenceBatcher::add(const BlockReference& reference) {
-  if (reference.time_us < 0) {
-    throw std::invalid_argument("reference time " + std::to_string(reference.time_us) +
-                                " us is before the epoch");
+size_t ReferenceBatcher::add(const trace::IoRecord& io, int64_t time_us) {
+  if (time_us < 0) {
+    throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us is before the epoch");
   }
-  if (last_time_us_ && reference.time_us < *last_time_us_) {
-    throw std::invalid_argument("reference time " + std::to_string(reference.time_us) +
-                                " us goes back before " + std::to_string(*last_time_us_) + " us");
+  if (last_time_us_ && time_us < *last_time_us_) {
+    throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us goes back before " +
+                                std::to_string(*last_time_us_) + " us");
   }
-  if (batch_.references_size() == 0) start_batch(reference.time_us);
-  last_time_us_ = reference.time_us;
-  tierwise::v1::BlockReference* out = batch_.add_references();
-  out->set_block_hash(reference.block_hash);
-  out->set_direction(to_proto(reference.direction));
-  out->set_length_blocks(reference.length_blocks);
-  out->set_time_offset_us(static_cast<uint64_t>(reference.time_us - base_time_us_));
-  if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) flush();
+  last_time_us_ = time_us;
+  const trace::BlockRange blocks = trace::blocks_touched(io);
+  const auto length_blocks = static_cast<uint32_t>(blocks.count());
+  size_t kept = 0;
+  for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
+    if (!open_) start_batch(time_us);
+    const uint64_t hash = sampler_.block_hash(block);
+    ++considered_;
+    sketch_.add(hash);
+    if (!sampler_.keeps(hash)) continue;
+    tierwise::v1::BlockReference* out = batch_.add_references();
+    out->set_block_hash(hash);
+    out->set_direction(to_proto(io.direction));
+    out->set_length_blocks(length_blocks);
+    out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+    ++kept;
+    if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
+  }
+  return kept;
 }
 
 void ReferenceBatcher::flush() {
-  if (batch_.references_size() == 0) return;
+  if (open_) emit();
+}
+
+void ReferenceBatcher::emit() {
+  batch_.set_considered_references(considered_);
+  batch_.set_distinct_blocks_hll_precision(sketch_.precision());
+  sketch_updates_.clear();
+  sketch_.take_updates(sketch_updates_);
+  batch_.mutable_distinct_blocks_hll_updates()->Add(sketch_updates_.begin(), sketch_updates_.end());
   sink_(batch_);
   ++sequence_;
   batch_.Clear();
+  open_ = false;
 }
 
 }  // namespace tierwise::sampling

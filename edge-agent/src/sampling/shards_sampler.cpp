@@ -4,8 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "trace/blocks.hpp"
-
 namespace tierwise::sampling {
 namespace {
 
@@ -25,16 +23,5 @@ uint64_t threshold_for(double rate) {
 
 ShardsSampler::ShardsSampler(const KeyedHasher& hasher, double rate)
     : hasher_(hasher), threshold_(threshold_for(rate)) {}
-
-void ShardsSampler::sample(const trace::IoRecord& io, std::vector<BlockReference>& out) const {
-  trace::BlockRange blocks = trace::blocks_touched(io);
-  auto length_blocks = static_cast<uint32_t>(blocks.count());
-  for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
-    uint64_t hash = hasher_.block_hash(block);
-    if (keeps(hash)) {
-      out.push_back({hash, io.direction, length_blocks, io.time_us});
-    }
-  }
-}
 
 }  // namespace tierwise::sampling

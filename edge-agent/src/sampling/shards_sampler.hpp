@@ -8,11 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
-#include "sampling/block_reference.hpp"
 #include "sampling/keyed_hash.hpp"
-#include "trace/record.hpp"
 
 namespace tierwise::sampling {
 
@@ -31,12 +28,11 @@ class ShardsSampler {
   // The effective rate T / P.
   double rate() const { return static_cast<double>(threshold_) / kShardsModulus; }
 
+  // H(L) of the 4 KiB block number L.
+  uint64_t block_hash(uint64_t block_number) const { return hasher_.block_hash(block_number); }
+
   // True when a block whose hash is `block_hash` = H(L) is in the sample.
   bool keeps(uint64_t block_hash) const { return block_hash % kShardsModulus < threshold_; }
-
-  // Appends to `out` one reference per sampled 4 KiB block of `io`, in
-  // ascending block order.
-  void sample(const trace::IoRecord& io, std::vector<BlockReference>& out) const;
 
  private:
   KeyedHasher hasher_;

@@ -33,6 +33,36 @@ describe('validateReferenceBatch', () => {
     expect(() => validateReferenceBatch(tooMany, NOW)).toThrow('batch holds 100001 references; at most 100000');
   });
 
+  it('accepts a batch of an older agent, without stream totals', () => {
+    const batch = { ...decoded(), consideredReferences: 0n, distinctBlocksHllPrecision: 0, distinctBlocksHllUpdates: [] };
+    expect(() => validateReferenceBatch(batch, NOW)).not.toThrow();
+  });
+
+  it('checks the stream totals: together, N >= references, HyperLogLog registers within p', () => {
+    const batch = decoded();
+    expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllPrecision: 0 }, NOW)).toThrow(
+      'considered_references and distinct_blocks_hll_updates need distinct_blocks_hll_precision',
+    );
+    expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllPrecision: 19 }, NOW)).toThrow(
+      'distinct_blocks_hll_precision must be in 4..18 (or 0: none), got 19',
+    );
+    expect(() => validateReferenceBatch({ ...batch, samplingModulus: 100n, samplingThreshold: 1n }, NOW)).toThrow(
+      'sampling_modulus 100 must divide 2^24',
+    );
+    expect(() => validateReferenceBatch({ ...batch, consideredReferences: 2n }, NOW)).toThrow(
+      'considered_references 2 is below the 3 references of the batch',
+    );
+    expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllUpdates: [(1 << 16) << 8 | 1] }, NOW)).toThrow(
+      'distinct_blocks_hll_updates[0]: register index 65536 is not below 2^16',
+    );
+    expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllUpdates: [(5 << 8) | 26] }, NOW)).toThrow(
+      'distinct_blocks_hll_updates[0]: register 5 value 26 is not in 1..25',
+    );
+    expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllUpdates: [(5 << 8) | 1, (5 << 8) | 2] }, NOW)).toThrow(
+      'distinct_blocks_hll_updates[1]: register index 5 does not ascend',
+    );
+  });
+
   it('refuses references without a direction, without length, or out of time order', () => {
     const batch = decoded();
     expect(() =>

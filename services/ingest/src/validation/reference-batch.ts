@@ -2,12 +2,19 @@ import { Direction, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../ingest.constants.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, reject } from './validation.js';
 
+/** HyperLogLog precisions p the distinct-block sketch may use (2^p registers). */
+const HLL_MIN_PRECISION = 4;
+const HLL_MAX_PRECISION = 18;
+/** Low bits of H(L) that decide SHARDS sampling; the sketch uses the 40 above them. */
+const SAMPLING_BITS = 24;
+
 /**
  * Validates a decoded tierwise.v1.ReferenceBatch (proto/tierwise/v1/reference_batch.proto):
  * batch, host and volume ids present; SHARDS parameters with P > 0 and 0 < T <= P
  * (sampling rate R = T / P, Waldspurger et al., FAST 2015); at most 100,000 references, each
  * READ or WRITE, at least one 4 KiB block long, in time order; base time and last reference
- * time within 5 minutes ahead / 30 days behind now.
+ * time within 5 minutes ahead / 30 days behind now; the stream totals (see
+ * {@link checkStreamTotals}).
  *
  * @param batch the decoded batch.
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
@@ -42,4 +49,50 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
     previousOffsetUs = reference.timeOffsetUs;
   });
   checkTimestamp(batch.baseTimeUnixNano + previousOffsetUs * 1000n, nowUnixNano, 'time of the last reference');
+  checkStreamTotals(batch);
+}
+
+/**
+ * The stream totals come together or not at all. With distinct_blocks_hll_precision p in 4..18:
+ * P divides 2^24 (sampling and the HyperLogLog sketch use different bits of H(L)),
+ * considered_references >= the references of the batch, and each register update
+ * (index << 8) | value has index < 2^p, 1 <= value <= 41 - p, indices ascending. With p = 0:
+ * no considered_references and no updates (an older agent).
+ *
+ * @throws ApiError invalid_body naming the first offending field.
+ */
+function checkStreamTotals(batch: ReferenceBatch): void {
+  const p = batch.distinctBlocksHllPrecision;
+  const updates = batch.distinctBlocksHllUpdates;
+  if (p === 0) {
+    if (batch.consideredReferences !== 0n || updates.length > 0) {
+      reject('considered_references and distinct_blocks_hll_updates need distinct_blocks_hll_precision (the stream totals come together)');
+    }
+    return;
+  }
+  if (p < HLL_MIN_PRECISION || p > HLL_MAX_PRECISION) {
+    reject(`distinct_blocks_hll_precision must be in ${HLL_MIN_PRECISION}..${HLL_MAX_PRECISION} (or 0: none), got ${p}`);
+  }
+  if ((1n << BigInt(SAMPLING_BITS)) % batch.samplingModulus !== 0n) {
+    reject(`sampling_modulus ${batch.samplingModulus} must divide 2^${SAMPLING_BITS} when the batch carries a distinct-block sketch`);
+  }
+  if (batch.consideredReferences < BigInt(batch.references.length)) {
+    reject(`considered_references ${batch.consideredReferences} is below the ${batch.references.length} references of the batch`);
+  }
+  const maxValue = 64 - SAMPLING_BITS - p + 1;
+  let previousIndex = -1;
+  updates.forEach((update, i) => {
+    const index = update >>> 8;
+    const value = update & 0xff;
+    if (index >= 2 ** p) {
+      reject(`distinct_blocks_hll_updates[${i}]: register index ${index} is not below 2^${p}`);
+    }
+    if (value < 1 || value > maxValue) {
+      reject(`distinct_blocks_hll_updates[${i}]: register ${index} value ${value} is not in 1..${maxValue}`);
+    }
+    if (index <= previousIndex) {
+      reject(`distinct_blocks_hll_updates[${i}]: register index ${index} does not ascend`);
+    }
+    previousIndex = index;
+  });
 }

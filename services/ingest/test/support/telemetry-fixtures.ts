@@ -111,7 +111,11 @@ export function metricsRequest(volumes: TestVolume[], endUnixNano = BigInt(Date.
   });
 }
 
-/** A ReferenceBatch of `count` sampled references (rate 1/256 of P = 2^24), first one now. */
+/**
+ * A ReferenceBatch of `count` sampled references (rate 1/256 of P = 2^24), first one now, with
+ * the stream totals an agent sends: 256 considered references per sampled one and a
+ * HyperLogLog (p = 16) update per reference.
+ */
 export function referenceBatch(volume: TestVolume, count = 3, batchId = randomUUID()): Uint8Array {
   return ReferenceBatch.encode({
     batchId,
@@ -127,5 +131,8 @@ export function referenceBatch(volume: TestVolume, count = 3, batchId = randomUU
       lengthBlocks: 1 + (i % 4),
       timeOffsetUs: BigInt(i * 250),
     })),
+    consideredReferences: BigInt(count * 256),
+    distinctBlocksHllPrecision: 16,
+    distinctBlocksHllUpdates: Array.from({ length: count }, (_, i) => (i << 8) | (1 + (i % 25))),
   });
 }

@@ -3,7 +3,8 @@ package io.tierwise.jobs.workingset;
 /**
  * One validated {@code tierwise.v1.ReferenceBatch} of one volume (a Flink POJO). References are
  * in time order; parallel arrays hold, per reference, the block hash {@code H(L)}, whether it was
- * a write, and its time relative to {@link #baseTimeUnixNano} in microseconds.
+ * a write, and its time relative to {@link #baseTimeUnixNano} in microseconds. The stream totals
+ * (considered references, distinct-block sketch updates) are those of {@link ShardsFixedRate}.
  */
 public class ReferenceBatchEvent {
   /** Tenant (UUID text), stamped by ingest. */
@@ -28,6 +29,12 @@ public class ReferenceBatchEvent {
   public boolean[] writes;
   /** Time of each reference after baseTimeUnixNano, microseconds, non-decreasing. */
   public long[] timeOffsetsMicros;
+  /** N of the batch's span: all block references considered, sampled or not (0 without totals). */
+  public long consideredReferences;
+  /** p of the distinct-block HyperLogLog sketch; 0 when the batch carries no stream totals. */
+  public int distinctBlocksHllPrecision;
+  /** Register updates of the sketch, each {@code (index << 8) | value}. */
+  public int[] distinctBlocksHllUpdates = new int[0];
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

@@ -14,8 +14,12 @@ import java.util.List;
  *
  * <p>Checks: volume_id present; base_time_unix_nano set; SHARDS parameters {@code 0 < T <= P};
  * per reference: direction read or write, {@code H mod P < T} (the block really is in the sample),
- * length_blocks &ge; 1, and time offsets non-decreasing. Any violation rejects the batch with a
- * message naming the field and the reference index.
+ * length_blocks &ge; 1, and time offsets non-decreasing. Stream totals come together or not at
+ * all: with {@code distinct_blocks_hll_precision} p in 4..18, {@code P} divides {@code 2^24} (so
+ * sampling and sketch use different bits of H), {@code considered_references} &ge; the number of
+ * references, and the register updates are valid for p ({@link DistinctBlockSketch#checkUpdate})
+ * with ascending indices; with p = 0, no considered_references and no updates. Any violation
+ * rejects the batch with a message naming the field and the reference index.
  */
 public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchEvent> {
   private static final long serialVersionUID = 1L;
@@ -86,6 +90,50 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
       event.blockHashes[i] = ref.getBlockHash();
       event.timeOffsetsMicros[i] = ref.getTimeOffsetUs();
     }
+    parseStreamTotals(prefix, batch, event);
     return event;
+  }
+
+  private static void parseStreamTotals(String prefix, ReferenceBatch batch, ReferenceBatchEvent event)
+      throws InvalidRecordException {
+    int precision = batch.getDistinctBlocksHllPrecision();
+    long considered = batch.getConsideredReferences();
+    int updates = batch.getDistinctBlocksHllUpdatesCount();
+    if (precision == 0) {
+      if (considered != 0 || updates != 0) {
+        throw new InvalidRecordException(prefix + "considered_references and distinct_blocks_hll_updates"
+            + " need distinct_blocks_hll_precision (the stream totals come together)");
+      }
+      return;
+    }
+    try {
+      DistinctBlockSketch.checkPrecision(precision);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(prefix + "distinct_blocks_hll_precision: " + e.getMessage(), e);
+    }
+    if (Long.remainderUnsigned(1L << DistinctBlockSketch.SAMPLING_BITS, batch.getSamplingModulus()) != 0) {
+      throw new InvalidRecordException(prefix + "sampling_modulus " + Long.toUnsignedString(batch.getSamplingModulus())
+          + " does not divide 2^" + DistinctBlockSketch.SAMPLING_BITS + ", which the distinct-block sketch needs");
+    }
+    if (Long.compareUnsigned(considered, batch.getReferencesCount()) < 0) {
+      throw new InvalidRecordException(prefix + "considered_references " + Long.toUnsignedString(considered)
+          + " is below the " + batch.getReferencesCount() + " references of the batch");
+    }
+    event.consideredReferences = considered;
+    event.distinctBlocksHllPrecision = precision;
+    event.distinctBlocksHllUpdates = new int[updates];
+    for (int i = 0; i < updates; i++) {
+      int update = batch.getDistinctBlocksHllUpdates(i);
+      try {
+        DistinctBlockSketch.checkUpdate(update, precision);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidRecordException(prefix + "distinct_blocks_hll_updates[" + i + "]: " + e.getMessage(), e);
+      }
+      if (i > 0 && (update >>> 8) <= (event.distinctBlocksHllUpdates[i - 1] >>> 8)) {
+        throw new InvalidRecordException(prefix + "distinct_blocks_hll_updates[" + i + "]: register index "
+            + (update >>> 8) + " does not ascend");
+      }
+      event.distinctBlocksHllUpdates[i] = update;
+    }
   }
 }

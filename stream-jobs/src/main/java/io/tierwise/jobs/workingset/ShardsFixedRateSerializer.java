@@ -70,7 +70,7 @@ public final class ShardsFixedRateSerializer extends TypeSerializerSingleton<Sha
     return new Snapshot();
   }
 
-  /** Serializer snapshot: the format has a single version. */
+  /** Serializer snapshot; {@link ShardsFixedRate} writes its own format version into the state. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<ShardsFixedRate> {
     /** Used by Flink when restoring. */
     public Snapshot() {

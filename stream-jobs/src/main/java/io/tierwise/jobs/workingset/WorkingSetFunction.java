@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code maxPendingBatches} wait, the gap is skipped (logged at WARN). A batch with a sequence
  * already passed is a duplicate (dropped) unless its references start after everything processed:
  * then the agent restarted its sequence, and the stream continues from it. A change of sampling
- * parameters restarts the estimate (the old and new samples cannot be mixed).
+ * parameters or of the distinct-block sketch's precision restarts the estimate (the old and new
+ * samples cannot be mixed). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals}.
  */
 public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
@@ -129,18 +130,26 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
 
   private void process(VolumeStream st, ReferenceBatchEvent batch) throws Exception {
     ShardsFixedRate s = shards.value();
-    if (s == null || s.modulus() != batch.samplingModulus || s.threshold() != batch.samplingThreshold) {
+    boolean sketchChanged = s != null && s.sketchPrecision() != 0 && batch.distinctBlocksHllPrecision != 0
+        && s.sketchPrecision() != batch.distinctBlocksHllPrecision;
+    if (s == null || s.modulus() != batch.samplingModulus || s.threshold() != batch.samplingThreshold
+        || sketchChanged) {
       if (s != null) {
-        LOG.warn("volume {}: sampling changed from T/P = {}/{} to {}/{}; the working-set window restarts",
-            batch.volumeKey(), Long.toUnsignedString(s.threshold()), Long.toUnsignedString(s.modulus()),
-            Long.toUnsignedString(batch.samplingThreshold), Long.toUnsignedString(batch.samplingModulus));
+        LOG.warn("volume {}: sampling changed from T/P = {}/{}, HyperLogLog p = {} to {}/{}, p = {};"
+            + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(s.threshold()),
+            Long.toUnsignedString(s.modulus()), s.sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
+            Long.toUnsignedString(batch.samplingModulus), batch.distinctBlocksHllPrecision);
       }
       s = new ShardsFixedRate(batch.samplingModulus, batch.samplingThreshold);
       st.windowStartUnixNano = 0;
       st.windowEndUnixNano = 0;
     }
+    s.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
     for (int i = 0; i < batch.size(); i++) {
       s.reference(batch.blockHashes[i], batch.writes[i]);
+    }
+    if (batch.consideredReferences > 0) {
+      st.processedSinceFlush = true;
     }
     if (batch.size() > 0) {
       long first = batch.referenceTimeUnixNano(0);

@@ -34,6 +34,43 @@ class ReferenceBatchParserTest {
     assertThat(e.referenceTimeUnixNano(1)).isEqualTo(1_700_000_000_000_250_000L);
   }
 
+  /** A batch with stream totals: P = 64 divides 2^24, T = 10 keeps hashes 67 and 9. */
+  private static ReferenceBatch.Builder withTotals() {
+    return batch().setSamplingModulus(64).clearReferences()
+        .addReferences(ref(64 + 3, Direction.DIRECTION_READ, 0))
+        .addReferences(ref(9, Direction.DIRECTION_WRITE, 250))
+        .setConsideredReferences(40).setDistinctBlocksHllPrecision(16)
+        .addDistinctBlocksHllUpdates(3 << 8 | 25).addDistinctBlocksHllUpdates(0xFFFF << 8 | 1);
+  }
+
+  @Test
+  void parsesTheStreamTotals() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, withTotals().build());
+    assertThat(e.consideredReferences).isEqualTo(40);
+    assertThat(e.distinctBlocksHllPrecision).isEqualTo(16);
+    assertThat(e.distinctBlocksHllUpdates).containsExactly(3 << 8 | 25, 0xFFFF << 8 | 1);
+    ReferenceBatchEvent without = new ReferenceBatchParser().parse(TENANT, batch().build());
+    assertThat(without.distinctBlocksHllPrecision).isZero();
+    assertThat(without.distinctBlocksHllUpdates).isEmpty();
+  }
+
+  @Test
+  void rejectsStreamTotalsThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    assertThatThrownBy(() -> p.parse(TENANT, batch().setConsideredReferences(5).build()))
+        .hasMessageContaining("need distinct_blocks_hll_precision");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setConsideredReferences(1).build()))
+        .hasMessageContaining("considered_references 1 is below the 2 references");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllPrecision(20).build()))
+        .hasMessageContaining("distinct_blocks_hll_precision: HyperLogLog precision must be in 4..18");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setSamplingModulus(100).removeReferences(0).build()))
+        .hasMessageContaining("sampling_modulus 100 does not divide 2^24");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllUpdates(1, 0x1_0000 << 8 | 1).build()))
+        .hasMessageContaining("distinct_blocks_hll_updates[1]: register index 65536 is not below 2^16");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllUpdates(1, 3 << 8 | 2).build()))
+        .hasMessageContaining("distinct_blocks_hll_updates[1]: register index 3 does not ascend");
+  }
+
   @Test
   void rejectsBatchesThatBreakTheContract() {
     ReferenceBatchParser p = new ReferenceBatchParser();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tierwise.jobs.testing.ExactLru;
+import io.tierwise.jobs.testing.SketchRegisters;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -119,15 +120,82 @@ class ShardsFixedRateTest {
     assertThatThrownBy(() -> everyBlock().missRatioAt(BLOCK)).isInstanceOf(IllegalStateException.class);
   }
 
+  /** Sketch updates for the given block hashes, as the agent would ship them. */
+  private static int[] sketchUpdates(long... blockHashes) {
+    SketchRegisters agent = new SketchRegisters(16);
+    for (long h : blockHashes) {
+      agent.add(h);
+    }
+    return agent.drainUpdates();
+  }
+
+  @Test
+  void streamTotalsScaleByTheRealisedSamplingFraction() {
+    // R = 1/4 nominally, but 2 of the stream's 10 distinct blocks are sampled: R' = 0.2.
+    ShardsFixedRate s = new ShardsFixedRate(4, 1);
+    long[] blocks = LongStream.range(0, 10).map(i -> (i << 60) | (i % 5 == 0 ? 0 : 1)).toArray();
+    s.addStreamTotals(15, 16, sketchUpdates(blocks));
+    s.reference(blocks[0], false);
+    s.reference(blocks[5], false);
+    s.reference(blocks[0], false);
+    assertThat(s.hasStreamTotals()).isTrue();
+    assertThat(s.distinctBlocksEstimate()).isCloseTo(10, within(0.01));
+    assertThat(s.effectiveRate()).isCloseTo(0.2, within(1e-3));
+    assertThat(s.workingSetBytes()).isEqualTo(10 * BLOCK);
+    // The re-reference has sampled distance 1: 1 / 0.2 = 5 blocks. Misses / (R' N) = misses / 3.
+    assertThat(s.missRatioAt(5 * BLOCK)).isCloseTo(1.0, within(1e-3));
+    assertThat(s.missRatioAt(6 * BLOCK)).isCloseTo(2.0 / 3, within(1e-3));
+  }
+
+  @Test
+  void streamTotalsAtRateOneGiveTheExactMrcAndWorkingSet() {
+    Random random = new Random(13);
+    long[] sizes = blockSizes(201);
+    ShardsFixedRate shards = everyBlock();
+    ExactLru exact = new ExactLru(sizes);
+    long[] refs = random.ints(3000, 0, 200).asLongStream().toArray();
+    shards.addStreamTotals(refs.length, 16, sketchUpdates(refs));
+    for (long block : refs) {
+      shards.reference(block, false);
+      exact.reference(block);
+    }
+    assertThat(shards.effectiveRate()).isEqualTo(1.0);
+    assertThat(shards.missRatioCurve(sizes).missRatios()).containsExactly(exact.missRatios(), within(1e-12));
+    assertThat(shards.workingSetBytes()).isEqualTo(shards.distinctBlocks() * BLOCK);
+  }
+
+  @Test
+  void aBatchWithoutStreamTotalsFallsBackToClassicShards() {
+    ShardsFixedRate withTotals = new ShardsFixedRate(4, 1);
+    ShardsFixedRate classic = new ShardsFixedRate(4, 1);
+    withTotals.addStreamTotals(40, 16, sketchUpdates(0, 4, 8));
+    withTotals.addStreamTotals(0, 0, new int[0]);
+    for (long h : new long[] {0, 4, 0, 8, 4}) {
+      withTotals.reference(h, false);
+      classic.reference(h, false);
+    }
+    assertThat(withTotals.hasStreamTotals()).isFalse();
+    assertThat(withTotals.effectiveRate()).isEqualTo(0.25);
+    assertThat(withTotals.missRatioCurve(blockSizes(20)).missRatios())
+        .containsExactly(classic.missRatioCurve(blockSizes(20)).missRatios());
+    assertThatThrownBy(() -> withTotals.addStreamTotals(1, 12, new int[0]))
+        .hasMessageContaining("precision changed from 16 to 12");
+  }
+
   @Test
   void stateSurvivesSerializationAndCopy() throws Exception {
     Random random = new Random(3);
-    ShardsFixedRate uninterrupted = everyBlock();
-    ShardsFixedRate first = everyBlock();
-    long[] refs = random.ints(5000, 0, 400).asLongStream().toArray();
+    ShardsFixedRate uninterrupted = new ShardsFixedRate(4, 1);
+    ShardsFixedRate first = new ShardsFixedRate(4, 1);
+    long[] refs = random.ints(5000, 0, 400).asLongStream().map(b -> b * 4 + (b % 8 == 0 ? 0 : 1)).toArray();
+    int[] updates = sketchUpdates(refs);
+    uninterrupted.addStreamTotals(5000, 16, updates);
+    first.addStreamTotals(5000, 16, updates);
     for (int i = 0; i < 2500; i++) {
-      uninterrupted.reference(refs[i], i % 3 == 0);
-      first.reference(refs[i], i % 3 == 0);
+      if (uninterrupted.isSampled(refs[i])) {
+        uninterrupted.reference(refs[i], i % 3 == 0);
+        first.reference(refs[i], i % 3 == 0);
+      }
     }
     DataOutputSerializer out = new DataOutputSerializer(1024);
     ShardsFixedRateSerializer.INSTANCE.serialize(first, out);
@@ -135,19 +203,24 @@ class ShardsFixedRateTest {
         ShardsFixedRateSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
     ShardsFixedRate copied = ShardsFixedRateSerializer.INSTANCE.copy(first);
     for (int i = 2500; i < refs.length; i++) {
-      uninterrupted.reference(refs[i], i % 3 == 0);
-      restored.reference(refs[i], i % 3 == 0);
-      copied.reference(refs[i], i % 3 == 0);
+      if (uninterrupted.isSampled(refs[i])) {
+        uninterrupted.reference(refs[i], i % 3 == 0);
+        restored.reference(refs[i], i % 3 == 0);
+        copied.reference(refs[i], i % 3 == 0);
+      }
     }
-    long[] sizes = blockSizes(401);
+    long[] sizes = blockSizes(1601);
+    assertThat(uninterrupted.hasStreamTotals()).isTrue();
     for (ShardsFixedRate s : new ShardsFixedRate[] {restored, copied}) {
       assertThat(s.missRatioCurve(sizes).missRatios())
           .containsExactly(uninterrupted.missRatioCurve(sizes).missRatios());
       assertThat(s.readWorkingSetBytes()).isEqualTo(uninterrupted.readWorkingSetBytes());
       assertThat(s.writeWorkingSetBytes()).isEqualTo(uninterrupted.writeWorkingSetBytes());
       assertThat(s.references()).isEqualTo(uninterrupted.references());
+      assertThat(s.workingSetBytes()).isEqualTo(uninterrupted.workingSetBytes());
+      assertThat(s.consideredReferences()).isEqualTo(5000);
     }
     // The copy is independent of the original.
-    assertThat(first.references()).isEqualTo(2500);
+    assertThat(first.references()).isLessThan(uninterrupted.references());
   }
 }

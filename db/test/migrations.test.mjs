@@ -1,0 +1,120 @@
+// The schema contract against a real PostgreSQL (the test profile's server,
+// started by ./tierwise test): the migrate script applies and rolls back every
+// migration, and row-level security confines tierwise_app to its tenant.
+// Each run works in a scratch database it creates and drops, so it never
+// touches the `tierwise` database other suites use.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import pg from 'pg';
+
+const ownerUrl = process.env.TIERWISE_PG_OWNER_URL;
+if (!ownerUrl) {
+  throw new Error('TIERWISE_PG_OWNER_URL is not set: run the tests with ./tierwise test, or export infra/local/env.sh (TIERWISE_PROFILE=test) with infra/local/postgres.sh running');
+}
+const dbDir = new URL('..', import.meta.url).pathname;
+const migrations = readdirSync(new URL('../migrations/', import.meta.url)).filter((f) => f.endsWith('.sql'));
+const scratch = `tierwise_scratch_${process.pid}`;
+const TABLES = ['tenants', 'agents', 'api_keys', 'ingested_batches', 'hosts', 'volumes',
+  'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets',
+  'volume_mrcs', 'recommendations'];
+
+/** The server's URL for `user` on database `db` (loopback trust auth, see infra/local/postgres.sh). */
+function urlFor(user, db) {
+  const url = new URL(ownerUrl);
+  url.username = user;
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
+/** Run `fn(client)` on a fresh connection as `user` to the scratch database. */
+async function withClient(user, fn) {
+  const client = new pg.Client({ connectionString: urlFor(user, scratch) });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Run db/scripts/migrate.sh against the scratch database; fail with its output. */
+function migrate(direction) {
+  const run = spawnSync('bash', ['scripts/migrate.sh', direction], {
+    cwd: dbDir,
+    env: { ...process.env, TIERWISE_PG_OWNER_URL: urlFor('tierwise_owner', scratch) },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, `migrate.sh ${direction} failed:\n${run.stdout}${run.stderr}`);
+}
+
+async function existingTables() {
+  return withClient('tierwise_owner', async (c) => {
+    const { rows } = await c.query(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+    return rows.map((r) => r.tablename).filter((t) => TABLES.includes(t));
+  });
+}
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: urlFor('postgres', 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+before(() => admin(`CREATE DATABASE ${scratch} OWNER tierwise_owner`));
+after(() => admin(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`));
+
+test('migrate applies every migration, rolls each back, and applies them again', async () => {
+  migrate('up');
+  assert.deepEqual(await existingTables(), [...TABLES].sort());
+  const applied = await withClient('tierwise_owner', (c) =>
+    c.query('SELECT name FROM tierwise_migrations.pgmigrations ORDER BY run_on, id'));
+  assert.deepEqual(applied.rows.map((r) => `${r.name}.sql`), migrations.sort());
+
+  migrate('up'); // nothing pending: still succeeds
+  for (let i = 0; i < migrations.length; i++) migrate('down');
+  assert.deepEqual(await existingTables(), []);
+
+  migrate('up');
+  assert.deepEqual(await existingTables(), [...TABLES].sort());
+});
+
+test('row-level security: tierwise_app sees and writes only its tenant, tierwise_jobs sees all', async () => {
+  const [tenantA, tenantB] = [randomUUID(), randomUUID()];
+  const tokenB = randomBytes(32).toString('hex');
+  await withClient('tierwise_jobs', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'a'), ($2, 'b')", [tenantA, tenantB]);
+    await c.query(
+      "INSERT INTO agents (tenant_id, name, token_sha256) VALUES ($1, 'agent-a', $3), ($2, 'agent-b', $4)",
+      [tenantA, tenantB, randomBytes(32).toString('hex'), tokenB]);
+    const all = await c.query('SELECT count(*)::int AS n FROM agents');
+    assert.equal(all.rows[0].n, 2, 'the jobs role bypasses RLS');
+  });
+
+  await withClient('tierwise_app', async (c) => {
+    const none = await c.query('SELECT count(*)::int AS n FROM agents');
+    assert.equal(none.rows[0].n, 0, 'no tenant set: no rows');
+
+    await c.query('BEGIN');
+    await c.query("SELECT set_config('tierwise.tenant_id', $1, true)", [tenantA]);
+    const agents = await c.query('SELECT tenant_id FROM agents');
+    assert.deepEqual(agents.rows.map((r) => r.tenant_id), [tenantA]);
+    const tenants = await c.query('SELECT id FROM tenants');
+    assert.deepEqual(tenants.rows.map((r) => r.id), [tenantA]);
+    await assert.rejects(
+      c.query("INSERT INTO agents (tenant_id, name, token_sha256) VALUES ($1, 'x', 'y')", [tenantB]),
+      (err) => err.code === '42501', 'writing a row of another tenant violates the policy');
+    await c.query('ROLLBACK');
+
+    // Credential look-up happens before the tenant is known.
+    const auth = await c.query('SELECT tenant_id FROM authenticate_agent($1)', [tokenB]);
+    assert.deepEqual(auth.rows.map((r) => r.tenant_id), [tenantB]);
+  });
+});

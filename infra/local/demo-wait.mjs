@@ -1,0 +1,93 @@
+// Waits until the stack has processed replayed traces, as the demo tenant.
+//
+//   node demo-wait.mjs --baseline
+//       prints what the tenant holds now, {"ops": I/Os, "refs": sampled references}
+//   node demo-wait.mjs --baseline-json '{"ops":N,"refs":M}' --timeout-s S SUMMARY.json...
+//       polls every 2 s until
+//         (1) the fleet's read_ops + write_ops equal N plus the replayed I/Os, and
+//         (2) the sampled_references of the tenant's working sets add up to M plus
+//             the SHARDS references the replays sent, every volume with a working
+//             set also having a miss ratio curve.
+//       A volume none of whose blocks was sampled (few distinct blocks at rate R)
+//       gets no working set; (2) counts references, so it waits for exactly the
+//       volumes that can have one. Exits 1 with what is missing after S seconds,
+//       or at once when the tenant holds more than was replayed (counted twice).
+import { parseArgs } from 'node:util';
+import { apiClient, listVolumes, loadReplaySummary, mapPooled, runMain } from './demo-api.mjs';
+
+const POLL_MS = 2_000;
+const PROGRESS_MS = 15_000;
+
+async function fleetOps(api) {
+  const fleet = await api.get('/v1/fleet/summary');
+  return fleet.read_ops + fleet.write_ops;
+}
+
+/**
+ * The working sets of the tenant: {volumes, refs, withoutMrc, key}, where refs
+ * sums working_set.sampled_references and key identifies the list state (the
+ * details are fetched again only when it changes: pass the previous result).
+ */
+async function workingSets(api, previous) {
+  const withWs = (await listVolumes(api)).filter((v) => v.wss_bytes !== null);
+  const key = withWs.map((v) => `${v.volume_id}:${v.wss_bytes}:${v.last_seen}`).sort().join(',');
+  if (previous && previous.key === key) return previous;
+  const details = await mapPooled(withWs, 8, (v) => api.get(`/v1/volumes/${encodeURIComponent(v.volume_id)}`));
+  return {
+    key,
+    volumes: details.length,
+    refs: details.reduce((n, d) => n + (d.working_set?.sampled_references ?? 0), 0),
+    withoutMrc: details.filter((d) => !d.mrc || d.mrc.points.length === 0).length,
+  };
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    options: {
+      baseline: { type: 'boolean' },
+      'baseline-json': { type: 'string', default: '{"ops":0,"refs":0}' },
+      'timeout-s': { type: 'string', default: '900' },
+    },
+    allowPositionals: true,
+  });
+  const api = apiClient();
+  if (values.baseline) {
+    console.log(JSON.stringify({ ops: await fleetOps(api), refs: (await workingSets(api)).refs }));
+    return;
+  }
+  const base = JSON.parse(values['baseline-json']);
+  const summaries = positionals.map(loadReplaySummary);
+  const expectedOps = base.ops + summaries.reduce((n, s) => n + s.reads + s.writes, 0);
+  const expectedRefs = base.refs + summaries.reduce((n, s) => n + s.references, 0);
+  const timeoutS = Number(values['timeout-s']);
+  const t0 = Date.now();
+  let lastProgress = t0;
+  let ws = { key: null, volumes: 0, refs: 0, withoutMrc: 0 };
+  for (;;) {
+    const ops = await fleetOps(api);
+    if (ops > expectedOps) {
+      throw new Error(`the tenant holds ${ops} I/Os but ${expectedOps} were replayed: I/Os were counted twice`);
+    }
+    if (ops === expectedOps) ws = await workingSets(api, ws);
+    if (ws.refs > expectedRefs) {
+      throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
+    }
+    const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} of ${expectedRefs} sampled references `
+      + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve`;
+    if (ops === expectedOps && ws.refs === expectedRefs && ws.withoutMrc === 0) {
+      console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
+      return;
+    }
+    if (Date.now() - t0 >= timeoutS * 1000) {
+      throw new Error(`results incomplete after ${timeoutS} s: ${status}. See the logs of stream-jobs, `
+        + `ingest and the agent in ${process.env.TIERWISE_STATE_DIR}/logs`);
+    }
+    if (Date.now() - lastProgress >= PROGRESS_MS) {
+      lastProgress = Date.now();
+      console.log(`      ${status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+runMain('demo-wait', main);
