@@ -6,7 +6,7 @@
 import { spawn, execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { mkdtemp } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,8 +68,11 @@ function startProcess(name, command, args, readyLine) {
 export async function startStack() {
   const ingestUrl = env('TIERWISE_INGEST_URL');
   const apiUrl = env('TIERWISE_API_URL');
+  // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
+  const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
+  await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
   const procs = [
-    startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar')], 'tierwise-stream-jobs: running'),
+    startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running'),
     startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
@@ -140,7 +143,6 @@ export async function replay(tenant, traces, extraArgs = []) {
   ]);
   let summary = null;
   try {
-    const { readFile } = await import('node:fs/promises');
     summary = JSON.parse(await readFile(summaryFile, 'utf8'));
   } catch {
     summary = null;

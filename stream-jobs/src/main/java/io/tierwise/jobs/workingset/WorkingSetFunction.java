@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * already passed is a duplicate (dropped) unless its references start after everything processed:
  * then the agent restarted its sequence, and the stream continues from it. A change of sampling
  * parameters or of the distinct-block sketch's precision restarts the estimate (the old and new
- * samples cannot be mixed). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals}.
+ * samples cannot be mixed). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
+ * a skipped gap loses its batches' considered references and sketch register rises together with
+ * their sampled references.
  */
 public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
