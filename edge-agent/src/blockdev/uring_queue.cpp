@@ -21,28 +21,16 @@ UringQueue::~UringQueue() {
   if (ring_ready_) io_uring_queue_exit(&ring_);
 }
 
-UringQueue::Request* UringQueue::acquire() {
-  if (free_.empty()) {
-    pool_.emplace_back();
-    return &pool_.back();
-  }
-  Request* r = free_.back();
-  free_.pop_back();
-  return r;
-}
-
-void UringQueue::release(Request* r) { free_.push_back(r); }
-
 void UringQueue::enqueue_read(int fd, void* buf, uint64_t offset, uint32_t length,
                               const uint64_t* eof_hint, IoCompletion cb, void* cb_arg) {
-  Request* r = acquire();
+  Request* r = requests_.acquire();
   *r = Request{Op::kRead, fd, static_cast<std::byte*>(buf), offset, length, 0, eof_hint, cb, cb_arg};
   enqueue(r);
 }
 
 void UringQueue::enqueue_write(int fd, const void* buf, uint64_t offset, uint32_t length,
                                IoCompletion cb, void* cb_arg) {
-  Request* r = acquire();
+  Request* r = requests_.acquire();
   // io_uring_prep_write takes a const buffer; the cast only shares the Request type.
   *r = Request{Op::kWrite, fd, static_cast<std::byte*>(const_cast<void*>(buf)), offset, length,
                0, nullptr, cb, cb_arg};
@@ -50,7 +38,7 @@ void UringQueue::enqueue_write(int fd, const void* buf, uint64_t offset, uint32_
 }
 
 void UringQueue::enqueue_fsync(int fd, IoCompletion cb, void* cb_arg) {
-  Request* r = acquire();
+  Request* r = requests_.acquire();
   *r = Request{Op::kFsync, fd, nullptr, 0, 0, 0, nullptr, cb, cb_arg};
   enqueue(r);
 }
@@ -131,7 +119,7 @@ bool UringQueue::on_cqe(Request* r, int res) {
   }
   const IoCompletion cb = r->cb;
   void* const cb_arg = r->cb_arg;
-  release(r);
+  requests_.release(r);
   --in_flight_;
   cb(cb_arg, status);
   return true;

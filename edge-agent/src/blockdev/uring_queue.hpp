@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "blockdev/block_device.hpp"
+#include "blockdev/request_pool.hpp"
 
 namespace tierwise::blockdev {
 
@@ -77,8 +78,6 @@ class UringQueue {
   };
 
   UringQueue() = default;
-  Request* acquire();
-  void release(Request* r);
   void enqueue(Request* r);
   void prepare(Request* r);
   void prepare_backlog();
@@ -93,8 +92,7 @@ class UringQueue {
   uint64_t in_flight_ = 0;
   uint64_t submit_calls_ = 0;
   uint64_t submitted_requests_ = 0;
-  std::deque<Request> pool_;  // stable addresses; grows to the peak in flight
-  std::vector<Request*> free_;
+  RequestPool<Request> requests_;
   std::deque<Request*> backlog_;
 };
 

@@ -28,16 +28,6 @@ int CacheEngine::create(blockdev::BlockDevice& datastore, blockdev::BlockDevice&
 
 CacheEngine::~CacheEngine() = default;
 
-CacheEngine::Request* CacheEngine::acquire() {
-  if (free_.empty()) {
-    pool_.emplace_back();
-    return &pool_.back();
-  }
-  Request* r = free_.back();
-  free_.pop_back();
-  return r;
-}
-
 int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
                         FrontendCompletion cb, void* cb_arg) {
   if (length == 0 || offset % kSectorBytes != 0 || length % kSectorBytes != 0 ||
@@ -45,7 +35,7 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
       reinterpret_cast<uintptr_t>(buf) % datastore_.buffer_alignment() != 0) {
     return -EINVAL;
   }
-  Request* r = acquire();
+  Request* r = requests_.acquire();
   r->engine = this;
   r->direction = direction;
   r->offset = offset;
@@ -273,7 +263,7 @@ void CacheEngine::finish(Request* r) {
   }
   const FrontendCompletion cb = r->cb;
   void* const cb_arg = r->cb_arg;
-  free_.push_back(r);
+  requests_.release(r);
   --in_flight_;
   cb(cb_arg, out);
 }

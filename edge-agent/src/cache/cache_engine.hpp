@@ -4,12 +4,12 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include "blockdev/aligned_buffer.hpp"
 #include "blockdev/block_device.hpp"
+#include "blockdev/request_pool.hpp"
 #include "cache/lru_index.hpp"
 #include "trace/record.hpp"
 
@@ -141,7 +141,6 @@ class CacheEngine {
 
   CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots)
       : datastore_(datastore), tier_(tier), index_(slots) {}
-  Request* acquire();
   void plan_blocks(Request* r);
   void start_read(Request* r);
   void start_write(Request* r);
@@ -170,8 +169,7 @@ class CacheEngine {
   LruIndex index_;
   CacheCounters counters_;
   uint64_t in_flight_ = 0;
-  std::deque<Request> pool_;  // stable addresses; grows to the peak in flight
-  std::vector<Request*> free_;
+  blockdev::RequestPool<Request> requests_;
 };
 
 }  // namespace tierwise::cache

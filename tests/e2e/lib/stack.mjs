@@ -41,6 +41,15 @@ export async function waitFor(what, probe, { timeoutMs = 120_000, intervalMs = 5
   }
 }
 
+/** Resolves as `promise` does, or rejects with `message()` after `ms`; never keeps the process alive. */
+function withTimeout(promise, ms, message) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 function startProcess(name, command, args, readyLine) {
   const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
@@ -80,8 +89,11 @@ export async function startStack() {
     for (const p of procs) {
       if (p.child.exitCode === null) {
         p.child.kill('SIGTERM');
-        await Promise.race([once(p.child, 'exit'), new Promise((r) => setTimeout(r, 10_000))]);
-        if (p.child.exitCode === null) p.child.kill('SIGKILL');
+        try {
+          await once(p.child, 'exit', { signal: AbortSignal.timeout(10_000) });
+        } catch {
+          p.child.kill('SIGKILL');
+        }
       }
     }
   };
@@ -92,8 +104,8 @@ export async function startStack() {
         waitFor(`${p.name} /healthz`, async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000 }),
       ]);
     }
-    await Promise.race([procs[0].readyPromise, new Promise((_, reject) => setTimeout(() => reject(new Error(
-      `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`)), 180_000))]);
+    await withTimeout(procs[0].readyPromise, 180_000,
+      () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
   } catch (error) {
     await stop();
     throw error;
