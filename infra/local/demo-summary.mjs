@@ -19,6 +19,8 @@ const DETAILED_MAX_VOLUMES = 3;
 const TOP_VOLUMES = 10;
 const TOP_BINS = 6;
 const MRC_POINTS = 8;
+// The stream jobs recommend no tier from fewer sampled references (TierRecommender.MIN_SAMPLED_REFERENCES).
+const MIN_SAMPLED_REFERENCES = 1000;
 const MEDIA = { ram: 'RAM', nvme: 'NVMe' };
 
 const count = new Intl.NumberFormat('en-US');
@@ -163,6 +165,11 @@ function fleetLines(details, volumes) {
   lines.push(`${ind}recommendations  ${count.format(withRec.length)} volumes, ${bytes(sum((d) => d.recommendation?.tier_bytes ?? 0))} `
     + `of tier in total (${withRec.filter((d) => d.recommendation.media === 'ram').length} RAM, `
     + `${withRec.filter((d) => d.recommendation.media === 'nvme').length} NVMe)`);
+  if (withRec.length < withWs.length) {
+    const most = Math.max(...withWs.map((d) => d.working_set.sampled_references));
+    lines.push(`${ind}                 (a recommendation needs ${count.format(MIN_SAMPLED_REFERENCES)} sampled references of a volume; `
+      + `the most any volume here has is ${count.format(most)})`);
+  }
   lines.push(`  ${TOP_VOLUMES} busiest volumes:`);
   lines.push(`    ${pad('volume', 14)}${lpad('I/Os', 9)}${lpad('reads', 8)}${lpad('bytes', 12)}${lpad('hit ratio', 11)}`
     + `${lpad('working set', 13)}${lpad('recommended', 13)}`);

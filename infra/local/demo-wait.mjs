@@ -17,6 +17,8 @@ import { apiClient, listVolumes, loadReplaySummary, mapPooled, runMain } from '.
 
 const POLL_MS = 2_000;
 const PROGRESS_MS = 15_000;
+// Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
+const STALL_MS = 120_000;
 
 async function fleetOps(api) {
   const fleet = await api.get('/v1/fleet/summary');
@@ -62,6 +64,8 @@ async function main() {
   const timeoutS = Number(values['timeout-s']);
   const t0 = Date.now();
   let lastProgress = t0;
+  let lastStatus = '';
+  let lastChange = t0;
   let ws = { key: null, volumes: 0, refs: 0, withoutMrc: 0 };
   for (;;) {
     const ops = await fleetOps(api);
@@ -78,8 +82,14 @@ async function main() {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;
     }
-    if (Date.now() - t0 >= timeoutS * 1000) {
-      throw new Error(`results incomplete after ${timeoutS} s: ${status}. See the logs of stream-jobs, `
+    if (status !== lastStatus) {
+      lastStatus = status;
+      lastChange = Date.now();
+    }
+    const stalled = Date.now() - lastChange >= STALL_MS;
+    if (stalled || Date.now() - t0 >= timeoutS * 1000) {
+      const why = stalled ? `no progress for ${STALL_MS / 1000} s` : `not complete after ${timeoutS} s`;
+      throw new Error(`results ${why}: ${status}. See the logs of stream-jobs, `
         + `ingest and the agent in ${process.env.TIERWISE_STATE_DIR}/logs`);
     }
     if (Date.now() - lastProgress >= PROGRESS_MS) {

@@ -42,6 +42,9 @@ export TIERWISE_JDBC_URL="jdbc:postgresql://127.0.0.1:$TIERWISE_PG_PORT/tierwise
 export TIERWISE_INGEST_URL="http://127.0.0.1:$TIERWISE_INGEST_PORT"
 export TIERWISE_API_URL="http://127.0.0.1:$TIERWISE_API_PORT"
 export TIERWISE_WEB_URL="http://127.0.0.1:$TIERWISE_WEB_PORT"
+# The portal reads its API key from here (until portal login exists): `./tierwise demo`
+# writes the demo tenant's read key into it.
+export TIERWISE_PORTAL_API_KEY_FILE="$TIERWISE_STATE_DIR/portal-api-key"
 # Nothing phones home: no telemetry from turbo or Next.js.
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 unset _base

@@ -1,4 +1,5 @@
 import "server-only";
+import { readFile } from "node:fs/promises";
 import { connection } from "next/server";
 import { z } from "zod";
 import { PortalError } from "./errors";
@@ -11,9 +12,24 @@ export interface ApiConfig {
   apiKey: string;
 }
 
-const REQUIRED = ["TIERWISE_API_URL", "TIERWISE_PORTAL_API_KEY"] as const;
-
 const HttpUrl = z.url({ protocol: /^https?$/ });
+
+/**
+ * The portal's API key: TIERWISE_PORTAL_API_KEY, else the first line of the file named by
+ * TIERWISE_PORTAL_API_KEY_FILE (read on every request, so the local stack's demo can hand the
+ * portal a new tenant's key without a restart). Undefined when neither gives a key.
+ */
+async function readApiKey(): Promise<string | undefined> {
+  const fromEnv = process.env.TIERWISE_PORTAL_API_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const file = process.env.TIERWISE_PORTAL_API_KEY_FILE?.trim();
+  if (!file) return undefined;
+  try {
+    return (await readFile(file, "utf8")).split("\n")[0].trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Reads the API settings from the environment at request time (not at build time).
@@ -23,7 +39,11 @@ const HttpUrl = z.url({ protocol: /^https?$/ });
  */
 export async function readApiConfig(): Promise<ApiConfig> {
   await connection();
-  const missing = REQUIRED.filter((name) => !process.env[name]?.trim());
+  const apiKey = await readApiKey();
+  const missing = [
+    ...(process.env.TIERWISE_API_URL?.trim() ? [] : ["TIERWISE_API_URL"]),
+    ...(apiKey ? [] : ["TIERWISE_PORTAL_API_KEY (or a readable TIERWISE_PORTAL_API_KEY_FILE)"]),
+  ];
   if (missing.length > 0) {
     throw new PortalError(
       "config_missing",
@@ -37,5 +57,5 @@ export async function readApiConfig(): Promise<ApiConfig> {
       `TIERWISE_API_URL must be an http(s) URL such as http://127.0.0.1:8080 (got "${process.env.TIERWISE_API_URL}").`,
     );
   }
-  return { baseUrl: url.data.replace(/\/+$/, ""), apiKey: process.env.TIERWISE_PORTAL_API_KEY!.trim() };
+  return { baseUrl: url.data.replace(/\/+$/, ""), apiKey: apiKey! };
 }

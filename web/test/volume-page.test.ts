@@ -5,7 +5,8 @@
  * PostgreSQL) and built @tierwise/api and @tierwise/web.
  */
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -26,7 +27,7 @@ const webPort = Number(env.TIERWISE_WEB_PORT);
 
 /** Starts `next start` on the test port with the given portal environment. */
 function startWeb(portalEnv: Record<string, string>): Promise<Server> {
-  const { TIERWISE_API_URL: _url, TIERWISE_PORTAL_API_KEY: _key, ...rest } = process.env;
+  const { TIERWISE_API_URL: _url, TIERWISE_PORTAL_API_KEY: _key, TIERWISE_PORTAL_API_KEY_FILE: _keyFile, ...rest } = process.env;
   return startServer({
     name: "web",
     args: [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(webPort)],
@@ -151,6 +152,18 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
     const error = page.getByTestId("error-view");
     assert.equal(await error.getAttribute("data-error-code"), "config_missing");
-    assert.match((await error.textContent()) ?? "", /TIERWISE_PORTAL_API_KEY is not set/);
+    assert.match((await error.textContent()) ?? "", /TIERWISE_PORTAL_API_KEY .*is not set/);
+  });
+
+  test("the key can come from TIERWISE_PORTAL_API_KEY_FILE, read again on every request", async () => {
+    const keyFile = join(await mkdtemp(join(tmpdir(), "tierwise-portal-key-")), "portal-api-key");
+    await writeFile(keyFile, `${seeded.apiKey}\n`);
+    await web.stop();
+    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL, TIERWISE_PORTAL_API_KEY_FILE: keyFile });
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
+    assert.equal(await page.locator(`[data-testid="volume-row"][data-volume-id="${seeded.volumeId}"]`).count(), 1);
+    await writeFile(keyFile, "twk_not-a-key-of-any-tenant\n");
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
+    assert.equal(await page.getByTestId("error-view").getAttribute("data-error-code"), "unauthorized");
   });
 });

@@ -22,6 +22,8 @@ demo_seed() {
       if (typeof t[k] !== "string" || t[k] === "") throw new Error(`seed output lacks "${k}"`);' "$line" \
     || tw_die "the seed command did not print {tenant_id, agent_id, agent_token, api_key}; it printed: $out"
   (umask 077 && printf '%s\n' "$line" >"$DEMO_TENANT")
+  # The portal shows this tenant: it reads its key from this file on every request.
+  (umask 077 && demo_tenant_field api_key >"$TIERWISE_PORTAL_API_KEY_FILE")
   echo "      tenant $(node -p 'require(process.argv[1]).tenant_id' "$DEMO_TENANT") saved in $DEMO_TENANT"
 }
 

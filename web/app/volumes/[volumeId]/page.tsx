@@ -5,6 +5,7 @@ import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
 import { RecommendationPanel } from "@/components/RecommendationPanel";
 import { VolumeStats } from "@/components/VolumeStats";
 import { getVolume } from "@/lib/api";
+import { formatPercent } from "@/lib/format";
 import { definePage } from "@/lib/page";
 
 export const metadata: Metadata = { title: "Volume" };
@@ -51,7 +52,7 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
               currentBytes={volume.cache.capacity_bytes}
             />
             <p className="muted small">
-              LRU, {volume.mrc.method}, sampling rate {volume.mrc.sampling_rate}.
+              LRU, {volume.mrc.method}, {formatPercent(volume.mrc.sampling_rate)} of blocks sampled.
             </p>
           </>
         ) : (

@@ -20,6 +20,14 @@ import java.util.Map;
  */
 public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTopic, String refsTopic,
     String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay) {
+  /**
+   * Version of the jobs' state (bump it whenever an operator's state format changes, e.g.
+   * ShardsFixedRate's serialized form). Checkpoints and Kafka consumer groups are kept per
+   * version, so a new version does not try to restore state it cannot read: it starts with empty
+   * state and a new consumer group, which reads the topics from their earliest retained record
+   * and so rebuilds every total, working set and miss ratio curve.
+   */
+  public static final int STATE_VERSION = 2;
   /** How long an interval aggregate stays open to late records of the same interval. */
   public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */
@@ -29,15 +37,17 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
 
   /**
    * Settings from TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL (both required) and
-   * TIERWISE_STATE_DIR (checkpoints under its flink/checkpoints; default java.io.tmpdir).
+   * TIERWISE_STATE_DIR (checkpoints under its flink/checkpoints/v{@value #STATE_VERSION}; default
+   * java.io.tmpdir); consumer groups tierwise-stream-jobs.v{@value #STATE_VERSION}.{metrics,refs}.
    *
    * @throws IllegalArgumentException naming a missing variable
    */
   public static JobSettings fromEnvironment(Map<String, String> env) {
     String stateDir = env.getOrDefault("TIERWISE_STATE_DIR", System.getProperty("java.io.tmpdir") + "/tierwise");
     return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), required(env, "TIERWISE_JDBC_URL"),
-        "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs",
-        Paths.get(stateDir, "flink", "checkpoints").toAbsolutePath(), Duration.ofSeconds(10), Duration.ofSeconds(1));
+        "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs.v" + STATE_VERSION,
+        Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), Duration.ofSeconds(10),
+        Duration.ofSeconds(1));
   }
 
   private static String required(Map<String, String> env, String name) {
