@@ -33,6 +33,7 @@ export TIERWISE_KAFKA_CONTROLLER_PORT=$((59093 + _base))
 export TIERWISE_INGEST_PORT=$((4318 + _base * 100))
 export TIERWISE_API_PORT=$((8080 + _base))
 export TIERWISE_WEB_PORT=$((3000 + _base))
+export TIERWISE_NOTIFIER_PORT=$((8090 + _base))
 export TIERWISE_KAFKA_BROKERS="127.0.0.1:$TIERWISE_KAFKA_PORT"
 # Owner (migrations), app (api, ingest: RLS applies), jobs (Flink: writes all tenants).
 export TIERWISE_PG_OWNER_URL="postgres://tierwise_owner@127.0.0.1:$TIERWISE_PG_PORT/tierwise"

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { EnvError } from '@tierwise/common';
+
+/**
+ * The notifier's settings, from TIERWISE_* variables (infra/local/env.sh):
+ * - TIERWISE_PG_JOBS_URL: PostgreSQL as tierwise_jobs (BYPASSRLS: the notifier serves every
+ *   tenant; each query names the tenant of the rows it joins).
+ * - TIERWISE_SMTP_URL: nodemailer SMTP URL (default smtp://127.0.0.1:2525, the local stack).
+ * - TIERWISE_MAIL_FROM: the From address (default "Tierwise <notifications@tierwise.local>").
+ * - TIERWISE_WEB_URL: the portal's base URL, for links in messages.
+ * - TIERWISE_NOTIFIER_PORT: port of GET /healthz on 127.0.0.1.
+ */
+const schema = z.object({
+  TIERWISE_PG_JOBS_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }),
+  TIERWISE_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).default('smtp://127.0.0.1:2525'),
+  TIERWISE_MAIL_FROM: z.string().min(3).default('Tierwise <notifications@tierwise.local>'),
+  TIERWISE_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  TIERWISE_NOTIFIER_PORT: z.coerce.number().int().min(1).max(65_535),
+});
+
+export type NotifierEnv = z.output<typeof schema>;
+
+/**
+ * Reads and validates the notifier's environment.
+ *
+ * @throws EnvError naming every missing or malformed variable.
+ */
+export function loadNotifierEnv(source: NodeJS.ProcessEnv = process.env): NotifierEnv {
+  const result = schema.safeParse(source);
+  if (result.success) {
+    return result.data;
+  }
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return source[name] === undefined ? `${name} is not set` : `${name} is invalid: ${issue.message}`;
+  });
+  throw new EnvError(`configuration error:\n  ${problems.join('\n  ')}\n(the TIERWISE_* variables come from infra/local/env.sh)`);
+}
