@@ -66,7 +66,8 @@ function readJson(file) {
   }
 }
 
-function requireEnv(name) {
+/** The value of environment variable NAME; @throws Error naming it when unset or empty. */
+export function requireEnv(name) {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set (source infra/local/env.sh)`);
   return value;

@@ -34,6 +34,8 @@ export TIERWISE_INGEST_PORT=$((4318 + _base * 100))
 export TIERWISE_API_PORT=$((8080 + _base))
 export TIERWISE_WEB_PORT=$((3000 + _base))
 export TIERWISE_NOTIFIER_PORT=$((8090 + _base))
+# The development mailbox (services/notifier/scripts/smtp-sink.mjs) the notifier sends to.
+export TIERWISE_SMTP_PORT=$((2525 + _base))
 export TIERWISE_KAFKA_BROKERS="127.0.0.1:$TIERWISE_KAFKA_PORT"
 # Owner (migrations), app (api, ingest: RLS applies), jobs (Flink: writes all tenants).
 export TIERWISE_PG_OWNER_URL="postgres://tierwise_owner@127.0.0.1:$TIERWISE_PG_PORT/tierwise"
@@ -43,6 +45,7 @@ export TIERWISE_JDBC_URL="jdbc:postgresql://127.0.0.1:$TIERWISE_PG_PORT/tierwise
 export TIERWISE_INGEST_URL="http://127.0.0.1:$TIERWISE_INGEST_PORT"
 export TIERWISE_API_URL="http://127.0.0.1:$TIERWISE_API_PORT"
 export TIERWISE_WEB_URL="http://127.0.0.1:$TIERWISE_WEB_PORT"
+export TIERWISE_SMTP_URL="smtp://127.0.0.1:$TIERWISE_SMTP_PORT"
 # The portal reads its API key from here (until portal login exists): `./tierwise demo`
 # writes the demo tenant's read key into it.
 export TIERWISE_PORTAL_API_KEY_FILE="$TIERWISE_STATE_DIR/portal-api-key"

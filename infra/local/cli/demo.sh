@@ -9,12 +9,18 @@ DEMO_TRACES=(cloudphysics_w_sample.vscsi tencent_cbs_sample50k.csv.bz2)
 # How long results may take to appear after a replay (s); override for slow machines.
 DEMO_WAIT_S=${TIERWISE_DEMO_WAIT_S:-900}
 DEMO_SUMMARIES=()
+# The demo tenant's e-mail channel: the notifier sends its recommendations here, and the
+# development mailbox (smtp-sink) stores them in $TIERWISE_STATE_DIR/mail.
+DEMO_EMAIL=demo@tierwise.local
+# How long the notifier may take to send them after the summary (s).
+DEMO_MAIL_WAIT_S=${TIERWISE_DEMO_MAIL_WAIT_S:-60}
 
 # A tenant of its own per demo run, so the totals the demo waits for are
-# exactly what it replayed. Its credentials (secrets) are kept 0600.
+# exactly what it replayed, with an e-mail channel to $DEMO_EMAIL. Its
+# credentials (secrets) are kept 0600.
 demo_seed() {
   local out line
-  out=$(npm run -s -w @tierwise/api seed -- --tenant-name demo) || tw_die "seeding the demo tenant failed"
+  out=$(npm run -s -w @tierwise/api seed -- --tenant-name demo --email "$DEMO_EMAIL") || tw_die "seeding the demo tenant failed"
   line=$(printf '%s\n' "$out" | grep '^{' | tail -n 1)
   node -e '
     const t = JSON.parse(process.argv[1]);
@@ -24,7 +30,7 @@ demo_seed() {
   (umask 077 && printf '%s\n' "$line" >"$DEMO_TENANT")
   # The portal shows this tenant: it reads its key from this file on every request.
   (umask 077 && demo_tenant_field api_key >"$TIERWISE_PORTAL_API_KEY_FILE")
-  echo "      tenant $(node -p 'require(process.argv[1]).tenant_id' "$DEMO_TENANT") saved in $DEMO_TENANT"
+  echo "      tenant $(node -p 'require(process.argv[1]).tenant_id' "$DEMO_TENANT") saved in $DEMO_TENANT; its recommendations are e-mailed to $DEMO_EMAIL"
 }
 
 demo_tenant_field() {
@@ -83,6 +89,13 @@ demo_print() {
   node "$TIERWISE_ROOT/infra/local/demo-summary.mjs" "${DEMO_SUMMARIES[@]}"
 }
 
+# Bounded wait for the notifier's recommendation e-mails; warns, never fails the demo.
+demo_mail() {
+  tw_wait_for node "$TIERWISE_ROOT/infra/local/demo-mail.mjs" --timeout-s "$DEMO_MAIL_WAIT_S" \
+    --notifier-log "$TW_LOG_DIR/notifier.log" \
+    || echo "warning: could not check the recommendation e-mails; see $TW_LOG_DIR/notifier.log"
+}
+
 demo_steps() {
   local trace
   stack_up_steps
@@ -93,6 +106,7 @@ demo_steps() {
   done
   tw_step "Waiting for working sets, miss ratio curves and recommendations" demo_wait
   tw_step "Summarising" demo_print
+  tw_step "Waiting for the recommendation e-mail (notifier -> $TIERWISE_SMTP_URL)" demo_mail
 }
 
 # ./tierwise replay TRACE: into the running stack, as the saved demo tenant.

@@ -1,12 +1,12 @@
 # `./tierwise up|down|status`: the local stack's processes (sourced).
 #
 # Start order: postgres, kafka, migrations, stream-jobs (Flink), ingest, api,
-# web; `down` stops in reverse. Each service is a background process with
+# smtp-sink (the development mailbox), notifier, web; `down` stops in reverse. Each service is a background process with
 # run/<name>.pid and logs/<name>.log (see lib.sh); `up` waits until each one
 # answers its readiness probe. TW_STARTED lists what this invocation started,
 # so an interrupted demo can stop exactly that.
 
-STACK_SERVICES=(stream-jobs ingest api web)
+STACK_SERVICES=(stream-jobs ingest api smtp-sink notifier web)
 STACK_UP_STEPS=$((SETUP_STEPS + 3 + ${#STACK_SERVICES[@]}))
 STREAM_JOBS_JAR=stream-jobs/target/tierwise-stream-jobs.jar
 # Logged by the jar once its Flink job is RUNNING (TierwiseJobs.RUNNING_LINE).
@@ -33,6 +33,15 @@ timeout_ingest=60
 start_api() { tw_start api npm run -s -w @tierwise/api start; }
 ready_api() { tw_http_ok "$TIERWISE_API_URL/healthz"; }
 timeout_api=60
+
+# Development only: accepts every message on 127.0.0.1, stores it in $TIERWISE_STATE_DIR/mail.
+start_smtp_sink() { tw_start smtp-sink npm run -s -w @tierwise/notifier smtp-sink; }
+ready_smtp_sink() { tw_port_open "$TIERWISE_SMTP_PORT"; }
+timeout_smtp_sink=30
+
+start_notifier() { tw_start notifier npm run -s -w @tierwise/notifier start; }
+ready_notifier() { tw_http_ok "http://127.0.0.1:$TIERWISE_NOTIFIER_PORT/healthz"; }
+timeout_notifier=60
 
 start_web() { tw_start web npm run -s -w @tierwise/web start; }
 ready_web() { tw_http_ok "$TIERWISE_WEB_URL/"; }
@@ -69,6 +78,8 @@ stack_up_steps() {
   tw_step "Starting the Flink jobs (stream-jobs, embedded MiniCluster)" stack_service stream-jobs
   tw_step "Starting ingest ($TIERWISE_INGEST_URL)" stack_service ingest
   tw_step "Starting the API ($TIERWISE_API_URL)" stack_service api
+  tw_step "Starting the development mailbox ($TIERWISE_SMTP_URL, mail in $TIERWISE_STATE_DIR/mail)" stack_service smtp-sink
+  tw_step "Starting the notifier (health on 127.0.0.1:$TIERWISE_NOTIFIER_PORT)" stack_service notifier
   tw_step "Starting the portal ($TIERWISE_WEB_URL)" stack_service web
 }
 

@@ -108,4 +108,18 @@ describe('api over HTTP (real PostgreSQL)', () => {
     ]);
     expect(rows).toEqual([{ agent_id: seeded.agent_id, tenant_id: seeded.tenant_id }]);
   });
+
+  it('seeds a tenant with an e-mail notification channel, and refuses a malformed address', async () => {
+    const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-email', ...args], { cwd: new URL('..', import.meta.url) });
+    const seeded = JSON.parse((await seed('--email', 'ops@example.com')).stdout) as ProvisionedTenant & { email_channel_id: string };
+    tenants.track(seeded.tenant_id);
+    const { rows } = await tenants.owner.query('SELECT id, kind, target, enabled, event_kinds FROM notification_channels WHERE tenant_id = $1', [seeded.tenant_id]);
+    expect(rows).toEqual([
+      { id: seeded.email_channel_id, kind: 'email', target: 'ops@example.com', enabled: true, event_kinds: ['recommendation.created', 'recommendation.updated'] },
+    ]);
+    const named = async () => (await tenants.owner.query(`SELECT count(*)::int AS n FROM tenants WHERE name = 'test-seed-email'`)).rows[0].n as number;
+    const before = await named();
+    await expect(seed('--email', 'not-an-address')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--email must be an e-mail address like ops@example.com (got 'not-an-address')") });
+    expect(await named()).toBe(before);
+  });
 });

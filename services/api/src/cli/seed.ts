@@ -1,12 +1,18 @@
 /**
- * `npm run -w @tierwise/api seed -- --tenant-name NAME`: creates a tenant with one agent
- * credential and one read API key, connected as tierwise_owner ($TIERWISE_PG_OWNER_URL), and
- * prints one JSON line {tenant_id, agent_id, agent_token, api_key}. The token and key are
+ * `npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS]`: creates a tenant with
+ * one agent credential and one read API key, connected as tierwise_owner ($TIERWISE_PG_OWNER_URL),
+ * and prints one JSON line {tenant_id, agent_id, agent_token, api_key}. The token and key are
  * stored only as SHA-256 digests: this line is the only place they appear.
+ * With --email, the same transaction adds an e-mail notification channel (recommendation events)
+ * for ADDRESS, and the line also holds its id as email_channel_id.
  */
 import { parseArgs } from 'node:util';
 import { EnvError, inTransaction, loadEnv, provisionTenant } from '@tierwise/common';
 import pg from 'pg';
+
+const USAGE = 'usage: npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS]';
+// The shape notification_channels_target_valid accepts (db/migrations/1700000000001_notifier.sql).
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
 
 function fail(message: string): never {
   process.stderr.write(`seed: ${message}\n`);
@@ -14,13 +20,17 @@ function fail(message: string): never {
 }
 
 let tenantName: string | undefined;
+let email: string | undefined;
 try {
-  ({ values: { 'tenant-name': tenantName } } = parseArgs({ options: { 'tenant-name': { type: 'string' } } }));
+  ({ values: { 'tenant-name': tenantName, email } } = parseArgs({ options: { 'tenant-name': { type: 'string' }, email: { type: 'string' } } }));
 } catch (error) {
-  fail(`${(error as Error).message}\nusage: npm run -w @tierwise/api seed -- --tenant-name NAME`);
+  fail(`${(error as Error).message}\n${USAGE}`);
 }
 if (!tenantName?.trim()) {
   fail('--tenant-name NAME is required (a non-empty display name)');
+}
+if (email !== undefined && !EMAIL_PATTERN.test(email)) {
+  fail(`--email must be an e-mail address like ops@example.com (got '${email}')`);
 }
 
 let ownerUrl: string;
@@ -32,8 +42,18 @@ try {
 
 const pool = new pg.Pool({ connectionString: ownerUrl, max: 1 });
 try {
-  const tenant = await inTransaction(pool, (db) => provisionTenant(db, tenantName.trim()));
-  process.stdout.write(`${JSON.stringify(tenant)}\n`);
+  const seeded = await inTransaction(pool, async (db) => {
+    const tenant = await provisionTenant(db, tenantName.trim());
+    if (email === undefined) {
+      return tenant;
+    }
+    const channel = await db.query<{ id: string }>(
+      `INSERT INTO notification_channels (tenant_id, kind, target) VALUES ($1, 'email', $2) RETURNING id`,
+      [tenant.tenant_id, email],
+    );
+    return { ...tenant, email_channel_id: channel.rows[0].id };
+  });
+  process.stdout.write(`${JSON.stringify(seeded)}\n`);
 } finally {
   await pool.end();
 }
