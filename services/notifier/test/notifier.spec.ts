@@ -155,7 +155,7 @@ describe('notifier', () => {
     const [row] = (await deliveries(tenant.tenant_id)).filter((d) => d.kind === 'email');
     const mail = smtp.mails[0]!;
     expect(mail.messageId).toBe(`<${row.idempotency_key}@${MESSAGE_ID_DOMAIN}>`);
-    expect(mail.subject).toBe('[Tierwise] New recommendation for volume bbbb0001: 1.5 GiB nvme write-back');
+    expect(mail.subject).toBe('[Tierwise] New recommendation for volume bbbb0001: 1.5 GiB NVMe write-back');
     expect((mail.to as { text: string }).text).toBe('ops@example.com');
     const unsubscribe = `${WEB_URL}/settings/notifications?unsubscribe=${emailChannel}`;
     expect(mail.text).toContain('Predicted hit ratio: 92.0 %');
@@ -171,7 +171,7 @@ describe('notifier', () => {
     expect(slack.accepted).toHaveLength(1);
     const body = slack.accepted[0]!.body as { text: string; blocks: Array<Record<string, any>> };
     expect(body.blocks.map((b) => b.type)).toEqual(['header', 'section', 'actions']);
-    expect(body.blocks[0]!.text.text).toBe('New recommendation for volume bbbb0001: 1.5 GiB nvme write-back');
+    expect(body.blocks[0]!.text.text).toBe('New recommendation for volume bbbb0001: 1.5 GiB NVMe write-back');
     expect(body.blocks[1]!.fields).toContainEqual({ type: 'mrkdwn', text: '*Cache tier size*\n1.5 GiB' });
     expect(body.blocks[2]!.elements[0]).toMatchObject({ type: 'button', url: `${WEB_URL}/volumes/bbbb0001` });
 

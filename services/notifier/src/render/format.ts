@@ -34,17 +34,22 @@ function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
 
-/** One line naming the change: "New recommendation for volume <id>: 1.5 GiB nvme write-back". */
+/** The tier media as people write it: "RAM" or "NVMe". */
+function mediaName(media: RecommendationEvent['media']): string {
+  return media === 'ram' ? 'RAM' : 'NVMe';
+}
+
+/** One line naming the change: "New recommendation for volume <id>: 1.5 GiB NVMe write-back". */
 export function headline(event: RecommendationEvent): string {
   const verb = event.kind === 'recommendation.created' ? 'New recommendation' : 'Updated recommendation';
-  return `${verb} for volume ${event.volume_id}: ${formatBytes(event.tier_bytes)} ${event.media} ${event.policy}`;
+  return `${verb} for volume ${event.volume_id}: ${formatBytes(event.tier_bytes)} ${mediaName(event.media)} ${event.policy}`;
 }
 
 /** The facts every message shows, as label/value pairs in display order. */
 export function facts(event: RecommendationEvent): Array<[label: string, value: string]> {
   return [
     ['Cache tier size', formatBytes(event.tier_bytes)],
-    ['Media', event.media === 'ram' ? 'RAM' : 'NVMe'],
+    ['Media', mediaName(event.media)],
     ['Write policy', event.policy],
     ['Predicted hit ratio', formatRatio(event.predicted_hit_ratio)],
     ['Target hit ratio', formatRatio(event.target_hit_ratio)],
