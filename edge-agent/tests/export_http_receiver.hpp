@@ -39,7 +39,8 @@ struct ScriptedResponse {
 
 class HttpReceiver {
  public:
-  HttpReceiver() {
+  // Listens on 127.0.0.1:`port`; 0 picks a free port (see url()).
+  explicit HttpReceiver(uint16_t port = 0) {
     listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (listen_fd_ < 0) throw std::runtime_error("socket failed");
     const int one = 1;
@@ -47,7 +48,7 @@ class HttpReceiver {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;  // any free port
+    addr.sin_port = htons(port);
     socklen_t len = sizeof addr;
     if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
         ::listen(listen_fd_, 8) != 0 ||

@@ -10,6 +10,7 @@
 #include "trace/trace_error.hpp"
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
 #include "cli/replay_command.hpp"
+#include "cli/send_spool_command.hpp"
 #endif
 
 namespace {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   tierwise::cli::register_sample_refs_command(app);
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
   tierwise::cli::register_replay_command(app);
+  tierwise::cli::register_send_spool_command(app);
 #endif
   try {
     app.parse(argc, argv);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/byte_size.hpp"
+#include "cli/spool_options.hpp"
 #include "replay/replay.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "trace/trace_reader.hpp"
@@ -20,6 +21,7 @@ struct ReplayArguments {
   std::string tier_size = "256MiB";
   double interval_seconds = 10;
   std::string format = "auto";
+  std::string spool_max = "256MiB";
 };
 
 std::vector<std::string> format_choices() {
@@ -34,6 +36,7 @@ void run(ReplayArguments& args) {
   replay::ReplayOptions& o = args.options;
   o.tier_bytes = *parse_byte_size(args.tier_size);  // checked by byte_size_validator()
   o.interval_us = std::llround(args.interval_seconds * 1e6);
+  o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
   if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
   int code = 0;
   try {
@@ -89,10 +92,15 @@ void register_replay_command(CLI::App& app) {
   cmd->add_option("--queue-depth", o.queue_depth, "Front-end I/Os in flight at once")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
+  add_spool_options(*cmd, o.spool_dir, args->spool_max, o.drain_timeout_seconds);
   cmd->footer(
+      "Batches ingest cannot take (unreachable, 5xx, 429 after retries) are written to the "
+      "spool and sent in order once it is back; batches a previous run left there are sent "
+      "first.\n"
       "Exit codes: 0 ok; 1 failure (datastore); 2 unreadable trace; 3 malformed records "
-      "skipped; 4 ingest rejected batches (e.g. HTTP 401); 5 batches not delivered after "
-      "retries.");
+      "skipped; 4 ingest rejected batches (e.g. HTTP 401); 5 batches not delivered: left in "
+      "the spool after --drain-timeout (sent by the next replay or send-spool) or dropped at "
+      "--spool-max-bytes.");
   cmd->callback([args] { run(*args); });
 }
 

@@ -1,5 +1,7 @@
 #include "export/http_sender.hpp"
 
+#include "export/spool.hpp"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -78,20 +80,33 @@ HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
   if (config_.queue_capacity == 0) throw std::invalid_argument("sender queue capacity is 0");
   if (config_.max_attempts < 1) throw std::invalid_argument("max_attempts must be >= 1");
   std::call_once(curl_init_once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  if (!config_.spool_dir.empty()) {
+    spool_ = std::make_unique<Spool>(config_.spool_dir, config_.spool_max_bytes);
+    spooled_now_ = spool_->size();
+    spool_stats_.directory = spool_->directory();
+    spool_stats_.left = spooled_now_;
+    if (spooled_now_ > 0) {
+      std::fprintf(stderr, "tierwise-agent: %llu batches left in the spool %s by an earlier run are sent first\n",
+                   static_cast<unsigned long long>(spooled_now_), spool_->directory().c_str());
+    }
+  }
   curl_ = curl_easy_init();
   if (curl_ == nullptr) throw std::runtime_error("curl_easy_init failed");
   thread_ = std::thread([this] { run(); });
 }
 
 HttpSender::~HttpSender() {
-  drain();
+  stop();
+  curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
+
+void HttpSender::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
-  thread_.join();
-  curl_easy_cleanup(static_cast<CURL*>(curl_));
+  if (thread_.joinable()) thread_.join();
 }
 
 void HttpSender::enqueue(Batch batch) {
@@ -103,7 +118,13 @@ void HttpSender::enqueue(Batch batch) {
 
 void HttpSender::drain() {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  changed_.wait(lock, [this] { return queue_.empty() && !busy_ && spooled_now_ == 0; });
+}
+
+bool HttpSender::drain_for(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout,
+                           [this] { return queue_.empty() && !busy_ && spooled_now_ == 0; });
 }
 
 DeliveryStats HttpSender::stats(size_t stream) const {
@@ -111,25 +132,129 @@ DeliveryStats HttpSender::stats(size_t stream) const {
   return stream < stats_.size() ? stats_[stream] : DeliveryStats{};
 }
 
+SpoolStats HttpSender::spool_stats() const {
+  std::lock_guard lock(mutex_);
+  SpoolStats s = spool_stats_;
+  s.left = spooled_now_;
+  return s;
+}
+
 void HttpSender::run() {
   for (;;) {
     Batch batch;
+    bool from_queue = false;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [this] { return !queue_.empty() || stopping_; });
-      if (queue_.empty()) return;  // stopping, nothing left
-      batch = std::move(queue_.front());
-      queue_.pop_front();
+      for (;;) {
+        // The spool's oldest batch goes first when its backoff is over; queued
+        // batches are taken (and spooled) meanwhile. Stopping: queue only.
+        if (spooled_now_ > 0 && !stopping_ && std::chrono::steady_clock::now() >= next_spool_try_) break;
+        if (!queue_.empty()) {
+          batch = std::move(queue_.front());
+          queue_.pop_front();
+          from_queue = true;
+          break;
+        }
+        if (stopping_) return;
+        if (spooled_now_ > 0) {
+          changed_.wait_until(lock, next_spool_try_);
+        } else {
+          changed_.wait(lock);
+        }
+      }
       busy_ = true;
     }
     changed_.notify_all();  // room in the queue
-    deliver(batch);
+    if (from_queue) {
+      handle(std::move(batch));
+    } else {
+      send_spooled();
+    }
     {
       std::lock_guard lock(mutex_);
       busy_ = false;
+      if (spool_) spooled_now_ = spool_->size();
     }
     changed_.notify_all();
   }
+}
+
+void HttpSender::handle(Batch batch) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stats_.size() <= batch.stream) stats_.resize(batch.stream + 1);
+  }
+  if (spool_ && !spool_->empty()) {
+    to_spool(batch);  // behind the batches already spooled
+  } else if (!deliver(batch)) {
+    to_spool(batch);  // ingest is down: try the spool again after a backoff
+    spool_failures_ = 1;
+    std::lock_guard lock(mutex_);
+    next_spool_try_ = std::chrono::steady_clock::now() + backoff(spool_failures_);
+  }
+}
+
+void HttpSender::to_spool(const Batch& batch) {
+  uint64_t dropped = 0;
+  try {
+    dropped = spool_->push(batch);
+  } catch (const std::runtime_error& e) {
+    std::lock_guard lock(mutex_);
+    ++stats_[batch.stream].failed;
+    if (stats_[batch.stream].first_problem.empty()) stats_[batch.stream].first_problem = e.what();
+    std::fprintf(stderr, "tierwise-agent: batch %s lost: %s\n", batch.batch_id.c_str(), e.what());
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  ++spool_stats_.spooled;
+  if (dropped > 0 && spool_stats_.dropped == 0) {
+    std::fprintf(stderr, "tierwise-agent: the spool %s is full (--spool-max-bytes %llu): dropping its oldest batches\n",
+                 spool_->directory().c_str(), static_cast<unsigned long long>(config_.spool_max_bytes));
+  }
+  spool_stats_.dropped += dropped;
+}
+
+void HttpSender::send_spooled() {
+  Batch batch;
+  try {
+    batch = spool_->front();
+  } catch (const std::runtime_error& e) {  // unreadable file: it can never be sent
+    std::fprintf(stderr, "tierwise-agent: deleting it: %s\n", e.what());
+    spool_->pop();
+    std::lock_guard lock(mutex_);
+    ++spool_stats_.rejected;
+    if (spool_stats_.first_problem.empty()) spool_stats_.first_problem = e.what();
+    return;
+  }
+  const Response r = post(curl_, batch);
+  const bool ok = r.code == CURLE_OK && r.status >= 200 && r.status < 300;
+  const bool refused = r.code == CURLE_OK && r.status >= 400 && r.status < 500 && r.status != 429;
+  if (ok || refused) {
+    spool_->pop();
+    spool_failures_ = 0;
+    degraded_ = false;
+    std::lock_guard lock(mutex_);
+    next_spool_try_ = std::chrono::steady_clock::time_point{};
+    if (ok) {
+      ++spool_stats_.sent_from_spool;
+      return;
+    }
+    ++spool_stats_.rejected;
+    const std::string problem = describe_status(r.status, r.status_line) + (r.body.empty() ? "" : ": " + r.body);
+    if (spool_stats_.first_problem.empty()) spool_stats_.first_problem = problem;
+    if (printed_status_.insert(r.status).second) {
+      std::fprintf(stderr, "tierwise-agent: ingest refused spooled batch %s (POST %s): %s\n",
+                   batch.batch_id.c_str(), path_of(batch.endpoint), problem.c_str());
+    }
+    return;
+  }
+  ++spool_failures_;
+  auto delay = backoff(spool_failures_);
+  if (r.retry_after_s > 0) {
+    delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_s), config_.max_backoff);
+  }
+  std::lock_guard lock(mutex_);
+  next_spool_try_ = std::chrono::steady_clock::now() + delay;
 }
 
 HttpSender::Response HttpSender::post(void* handle, const Batch& batch) {
@@ -193,11 +318,7 @@ void HttpSender::record_problem(const Batch& batch, const std::string& problem, 
   }
 }
 
-void HttpSender::deliver(const Batch& batch) {
-  {
-    std::lock_guard lock(mutex_);
-    if (stats_.size() <= batch.stream) stats_.resize(batch.stream + 1);
-  }
+bool HttpSender::deliver(const Batch& batch) {
   const int attempts = degraded_ ? 1 : config_.max_attempts;
   for (int attempt = 1;; ++attempt) {
     const Response r = post(curl_, batch);
@@ -207,7 +328,7 @@ void HttpSender::deliver(const Batch& batch) {
       ++stats_[batch.stream].sent;
       stats_[batch.stream].bytes_sent += batch.body.size();
       degraded_ = false;
-      return;
+      return true;
     }
     const bool retryable =
         r.code == CURLE_OK ? (r.status == 429 || r.status >= 500) : transient(r.code);
@@ -224,20 +345,28 @@ void HttpSender::deliver(const Batch& batch) {
         first_of_status = printed_status_.insert(r.status).second;
       }
       record_problem(batch, problem, first_of_status);
-      return;
+      return true;  // delivered: ingest answered, and will answer the same again
     }
     if (!retryable || attempt >= attempts) {
+      if (retryable) degraded_ = true;
+      const bool spooling = retryable && spool_;
       bool first_failure = false;
       {
         std::lock_guard lock(mutex_);
-        ++stats_[batch.stream].failed;
+        if (!spooling) ++stats_[batch.stream].failed;
         first_failure = !printed_failure_;
         printed_failure_ = true;
       }
-      if (retryable) degraded_ = true;
+      if (spooling) {
+        if (first_failure) {
+          std::fprintf(stderr, "tierwise-agent: ingest unreachable (%s); spooling batches to %s\n",
+                       problem.c_str(), spool_->directory().c_str());
+        }
+        return false;
+      }
       record_problem(batch, problem + " (after " + std::to_string(attempt) + " attempts)",
                      first_failure);
-      return;
+      return true;  // counted as failed
     }
     auto delay = backoff(attempt);
     if (r.retry_after_s > 0) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <set>
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace tierwise::exporter {
+
+class Spool;  // export/spool.hpp
 
 // Ingest endpoints (services/ingest; proto/METRICS.md).
 enum class Endpoint : uint8_t {
@@ -43,6 +46,18 @@ struct DeliveryStats {
   std::string first_problem;
 };
 
+// What became of the batches that went through the disk spool (all streams:
+// a spool outlives the run, so a spooled batch has no stream).
+struct SpoolStats {
+  uint64_t spooled = 0;          // batches written to the spool by this sender
+  uint64_t sent_from_spool = 0;  // spooled batches (this run's or earlier) accepted with 2xx
+  uint64_t rejected = 0;         // spooled batches refused with a 4xx other than 429 (deleted)
+  uint64_t dropped = 0;          // batches deleted at the size bound (Spool: oldest first)
+  uint64_t left = 0;             // batches in the spool now
+  std::string directory;
+  std::string first_problem;     // first rejection of a spooled batch
+};
+
 struct SenderConfig {
   std::string ingest_url;  // base URL, e.g. http://127.0.0.1:4318 (no path)
   std::string token;       // sent as Authorization: Bearer <token>
@@ -53,6 +68,10 @@ struct SenderConfig {
   std::chrono::milliseconds max_backoff{30000};    // also caps Retry-After
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds request_timeout{60000};
+  // Disk spool for batches ingest cannot take (export/spool.hpp); empty: none,
+  // such batches are counted as failed.
+  std::string spool_dir;
+  uint64_t spool_max_bytes = 256ull << 20;  // bound of the spool's files, bytes
 };
 
 /*
@@ -76,11 +95,25 @@ struct SenderConfig {
  *                                 failure, later batches get a single attempt
  *                                 until one gets through (the ingest is down:
  *                                 do not stall the drain for minutes per batch).
- * 4. drain(): waits until every queued batch was sent, rejected or failed.
- * 5. Destroy: drains, stops and joins the thread.
+ *    With a spool_dir, a batch that failed after its attempts is written to the
+ *    disk spool instead of being counted as failed; while the spool holds
+ *    batches, new batches are spooled too (send order = enqueue order), and
+ *    the thread sends the spool's oldest batch, deleting it after a 2xx or a
+ *    4xx other than 429 (rejected). A retryable failure of a spooled batch
+ *    backs off as above (Retry-After, else initial_backoff * 2^(n-1), capped at
+ *    max_backoff); batches enqueued meanwhile go to the spool. Batches a
+ *    previous run left in the spool are sent before anything else.
+ * 4. drain(): waits until every queued batch was sent, rejected or failed and
+ *    the spool is empty; drain_for() gives up after a timeout.
+ * 5. stop() (also run by the destructor): handles the batches still queued
+ *    (sent, or spooled when the spool holds batches), then stops and joins the
+ *    thread; spooled batches stay on disk for the next sender. Statistics stay
+ *    readable; enqueue() must not be called afterwards.
  */
 class HttpSender {
  public:
+  // Throws std::invalid_argument for a bad config and std::runtime_error when
+  // the spool directory cannot be created or read.
   explicit HttpSender(SenderConfig config);
   ~HttpSender();
   HttpSender(const HttpSender&) = delete;
@@ -88,13 +121,25 @@ class HttpSender {
 
   void enqueue(Batch batch);
   void drain();
+  // drain() for at most `timeout`; true when everything was delivered (queue
+  // and spool empty), false when batches are still queued or spooled.
+  bool drain_for(std::chrono::milliseconds timeout);
+  // Lifecycle step 5; idempotent.
+  void stop();
   // Statistics of one stream so far (zeros for a stream never seen).
   DeliveryStats stats(size_t stream) const;
+  // Statistics of the disk spool (zeros without a spool_dir).
+  SpoolStats spool_stats() const;
 
  private:
   struct Response;
   void run();
-  void deliver(const Batch& batch);
+  void handle(Batch batch);
+  // POSTs with retries; false when the batch is to be spooled (retryable
+  // failure with a spool), true when it was sent, rejected or counted as failed.
+  bool deliver(const Batch& batch);
+  void to_spool(const Batch& batch);
+  void send_spooled();
   Response post(void* curl, const Batch& batch);
   std::chrono::milliseconds backoff(int attempt);
   void record_problem(const Batch& batch, const std::string& problem, bool print);
@@ -102,6 +147,8 @@ class HttpSender {
   SenderConfig config_;
   void* curl_ = nullptr;  // CURL*, used by the sender thread only
   bool degraded_ = false;  // last batch failed: single attempts until one succeeds
+  std::unique_ptr<Spool> spool_;        // used by the sender thread only
+  int spool_failures_ = 0;              // failed attempts in a row at the spool's oldest batch
   std::mt19937_64 rng_{std::random_device{}()};  // backoff jitter
 
   mutable std::mutex mutex_;
@@ -109,7 +156,10 @@ class HttpSender {
   std::deque<Batch> queue_;
   bool busy_ = false;
   bool stopping_ = false;
+  uint64_t spooled_now_ = 0;  // batches in the spool (mirrors spool_ for drain())
+  std::chrono::steady_clock::time_point next_spool_try_{};
   std::vector<DeliveryStats> stats_;
+  SpoolStats spool_stats_;
   std::set<long> printed_status_;  // statuses already reported on stderr
   bool printed_failure_ = false;
   std::thread thread_;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "blockdev/uring_queue.hpp"
 #include "export/http_sender.hpp"
 #include "replay/datastore_dir.hpp"
+#include "replay/spool_report.hpp"
 #include "replay/trace_replay.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -36,6 +38,8 @@ void validate(const ReplayOptions& o) {
     throw std::invalid_argument("--sample-rate must be in (0, 1]");
   }
   if (o.queue_depth == 0) throw std::invalid_argument("--queue-depth must be at least 1");
+  if (o.spool_max_bytes == 0) throw std::invalid_argument("--spool-max-bytes must be more than 0");
+  if (!(o.drain_timeout_seconds >= 0)) throw std::invalid_argument("--drain-timeout must be >= 0");
   if (!o.ingest_url.empty() && !o.dry_run && o.token.empty()) {
     throw std::invalid_argument("--ingest needs --token (the agent token)");
   }
@@ -63,7 +67,8 @@ int64_t unix_now_us() {
       .count();
 }
 
-int exit_code_for(const std::vector<TraceSummary>& summaries) {
+int exit_code_for(const std::vector<TraceSummary>& summaries, const exporter::SpoolStats& spool) {
+  const int spool_code = spool_exit_code(spool);
   bool unreadable = false, rejected = false, undelivered = false, malformed = false;
   for (const TraceSummary& s : summaries) {
     if ((!s.error.empty() && !s.unreadable) || s.io_errors > 0) return kExitFailure;
@@ -73,20 +78,22 @@ int exit_code_for(const std::vector<TraceSummary>& summaries) {
     malformed |= s.malformed > 0;
   }
   if (unreadable) return kExitUnreadable;
-  if (rejected) return kExitRejected;
-  if (undelivered) return kExitUndelivered;
+  if (rejected || spool_code == kExitRejected) return kExitRejected;
+  if (undelivered || spool_code == kExitUndelivered) return kExitUndelivered;
   if (malformed) return kExitMalformed;
   return kExitOk;
 }
 
 void write_json(const std::string& path, const ReplayOptions& o,
-                const std::vector<TraceSummary>& summaries, int exit_code) {
+                const std::vector<TraceSummary>& summaries, const exporter::SpoolStats& spool,
+                int exit_code) {
   nlohmann::json j;
   j["exit_code"] = exit_code;
   j["tier_bytes"] = o.tier_bytes;
   j["interval_seconds"] = static_cast<double>(o.interval_us) / 1e6;
   j["sample_rate"] = o.sample_rate;
   j["exported"] = !o.ingest_url.empty() && !o.dry_run;
+  if (j["exported"]) add_spool_json(j, spool);
   j["traces"] = nlohmann::json::array();
   for (const TraceSummary& s : summaries) j["traces"].push_back(summary_json(s));
   std::ofstream out(path);
@@ -124,6 +131,8 @@ int run_replay(const ReplayOptions& input) {
     config.ingest_url = options.ingest_url;
     config.token = options.token;
     config.user_agent = std::string("tierwise-agent/") + agent_version();
+    config.spool_dir = resolve_spool_dir(options.spool_dir, key_path);
+    config.spool_max_bytes = options.spool_max_bytes;
     sender = std::make_unique<exporter::HttpSender>(config);
   }
 
@@ -135,9 +144,13 @@ int run_replay(const ReplayOptions& input) {
     TraceReplay replay(context, i, options.traces[i]);
     summaries.push_back(replay.run());
   }
+  exporter::SpoolStats spool;
   if (sender) {
-    std::fprintf(stderr, "tierwise-agent: waiting for the export queue to drain\n");
-    sender->drain();
+    std::fprintf(stderr, "tierwise-agent: waiting for the export queue and spool to drain (at most %g s)\n",
+                 options.drain_timeout_seconds);
+    sender->drain_for(std::chrono::milliseconds(std::llround(options.drain_timeout_seconds * 1000)));
+    sender->stop();  // what is still queued joins the spool
+    spool = sender->spool_stats();
     for (size_t i = 0; i < summaries.size(); ++i) {
       const exporter::DeliveryStats st = sender->stats(i);
       summaries[i].batches_sent = st.sent;
@@ -147,11 +160,12 @@ int run_replay(const ReplayOptions& input) {
     }
   }
 
-  const int code = exit_code_for(summaries);
+  const int code = exit_code_for(summaries, spool);
   for (const TraceSummary& s : summaries) print_summary(std::cout, s, options.tier_bytes);
+  if (exporting) print_spool_summary(std::cout, spool);
   if (!exporting) std::cout << "(not exported: " << (options.dry_run ? "--dry-run" : "no --ingest") << ")\n";
   std::cout.flush();
-  if (!options.json_summary.empty()) write_json(options.json_summary, options, summaries, code);
+  if (!options.json_summary.empty()) write_json(options.json_summary, options, summaries, spool, code);
   return code;
 }
 

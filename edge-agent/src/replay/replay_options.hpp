@@ -25,6 +25,9 @@ struct ReplayOptions {
   std::string host_name;                     // empty: gethostname()
   std::string json_summary;                  // path of the JSON summary; empty: none
   unsigned queue_depth = 32;                 // front-end I/Os in flight at once
+  std::string spool_dir;                     // disk spool; empty: replay::resolve_spool_dir()
+  uint64_t spool_max_bytes = 256ull << 20;   // bound of the spool, bytes (oldest dropped beyond)
+  double drain_timeout_seconds = 60;         // at the end, wait this long for the spool to empty
 };
 
 // Exit codes of `replay` (1-3 as every tierwise-agent command: src/cli/exit_codes.hpp).
@@ -34,7 +37,8 @@ enum ExitCode : int {
   kExitUnreadable = 2,     // a trace could not be opened, recognised or read to its end
   kExitMalformed = 3,      // malformed records were skipped (the rest was replayed)
   kExitRejected = 4,       // ingest rejected batches (4xx, e.g. 401 for a bad token)
-  kExitUndelivered = 5,    // batches not delivered after retries (ingest unreachable, 5xx)
+  kExitUndelivered = 5,    // batches not delivered: left in the spool, dropped at its bound,
+                           // or lost (spool not writable)
 };
 
 }  // namespace tierwise::replay

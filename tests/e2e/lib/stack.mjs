@@ -69,10 +69,31 @@ function startProcess(name, command, args, readyLine) {
   return { name, child, readyPromise, output, ready };
 }
 
+/** SIGTERM, then SIGKILL after 10 s; resolves once `p` exited. */
+async function stopProcess(p) {
+  if (p.child.exitCode !== null) return;
+  p.child.kill('SIGTERM');
+  try {
+    await once(p.child, 'exit', { signal: AbortSignal.timeout(10_000) });
+  } catch {
+    p.child.kill('SIGKILL');
+  }
+}
+
+/** Resolves once `p` answers GET `url`/healthz with 200; rejects if it exits first or after 60 s. */
+function healthy(p, url) {
+  return Promise.race([
+    p.readyPromise,
+    waitFor(`${p.name} /healthz`, async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000 }),
+  ]);
+}
+
 /**
  * Starts ingest, api and the Flink jobs and waits until each is ready.
- * Returns { stop() }. Ingest and api are ready when GET /healthz answers 200;
- * the Flink jobs when they log "tierwise-stream-jobs: running".
+ * Returns { stop(), stopIngest(), restartIngest() } (the last two stop ingest
+ * alone, and start it again and wait until it is ready). Ingest and api are
+ * ready when GET /healthz answers 200; the Flink jobs when they log
+ * "tierwise-stream-jobs: running".
  */
 export async function startStack() {
   const ingestUrl = env('TIERWISE_INGEST_URL');
@@ -82,35 +103,32 @@ export async function startStack() {
   await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
   const procs = [
     startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running'),
-    startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]),
+    startIngest(),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
   const stop = async () => {
-    for (const p of procs) {
-      if (p.child.exitCode === null) {
-        p.child.kill('SIGTERM');
-        try {
-          await once(p.child, 'exit', { signal: AbortSignal.timeout(10_000) });
-        } catch {
-          p.child.kill('SIGKILL');
-        }
-      }
-    }
+    for (const p of procs) await stopProcess(p);
   };
   try {
-    for (const [p, url] of [[procs[1], ingestUrl], [procs[2], apiUrl]]) {
-      await Promise.race([
-        p.readyPromise,
-        waitFor(`${p.name} /healthz`, async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000 }),
-      ]);
-    }
+    for (const [p, url] of [[procs[1], ingestUrl], [procs[2], apiUrl]]) await healthy(p, url);
     await withTimeout(procs[0].readyPromise, 180_000,
       () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { stop };
+  return {
+    stop,
+    stopIngest: () => stopProcess(procs[1]),
+    restartIngest: async () => {
+      procs[1] = startIngest();
+      await healthy(procs[1], ingestUrl);
+    },
+  };
+}
+
+function startIngest() {
+  return startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]);
 }
 
 /** Creates a tenant with an agent credential and a read API key: {tenant_id, agent_id, agent_token, api_key}. */
