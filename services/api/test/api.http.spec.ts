@@ -2,14 +2,11 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { BIND_ADDRESS, createServiceApp, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import type { ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppModule } from '../src/app.module.js';
-import { serveOpenApiDocument } from '../src/openapi.js';
+import { startApi } from './support/live-api.js';
 import { hexId, insertVolume } from './support/volume-rows.js';
-
-const TENANT_TABLES = ['tenants', 'agents', 'api_keys', 'ingested_batches', 'hosts', 'volumes', 'volume_io_stats', 'volume_working_sets', 'recommendations'];
 
 describe('api over HTTP (real PostgreSQL)', () => {
   const tenants = new TestTenants();
@@ -24,10 +21,7 @@ describe('api over HTTP (real PostgreSQL)', () => {
     fetch(`${url}${path}`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
 
   beforeAll(async () => {
-    app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
-    serveOpenApiDocument(app);
-    await app.listen(0, BIND_ADDRESS);
-    url = await app.getUrl();
+    ({ app, url } = await startApi());
     [a, b] = [await tenants.create('api-a'), await tenants.create('api-b')];
     await insertVolume(tenants.owner, a.tenant_id, { volumeId: volumeOfA, hostId: hexId(), io: { readOps: 10, writeOps: 5, hits: 3, misses: 1 }, wssBytes: 4096 });
     await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), io: { readOps: 99, writeOps: 99, hits: 1, misses: 3 }, tierBytes: 8192 });
@@ -72,16 +66,6 @@ describe('api over HTTP (real PostgreSQL)', () => {
     const malformed = await get('/v1/volumes/NOT-HEX', a.api_key);
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ code: 'bad_request', message: 'volumeId must be 8-64 lowercase hex characters' });
-  });
-
-  it("shows a pool query without the tenant setting no tenant's rows (RLS, the second wall)", async () => {
-    const pool = app.get(DatabaseService).pool;
-    for (const table of TENANT_TABLES) {
-      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM ${table}`);
-      expect({ table, rows: rows[0].n }).toEqual({ table, rows: 0 });
-    }
-    const { rows } = await tenants.owner.query('SELECT count(*)::int AS n FROM volumes WHERE tenant_id = ANY($1)', [[a.tenant_id, b.tenant_id]]);
-    expect(rows[0].n).toBe(2);
   });
 
   it('serves the OpenAPI document, the same one the build writes to openapi.json', async () => {

@@ -26,6 +26,7 @@ export class VolumeController {
   @Authenticated({ permission: Permission.VolumeRead })
   @ApiOperation({ summary: 'A volume: I/O, cache, block sizes, working set, miss ratio curve, recommendation' })
   @ApiOkResponse({ type: VolumeDetailDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
   get(@Auth() auth: ApiKeyPrincipal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<VolumeDetailDto> {
     return this.volumes.get(auth, volumeId);

@@ -16,6 +16,10 @@ export interface VolumeFixture {
   wssBytes?: number;
   /** Recommended tier size, bytes; absent = no row. */
   tierBytes?: number;
+  /** Read I/Os of 4 KiB (vscsiStats bin '4096'); absent = no volume_block_sizes row. */
+  blockSizeOps?: number;
+  /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
+  mrcCacheBytes?: number;
 }
 
 export function hexId(): string {
@@ -57,6 +61,21 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
        VALUES ($1, $2, $3, 'nvme', 'write-through', 0.86, 0.95, 0.855, '{"window":"all","read_share":0.8}',
                'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z')`,
       [tenantId, volume.volumeId, volume.tierBytes],
+    );
+  }
+  if (volume.blockSizeOps !== undefined) {
+    await db.query(
+      `INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes, ops, bytes)
+       VALUES ($1, $2, 'read', '4096', 4096, $3, $3::bigint * 4096)`,
+      [tenantId, volume.volumeId, volume.blockSizeOps],
+    );
+  }
+  if (volume.mrcCacheBytes !== undefined) {
+    await db.query(
+      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
+       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, jsonb_build_array(jsonb_build_object('cache_bytes', 0, 'miss_ratio', 1),
+               jsonb_build_object('cache_bytes', $3::bigint, 'miss_ratio', 0.14)))`,
+      [tenantId, volume.volumeId, volume.mrcCacheBytes],
     );
   }
 }

@@ -1,0 +1,186 @@
+/**
+ * The tenancy wall, over HTTP and in the database.
+ *
+ * Every route comes from the api's own OpenAPI document (GET /openapi.json), never from a hand
+ * list: a route added tomorrow is called here by the next run. Each route is called three ways:
+ *   1. with B's key and B's ids: B's markers must show (proves the route works, that the
+ *      markers would be seen, and that the path parameters were filled right);
+ *   2. with A's key and A's ids: A's markers show, none of B's;
+ *   3. with A's key and B's ids: none of B's markers show (but the ids the request carried,
+ *      which a 404 message may echo), and a route whose path names B's volume answers 404
+ *      with the error body.
+ * B's markers are its volume id, host id, volume name and a read-ops figure found nowhere else.
+ * A new route that forgot tenant scoping (no `WHERE tenant_id`, or a read outside the tenant's
+ * transaction) leaks B's markers in call 2 or 3, and this suite fails naming the route. A new
+ * path parameter without an entry in PATH_IDS fails too, asking for B's id of that resource.
+ */
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { TestTenants } from '@tierwise/common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from './support/live-api.js';
+import { hexId, insertVolume } from './support/volume-rows.js';
+
+/** A tenant with one volume that has a row in every table the api reads. */
+interface SeededTenant {
+  tenant: ProvisionedTenant;
+  volumeId: string;
+  hostId: string;
+  displayName: string;
+  readOps: number;
+}
+
+/** Strings of a tenant that no other tenant's answer may contain. */
+const markers = (t: SeededTenant): string[] => [t.volumeId, t.hostId, t.displayName, String(t.readOps)];
+
+/** Tables the api reads; the seed puts rows of both tenants in each. */
+const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations'];
+
+/** The tenant's id for each path parameter of the OpenAPI document. */
+const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
+  volumeId: (t) => t.volumeId,
+};
+
+interface Operation {
+  method: string;
+  path: string;
+  authenticated: boolean;
+}
+
+/** The part of an OpenAPI 3 document this suite reads. */
+interface OpenApiPaths {
+  paths: Record<string, Record<string, { security?: unknown[] }>>;
+}
+
+/** Every operation of an OpenAPI 3 document. */
+function operations(document: OpenApiPaths): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+      .map(([method, operation]) => ({ method: method.toUpperCase(), path, authenticated: (operation.security ?? []).length > 0 })),
+  );
+}
+
+/** The operation's path with each `{param}` replaced by the tenant's id of it. */
+function pathOf(operation: Operation, owner: SeededTenant): string {
+  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const id = PATH_IDS[name];
+    if (!id) {
+      throw new Error(`${operation.method} ${operation.path}: no tenant id for path parameter '${name}'; seed one and add it to PATH_IDS`);
+    }
+    return encodeURIComponent(id(owner));
+  });
+}
+
+describe('tenancy wall (every route of the OpenAPI document, real PostgreSQL)', () => {
+  const tenants = new TestTenants();
+  let app: NestExpressApplication;
+  let url: string;
+  let a: SeededTenant;
+  let b: SeededTenant;
+  let routes: Operation[];
+
+  async function seed(name: string, readOps: number): Promise<SeededTenant> {
+    const seeded = { tenant: await tenants.create(name), volumeId: hexId(), hostId: hexId(), displayName: `${name}-${hexId()}`, readOps };
+    await insertVolume(tenants.owner, seeded.tenant.tenant_id, {
+      volumeId: seeded.volumeId,
+      hostId: seeded.hostId,
+      displayName: seeded.displayName,
+      io: { readOps, writeOps: 7, hits: 3, misses: 1 },
+      wssBytes: 4096 * 777,
+      tierBytes: 4096 * 555,
+      blockSizeOps: 333,
+      mrcCacheBytes: 4096 * 999,
+    });
+    return seeded;
+  }
+
+  async function call(operation: Operation, key: string, idsOf: SeededTenant): Promise<{ status: number; body: string; requestId: string | null }> {
+    const response = await fetch(`${url}${pathOf(operation, idsOf)}`, {
+      method: operation.method,
+      headers: { authorization: `Bearer ${key}`, ...(operation.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+      body: operation.method === 'GET' || operation.method === 'DELETE' ? undefined : '{}',
+    });
+    return { status: response.status, body: await response.text(), requestId: response.headers.get('x-request-id') };
+  }
+
+  beforeAll(async () => {
+    ({ app, url } = await startApi());
+    [a, b] = [await seed('wall-a', 1_234_567), await seed('wall-b', 987_654_321)];
+    routes = operations((await (await fetch(`${url}/openapi.json`)).json()) as OpenApiPaths);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await tenants.cleanUp();
+  });
+
+  it('finds the routes in the generated OpenAPI document', () => {
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/v1/fleet/summary', authenticated: true },
+        { method: 'GET', path: '/v1/volumes', authenticated: true },
+        { method: 'GET', path: '/v1/volumes/{volumeId}', authenticated: true },
+      ]),
+    );
+  });
+
+  it("answers each tenant's key with its own data on every authenticated route", async () => {
+    for (const route of routes.filter((r) => r.authenticated)) {
+      for (const [owner, other] of [
+        [b, a],
+        [a, b],
+      ]) {
+        const { status, body } = await call(route, owner.tenant.api_key, owner);
+        const label = `${route.method} ${route.path} as ${owner.tenant.tenant_id}`;
+        expect({ label, status, ok: status >= 200 && status < 300 }).toEqual({ label, status, ok: true });
+        expect({ label, shows: markers(owner).some((m) => body.includes(m)) }).toEqual({ label, shows: true });
+        expect({ label, leaks: markers(other).filter((m) => body.includes(m)) }).toEqual({ label, leaks: [] });
+      }
+    }
+  });
+
+  it("never answers A's key with B's data, even when the path names B's resources", async () => {
+    for (const route of routes) {
+      const { status, body, requestId } = await call(route, a.tenant.api_key, b);
+      const label = `${route.method} ${route.path} with B's ids`;
+      // An id the request itself carried may be echoed back ("volume <id> not found"); anything else of B is a leak.
+      const sent = pathOf(route, b);
+      expect({ label, leaks: markers(b).filter((m) => body.includes(m) && !sent.includes(m)) }).toEqual({ label, leaks: [] });
+      if (route.path.includes('{')) {
+        expect({ label, status, body: JSON.parse(body) }).toEqual({
+          label,
+          status: 404,
+          body: { code: 'not_found', message: expect.any(String), request_id: requestId },
+        });
+      } else {
+        expect({ label, status, serverError: status >= 500 }).toEqual({ label, status, serverError: false });
+      }
+    }
+  });
+
+  it('shows tierwise_app without the tenant setting no row of any table under row-level security', async () => {
+    const database = app.get(DatabaseService);
+    const { rows: tables } = await tenants.owner.query<{ name: string; tenant_column: string }>(
+      `SELECT c.relname AS name,
+              CASE WHEN EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped)
+                   THEN 'tenant_id' ELSE 'id' END AS tenant_column
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relrowsecurity ORDER BY 1`,
+    );
+    const names = tables.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(API_TABLES));
+    for (const { name, tenant_column } of tables) {
+      const count = `SELECT count(*)::int AS n FROM ${name}`;
+      const unscoped = (await database.pool.query(count)).rows[0].n as number;
+      const ofB = (await tenants.owner.query(`${count} WHERE ${tenant_column} = $1`, [b.tenant.tenant_id])).rows[0].n as number;
+      const scopedToB = await database.withTenant(b.tenant.tenant_id, async (db) => (await db.query(count)).rows[0].n as number);
+      expect({ name, unscoped, scopedToB }).toEqual({ name, unscoped: 0, scopedToB: ofB });
+    }
+    for (const name of API_TABLES) {
+      const column = tables.find((t) => t.name === name)?.tenant_column;
+      const { rows } = await tenants.owner.query(`SELECT count(*)::int AS n FROM ${name} WHERE ${column} = $1`, [b.tenant.tenant_id]);
+      expect({ name, rowsOfB: rows[0].n > 0 }).toEqual({ name, rowsOfB: true });
+    }
+  });
+});
