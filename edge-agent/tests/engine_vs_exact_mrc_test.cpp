@@ -1,0 +1,152 @@
+// The cache engine against the exact LRU miss ratio curve (issue 3, "Must
+// show"): each real trace in shared/traces is replayed through the real engine
+// by run_replay (the path of `tierwise-agent replay --dry-run`: io_uring
+// datastore files + RAM tier) at several tier sizes, and the measured hit
+// ratio, hits / (hits + misses) over 4 KiB blocks, must equal
+// 1 - the exact Mattson miss ratio at that size within 0.01.
+//
+// Order: both sides see the records in the trace file's order (the order the
+// readers return them and the replay submits them), not sorted by timestamp;
+// this matters for SYSTOR and Tencent CBS, whose files are not time-sorted.
+// Multi-volume traces (Tencent CBS) get one tier of the given size per volume,
+// as the replay does: exact hits are summed over per-volume curves.
+//
+// Queue depth 1: one front-end I/O in flight, so no block is pinned when the
+// engine evicts. At the replay's default depth of 32 the engine evicts LRU over
+// unpinned slots only (cache_engine.hpp), which departs from plain LRU when the
+// tier is small next to the blocks in flight: msr_hm_0 at a 256 KiB tier
+// measures 0.1553 against the exact 0.1678.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/exact_lru_mrc.hpp"
+#include "replay/replay.hpp"
+#include "test_support.hpp"
+#include "trace/blocks.hpp"
+#include "trace/trace_reader.hpp"
+
+namespace tierwise {
+namespace {
+
+constexpr uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+constexpr double kTolerance = 0.01;
+
+struct TraceCase {
+  const char* name;    // gtest parameter name
+  const char* file;    // in shared/traces
+  std::vector<uint64_t> tier_bytes;  // per volume; chosen to cut through the curve
+};
+
+// Exact LRU hit ratio of one tier of `tier_bytes` per volume, records in file order.
+class ExactCurves {
+ public:
+  explicit ExactCurves(const std::string& path) {
+    auto reader = trace::open_trace(path);
+    trace::IoRecord record;
+    while (reader->next(record)) {
+      analysis::ExactLruMrc& mrc = per_volume_[record.volume];
+      const trace::BlockRange blocks = trace::blocks_touched(record);
+      for (uint64_t b = blocks.first; b <= blocks.last; ++b) mrc.access(b);
+    }
+  }
+
+  double hit_ratio(uint64_t tier_bytes) const {
+    double hits = 0, accesses = 0;
+    for (const auto& [volume, mrc] : per_volume_) {
+      const auto n = static_cast<double>(mrc.accesses());
+      hits += n * (1.0 - mrc.miss_ratio(tier_bytes / trace::kBlockBytes));
+      accesses += n;
+    }
+    return accesses > 0 ? hits / accesses : -1;
+  }
+
+ private:
+  std::map<std::string, analysis::ExactLruMrc> per_volume_;
+};
+
+// A scratch directory, in RAM (/dev/shm) when there is one: the CloudPhysics
+// replay writes about 4 GB through its datastore file per tier size.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const std::filesystem::path base =
+        std::filesystem::is_directory("/dev/shm") ? std::filesystem::path("/dev/shm")
+                                                  : std::filesystem::temp_directory_path();
+    path_ = base / ("tierwise-engine-mrc-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+class EngineVsExactMrc : public ::testing::TestWithParam<TraceCase> {};
+
+TEST_P(EngineVsExactMrc, HitRatioMatchesExactLruCurve) {
+  const TraceCase& c = GetParam();
+  const std::string trace = testing::trace_path(c.file);
+  const ExactCurves exact(trace);
+  const ScratchDir scratch;
+
+  std::printf("%-34s %10s %9s %9s %9s\n", "trace", "tier", "measured", "exact", "diff");
+  for (const uint64_t tier : c.tier_bytes) {
+    replay::ReplayOptions options;
+    options.traces = {trace};
+    options.dry_run = true;
+    options.queue_depth = 1;  // see the top of the file
+    options.tier_bytes = tier;
+    options.key_file = scratch.file("agent.key");
+    options.datastore_dir = scratch.file("datastore");
+    options.json_summary = scratch.file("summary.json");
+    ::testing::internal::CaptureStdout();  // the human summary; the JSON one is checked
+    const int code = replay::run_replay(options);
+    ::testing::internal::GetCapturedStdout();
+    ASSERT_EQ(code, replay::kExitOk) << c.file << " at tier " << tier;
+
+    nlohmann::json summary;
+    std::ifstream(options.json_summary) >> summary;
+    const nlohmann::json& s = summary["traces"][0];
+    const auto hits = s["hits"].get<double>(), misses = s["misses"].get<double>();
+    ASSERT_GT(hits + misses, 0) << c.file;
+    const double measured = hits / (hits + misses);
+    const double expected = exact.hit_ratio(tier);
+    const double diff = measured - expected;
+    std::printf("%-34s %6.0f KiB %9.4f %9.4f %+9.4f\n", c.file, static_cast<double>(tier / KiB),
+                measured, expected, diff);
+    EXPECT_LE(std::fabs(diff), kTolerance) << c.file << " at tier " << tier << " bytes";
+  }
+}
+
+// The CSV copy of the CloudPhysics trace is the same trace as the .vscsi file.
+INSTANTIATE_TEST_SUITE_P(
+    RealTraces, EngineVsExactMrc,
+    ::testing::Values(
+        TraceCase{"cloudphysics", "cloudphysics_w_sample.vscsi", {64 * MiB, 256 * MiB, 1 * GiB}},
+        TraceCase{"msr_hm_0", "msr_hm_0_sample1000.csv",
+                  {256 * KiB, 1 * MiB, 4 * MiB, 16 * MiB}},
+        TraceCase{"systor_a", "systor17_lun0_sample_a.csv.gz",
+                  {256 * KiB, 1 * MiB, 4 * MiB, 16 * MiB}},
+        TraceCase{"systor_b", "systor17_lun0_sample_b.csv.gz",
+                  {256 * KiB, 1 * MiB, 4 * MiB, 16 * MiB}},
+        TraceCase{"tencent_cbs", "tencent_cbs_sample50k.csv.bz2",
+                  {64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB}}),
+    [](const ::testing::TestParamInfo<TraceCase>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace tierwise
