@@ -1,0 +1,126 @@
+/**
+ * Screenshots of every portal page with the demo data, for docs/portal.md.
+ *
+ * Expects the demo stack running (`./tierwise demo`) and TIERWISE_WEB_URL set (the npm
+ * script `screenshots` sources infra/local/env.sh, demo profile unless TIERWISE_PROFILE says
+ * otherwise). Drives Debian's /usr/bin/chromium through playwright-core and writes
+ * docs/screenshots/<name>.png: 1280 px wide full pages, plus the volume page at 390 px,
+ * palette-quantised with sharp (libimagequant) to keep each file small in the repository.
+ * Exits non-zero, naming the page, when the portal is unreachable, a page renders its error
+ * or not-found view, or a chart does not draw within the timeout.
+ */
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import sharp from "sharp";
+
+/** docs/screenshots at the repository root. */
+const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/screenshots");
+/** Debian's Chromium (apt package chromium); playwright-core never downloads a browser here. */
+const CHROMIUM = "/usr/bin/chromium";
+/** The flags of web/test/support/browser.ts. */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const WIDE = { width: 1280, height: 900 };
+const NARROW = { width: 390, height: 844 };
+/** Milliseconds a page or a chart may take (the first request also warms up next start). */
+const TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until every ECharts container (`.chart`) of the page carries data-points, which
+ * EChart.tsx sets on ECharts' "finished" event, and the web fonts are loaded.
+ * @param {import("playwright-core").Page} page
+ * @param {string} name the screenshot name, for the error message
+ * @throws Error naming the page when it shows the error or not-found view, or a chart never draws.
+ */
+async function waitUntilDrawn(page, name) {
+  const failure = page.locator('[data-testid="error-view"], [data-testid="not-found"]');
+  if (await failure.count()) {
+    throw new Error(`${name}: ${page.url()} shows an error page: ${(await failure.first().textContent())?.trim()}`);
+  }
+  try {
+    await page.waitForFunction(() => [...document.querySelectorAll(".chart")].every((c) => c.hasAttribute("data-points")), null, {
+      timeout: TIMEOUT_MS,
+    });
+  } catch {
+    throw new Error(`${name}: a chart on ${page.url()} did not draw within ${TIMEOUT_MS / 1000} s`);
+  }
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/**
+ * Writes docs/screenshots/<name>.png of the whole page as a 256-colour palette PNG (the
+ * portal's flat colours survive quantisation; a full-colour list page is ~400 KB, this ~120 KB).
+ * @param {import("playwright-core").Page} page
+ * @param {string} name
+ */
+async function shoot(page, name) {
+  await waitUntilDrawn(page, name);
+  const path = join(OUT_DIR, `${name}.png`);
+  const png = await page.screenshot({ fullPage: true, animations: "disabled" });
+  const { width, height, size } = await sharp(png).png({ palette: true, quality: 90, effort: 10, compressionLevel: 9 }).toFile(path);
+  console.log(`${name}: ${page.url()} -> ${path} (${width}x${height} px, ${Math.round(size / 1024)} KiB)`);
+}
+
+/**
+ * Visits /volumes, the busiest volume (first row of the list, sorted by I/Os), that page with
+ * the block sizes by bytes, and the same page at phone width.
+ * @param {import("playwright-core").Page} page
+ * @param {string} baseUrl TIERWISE_WEB_URL, e.g. http://127.0.0.1:3000
+ */
+async function shootAll(page, baseUrl) {
+  await page.goto(`${baseUrl}/volumes`).catch((e) => {
+    throw new Error(`the portal at ${baseUrl} does not answer (${e.message.split("\n")[0]}); run ./tierwise demo first`);
+  });
+  await shoot(page, "volumes");
+
+  const firstRow = page.locator('[data-testid="volume-row"]').first();
+  if (!(await firstRow.count())) throw new Error(`${baseUrl}/volumes lists no volume; run ./tierwise demo first`);
+  const volumeId = await firstRow.getAttribute("data-volume-id");
+  await page.goto(`${baseUrl}/volumes/${volumeId}`);
+  await shoot(page, "volume");
+
+  await page.getByTestId("block-size-bytes").click();
+  await page.waitForSelector('[data-testid="block-size-chart"][data-metric="bytes"]', { timeout: TIMEOUT_MS });
+  await shoot(page, "volume-by-bytes");
+
+  await page.setViewportSize(NARROW);
+  await page.reload();
+  await shoot(page, "volume-narrow");
+}
+
+async function main() {
+  const baseUrl = process.env.TIERWISE_WEB_URL;
+  if (!baseUrl) throw new Error("TIERWISE_WEB_URL is not set; run `npm run -w @tierwise/web screenshots` (it sources infra/local/env.sh)");
+  await mkdir(OUT_DIR, { recursive: true });
+  const profile = await mkdtemp(join(tmpdir(), "tierwise-screenshots-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: WIDE,
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUT_MS);
+    await shootAll(page, baseUrl.replace(/\/+$/, ""));
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(`screenshots: error: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+});
