@@ -9,28 +9,14 @@
  * Exits non-zero, naming the page, when the portal is unreachable, a page renders its error
  * or not-found view, or a chart does not draw within the timeout.
  */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import sharp from "sharp";
+import { launchChromium } from "./chromium.mjs";
 
 /** docs/screenshots at the repository root. */
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/screenshots");
-/** Debian's Chromium (apt package chromium); playwright-core never downloads a browser here. */
-const CHROMIUM = "/usr/bin/chromium";
-/** The flags of web/test/support/browser.ts. */
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const WIDE = { width: 1280, height: 900 };
 const NARROW = { width: 390, height: 844 };
 /** Milliseconds a page or a chart may take (the first request also warms up next start). */
@@ -103,20 +89,13 @@ async function main() {
   const baseUrl = process.env.TIERWISE_WEB_URL;
   if (!baseUrl) throw new Error("TIERWISE_WEB_URL is not set; run `npm run -w @tierwise/web screenshots` (it sources infra/local/env.sh)");
   await mkdir(OUT_DIR, { recursive: true });
-  const profile = await mkdtemp(join(tmpdir(), "tierwise-screenshots-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: WIDE,
-    args: CHROMIUM_ARGS,
-  });
+  const { context, close } = await launchChromium(WIDE);
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT_MS);
     await shootAll(page, baseUrl.replace(/\/+$/, ""));
   } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
+    await close();
   }
 }
 

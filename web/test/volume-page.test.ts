@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { launchChromium } from "./support/browser.js";
+import { launchChromium } from "../scripts/chromium.mjs";
 import { testEnv } from "./support/env.js";
 import { dropTenant, seedVolume, VOLUME, type Seeded } from "./support/fixture.js";
 import { startServer, type Server } from "./support/processes.js";
