@@ -101,6 +101,14 @@ class CacheEngine {
              FrontendCompletion cb, void* cb_arg);
   // Passes a flush to the datastore (a write-through tier holds nothing dirty).
   int submit_flush(blockdev::IoCompletion cb, void* cb_arg);
+  // Discards (TRIM) the whole 4 KiB blocks inside [offset, offset + length):
+  // they leave the tier and are deallocated on the datastore
+  // (BlockDevice::submit_discard), so they read as zeros afterwards. The parts
+  // of blocks the range covers only partly keep their data. Follows rule 3 like
+  // submit(). Returns 0 (accepted: `cb` runs once with 0 or -errno, e.g.
+  // -EOPNOTSUPP when the datastore cannot deallocate) or -EINVAL for an empty or
+  // unaligned range. Not counted as an I/O.
+  int submit_discard(uint64_t offset, uint32_t length, blockdev::IoCompletion cb, void* cb_arg);
 
   const CacheCounters& counters() const { return counters_; }
   uint64_t in_flight() const { return in_flight_; }
