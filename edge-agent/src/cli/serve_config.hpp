@@ -1,0 +1,39 @@
+// The volumes file of `tierwise-agent serve` (JSON), parsed and checked.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tierwise::cli {
+
+// One volume: an NBD export backed by a datastore behind a cache tier.
+struct VolumeConfig {
+  std::string name;        // export name; [A-Za-z0-9._-], 1-64 characters
+  std::string datastore;   // regular file (created sparse when missing) or block device
+  uint64_t size_bytes = 0; // 0: the datastore's size; else the export's size (a file grows to it)
+  uint64_t tier_ram_bytes = 0;  // RAM tier capacity, bytes (multiple of 4096)
+  std::string policy = "lru";   // eviction policy of the tier
+};
+
+struct ServeConfig {
+  std::string listen;  // "unix:<path>" or "tcp:<ipv4>:<port>"; empty: not in the file
+  std::vector<VolumeConfig> volumes;
+};
+
+// Parses the JSON text of a volumes file:
+//   {"listen": "unix:/run/tierwise/nbd.sock",
+//    "volumes": [{"name": "vm1", "datastore": "/var/lib/tierwise/vm1.img",
+//                 "size": "10GiB", "tier": {"ram": "1GiB"}, "policy": "lru"}]}
+// "size" is optional for an existing datastore; "policy" defaults to "lru".
+// `origin` names the file in messages. Throws std::invalid_argument naming
+// the file, the volume and the field for anything malformed: bad JSON,
+// unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not
+// multiples of 512 (size) / 4096 (tier), an unknown policy, a tier "file"
+// (the cache engine needs a tier that takes 512-byte aligned buffers).
+ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin);
+
+// Reads and parses the file at `path`; std::invalid_argument when unreadable.
+ServeConfig load_serve_config(const std::string& path);
+
+}  // namespace tierwise::cli
