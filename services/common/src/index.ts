@@ -14,3 +14,4 @@ export * from './health/health.module.js';
 export * from './http/request-id.middleware.js';
 export * from './http/bootstrap.js';
 export * from './tenants/provision-tenant.js';
+export * from './notifications/unsubscribe-token.js';
