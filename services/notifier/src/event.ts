@@ -1,8 +1,5 @@
+import { ACCOUNT_EMAIL_KIND, ALERT_KINDS, SEVERITIES, type Severity } from '@tierwise/common';
 import { z } from 'zod';
-
-/** Severities of events and route filters, in increasing order. */
-export const SEVERITIES = ['info', 'warning', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 /**
  * Payload of a recommendation event, as built by `enqueue_recommendation_event()`
@@ -19,10 +16,6 @@ export const recommendationPayloadSchema = z.object({
   explanation: z.string(),
   created_at: z.string(),
 });
-
-/** Kinds of alert rules (alert_rules.kind). */
-export const ALERT_KINDS = ['hit_ratio_drop', 'agent_silent', 'latency', 'destage_backlog', 'write_back_fallback'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /**
  * Payload of alert.firing / alert.resolved (written by the alert evaluator, src/alerts).
@@ -56,11 +49,6 @@ export type AccountEmailEvent = z.output<typeof accountEmailPayloadSchema> & { k
 /** An event a tenant channel can receive. */
 export type ChannelEvent = RecommendationEvent | AlertEvent;
 export type NotifierEvent = ChannelEvent | AccountEmailEvent;
-
-/** Outbox kinds routed to tenant channels (notification_routes.event_kinds). */
-export const CHANNEL_EVENT_KINDS = ['recommendation.created', 'recommendation.updated', 'alert.firing', 'alert.resolved'] as const;
-/** The outbox kind delivered to payload.to only, never to tenant channels. */
-export const ACCOUNT_EMAIL_KIND = 'account.email';
 
 function parsePayload<S extends z.ZodType>(schema: S, kind: string, payload: unknown): z.output<S> {
   const result = schema.safeParse(payload);

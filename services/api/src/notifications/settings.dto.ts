@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ALERT_KINDS, CHANNEL_EVENT_KINDS, DELIVERY_STATUSES, DIGESTS, SEVERITIES } from './settings.schemas.js';
+import { ALERT_KINDS, CHANNEL_EVENT_KINDS, DELIVERY_STATUSES, DIGESTS, SEVERITIES } from '@tierwise/common';
 
 /** A notification channel; Slack webhook URLs and bot tokens are never shown. */
 export class ChannelDto {

@@ -1,3 +1,4 @@
+import { ALERT_KINDS, CHANNEL_EVENT_KINDS, DELIVERY_STATUSES, DIGESTS, SEVERITIES } from '@tierwise/common';
 import { z } from 'zod';
 
 /**
@@ -6,10 +7,6 @@ import { z } from 'zod';
  * every rule here; a body that passes zod but breaks one answers 400 naming the constraint.
  */
 
-export const SEVERITIES = ['info', 'warning', 'critical'] as const;
-export const CHANNEL_EVENT_KINDS = ['recommendation.created', 'recommendation.updated', 'alert.firing', 'alert.resolved'] as const;
-export const DIGESTS = ['immediate', 'daily', 'weekly'] as const;
-export const ALERT_KINDS = ['hit_ratio_drop', 'agent_silent', 'latency', 'destage_backlog', 'write_back_fallback'] as const;
 
 /** An IANA time zone name this runtime knows (PostgreSQL checks it again). */
 const timeZone = z
@@ -103,8 +100,6 @@ export const muteWindowUpdateSchema = z.strictObject(Object.fromEntries(Object.e
 
 /** Path parameter of a settings resource. */
 export const settingsIdSchema = z.uuid({ error: 'must be a UUID' });
-
-export const DELIVERY_STATUSES = ['pending', 'held', 'sent', 'dead'] as const;
 
 /** Query of GET /v1/notifications/deliveries. */
 export const deliveryListQuerySchema = z.object({
