@@ -131,4 +131,23 @@ describe('e-mail', () => {
       ['held', 0],
     ]);
   });
+
+  it('sends a weekly digest after Monday midnight in the channel time zone, labelled with the week that ended', async () => {
+    const tenant = await h.createTenant('weekly');
+    const timeZone = 'Pacific/Auckland';
+    const channel = await h.addChannel(tenant, { kind: 'email', target: 'weekly@example.com', digest: 'weekly' });
+    await h.tenants.owner.query('UPDATE notification_channels SET digest_timezone = $2 WHERE id = $1', [channel, timeZone]);
+    await h.recommend(tenant, 'eeee2001');
+    const notifier = h.notifier(apiUrl);
+    await notifier.pollOnce();
+    expect(h.smtp.attempts).toBe(0); // this week's event waits
+
+    await h.tenants.owner.query(`UPDATE deliveries SET created_at = created_at - interval '8 days' WHERE tenant_id = $1`, [tenant]);
+    await notifier.pollOnce();
+    expect(h.smtp.mails).toHaveLength(1);
+    // The Monday that began last week, in Auckland: today's local date, back to Monday, minus 7 days.
+    const today = new Date(`${new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date())}T00:00:00Z`);
+    const lastMonday = new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 7) * 86_400_000).toISOString().slice(0, 10);
+    expect(h.smtp.mails[0]!.subject).toBe(`[Tierwise] Weekly digest of ${lastMonday}: 1 event`);
+  });
 });
