@@ -125,6 +125,17 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     expect(third.body.next_cursor).toBeNull();
     const dead = await call('GET', '/v1/notifications/deliveries?status=dead', readKey);
     expect(dead.body.data.map((d: { event_subject: string }) => d.event_subject)).toEqual(['feed0004']);
+    const { rows } = await tenants.owner.query<{ id: string }>(`SELECT id::text FROM deliveries WHERE tenant_id = $1 AND status = 'dead'`, [tenantId]);
+    await tenants.owner.query(
+      `INSERT INTO delivery_attempts (delivery_id, tenant_id, attempt, outcome, error) VALUES ($1, $2, 1, 'retry', 'SMTP: 451 busy'), ($1, $2, 2, 'dead', 'SMTP: 550 mailbox unavailable')`,
+      [rows[0]!.id, tenantId],
+    );
+    const attempts = await call('GET', `/v1/notifications/deliveries/${rows[0]!.id}/attempts`, readKey);
+    expect(attempts.body.data.map((a: { attempt: number; outcome: string; error: string }) => [a.attempt, a.outcome, a.error])).toEqual([
+      [1, 'retry', 'SMTP: 451 busy'],
+      [2, 'dead', 'SMTP: 550 mailbox unavailable'],
+    ]);
+    expect((await call('GET', '/v1/notifications/deliveries/999999999999/attempts', readKey)).status).toBe(404);
     const bad = await call('GET', '/v1/notifications/deliveries?cursor=bm9wZQ', readKey);
     expect(bad).toEqual({ status: 400, body: expect.objectContaining({ code: 'bad_request', message: 'cursor is not a next_cursor of this API' }) });
   });

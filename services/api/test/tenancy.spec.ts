@@ -39,7 +39,7 @@ const markers = (t: SeededTenant): string[] => [t.volumeId, t.hostId, t.displayN
 
 /** Tables the api reads; the seed puts rows of both tenants in each. */
 const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations',
-  'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries'];
+  'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts'];
 
 /** The tenant's id for each path parameter of the OpenAPI document. */
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
@@ -48,6 +48,7 @@ const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   routeId: (t) => t.notifications.routeId,
   ruleId: (t) => t.notifications.ruleId,
   windowId: (t) => t.notifications.windowId,
+  deliveryId: (t) => t.notifications.deliveryId,
 };
 
 interface Operation {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
-import type { DeliveryDto, DeliveryListDto } from './settings.dto.js';
+import type { DeliveryAttemptListDto, DeliveryDto, DeliveryListDto } from './settings.dto.js';
 import type { DeliveryListQuery } from './settings.schemas.js';
 
 /**
@@ -35,6 +35,22 @@ export class DeliveriesRepository {
     });
     const page = rows.slice(0, query.limit);
     return { data: page, next_cursor: rows.length > query.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null };
+  }
+
+  /**
+   * Every attempt of one delivery, first first.
+   * @throws ApiError not_found when the tenant has no such delivery.
+   */
+  attempts(tenantId: string, deliveryId: string): Promise<DeliveryAttemptListDto> {
+    return this.database.withTenant(tenantId, async (db) => {
+      const found = await db.query('SELECT 1 FROM deliveries WHERE id = $1', [deliveryId]);
+      if (found.rowCount !== 1) throw new ApiError(ErrorCode.NotFound, `no delivery ${deliveryId}`);
+      const { rows } = await db.query<DeliveryAttemptListDto['data'][number]>(
+        'SELECT attempt, outcome, error, at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt, id',
+        [deliveryId],
+      );
+      return { data: rows };
+    });
   }
 }
 

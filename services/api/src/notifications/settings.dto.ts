@@ -92,3 +92,15 @@ export class DeliveryListDto {
   @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' })
   next_cursor!: string | null;
 }
+
+/** One attempt of a delivery (delivery_attempts). */
+export class DeliveryAttemptDto {
+  @ApiProperty({ description: '1 for the first send' }) attempt!: number;
+  @ApiProperty({ enum: ['sent', 'retry', 'dead'] }) outcome!: string;
+  @ApiProperty({ type: String, nullable: true, description: "the receiver's or transport's error" }) error!: string | null;
+  @ApiProperty({ format: 'date-time' }) at!: string;
+}
+
+export class DeliveryAttemptListDto {
+  @ApiProperty({ type: [DeliveryAttemptDto] }) data!: DeliveryAttemptDto[];
+}

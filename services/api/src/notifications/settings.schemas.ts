@@ -109,5 +109,8 @@ export const deliveryListQuerySchema = z.object({
 });
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 
+/** Path parameter deliveryId (deliveries.id). */
+export const deliveryIdSchema = z.string().regex(/^[1-9]\d{0,17}$/, 'deliveryId must be a delivery id (a positive integer)');
+
 /** Query of the unsubscribe endpoints. */
 export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(300).describe('the signed token of the e-mail link') });

@@ -18,6 +18,7 @@ export interface NotificationRows {
   routeId: string;
   ruleId: string;
   windowId: string;
+  deliveryId: string;
 }
 
 export async function insertNotificationSettings(db: Queryable, tenantId: string, label: string, volumeId: string): Promise<NotificationRows> {
@@ -32,10 +33,16 @@ export async function insertNotificationSettings(db: Queryable, tenantId: string
     `INSERT INTO notification_mute_windows (tenant_id, name, channel_id, timezone, starts, ends) VALUES ($1, $2, $3, 'Europe/Paris', '22:00', '07:00') RETURNING id`,
     [tenantId, label, channelId],
   );
-  await db.query(
+  const deliveryId = await one(
     `INSERT INTO deliveries (outbox_id, channel_id, tenant_id, idempotency_key, status, attempts, last_error)
-     SELECT id, $2::uuid, tenant_id, id || '.' || $2::text, 'dead', 1, 'SMTP: 550 no such user' FROM outbox WHERE tenant_id = $1 ORDER BY id DESC LIMIT 1`,
+     SELECT id, $2::uuid, tenant_id, id || '.' || $2::text, 'dead', 1, 'SMTP: 550 no such user' FROM outbox WHERE tenant_id = $1 ORDER BY id DESC LIMIT 1
+     RETURNING id::text`,
     [tenantId, channelId],
   );
-  return { channelId, routeId, ruleId, windowId };
+  await db.query(`INSERT INTO delivery_attempts (delivery_id, tenant_id, attempt, outcome, error) VALUES ($1, $2, 1, 'dead', $3)`, [
+    deliveryId,
+    tenantId,
+    `SMTP: 550 no mailbox for ${label}`,
+  ]);
+  return { channelId, routeId, ruleId, windowId, deliveryId };
 }
