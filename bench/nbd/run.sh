@@ -11,7 +11,13 @@
 # /proc/PID/stat; steadier than IOPS on a busy host). Goals: tierwise >= 1.2x nbdkit's IOPS;
 # telemetry costs <= 3 % of IOPS.
 #
-# Usage: bench/nbd/run.sh   (env: SIZE_MIB=256 RUNTIME=8 ROUNDS=3 AGENT=...)
+# On a shared host, other processes' load decides IOPS more than the servers
+# do; RT=1 runs every server and fio under SCHED_FIFO (chrt; root) so the
+# comparison measures them rather than the scheduler. None of them spins: they
+# sleep in epoll/poll between requests, and the kernel's RT throttling
+# (sched_rt_runtime_us) still leaves time to everything else.
+#
+# Usage: bench/nbd/run.sh   (env: SIZE_MIB=256 RUNTIME=8 ROUNDS=3 RT=0 AGENT=...)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +25,8 @@ agent=${AGENT:-$here/../../edge-agent/build/tierwise-agent}
 size_mib=${SIZE_MIB:-256}
 runtime=${RUNTIME:-8}
 rounds=${ROUNDS:-3}
+rt=()
+if [[ ${RT:-0} == 1 ]]; then rt=(chrt --fifo 10); fi
 work=$(mktemp -d /tmp/tierwise-nbd-bench.XXXXXX)
 pids=()
 cleanup() {
@@ -50,17 +58,17 @@ cat >"$work/volumes.json" <<JSON
               "tier": {"ram": "$((size_mib * 2))MiB"}}]}
 JSON
 declare -A pid
-"$agent" serve --config "$work/volumes.json" --socket "$work/tw.sock" --key-file "$work/agent.key" \
+"${rt[@]}" "$agent" serve --config "$work/volumes.json" --socket "$work/tw.sock" --key-file "$work/agent.key" \
   2>"$work/tierwise.log" &
 pids+=($!); pid[tierwise]=$!
 sed "s/tierwise.img/tierwise-off.img/" "$work/volumes.json" >"$work/volumes-off.json"
-"$agent" serve --config "$work/volumes-off.json" \
+"${rt[@]}" "$agent" serve --config "$work/volumes-off.json" \
   --socket "$work/twoff.sock" --no-telemetry 2>"$work/tierwise-off.log" &
 pids+=($!); pid[tierwise-off]=$!
-nbdkit --foreground --unix "$work/kit.sock" --exportname bench memory size=${size_mib}M 2>"$work/nbdkit.log" &
+"${rt[@]}" nbdkit --foreground --unix "$work/kit.sock" --exportname bench memory size=${size_mib}M 2>"$work/nbdkit.log" &
 pids+=($!); pid[nbdkit]=$!
 truncate -s ${size_mib}M "$work/qemu.img"
-qemu-nbd --socket "$work/qemu.sock" --format raw --export-name bench --shared 8 --persistent \
+"${rt[@]}" qemu-nbd --socket "$work/qemu.sock" --format raw --export-name bench --shared 8 --persistent \
   "$work/qemu.img" 2>"$work/qemu-nbd.log" &
 pids+=($!); pid[qemu-nbd]=$!
 
@@ -85,7 +93,7 @@ for round in $(seq "$rounds"); do
   for qd in 16 32; do
     for s in "${servers[@]}"; do
       before=$(cpu_ticks "${pid[$s]}")
-      fio --name="randread-$s-qd$qd" --ioengine=nbd --uri="${uri[$s]}" --rw=randread --bs=4k \
+      "${rt[@]}" fio --name="randread-$s-qd$qd" --ioengine=nbd --uri="${uri[$s]}" --rw=randread --bs=4k \
         --iodepth=$qd --size=${size_mib}M --time_based --runtime="$runtime" \
         --output-format=json --output="$work/$s-qd$qd-r$round.json"
       echo $(( $(cpu_ticks "${pid[$s]}") - before )) >"$work/$s-qd$qd-r$round.cpu"
@@ -93,9 +101,9 @@ for round in $(seq "$rounds"); do
   done
 done
 
-python3 - "$work" "$rounds" "$(getconf CLK_TCK)" "${servers[@]}" <<'PY'
+python3 - "$work" "$rounds" "$(getconf CLK_TCK)" "${RT:-0}" "${servers[@]}" <<'PY'
 import json, sys
-work, rounds, tck, servers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+work, rounds, tck, rt, servers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1", sys.argv[5:]
 def run(s, qd, r):
     j = json.load(open(f"{work}/{s}-qd{qd}-r{r}.json"))["jobs"][0]["read"]
     p = j["clat_ns"]["percentile"]
@@ -107,7 +115,8 @@ for qd in (16, 32):
     for s in servers:
         runs = sorted((run(s, qd, r) for r in range(1, rounds + 1)), key=lambda x: x[0])
         res[s, qd] = runs[len(runs) // 2]  # the median round by IOPS
-print(f"4 KiB random reads over NBD (Unix socket, fio nbd engine, median of {rounds} rounds)")
+print(f"4 KiB random reads over NBD (Unix socket, fio nbd engine, median of {rounds} rounds"
+      f"{', SCHED_FIFO' if rt else ''})")
 print(f"{'server':<14}{'QD':>4}{'IOPS':>11}{'p50 us':>9}{'p99 us':>9}{'vs nbdkit':>11}{'server CPU us/IO':>18}")
 for qd in (16, 32):
     for s in servers:

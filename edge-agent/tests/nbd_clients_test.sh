@@ -3,7 +3,7 @@
 # nbdcopy / nbdsh / nbdinfo (libnbd-bin) and fio's nbd engine.
 #
 # Usage: nbd_clients_test.sh <tierwise-agent binary> <case>
-# Cases: qemu_io, nbdcopy_multi_conn, nbdsh_commands, fio_verify, sigterm_under_load,
+# Cases: qemu_io, tcp_listen, nbdcopy_multi_conn, nbdsh_commands, fio_verify, sigterm_under_load,
 #        telemetry_export, bad_config.
 # Each case starts its own agent on a Unix socket in a fresh directory and stops it.
 set -euo pipefail
@@ -86,6 +86,19 @@ qemu_io)
   out=$(qemu-io -f raw -r "$(uri vol1)" -c 'read -P 0x5a 8M 256k' -c 'read -P 0x3c 1048064 1024' 2>&1) \
     || fail "qemu-io re-read failed: $out"
   grep -q "Pattern verification failed" <<<"$out" && fail "data changed across restart: $out"
+  stop_agent
+  ;;
+
+tcp_listen)
+  write_config 16MiB
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$agent" serve --config "$work/volumes.json" --listen "127.0.0.1:$port" --no-telemetry \
+    >"$work/agent.out" 2>"$work/agent.log" &
+  agent_pid=$!
+  for _ in $(seq 100); do grep -q "on tcp:127.0.0.1:$port" "$work/agent.log" && break; sleep 0.1; done
+  out=$(qemu-io -f raw "nbd://127.0.0.1:$port/vol2" -c 'write -P 0x77 4096 64k' -c 'read -P 0x77 4096 64k' 2>&1) \
+    || fail "qemu-io over TCP failed: $out"
+  grep -q "Pattern verification failed" <<<"$out" && fail "qemu-io over TCP read back other data: $out"
   stop_agent
   ;;
 

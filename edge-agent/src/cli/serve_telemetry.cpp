@@ -1,7 +1,8 @@
 #include "cli/serve_telemetry.hpp"
 
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 
 #include "export/batches.hpp"
 #include "replay/engine_telemetry.hpp"
@@ -9,10 +10,13 @@
 namespace tierwise::cli {
 namespace {
 
-int64_t unix_now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+// Wall-clock time of a reference, microseconds since the Unix epoch. The
+// coarse clock (a few ms resolution, no system call or TSC read) is precise
+// enough for working-set windows of seconds and keeps the per-I/O cost low.
+int64_t coarse_unix_now_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000 + ts.tv_nsec / 1000;
 }
 
 }  // namespace
@@ -48,7 +52,7 @@ void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome
   Volume& v = *volumes_[volume];
   replay::record_outcome(v.collector, outcome.length_bytes, outcome);
   // The sampler needs time that never goes back, even if the wall clock does.
-  v.last_us = std::max(v.last_us, unix_now_us());
+  v.last_us = std::max(v.last_us, coarse_unix_now_us());
   v.record.time_us = v.last_us;
   v.record.offset_bytes = offset;
   v.record.length_bytes = outcome.length_bytes;

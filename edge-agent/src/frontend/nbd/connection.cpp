@@ -274,26 +274,27 @@ void Connection::on_flush_done(void* arg, int status) {
 
 void Connection::on_fua_done(void* arg, int status) { on_flush_done(arg, status); }
 
+void Connection::append_reply_header(uint32_t nbd_error, uint64_t handle) {
+  std::byte header[kSimpleReplyBytes];
+  store_be<uint32_t>(header, kSimpleReplyMagic);
+  store_be<uint32_t>(header + 4, nbd_error);
+  store_be<uint64_t>(header + 8, handle);
+  out_.insert(out_.end(), header, header + kSimpleReplyBytes);
+}
+
 void Connection::reply_error(uint64_t handle, uint32_t nbd_error) {
   if (closed_) return;
-  const size_t at = out_.size();
-  out_.resize(at + kSimpleReplyBytes);
-  store_be<uint32_t>(out_.data() + at, kSimpleReplyMagic);
-  store_be<uint32_t>(out_.data() + at + 4, nbd_error);
-  store_be<uint64_t>(out_.data() + at + 8, handle);
+  append_reply_header(nbd_error, handle);
   queue_output();
 }
 
 void Connection::reply(Command* cmd, int status) {
   if (!closed_) {
     const uint32_t error = nbd_error_from_errno(status);
-    const bool data = cmd->req.type == kCmdRead && error == kOk;
-    const size_t at = out_.size();
-    out_.resize(at + kSimpleReplyBytes + (data ? cmd->req.length : 0));
-    store_be<uint32_t>(out_.data() + at, kSimpleReplyMagic);
-    store_be<uint32_t>(out_.data() + at + 4, error);
-    store_be<uint64_t>(out_.data() + at + 8, cmd->req.handle);
-    if (data) std::memcpy(out_.data() + at + kSimpleReplyBytes, cmd->buf.get(), cmd->req.length);
+    append_reply_header(error, cmd->req.handle);
+    if (cmd->req.type == kCmdRead && error == kOk) {
+      out_.insert(out_.end(), cmd->buf.get(), cmd->buf.get() + cmd->req.length);  // copied once
+    }
     queue_output();
   }
   commands_.release(cmd);

@@ -106,6 +106,7 @@ class Connection {
   void complete(Command* cmd, int status);  // the engine part is done
   void reply(Command* cmd, int status);     // queue the reply, recycle the record
   void reply_error(uint64_t handle, uint32_t nbd_error);
+  void append_reply_header(uint32_t nbd_error, uint64_t handle);
   void queue_output();
   void hard_close(const std::string& why);
 
