@@ -17,7 +17,7 @@
 # sleep in epoll/poll between requests, and the kernel's RT throttling
 # (sched_rt_runtime_us) still leaves time to everything else.
 #
-# Usage: bench/nbd/run.sh   (env: SIZE_MIB=256 RUNTIME=8 ROUNDS=3 RT=0 AGENT=...)
+# Usage: bench/nbd/run.sh   (env: SIZE_MIB=256 RUNTIME=8 ROUNDS=3 RT=0 PIN=0 AGENT=...)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +27,11 @@ runtime=${RUNTIME:-8}
 rounds=${ROUNDS:-3}
 rt=()
 if [[ ${RT:-0} == 1 ]]; then rt=(chrt --fifo 10); fi
+# PIN=1: every server on CPU 1, fio on CPU 0 (the same budget for each server:
+# one core; and no run shares the client's core by chance).
+srv=("${rt[@]}")
+cli=("${rt[@]}")
+if [[ ${PIN:-0} == 1 ]]; then srv=(taskset -c 1 "${rt[@]}"); cli=(taskset -c 0 "${rt[@]}"); fi
 work=$(mktemp -d /tmp/tierwise-nbd-bench.XXXXXX)
 pids=()
 cleanup() {
@@ -58,17 +63,17 @@ cat >"$work/volumes.json" <<JSON
               "tier": {"ram": "$((size_mib * 2))MiB"}}]}
 JSON
 declare -A pid
-"${rt[@]}" "$agent" serve --config "$work/volumes.json" --socket "$work/tw.sock" --key-file "$work/agent.key" \
+"${srv[@]}" "$agent" serve --config "$work/volumes.json" --socket "$work/tw.sock" --key-file "$work/agent.key" \
   2>"$work/tierwise.log" &
 pids+=($!); pid[tierwise]=$!
 sed "s/tierwise.img/tierwise-off.img/" "$work/volumes.json" >"$work/volumes-off.json"
-"${rt[@]}" "$agent" serve --config "$work/volumes-off.json" \
+"${srv[@]}" "$agent" serve --config "$work/volumes-off.json" \
   --socket "$work/twoff.sock" --no-telemetry 2>"$work/tierwise-off.log" &
 pids+=($!); pid[tierwise-off]=$!
-"${rt[@]}" nbdkit --foreground --unix "$work/kit.sock" --exportname bench memory size=${size_mib}M 2>"$work/nbdkit.log" &
+"${srv[@]}" nbdkit --foreground --unix "$work/kit.sock" --exportname bench memory size=${size_mib}M 2>"$work/nbdkit.log" &
 pids+=($!); pid[nbdkit]=$!
 truncate -s ${size_mib}M "$work/qemu.img"
-"${rt[@]}" qemu-nbd --socket "$work/qemu.sock" --format raw --export-name bench --shared 8 --persistent \
+"${srv[@]}" qemu-nbd --socket "$work/qemu.sock" --format raw --export-name bench --shared 8 --persistent \
   "$work/qemu.img" 2>"$work/qemu-nbd.log" &
 pids+=($!); pid[qemu-nbd]=$!
 
@@ -93,7 +98,7 @@ for round in $(seq "$rounds"); do
   for qd in 16 32; do
     for s in "${servers[@]}"; do
       before=$(cpu_ticks "${pid[$s]}")
-      "${rt[@]}" fio --name="randread-$s-qd$qd" --ioengine=nbd --uri="${uri[$s]}" --rw=randread --bs=4k \
+      "${cli[@]}" fio --name="randread-$s-qd$qd" --ioengine=nbd --uri="${uri[$s]}" --rw=randread --bs=4k \
         --iodepth=$qd --size=${size_mib}M --time_based --runtime="$runtime" \
         --output-format=json --output="$work/$s-qd$qd-r$round.json"
       echo $(( $(cpu_ticks "${pid[$s]}") - before )) >"$work/$s-qd$qd-r$round.cpu"
@@ -101,9 +106,10 @@ for round in $(seq "$rounds"); do
   done
 done
 
-python3 - "$work" "$rounds" "$(getconf CLK_TCK)" "${RT:-0}" "${servers[@]}" <<'PY'
+python3 - "$work" "$rounds" "$(getconf CLK_TCK)" "${RT:-0}" "${PIN:-0}" "${servers[@]}" <<'PY'
 import json, sys
-work, rounds, tck, rt, servers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1", sys.argv[5:]
+work, rounds, tck = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rt, pin, servers = sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6:]
 def run(s, qd, r):
     j = json.load(open(f"{work}/{s}-qd{qd}-r{r}.json"))["jobs"][0]["read"]
     p = j["clat_ns"]["percentile"]
@@ -116,7 +122,7 @@ for qd in (16, 32):
         runs = sorted((run(s, qd, r) for r in range(1, rounds + 1)), key=lambda x: x[0])
         res[s, qd] = runs[len(runs) // 2]  # the median round by IOPS
 print(f"4 KiB random reads over NBD (Unix socket, fio nbd engine, median of {rounds} rounds"
-      f"{', SCHED_FIFO' if rt else ''})")
+      f"{', SCHED_FIFO' if rt else ''}{', server on CPU 1, fio on CPU 0' if pin else ''})")
 print(f"{'server':<14}{'QD':>4}{'IOPS':>11}{'p50 us':>9}{'p99 us':>9}{'vs nbdkit':>11}{'server CPU us/IO':>18}")
 for qd in (16, 32):
     for s in servers:
