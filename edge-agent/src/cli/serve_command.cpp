@@ -1,14 +1,12 @@
 #include "cli/serve_command.hpp"
 
-#include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "cli/byte_size.hpp"
+#include "cli/export_options.hpp"
 #include "cli/serve_run.hpp"
 #include "cli/spool_options.hpp"
-#include "sampling/shards_sampler.hpp"
 
 namespace tierwise::cli {
 namespace {
@@ -23,13 +21,7 @@ void run(ServeArguments& args) {
   ServeOptions& o = args.options;
   o.telemetry = !args.no_telemetry;
   o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
-  int code = 0;
-  try {
-    code = run_serve(o);
-  } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError(e.what());
-  }
-  if (code != 0) throw CLI::RuntimeError(code);
+  run_with_exit_code([&] { return run_serve(o); });
 }
 
 }  // namespace
@@ -52,20 +44,9 @@ void register_serve_command(CLI::App& app) {
   cmd->add_option("--socket", o.socket_path, "Listen on this Unix socket (overrides \"listen\")");
   cmd->add_option("--listen", o.tcp_listen, "Listen on TCP HOST:PORT, e.g. 127.0.0.1:10809 (overrides \"listen\")");
   cmd->add_flag("--no-telemetry", args->no_telemetry, "Collect no telemetry and sample nothing");
-  cmd->add_option("--ingest", o.ingest_url, "Ingest base URL, e.g. http://127.0.0.1:4318");
-  cmd->add_option("--token", o.token, "Agent token (Authorization: Bearer)")->envname("TIERWISE_AGENT_TOKEN");
-  cmd->add_option("--key-file", o.key_file,
-                  "Tenant key file (created when missing). Default: $TIERWISE_AGENT_KEY_FILE or ./agent.key");
-  cmd->add_option("--interval", o.interval_seconds, "Telemetry interval (wall clock; e.g. 10s, 1m; at least 1s)")
-      ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
-                                        CLI::AsNumberWithUnit::CASE_SENSITIVE))
-      ->check(CLI::Range(1.0, 86400.0))
-      ->default_str("10s");
-  cmd->add_option("--sample-rate", o.sample_rate, "SHARDS sampling rate R")
-      ->check(CLI::Range(1.0 / sampling::kShardsModulus, 1.0))
-      ->capture_default_str();
-  cmd->add_flag("--send-names", o.send_names, "Also send host.name and tierwise.volume.name");
-  cmd->add_option("--host-name", o.host_name, "Host name to report (default: this host's)");
+  add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, o.interval_seconds, o.sample_rate,
+                            o.send_names, o.host_name},
+                     "Telemetry interval (wall clock; e.g. 10s, 1m; at least 1s)");
   add_spool_options(*cmd, o.spool_dir, args->spool_max, o.drain_timeout_seconds);
   cmd->footer(
       "Log lines (volumes, the listen address, one line per volume and interval, the stop) go "
