@@ -67,6 +67,9 @@ bool Connection::flush_output() {
   }
   out_.clear();
   out_sent_ = 0;
+  // Keep the buffer for the next turn, unless a burst of large reads grew it:
+  // idle connections should not each hold tens of MiB.
+  if (out_.capacity() > kKeptOutputBytes) out_.shrink_to_fit();
   if (close_after_output_) reading_ = false;
   return true;
 }

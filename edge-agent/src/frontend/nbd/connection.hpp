@@ -95,6 +95,7 @@ class Connection {
  private:
   static constexpr size_t kInitialInputBytes = 256 * 1024;
   static constexpr size_t kMaxOutputBytes = 64u << 20;
+  static constexpr size_t kKeptOutputBytes = 4u << 20;  // output buffer kept between turns
 
   void handshake();
   void requests();
