@@ -16,3 +16,4 @@ export * from './http/bootstrap.js';
 export * from './tenants/provision-tenant.js';
 export * from './notifications/unsubscribe-token.js';
 export * from './notifications/kinds.js';
+export * from './telemetry/trace-context.js';
