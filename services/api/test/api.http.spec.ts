@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProvisionedTenant } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { hexId, insertVolume } from './support/volume-rows.js';
 
 describe('api over HTTP (real PostgreSQL)', () => {
   const tenants = new TestTenants();
@@ -52,6 +51,7 @@ describe('api over HTTP (real PostgreSQL)', () => {
         code: 'not_found',
         message: `volume ${volumeId} not found`,
         request_id: response.headers.get('x-request-id'),
+        doc_url: `${url}/docs/errors#not_found`,
       });
     }
   });

@@ -7,10 +7,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { hexId, insertVolume } from './support/volume-rows.js';
 
 describe('schema fuzzing of the api (schemathesis, real PostgreSQL)', () => {
   const tenants = new TestTenants();

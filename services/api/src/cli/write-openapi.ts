@@ -16,5 +16,5 @@ if (!target) {
   process.exit(2);
 }
 const app = await NestFactory.create(AppModule, { preview: true, logger: false });
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(await buildOpenApiDocument(app), null, 2)}\n`);
 await app.close();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createServiceApp } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hexId, insertVolume } from '../../test/support/volume-rows.js';
 import { AppModule } from '../app.module.js';
 import { apiKeyPrincipal } from '../auth/principal.js';
 import { FleetService } from './fleet.service.js';

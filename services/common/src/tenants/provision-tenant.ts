@@ -1,4 +1,4 @@
-import { generateCredential, sha256Hex } from '../crypto/credentials.js';
+import { credentialPrefix, generateCredential, sha256Hex } from '../crypto/credentials.js';
 import type { Queryable } from '../database/transaction.js';
 
 /** A new tenant with its first credentials; the agent token and API key are shown only here. */
@@ -28,10 +28,11 @@ export async function provisionTenant(db: Queryable, tenantName: string): Promis
     'INSERT INTO agents (tenant_id, name, token_sha256) VALUES ($1, $2, $3) RETURNING id',
     [tenantId, 'default agent', sha256Hex(agentToken)],
   );
-  await db.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, $2, $3, 'read')`, [
+  await db.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, key_prefix, scope) VALUES ($1, $2, $3, $4, 'read')`, [
     tenantId,
     'default read key',
     sha256Hex(apiKey),
+    credentialPrefix(apiKey),
   ]);
   return { tenant_id: tenantId, agent_id: agent.rows[0].id, agent_token: agentToken, api_key: apiKey };
 }
