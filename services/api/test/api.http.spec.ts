@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { ProvisionedTenant } from '@tierwise/common';
+import { ErrorCode, type ProvisionedTenant } from '@tierwise/common';
 import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
@@ -68,11 +68,14 @@ describe('api over HTTP (real PostgreSQL)', () => {
     expect(await malformed.json()).toMatchObject({ code: 'bad_request', message: 'volumeId must be 8-64 lowercase hex characters' });
   });
 
-  it('serves the OpenAPI document, the same one the build writes to openapi.json', async () => {
+  it('serves the OpenAPI 3.1 document, identical to the committed openapi.json (else: npm run -w @tierwise/api openapi)', async () => {
     const response = await get('/openapi.json');
-    const served = (await response.json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/fleet/summary', '/v1/volumes', '/v1/volumes/{volumeId}']));
-    expect(JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'))).toEqual(served);
+    const served = (await response.json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: { ErrorCode: { enum: string[] } } } };
+    expect(served.openapi).toBe('3.1.0');
+    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/fleet/summary', '/v1/volumes', '/v1/volumes/{volumeId}', '/v1/audit-log']));
+    expect(served.components.schemas.ErrorCode.enum).toEqual(Object.values(ErrorCode));
+    const committed: unknown = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    expect(committed, 'services/api/openapi.json is stale: run `npm run -w @tierwise/api openapi` and commit it').toEqual(served);
   });
 
   it('seeds a tenant whose agent token and API key work (compiled CLI)', async () => {

@@ -1,6 +1,8 @@
 /**
- * Build step: writes the api's OpenAPI document to the file named by the first argument
- * (`npm run -w @tierwise/api build` writes services/api/openapi.json for the SDK and web).
+ * Writes the api's OpenAPI document to the file named by the first argument:
+ * `npm run -w @tierwise/api openapi` refreshes the committed services/api/openapi.json (the
+ * contract the SDK is generated from). test/api.http.spec.ts fails while the committed file
+ * differs from the document the api serves.
  * The application is created in preview mode: no provider runs, so no database or
  * environment is needed.
  */
