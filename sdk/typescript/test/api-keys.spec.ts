@@ -1,21 +1,16 @@
 import { AuthenticationError, PermissionDeniedError, Tierwise } from '@tierwise/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, type World } from './support/world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { type World } from './support/world.js';
 
 describe('SDK: API keys (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('sdk-keys');
   let world: World;
   let admin: Tierwise;
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess(), createWorld('sdk-keys')]);
-    admin = new Tierwise({ apiKey: world.adminKey, baseUrl: api.url });
-  });
-
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
+  beforeAll(() => {
+    world = live.world;
+    admin = live.client(world.adminKey);
   });
 
   it('creates a key shown once and stored only as its SHA-256; the list never shows a secret', async () => {
@@ -31,7 +26,7 @@ describe('SDK: API keys (real api process, real PostgreSQL)', () => {
 
   it('records last use, and refuses a key once revoked', async () => {
     const created = await admin.apiKeys.create({ name: 'short-lived', scope: 'read' });
-    const client = new Tierwise({ apiKey: created.key, baseUrl: api.url });
+    const client = live.client(created.key);
     await client.fleet.summary();
     const used = (await admin.apiKeys.list()).data.find((key) => key.id === created.id);
     expect(used?.last_used_at).toEqual(expect.any(String));
@@ -51,7 +46,7 @@ describe('SDK: API keys (real api process, real PostgreSQL)', () => {
   });
 
   it('lets only a read-write key manage keys', async () => {
-    const reader = new Tierwise({ apiKey: world.readKey, baseUrl: api.url });
+    const reader = live.client(world.readKey);
     await expect(reader.apiKeys.create({ name: 'escalate', scope: 'read-write' })).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(reader.apiKeys.list()).rejects.toBeInstanceOf(PermissionDeniedError);
   });

@@ -1,21 +1,16 @@
 import { PermissionDeniedError, Tierwise } from '@tierwise/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, GiB, type World } from './support/world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { GiB, type World } from './support/world.js';
 
 describe('SDK: audit log (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('sdk-audit');
   let world: World;
   let admin: Tierwise;
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess(), createWorld('sdk-audit')]);
-    admin = new Tierwise({ apiKey: world.adminKey, baseUrl: api.url, userAgent: 'audit-test/1.0' });
-  });
-
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
+  beforeAll(() => {
+    world = live.world;
+    admin = live.client(world.adminKey, 'audit-test/1.0');
   });
 
   it('records every change with who, what, before/after, when and from where, newest first', async () => {
@@ -50,7 +45,7 @@ describe('SDK: audit log (real api process, real PostgreSQL)', () => {
   });
 
   it('is for admins: a read key is refused', async () => {
-    await expect(new Tierwise({ apiKey: world.readKey, baseUrl: api.url }).auditLog.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(live.client(world.readKey).auditLog.list()).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
   it('writes no entry for a refused change (a volume of another tenant)', async () => {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, GiB, type World } from './support/world.js';
+import { liveSuite } from './support/live-suite.js';
+import { GiB, type World } from './support/world.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
@@ -22,7 +22,7 @@ interface Run {
 }
 
 describe('tierwise CLI (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('cli');
   let world: World;
   let home: string;
 
@@ -35,16 +35,12 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
     );
   }
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess(), createWorld('cli')]);
+  beforeAll(() => {
+    world = live.world;
     home = mkdtempSync(join(tmpdir(), 'tierwise-cli-'));
   });
 
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
-    rmSync(home, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it('asks for a key before login', async () => {
     const run = await tierwise(['hosts', 'list']);
@@ -52,14 +48,14 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
   });
 
   it('refuses a wrong key at login and saves a working one to a 0600 config file', async () => {
-    const wrong = await tierwise(['login', '--api-key', 'twk_wrong', '--api-url', api.url]);
+    const wrong = await tierwise(['login', '--api-key', 'twk_wrong', '--api-url', live.api.url]);
     expect(wrong).toMatchObject({ code: 1, stderr: expect.stringMatching(/API key is unknown or revoked \(unauthorized, HTTP 401, request [\w-]+\)/) });
-    const login = await tierwise(['login', '--api-key', world.adminKey, '--api-url', api.url]);
+    const login = await tierwise(['login', '--api-key', world.adminKey, '--api-url', live.api.url]);
     expect(login.code).toBe(0);
     const path = join(home, 'tierwise', 'config.json');
     expect(login.stdout).toContain(`saved to ${path} (mode 600)`);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ api_key: world.adminKey, api_url: api.url });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ api_key: world.adminKey, api_url: live.api.url });
   });
 
   it('refuses a config file others can read', async () => {
@@ -109,7 +105,7 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
     const output = join(home, 'metrics.csv');
     const run = await tierwise(['metrics', 'export', world.recommendedVolume, '--from', world.intervalStarts[0], '-o', output], {
       TIERWISE_API_KEY: world.readKey,
-      TIERWISE_API_URL: api.url,
+      TIERWISE_API_URL: live.api.url,
     });
     expect(run).toMatchObject({ code: 0, stderr: `wrote 3 intervals to ${output}\n` });
     const lines = readFileSync(output, 'utf8').trim().split('\n');

@@ -1,24 +1,19 @@
 import { BadRequestError, ConflictError, RateLimitError, Tierwise, UnprocessableEntityError } from '@tierwise/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, type World } from './support/world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { type World } from './support/world.js';
 
 /** The rate limit of the api process of this suite, requests per minute per credential. */
 const LIMIT = 40;
 
 describe('SDK: error classes, idempotency keys and rate limits (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('sdk-errors', { TIERWISE_API_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
   let world: World;
   let admin: Tierwise;
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess({ TIERWISE_API_RATE_LIMIT_PER_MINUTE: String(LIMIT) }), createWorld('sdk-errors')]);
-    admin = new Tierwise({ apiKey: world.adminKey, baseUrl: api.url });
-  });
-
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
+  beforeAll(() => {
+    world = live.world;
+    admin = live.client(world.adminKey);
   });
 
   it('answers a malformed cursor with BadRequestError', async () => {
@@ -50,7 +45,7 @@ describe('SDK: error classes, idempotency keys and rate limits (real api process
   });
 
   it('sends RateLimit headers, then 429 with Retry-After as RateLimitError once the budget is spent', async () => {
-    const reader = new Tierwise({ apiKey: world.readKey, baseUrl: api.url });
+    const reader = live.client(world.readKey);
     const first = await reader.raw.GET('/v1/fleet/summary');
     expect(first.response.headers.get('ratelimit-limit')).toBe(String(LIMIT));
     const remaining = Number(first.response.headers.get('ratelimit-remaining'));

@@ -1,21 +1,16 @@
 import { AuthenticationError, Tierwise } from '@tierwise/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, type World } from './support/world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { type World } from './support/world.js';
 
 describe('SDK: hosts (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('sdk-hosts');
   let world: World;
   let client: Tierwise;
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess(), createWorld('sdk-hosts')]);
-    client = new Tierwise({ apiKey: world.readKey, baseUrl: api.url });
-  });
-
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
+  beforeAll(() => {
+    world = live.world;
+    client = live.client(world.readKey);
   });
 
   it("lists the tenant's host with its volume count, and nothing of the other tenant", async () => {
@@ -32,11 +27,11 @@ describe('SDK: hosts (real api process, real PostgreSQL)', () => {
   });
 
   it('refuses a wrong key with AuthenticationError carrying the request id and the raw response', async () => {
-    const error = await new Tierwise({ apiKey: 'twk_wrong', baseUrl: api.url }).hosts.list().catch((caught: unknown) => caught);
+    const error = await live.client('twk_wrong').hosts.list().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AuthenticationError);
     const authError = error as AuthenticationError;
     expect({ status: authError.status, code: authError.code, message: authError.message }).toEqual({ status: 401, code: 'unauthorized', message: 'API key is unknown or revoked' });
     expect(authError.requestId).toBe(authError.response.headers.get('x-request-id'));
-    expect(authError.docUrl).toBe(`${api.url}/docs/errors#unauthorized`);
+    expect(authError.docUrl).toBe(`${live.api.url}/docs/errors#unauthorized`);
   });
 });

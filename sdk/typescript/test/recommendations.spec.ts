@@ -1,21 +1,16 @@
 import { ConflictError, NotFoundError, Tierwise } from '@tierwise/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApiProcess } from './support/api-process.js';
-import { createWorld, GiB, type World } from './support/world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { GiB, type World } from './support/world.js';
 
 describe('SDK: recommendations (real api process, real PostgreSQL)', () => {
-  let api: ApiProcess;
+  const live = liveSuite('sdk-recommendations');
   let world: World;
   let admin: Tierwise;
 
-  beforeAll(async () => {
-    [api, world] = await Promise.all([startApiProcess(), createWorld('sdk-recommendations')]);
-    admin = new Tierwise({ apiKey: world.adminKey, baseUrl: api.url });
-  });
-
-  afterAll(async () => {
-    await api.stop();
-    await world.tenants.cleanUp();
+  beforeAll(() => {
+    world = live.world;
+    admin = live.client(world.adminKey);
   });
 
   it('lists and shows the open recommendation, and nothing of the other tenant', async () => {

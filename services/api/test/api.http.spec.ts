@@ -96,6 +96,17 @@ describe('api over HTTP (real PostgreSQL)', () => {
     expect(rows).toEqual([{ agent_id: seeded.agent_id, tenant_id: seeded.tenant_id }]);
   });
 
+  it('seeds a tenant with a read-write key, which may create keys (a read key may not)', async () => {
+    const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-admin', ...args], { cwd: new URL('..', import.meta.url) });
+    const seeded = JSON.parse((await seed('--scope', 'read-write')).stdout) as ProvisionedTenant;
+    tenants.track(seeded.tenant_id);
+    const create = (apiKey: string) =>
+      fetch(`${url}/v1/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{"name":"ci","scope":"read"}' });
+    expect((await create(seeded.api_key)).status).toBe(201);
+    expect((await create(a.api_key)).status).toBe(403);
+    await expect(seed('--scope', 'owner')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--scope must be read or read-write (got 'owner')") });
+  });
+
   it('seeds a tenant with an e-mail notification channel, and refuses a malformed address', async () => {
     const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-email', ...args], { cwd: new URL('..', import.meta.url) });
     const seeded = JSON.parse((await seed('--email', 'ops@example.com')).stdout) as ProvisionedTenant & { email_channel_id: string };

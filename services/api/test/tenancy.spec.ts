@@ -63,8 +63,10 @@ const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
 
 /** The part of a JSON Schema a request body example is built from. */
 interface BodySchema {
-  properties?: Record<string, { examples?: unknown[]; default?: unknown; enum?: unknown[] }>;
+  properties?: Record<string, { examples?: unknown[]; default?: unknown; enum?: unknown[]; const?: unknown }>;
   required?: string[];
+  /** Alternatives (e.g. one per policy mode): the first is used. */
+  oneOf?: BodySchema[];
 }
 
 interface Operation {
@@ -93,14 +95,15 @@ function operations(document: OpenApiPaths): Operation[] {
   );
 }
 
-/** A valid body for the operation: each required property's first example (or default, or first enum value). */
+/** A valid body for the operation: each required property's const, first example, default or first enum value. */
 function bodyOf(operation: Operation): string | undefined {
   if (!operation.body) {
     return operation.method === 'GET' || operation.method === 'DELETE' ? undefined : '{}';
   }
-  const entries = (operation.body.required ?? []).map((name) => {
-    const property = operation.body?.properties?.[name];
-    const value = property?.examples?.[0] ?? property?.default ?? property?.enum?.[0];
+  const schema = operation.body.oneOf?.[0] ?? operation.body;
+  const entries = (schema.required ?? []).map((name) => {
+    const property = schema.properties?.[name];
+    const value = property?.const ?? property?.examples?.[0] ?? property?.default ?? property?.enum?.[0];
     if (value === undefined) {
       throw new Error(`${operation.method} ${operation.path}: required body property '${name}' has no example in the OpenAPI document`);
     }

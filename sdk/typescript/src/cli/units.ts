@@ -34,7 +34,7 @@ export function formatRatio(ratio: number | null | undefined): string {
  * The cache mode of `--mode`: `write-through` (or `wt`), `write-back+N` (or `wb+N`) for WB+n.
  * @throws CliError for anything else.
  */
-export function parseMode(text: string): { mode: 'write-through' | 'write-back'; write_back_copies?: number } {
+export function parseMode(text: string): { mode: 'write-through' } | { mode: 'write-back'; write_back_copies: number } {
   if (/^(write-through|wt)$/i.test(text)) {
     return { mode: 'write-through' };
   }

@@ -1039,13 +1039,39 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description write-through (WT) or write-back (WB+n)
+                     * @description write-through (WT): writes reach the datastore before they are acknowledged
                      * @example write-through
+                     * @constant
+                     */
+                    mode: "write-through";
+                    /**
+                     * @description tier size, bytes, a multiple of 4096
+                     * @example 68719476736
+                     */
+                    tier_bytes: number;
+                    /**
+                     * @description tier media
+                     * @example nvme
                      * @enum {string}
                      */
-                    mode: "write-through" | "write-back";
-                    /** @description n of WB+n: peers a write lands on before it is acknowledged; required for write-back, absent for write-through */
-                    write_back_copies?: number;
+                    media: "ram" | "nvme";
+                    /**
+                     * @description eviction policy of the tier (default lru)
+                     * @default lru
+                     * @enum {string}
+                     */
+                    eviction?: "lru" | "s3-fifo" | "arc" | "2q";
+                } | {
+                    /**
+                     * @description write-back (WB+n): writes are acknowledged once in the tier and on n peers, destaged later
+                     * @constant
+                     */
+                    mode: "write-back";
+                    /**
+                     * @description n of WB+n: peers a write lands on before it is acknowledged
+                     * @example 1
+                     */
+                    write_back_copies: number;
                     /**
                      * @description tier size, bytes, a multiple of 4096
                      * @example 68719476736

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import type { ActorKind, Scope } from '../auth/principal.js';
-import { pageQueryShape } from '../http/pagination.js';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** An api_keys row, without its digest. */
 export interface ApiKeyRow {
@@ -59,10 +59,7 @@ export class CreatedApiKeyDto extends ApiKeyDto {
   key!: string;
 }
 
-export class ApiKeyPageDto {
-  @ApiProperty({ type: [ApiKeyDto] }) data!: ApiKeyDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
-}
+export class ApiKeyPageDto extends PageDto(ApiKeyDto) {}
 
 export function mapApiKey(row: ApiKeyRow): ApiKeyDto {
   return {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { pageQueryShape } from '../http/pagination.js';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** An audit_log row. */
 export interface AuditRow {
@@ -47,10 +47,7 @@ export class AuditEntryDto {
   @ApiProperty({ type: String, nullable: true }) user_agent!: string | null;
 }
 
-export class AuditPageDto {
-  @ApiProperty({ type: [AuditEntryDto] }) data!: AuditEntryDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
-}
+export class AuditPageDto extends PageDto(AuditEntryDto) {}
 
 export function mapAuditEntry(row: AuditRow): AuditEntryDto {
   return {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageDto } from '../http/pagination.js';
 
 // ---- rows (repositories) -------------------------------------------------------------
 // bigint columns arrive as float8 (JSON numbers, exact up to 2^53), timestamps as Date.
@@ -96,12 +97,7 @@ export class VolumeSummaryDto {
   last_seen!: string;
 }
 
-export class VolumeListDto {
-  @ApiProperty({ type: [VolumeSummaryDto] })
-  data!: VolumeSummaryDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' })
-  next_cursor!: string | null;
-}
+export class VolumeListDto extends PageDto(VolumeSummaryDto) {}
 
 export class VolumeIoDto {
   @ApiProperty() read_ops!: number;

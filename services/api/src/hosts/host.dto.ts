@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { pageQueryShape } from '../http/pagination.js';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** A host with its volume count (HostRepository). */
 export interface HostRow {
@@ -26,10 +26,7 @@ export class HostDto {
   @ApiProperty({ description: 'volumes last seen on the host' }) volumes!: number;
 }
 
-export class HostPageDto {
-  @ApiProperty({ type: [HostDto] }) data!: HostDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
-}
+export class HostPageDto extends PageDto(HostDto) {}
 
 export function mapHost(row: HostRow): HostDto {
   return {

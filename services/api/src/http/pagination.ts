@@ -1,3 +1,5 @@
+import type { Type } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { ApiError, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
 
@@ -55,4 +57,16 @@ export function toPage<Row, T>(rows: readonly Row[], limit: number, map: (row: R
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { data: page.map(map), next_cursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}
+
+/**
+ * The base class of a page of `item`s for the OpenAPI document, `{data: item[], next_cursor}`:
+ * `export class HostPageDto extends PageDto(HostDto) {}` (the subclass names the schema).
+ */
+export function PageDto<T>(item: Type<T>): Type<Page<T>> {
+  class PageOf implements Page<T> {
+    @ApiProperty({ type: [item] }) data!: T[];
+    @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
+  }
+  return PageOf;
 }

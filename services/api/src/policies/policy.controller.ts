@@ -36,6 +36,6 @@ export class PolicyController {
     @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,
     @Body({ schema: desiredPolicySchema }) body: DesiredPolicyBody,
   ): Promise<PolicyDto> {
-    return this.policies.set(auth, origin, volumeId, { ...body, write_back_copies: body.write_back_copies ?? null });
+    return this.policies.set(auth, origin, volumeId, { write_back_copies: null, ...body });
   }
 }

@@ -41,23 +41,24 @@ export interface DesiredPolicy {
   eviction: Eviction;
 }
 
-/** Body of PUT /v1/volumes/{volumeId}/policy. */
-export const desiredPolicySchema = z
-  .object({
-    mode: z.enum(CACHE_MODES).describe('write-through (WT) or write-back (WB+n)').meta({ example: 'write-through' }),
-    write_back_copies: z.number().int().min(0).max(8).optional().describe('n of WB+n: peers a write lands on before it is acknowledged; required for write-back, absent for write-through'),
-    tier_bytes: z.number().int().min(TIER_BLOCK_BYTES).max(Number.MAX_SAFE_INTEGER).multipleOf(TIER_BLOCK_BYTES).describe('tier size, bytes, a multiple of 4096').meta({ example: 68719476736 }),
-    media: z.enum(MEDIA).describe('tier media').meta({ example: 'nvme' }),
-    eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
-  })
-  .superRefine((policy, context) => {
-    if (policy.mode === 'write-back' && policy.write_back_copies === undefined) {
-      context.addIssue({ code: 'custom', path: ['write_back_copies'], message: 'write_back_copies is required for mode write-back (WB+n)' });
-    }
-    if (policy.mode === 'write-through' && policy.write_back_copies !== undefined) {
-      context.addIssue({ code: 'custom', path: ['write_back_copies'], message: 'write_back_copies is only for mode write-back' });
-    }
-  });
+const policyShape = {
+  tier_bytes: z.number().int().min(TIER_BLOCK_BYTES).max(Number.MAX_SAFE_INTEGER).multipleOf(TIER_BLOCK_BYTES).describe('tier size, bytes, a multiple of 4096').meta({ example: 68719476736 }),
+  media: z.enum(MEDIA).describe('tier media').meta({ example: 'nvme' }),
+  eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
+};
+
+/**
+ * Body of PUT /v1/volumes/{volumeId}/policy: write-through, or write-back with its n peers
+ * (WB+n), one schema per mode so that the OpenAPI document states which fields go together.
+ */
+export const desiredPolicySchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('write-through').describe('write-through (WT): writes reach the datastore before they are acknowledged').meta({ example: 'write-through' }), ...policyShape }),
+  z.object({
+    mode: z.literal('write-back').describe('write-back (WB+n): writes are acknowledged once in the tier and on n peers, destaged later'),
+    write_back_copies: z.number().int().min(0).max(8).describe('n of WB+n: peers a write lands on before it is acknowledged').meta({ example: 1 }),
+    ...policyShape,
+  }),
+]);
 export type DesiredPolicyBody = z.output<typeof desiredPolicySchema>;
 
 export class PolicyActorDto {

@@ -1,26 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { pageQueryShape } from '../http/pagination.js';
-import { EVICTIONS, type Media, MEDIA, PolicyDto } from '../policies/policy.dto.js';
-import { RecommendationDto } from '../dtos/volume.dto.js';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { EVICTIONS, MEDIA, PolicyDto } from '../policies/policy.dto.js';
+import { RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
 
 /** Where a recommendation stands: open until someone applies or dismisses it (that version of it). */
 export const RECOMMENDATION_STATUSES = ['open', 'applied', 'dismissed'] as const;
 export type RecommendationStatus = (typeof RECOMMENDATION_STATUSES)[number];
 
 /** A recommendation with its volume's host and the decision on it (RecommendationRepository). */
-export interface RecommendationListRow {
+export interface RecommendationListRow extends RecommendationRow {
   volume_id: string;
   host_id: string;
-  tier_bytes: number;
-  media: Media;
-  policy: string;
-  predicted_hit_ratio: number;
-  achievable_hit_ratio: number;
-  target_hit_ratio: number;
-  explanation: string;
-  inputs: Record<string, unknown>;
-  created_at: Date;
   status: RecommendationStatus;
   decided_at: Date | null;
   reason: string | null;
@@ -57,10 +48,7 @@ export class RecommendationItemDto extends RecommendationDto {
   @ApiProperty({ type: String, nullable: true, description: 'the reason given when dismissed' }) reason!: string | null;
 }
 
-export class RecommendationPageDto {
-  @ApiProperty({ type: [RecommendationItemDto] }) data!: RecommendationItemDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
-}
+export class RecommendationPageDto extends PageDto(RecommendationItemDto) {}
 
 export class AppliedRecommendationDto {
   @ApiProperty({ type: RecommendationItemDto }) recommendation!: RecommendationItemDto;
