@@ -89,12 +89,15 @@ CREATE INDEX audit_log_tenant ON audit_log (tenant_id, id DESC);
 -- Idempotency-Key of POST requests, per tenant: the first request's fingerprint
 -- (SHA-256 of method, path and body) and, once it finished, its answer; a
 -- retry with the same key and body gets that answer again until expires_at.
+-- An answer holding a secret (a new API key) is stored without it
+-- (response_redacted) and is never replayed.
 CREATE TABLE idempotency_keys (
   tenant_id      uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
   key            text NOT NULL,
   fingerprint    text NOT NULL,
   response_status integer,
   response_body  jsonb,
+  response_redacted boolean NOT NULL DEFAULT false,
   created_at     timestamptz NOT NULL DEFAULT now(),
   expires_at     timestamptz NOT NULL,
   PRIMARY KEY (tenant_id, key)

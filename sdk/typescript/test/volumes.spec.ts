@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError, PermissionDeniedError, Tierwise } from '@tierwise/sdk';
+import { BadRequestError, type DesiredPolicy, NotFoundError, PermissionDeniedError, type Tierwise } from '@tierwise/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveSuite } from './support/live-suite.js';
 import { GiB, type World } from './support/world.js';
@@ -40,7 +40,9 @@ describe('SDK: volumes, policies and metrics export (real api process, real Post
     const second = await admin.volumes.setPolicy(world.plainVolume, { mode: 'write-back', write_back_copies: 2, tier_bytes: 16 * GiB, media: 'nvme', eviction: 's3-fifo' });
     expect(second).toMatchObject({ version: 2, mode: 'write-back', write_back_copies: 2, tier_bytes: 16 * GiB, updated_by: { kind: 'api_key', id: world.adminKeyId } });
     expect(await reader.volumes.getPolicy(world.plainVolume)).toEqual(second);
-    const missingCopies = await admin.volumes.setPolicy(world.plainVolume, { mode: 'write-back', tier_bytes: 16 * GiB, media: 'nvme' }).catch((error: unknown) => error);
+    // What an untyped (JavaScript) caller could send: write-back without its n.
+    const withoutCopies = { mode: 'write-back', tier_bytes: 16 * GiB, media: 'nvme' } as unknown as DesiredPolicy;
+    const missingCopies = await admin.volumes.setPolicy(world.plainVolume, withoutCopies).catch((error: unknown) => error);
     expect(missingCopies).toBeInstanceOf(BadRequestError);
     expect((missingCopies as BadRequestError).message).toContain('write_back_copies');
   });

@@ -185,7 +185,7 @@ export interface paths {
         /** The tenant's API keys, newest first, without their secrets */
         get: operations["ApiKeysController_list"];
         put?: never;
-        /** Create an API key; the answer is the only time its secret is shown */
+        /** Create an API key; the answer is the only time its secret is shown (a retry with the same Idempotency-Key answers 409) */
         post: operations["ApiKeysController_create"];
         delete?: never;
         options?: never;

@@ -17,8 +17,8 @@ export class ApiKeysController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @Authenticated({ permission: Permission.ApiKeyWrite })
-  @Idempotent()
-  @ApiOperation({ summary: 'Create an API key; the answer is the only time its secret is shown' })
+  @Idempotent({ secretFields: ['key'] })
+  @ApiOperation({ summary: 'Create an API key; the answer is the only time its secret is shown (a retry with the same Idempotency-Key answers 409)' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed name or scope' })
   create(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Body({ schema: createApiKeySchema }) body: CreateApiKey): Promise<CreatedApiKeyDto> {

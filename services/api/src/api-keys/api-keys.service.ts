@@ -7,10 +7,11 @@ import { decodeCursor, encodeCursor, type Page, toPage } from '../http/paginatio
 import type { RequestOrigin } from '../http/request-origin.js';
 import { type ApiKeyDto, type ApiKeyListQuery, type CreateApiKey, type CreatedApiKeyDto, mapApiKey } from './api-key.dto.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 /** Tag in front of every API key (agent tokens use `twa_`). */
 export const API_KEY_TAG = 'twk_';
-const positionSchema = z.tuple([z.iso.datetime({ offset: true }), z.uuid()]);
+const positionSchema = z.tuple([timestampSchema, z.uuid()]);
 
 /** What the audit log keeps of a key: never its secret or digest. */
 const summary = (key: ApiKeyDto) => ({ name: key.name, scope: key.scope, key_prefix: key.key_prefix, revoked_at: key.revoked_at });

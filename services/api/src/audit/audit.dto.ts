@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 /** An audit_log row. */
 export interface AuditRow {
@@ -23,7 +24,7 @@ export const auditListQuerySchema = z.object({
   action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'action must look like api_key.create').optional().describe('only entries of this action, e.g. volume_policy.set'),
   actor_id: z.uuid().optional().describe('only changes made by this user or API key'),
   target_id: z.string().min(1).max(128).optional().describe('only changes of this target (volume id, API key id)'),
-  since: z.iso.datetime({ offset: true }).optional().describe('only entries at or after this time (RFC 3339)'),
+  since: timestampSchema.optional().describe('only entries at or after this time (RFC 3339)'),
 });
 export type AuditListQuery = z.output<typeof auditListQuerySchema>;
 

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 /** A host with its volume count (HostRepository). */
 export interface HostRow {
@@ -14,7 +15,7 @@ export interface HostRow {
 /** Query of GET /v1/hosts: in host id order. */
 export const hostListQuerySchema = z.object({
   ...pageQueryShape,
-  seen_since: z.iso.datetime({ offset: true }).optional().describe('only hosts that sent data at or after this time (RFC 3339)'),
+  seen_since: timestampSchema.optional().describe('only hosts that sent data at or after this time (RFC 3339)'),
 });
 export type HostListQuery = z.output<typeof hostListQuerySchema>;
 

@@ -11,7 +11,7 @@ export type IdempotencyClaim =
   | { state: 'claimed' }
   | { state: 'in_progress' }
   | { state: 'mismatch' }
-  | { state: 'done'; status: number; body: unknown };
+  | { state: 'done'; status: number; body: unknown; redacted: boolean };
 
 @Injectable()
 export class IdempotencyRepository {
@@ -32,24 +32,30 @@ export class IdempotencyRepository {
     if (inserted.rowCount === 1) {
       return { state: 'claimed' };
     }
-    const { rows } = await db.query<{ fingerprint: string; response_status: number | null; response_body: unknown }>(
-      'SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
+    const { rows } = await db.query<{ fingerprint: string; response_status: number | null; response_body: unknown; response_redacted: boolean }>(
+      'SELECT fingerprint, response_status, response_body, response_redacted FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
       [tenantId, key],
     );
     const [found] = rows;
     if (found.fingerprint !== fingerprint) {
       return { state: 'mismatch' };
     }
-    return found.response_status === null ? { state: 'in_progress' } : { state: 'done', status: found.response_status, body: found.response_body };
+    return found.response_status === null
+      ? { state: 'in_progress' }
+      : { state: 'done', status: found.response_status, body: found.response_body, redacted: found.response_redacted };
   }
 
-  /** Stores the answer of the request that claimed `key`. */
-  async complete(db: Queryable, tenantId: string, key: string, status: number, body: unknown): Promise<void> {
-    await db.query('UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE tenant_id = $1 AND key = $2', [
+  /**
+   * Stores the answer of the request that claimed `key`.
+   * @param redacted the body lacks the answer's secrets (it cannot be replayed).
+   */
+  async complete(db: Queryable, tenantId: string, key: string, status: number, body: unknown, redacted: boolean): Promise<void> {
+    await db.query('UPDATE idempotency_keys SET response_status = $3, response_body = $4, response_redacted = $5 WHERE tenant_id = $1 AND key = $2', [
       tenantId,
       key,
       status,
       JSON.stringify(body ?? null),
+      redacted,
     ]);
   }
 

@@ -9,10 +9,19 @@ export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
 /** Metadata key set by {@link Idempotent}. */
 export const IDEMPOTENT_METADATA = 'tierwise:idempotent';
 
+/** How a route's answers are kept for replay. */
+export interface IdempotentOptions {
+  /**
+   * Fields of the answer that are secrets shown once (an API key): never stored, so a retry of
+   * a request that succeeded is answered 409 naming what it created instead of a replay.
+   */
+  secretFields?: readonly string[];
+}
+
 /** Marks a POST route as accepting an Idempotency-Key (IdempotencyInterceptor) and documents it. */
-export const Idempotent = (): MethodDecorator =>
+export const Idempotent = (options: IdempotentOptions = {}): MethodDecorator =>
   applyDecorators(
-    SetMetadata(IDEMPOTENT_METADATA, true),
+    SetMetadata(IDEMPOTENT_METADATA, options),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,

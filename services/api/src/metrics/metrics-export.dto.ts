@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { IoCountersRow } from '../dtos/volume.dto.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 /** Longest range one export covers: 7 days of 10-second intervals is 60 480 rows. */
 export const MAX_EXPORT_RANGE_SECONDS = 7 * 24 * 60 * 60;
@@ -7,27 +9,18 @@ export const DEFAULT_EXPORT_RANGE_SECONDS = 24 * 60 * 60;
 
 /** Query of GET /v1/volumes/{volumeId}/metrics/export: intervals with from <= interval_start < to. */
 export const metricsExportQuerySchema = z.object({
-  from: z.iso.datetime({ offset: true }).optional().describe('start of the range, inclusive (RFC 3339); default: 24 hours before `to`'),
-  to: z.iso.datetime({ offset: true }).optional().describe('end of the range, exclusive (RFC 3339); default: now'),
+  from: timestampSchema.optional().describe('start of the range, inclusive (RFC 3339); default: 24 hours before `to`'),
+  to: timestampSchema.optional().describe('end of the range, exclusive (RFC 3339); default: now'),
 });
 export type MetricsExportQuery = z.output<typeof metricsExportQuerySchema>;
 
 /** A volume_metrics_10s row as exported (bigint columns as float8). */
-export interface IntervalRow {
+export interface IntervalRow extends IoCountersRow {
   interval_start: Date;
   interval_seconds: number;
-  read_ops: number;
-  write_ops: number;
-  read_bytes: number;
-  write_bytes: number;
-  cache_hits: number;
-  cache_misses: number;
   read_cache_hits: number;
   read_cache_misses: number;
-  hit_ratio: number | null;
-  evicted_bytes: number;
   occupancy_bytes: number;
-  capacity_bytes: number;
 }
 
 /**

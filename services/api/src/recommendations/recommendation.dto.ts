@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { EVICTIONS, MEDIA, PolicyDto } from '../policies/policy.dto.js';
 import { RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 /** Where a recommendation stands: open until someone applies or dismisses it (that version of it). */
 export const RECOMMENDATION_STATUSES = ['open', 'applied', 'dismissed'] as const;
@@ -30,7 +31,7 @@ export type RecommendationListQuery = z.output<typeof recommendationListQuerySch
 export const applyRecommendationSchema = z.object({
   eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
   write_back_copies: z.number().int().min(0).max(8).default(1).describe('n of WB+n when the recommendation is write-back (default 1); ignored for write-through'),
-  created_at: z.iso.datetime({ offset: true }).optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
+  created_at: timestampSchema.optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
 });
 export type ApplyRecommendation = z.output<typeof applyRecommendationSchema>;
 

@@ -17,9 +17,10 @@ import {
   type RecommendationListRow,
 } from './recommendation.dto.js';
 import { RecommendationRepository } from './recommendation.repository.js';
+import { timestampSchema } from '../http/timestamp.js';
 
 const CURSOR_KIND = 'recommendations';
-const positionSchema = z.tuple([z.iso.datetime({ offset: true }), z.string()]);
+const positionSchema = z.tuple([timestampSchema, z.string()]);
 
 /**
  * The desired policy a recommendation stands for: its mode (recommendations.policy is
