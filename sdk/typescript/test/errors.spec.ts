@@ -77,7 +77,7 @@ describe('SDK: error classes, idempotency keys and rate limits (real api process
     const error = await reader.fleet.summary().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
     const limited = error as RateLimitError;
-    expect(limited.code).toBe('rate_limited');
+    expect(limited.code).toBe('too_many_requests');
     expect(limited.retryAfterSeconds).toBeGreaterThan(0);
     expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60);
     expect(limited.response.headers.get('ratelimit-remaining')).toBe('0');

@@ -18,7 +18,7 @@ const RATE_LIMIT_HEADER_DOCS = {
 };
 
 /**
- * Adds what every /v1 operation may answer but no controller declares: 429 `rate_limited`
+ * Adds what every /v1 operation may answer but no controller declares: 429 `too_many_requests`
  * with Retry-After and the RateLimit-* headers (RateLimitGuard), and the RateLimit-* headers on
  * its 2xx answers.
  */
@@ -37,7 +37,7 @@ function addRateLimitResponses(document: OpenAPIObject): void {
         }
       }
       operation.responses['429'] = {
-        description: 'rate_limited: too many requests for this credential',
+        description: 'too_many_requests: the credential spent its rate limit',
         headers: { 'Retry-After': seconds('seconds to wait before retrying'), ...RATE_LIMIT_HEADER_DOCS },
         content: { 'application/json': { schema: ERROR_BODY_REF } },
       };

@@ -273,7 +273,7 @@ export interface components {
          * @description machine-readable error code
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_body" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "idempotency_key_reused" | "rate_limited" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "invalid_body" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "unprocessable" | "idempotency_key_reused" | "unavailable" | "internal_error";
         ErrorBodyDto: {
             /** @description machine-readable error code */
             code: components["schemas"]["ErrorCode"];
@@ -688,7 +688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -764,7 +764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -844,7 +844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -925,7 +925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1006,7 +1006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1143,7 +1143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1230,7 +1230,7 @@ export interface operations {
                     "text/csv": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1310,7 +1310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1391,7 +1391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1514,7 +1514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1626,7 +1626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1702,7 +1702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1808,7 +1808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -1898,7 +1898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -2007,7 +2007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description rate_limited: too many requests for this credential */
+            /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
                     /** @description seconds to wait before retrying */

@@ -14,7 +14,7 @@ const LIMITED_PREFIX = '/v1/';
  * credential counts against that credential (its SHA-256), one without against the client
  * address, over every route together. Every answer carries RateLimit-Limit (requests per
  * window), RateLimit-Remaining and RateLimit-Reset (seconds until the window ends); the
- * request past the limit gets 429 `rate_limited` with Retry-After (seconds).
+ * request past the limit gets 429 `too_many_requests` with Retry-After (seconds).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -39,7 +39,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     response.setHeader(RATE_LIMIT_HEADERS.limit, detail.limit);
     response.setHeader(RATE_LIMIT_HEADERS.remaining, 0);
     response.setHeader(RATE_LIMIT_HEADERS.reset, detail.timeToBlockExpire);
-    throw new ApiError(ErrorCode.RateLimited, `rate limit of ${detail.limit} requests per ${detail.ttl / 1000} s exceeded; retry in ${detail.timeToBlockExpire} s`, {
+    throw new ApiError(ErrorCode.TooManyRequests, `rate limit of ${detail.limit} requests per ${detail.ttl / 1000} s exceeded; retry in ${detail.timeToBlockExpire} s`, {
       retryAfterSeconds: detail.timeToBlockExpire,
     });
   }

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 
 /** Where a request came from, for the audit log. */
 export interface RequestOrigin {
-  /** The client's address as the api's socket saw it (no proxy headers are trusted). */
+  /** The client's address as Express reports it (request.ip: the socket's peer, or the forwarded client behind a trusted proxy). */
   ip: string | null;
   /** The User-Agent header, at most 512 characters. */
   userAgent: string | null;

@@ -15,9 +15,9 @@ export enum ErrorCode {
   IdempotencyKeyInUse = 'idempotency_key_in_use',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
+  TooManyRequests = 'too_many_requests',
   Unprocessable = 'unprocessable',
   IdempotencyKeyReused = 'idempotency_key_reused',
-  RateLimited = 'rate_limited',
   Unavailable = 'unavailable',
   Internal = 'internal_error',
 }
@@ -35,7 +35,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, HttpStatus>> = {
   [ErrorCode.UnsupportedMediaType]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   [ErrorCode.Unprocessable]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.IdempotencyKeyReused]: HttpStatus.UNPROCESSABLE_ENTITY,
-  [ErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
+  [ErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };
@@ -53,7 +53,7 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.UnsupportedMediaType]: 'The Content-Type is not one the route accepts.',
   [ErrorCode.Unprocessable]: 'The request is well-formed but cannot be carried out (the message says why).',
   [ErrorCode.IdempotencyKeyReused]: 'The Idempotency-Key was used before with another method, path or body. Use a new key for a new request.',
-  [ErrorCode.RateLimited]: 'Too many requests for this credential. Wait the seconds of the Retry-After header; RateLimit-* headers tell the budget.',
+  [ErrorCode.TooManyRequests]: 'Too many requests (for this credential, or login attempts). Wait the seconds of the Retry-After header; RateLimit-* headers tell the budget.',
   [ErrorCode.Unavailable]: 'A backing service (database, broker) is unreachable. Retry after the seconds of the Retry-After header.',
   [ErrorCode.Internal]: 'An unexpected error; it is logged with the request id. Report the request_id if it persists.',
 };
