@@ -18,13 +18,14 @@ describe('schema fuzzing of the api (schemathesis, real PostgreSQL)', () => {
   let app: NestExpressApplication;
   let url: string;
   let apiKey: string;
+  const volumeId = hexId();
 
   beforeAll(async () => {
     process.env.TIERWISE_API_RATE_LIMIT_PER_MINUTE = '1000000';
     ({ app, url } = await startApi());
     const tenant = await tenants.create('fuzz');
     apiKey = (await tenants.createApiKey(tenant.tenant_id, 'read-write')).key;
-    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: hexId(), io: { readOps: 10, writeOps: 5, hits: 3, misses: 1 }, wssBytes: 4096, tierBytes: 8192 });
+    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId, hostId: hexId(), io: { readOps: 10, writeOps: 5, hits: 3, misses: 1 }, wssBytes: 4096, tierBytes: 8192 });
   });
 
   afterAll(async () => {
@@ -35,7 +36,7 @@ describe('schema fuzzing of the api (schemathesis, real PostgreSQL)', () => {
   it('answers every fuzzed request of every operation with a documented non-5xx answer', { timeout: 240_000 }, async () => {
     const script = fileURLToPath(new URL('../scripts/fuzz.sh', import.meta.url));
     const run = await promisify(execFile)(script, {
-      env: { ...process.env, TIERWISE_API_URL: url, TIERWISE_FUZZ_API_KEY: apiKey },
+      env: { ...process.env, TIERWISE_API_URL: url, TIERWISE_FUZZ_API_KEY: apiKey, TIERWISE_FUZZ_VOLUME_ID: volumeId },
       maxBuffer: 16 * 1024 * 1024,
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     console.log(run.stdout, run.stderr);
