@@ -19,6 +19,7 @@ import { RateLimitGuard } from './http/rate-limit.guard.js';
 import { MetricsExportController } from './metrics/metrics-export.controller.js';
 import { MetricsExportRepository } from './metrics/metrics-export.repository.js';
 import { MetricsExportService } from './metrics/metrics-export.service.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { PolicyController } from './policies/policy.controller.js';
 import { PolicyRepository } from './policies/policy.repository.js';
 import { PolicyService } from './policies/policy.service.js';
@@ -40,6 +41,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     HealthModule,
     AuthModule,
     AuditModule,
+    NotificationsModule,
     ThrottlerModule.forRootAsync({
       inject: [TIERWISE_ENV],
       useFactory: (env: Env<'TIERWISE_API_RATE_LIMIT_PER_MINUTE'>) => ({

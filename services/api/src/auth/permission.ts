@@ -14,12 +14,15 @@ export enum Permission {
   ApiKeyRead = 'api_key.read',
   ApiKeyWrite = 'api_key.write',
   AuditRead = 'audit.read',
+  NotificationsRead = 'notifications.read',
+  /** Change notification channels, routes, alert rules and mute windows. */
+  NotificationsWrite = 'notifications.write',
 }
 
 /** Permissions that change something: refused to a principal of scope 'read' whatever its role. */
-const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite]);
+const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.NotificationsWrite]);
 
-const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead];
+const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.NotificationsRead];
 const ADMIN = [...VIEWER, ...CHANGES, Permission.ApiKeyRead, Permission.AuditRead];
 
 /** The permissions of each role (owner and admin differ in member management, which is not an api permission). */
