@@ -77,7 +77,7 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     expect(window.status).toBe(400);
     expect(window.body.message).toMatch(/HH:MM/);
     const forbidden = await call('POST', '/v1/notifications/channels', readKey, { kind: 'email', name: 'x', target: 'a@example.com' });
-    expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ code: 'forbidden', message: "API key scope 'read' does not grant notifications.write" }) });
+    expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ code: 'forbidden', message: "role 'viewer' does not grant notifications.write" }) });
   });
 
   it("routes, alert rules and mute windows round-trip; a route to another tenant's channel is refused", async () => {
