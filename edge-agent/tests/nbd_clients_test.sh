@@ -3,7 +3,7 @@
 # nbdcopy / nbdsh / nbdinfo (libnbd-bin) and fio's nbd engine.
 #
 # Usage: nbd_clients_test.sh <tierwise-agent binary> <case>
-# Cases: qemu_io, tcp_listen, nbdcopy_multi_conn, nbdsh_commands, fio_verify, sigterm_under_load,
+# Cases: qemu_io, tier_file, tcp_listen, nbdcopy_multi_conn, nbdsh_commands, fio_verify, sigterm_under_load,
 #        telemetry_export, bad_config.
 # Each case starts its own agent on a Unix socket in a fresh directory and stops it.
 set -euo pipefail
@@ -87,6 +87,25 @@ qemu_io)
     || fail "qemu-io re-read failed: $out"
   grep -q "Pattern verification failed" <<<"$out" && fail "data changed across restart: $out"
   stop_agent
+  ;;
+
+tier_file)
+  # A flash tier: a file driven through the same io_uring with O_DIRECT.
+  cat >"$work/volumes.json" <<JSON
+{"listen": "unix:$sock",
+ "volumes": [
+   {"name": "vol1", "datastore": "$work/vol1.img", "size": "64MiB", "tier": {"file": "$work/vol1.tier", "size": "8MiB"}},
+   {"name": "vol2", "datastore": "$work/vol2.img", "size": "8MiB", "tier": {"ram": "1MiB"}}
+ ]}
+JSON
+  start_agent --no-telemetry
+  grep -q "volume vol1: .*tier $work/vol1.tier 8 MiB" "$work/agent.log" || fail "no tier file in the volume line"
+  out=$(qemu-io -f raw "$(uri vol1)" -c 'write -P 0x42 0 4M' -c 'read -P 0x42 0 4M' -c 'read -P 0x42 1M 512' 2>&1) \
+    || fail "qemu-io failed: $out"
+  grep -q "Pattern verification failed" <<<"$out" && fail "read back other data through the tier file: $out"
+  stop_agent
+  grep -q "volume vol1: [1-9][0-9]* block hits" "$work/agent.log" || fail "no hits from the tier file"
+  (( $(stat -c %s "$work/vol1.tier") >= 4 << 20 )) || fail "the tier file holds less than the 4 MiB written"
   ;;
 
 tcp_listen)

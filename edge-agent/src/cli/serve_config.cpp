@@ -67,14 +67,19 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
   if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
   v.datastore = string_field(j, "datastore", at, true);
   if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);
-  if (!j.contains("tier") || !j["tier"].is_object()) fail(at, "\"tier\" must be an object such as {\"ram\": \"1GiB\"}");
-  const json& tier = j["tier"];
-  if (tier.contains("file")) {
-    fail(at + " tier", "a tier file is not supported yet: the cache engine hands the tier 512-byte "
-                       "aligned buffers, which an O_DIRECT file refuses; use {\"ram\": ...}");
+  if (!j.contains("tier") || !j["tier"].is_object()) {
+    fail(at, "\"tier\" must be an object: {\"ram\": \"1GiB\"} or {\"file\": \"/nvme/t\", \"size\": \"8GiB\"}");
   }
-  only_keys(tier, {"ram"}, at + " tier");
-  v.tier_ram_bytes = size_field(tier, "ram", at + " tier", 4096);
+  const json& tier = j["tier"];
+  if (tier.contains("ram") == tier.contains("file")) fail(at + " tier", "give either \"ram\" or \"file\"");
+  if (tier.contains("ram")) {
+    only_keys(tier, {"ram"}, at + " tier");
+    v.tier_bytes = size_field(tier, "ram", at + " tier", 4096);
+  } else {
+    only_keys(tier, {"file", "size"}, at + " tier");
+    v.tier_file = string_field(tier, "file", at + " tier", true);
+    v.tier_bytes = size_field(tier, "size", at + " tier", 4096);
+  }
   if (j.contains("policy")) v.policy = string_field(j, "policy", at, true);
   if (v.policy != "lru") fail(at, "\"policy\" must be \"lru\" (the engine's eviction policy): " + v.policy);
   return v;

@@ -165,11 +165,12 @@ int run_serve(const ServeOptions& input) {
     e.engine = v.engine.get();
     exports.push_back(std::move(e));
     sources.push_back({c.name, v.engine.get()});
-    std::fprintf(stderr, "tierwise-agent: volume %s: %s, datastore %s (%s%s), RAM tier %s, policy %s\n",
+    const std::string tier = c.tier_file.empty() ? "RAM tier " + mib(c.tier_bytes)
+                                                 : "tier " + c.tier_file + " " + mib(c.tier_bytes);
+    std::fprintf(stderr, "tierwise-agent: volume %s: %s, datastore %s (%s%s), %s, policy %s\n",
                  c.name.c_str(), mib(v.size_bytes).c_str(), c.datastore.c_str(),
                  v.block_device ? "block device" : "file",
-                 v.datastore->direct_io() ? ", O_DIRECT" : ", buffered", mib(c.tier_ram_bytes).c_str(),
-                 c.policy.c_str());
+                 v.datastore->direct_io() ? ", O_DIRECT" : ", buffered", tier.c_str(), c.policy.c_str());
   }
 
   std::unique_ptr<sampling::KeyedHasher> hasher;

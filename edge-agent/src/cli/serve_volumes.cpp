@@ -65,10 +65,25 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
       ::truncate(config.datastore.c_str(), static_cast<off_t>(v->size_bytes)) != 0) {
     fail(config, "cannot extend datastore " + config.datastore + ": " + std::strerror(errno));
   }
-  if (const int rc = blockdev::RamDevice::create(config.tier_ram_bytes, &v->tier); rc != 0) {
-    fail(config, "RAM tier: " + errno_text(rc));
+  if (config.tier_file.empty()) {
+    std::unique_ptr<blockdev::RamDevice> ram;
+    if (const int rc = blockdev::RamDevice::create(config.tier_bytes, &ram); rc != 0) {
+      fail(config, "RAM tier: " + errno_text(rc));
+    }
+    v->tier = std::move(ram);
+  } else {
+    std::unique_ptr<blockdev::UringFileDevice> file;
+    if (const int rc = blockdev::UringFileDevice::open(queue, config.tier_file, &file); rc != 0) {
+      fail(config, "cannot open tier " + config.tier_file + ": " + errno_text(rc));
+    }
+    if (file->buffer_alignment() > cache::CacheEngine::kSectorBytes) {
+      fail(config, "tier " + config.tier_file + " needs " + std::to_string(file->buffer_alignment()) +
+                       "-byte aligned buffers for direct I/O; the cache engine hands the tier "
+                       "512-byte aligned ones");
+    }
+    v->tier = std::move(file);
   }
-  if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_ram_bytes, &v->engine);
+  if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, &v->engine);
       rc != 0) {
     fail(config, "cache engine: " + errno_text(rc));
   }

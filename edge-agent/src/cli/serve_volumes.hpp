@@ -20,12 +20,13 @@ struct ServedVolume {
   uint64_t size_bytes = 0;  // the export's size
   bool block_device = false;
   std::unique_ptr<blockdev::UringFileDevice> datastore;
-  std::unique_ptr<blockdev::RamDevice> tier;
+  std::unique_ptr<blockdev::BlockDevice> tier;  // RamDevice or UringFileDevice
   std::unique_ptr<cache::CacheEngine> engine;
 };
 
 // Opens the datastore (a missing file is created sparse; a file smaller than
-// "size" is extended, sparse), the RAM tier and the engine of `config`.
+// "size" is extended, sparse), the tier (RAM, or a file/device through the
+// same io_uring, O_DIRECT) and the engine of `config`.
 // Throws std::runtime_error naming the volume and the cause (missing size,
 // unreadable path, io_uring, a size that is not a multiple of 512).
 std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue);
