@@ -1,6 +1,7 @@
 #include "frontend/nbd/connection.hpp"
 
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,6 +43,14 @@ void Connection::hard_close(const std::string& why) {
   closed_ = true;
   out_.clear();
   out_sent_ = 0;
+  for (size_t i = queue_head_; i < queue_.size(); ++i) recycle(queue_[i]);
+  queue_.clear();
+  queue_head_ = queue_sent_ = queued_bytes_ = 0;
+}
+
+void Connection::recycle(Command* cmd) {
+  commands_.release(cmd);
+  --in_flight_;
 }
 
 void Connection::queue_output() {
@@ -53,10 +62,24 @@ void Connection::queue_output() {
 
 bool Connection::flush_output() {
   queued_ = false;
-  while (!closed_ && out_sent_ < out_.size()) {
-    const ssize_t n = ::send(fd_, out_.data() + out_sent_, out_.size() - out_sent_, MSG_NOSIGNAL);
+  while (!closed_ && has_output()) {
+    iovec iov[kMaxIovecs];
+    int n_iov = 0;
+    if (out_sent_ < out_.size()) iov[n_iov++] = {out_.data() + out_sent_, out_.size() - out_sent_};
+    size_t skip = queue_sent_;  // of the first queued reply
+    for (size_t i = queue_head_; i < queue_.size() && n_iov + 2 <= kMaxIovecs; ++i) {
+      Command* cmd = queue_[i];
+      if (skip < kSimpleReplyBytes) iov[n_iov++] = {cmd->reply + skip, kSimpleReplyBytes - skip};
+      const size_t data_skip = skip > kSimpleReplyBytes ? skip - kSimpleReplyBytes : 0;
+      iov[n_iov++] = {cmd->buf.get() + data_skip, cmd->req.length - data_skip};
+      skip = 0;
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = static_cast<size_t>(n_iov);
+    const ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
     if (n > 0) {
-      out_sent_ += static_cast<size_t>(n);
+      consume_sent(static_cast<size_t>(n));
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -65,13 +88,38 @@ bool Connection::flush_output() {
       hard_close(n < 0 && errno != EPIPE && errno != ECONNRESET ? std::strerror(errno) : "");
     }
   }
-  out_.clear();
-  out_sent_ = 0;
-  // Keep the buffer for the next turn, unless a burst of large reads grew it:
-  // idle connections should not each hold tens of MiB.
-  if (out_.capacity() > kKeptOutputBytes) out_.shrink_to_fit();
   if (close_after_output_) reading_ = false;
   return true;
+}
+
+void Connection::consume_sent(size_t bytes) {
+  const size_t from_out = std::min(bytes, out_.size() - out_sent_);
+  out_sent_ += from_out;
+  bytes -= from_out;
+  if (out_sent_ == out_.size()) {
+    out_.clear();
+    out_sent_ = 0;
+    // Keep the buffer for the next turn, unless a burst of replies grew it:
+    // idle connections should not each hold megabytes.
+    if (out_.capacity() > kKeptOutputBytes) out_.shrink_to_fit();
+  }
+  queued_bytes_ -= bytes;
+  while (bytes > 0) {
+    Command* cmd = queue_[queue_head_];
+    const size_t left = kSimpleReplyBytes + cmd->req.length - queue_sent_;
+    if (bytes < left) {
+      queue_sent_ += bytes;
+      return;
+    }
+    bytes -= left;
+    queue_sent_ = 0;
+    ++queue_head_;
+    recycle(cmd);
+  }
+  if (queue_head_ == queue_.size()) {
+    queue_.clear();  // keeps its capacity: no allocation once warm
+    queue_head_ = 0;
+  }
 }
 
 void Connection::on_readable() {
@@ -292,16 +340,23 @@ void Connection::reply_error(uint64_t handle, uint32_t nbd_error) {
 }
 
 void Connection::reply(Command* cmd, int status) {
-  if (!closed_) {
-    const uint32_t error = nbd_error_from_errno(status);
-    append_reply_header(error, cmd->req.handle);
-    if (cmd->req.type == kCmdRead && error == kOk) {
-      out_.insert(out_.end(), cmd->buf.get(), cmd->buf.get() + cmd->req.length);  // copied once
-    }
-    queue_output();
+  if (closed_) {
+    recycle(cmd);
+    return;
   }
-  commands_.release(cmd);
-  --in_flight_;
+  const uint32_t error = nbd_error_from_errno(status);
+  if (cmd->req.type == kCmdRead && error == kOk) {
+    // Sent from the request record by flush_output(), which recycles it.
+    store_be<uint32_t>(cmd->reply, kSimpleReplyMagic);
+    store_be<uint32_t>(cmd->reply + 4, kOk);
+    store_be<uint64_t>(cmd->reply + 8, cmd->req.handle);
+    queue_.push_back(cmd);
+    queued_bytes_ += kSimpleReplyBytes + cmd->req.length;
+  } else {
+    append_reply_header(error, cmd->req.handle);
+    recycle(cmd);
+  }
+  queue_output();
 }
 
 }  // namespace tierwise::frontend::nbd

@@ -30,6 +30,7 @@ struct Command {
   blockdev::AlignedBytes buf;
   size_t capacity = 0;        // bytes of buf
   uint64_t zeroed = 0;        // WRITE_ZEROES: bytes written so far
+  std::byte reply[kSimpleReplyBytes];  // a READ's reply header, sent with buf (no copy)
 };
 
 // What connections share, owned by the server (one reactor thread).
@@ -51,9 +52,11 @@ struct ServerContext {
  * 2. on_readable(): reads what the socket holds, runs the handshake, then
  *    parses requests. READ/WRITE/TRIM/WRITE_ZEROES take the volume's range
  *    lock (granted now, or later through ServerContext::ready, when start()
- *    runs) and go to the cache engine; FLUSH goes straight to it. Replies are
- *    appended to one output buffer; the server writes it with one send per
- *    loop turn (flush_output()).
+ *    runs) and go to the cache engine; FLUSH goes straight to it. Replies
+ *    without data are appended to an output buffer; a READ's reply stays in
+ *    its request record (header and data buffer) until sent. The server sends
+ *    everything pending with one sendmsg per loop turn (flush_output()), the
+ *    read data straight from the request buffers (no copy).
  * 3. It ends when the client disconnects (NBD_CMD_DISC or EOF), on a protocol
  *    violation (hard disconnect), or when the server stops: reading stops, the
  *    commands in flight complete and their replies are sent, then
@@ -87,8 +90,8 @@ class Connection {
 
   bool reading() const { return reading_ && !closed_; }
   // True once the reply backlog is so large that reading should pause.
-  bool backlogged() const { return out_.size() - out_sent_ > kMaxOutputBytes; }
-  bool has_output() const { return out_sent_ < out_.size(); }
+  bool backlogged() const { return out_.size() - out_sent_ + queued_bytes_ > kMaxOutputBytes; }
+  bool has_output() const { return out_sent_ < out_.size() || queue_head_ < queue_.size(); }
   // No command in flight and nothing left to send (or the socket is gone).
   bool finished() const;
 
@@ -96,6 +99,7 @@ class Connection {
   static constexpr size_t kInitialInputBytes = 256 * 1024;
   static constexpr size_t kMaxOutputBytes = 64u << 20;
   static constexpr size_t kKeptOutputBytes = 4u << 20;  // output buffer kept between turns
+  static constexpr int kMaxIovecs = 64;  // per sendmsg (well under IOV_MAX)
 
   void handshake();
   void requests();
@@ -110,6 +114,10 @@ class Connection {
   void append_reply_header(uint32_t nbd_error, uint64_t handle);
   void queue_output();
   void hard_close(const std::string& why);
+  // Takes `bytes` just sent off the output buffer, then off the queued READ
+  // replies (recycling those sent whole).
+  void consume_sent(size_t bytes);
+  void recycle(Command* cmd);
 
   static void on_io_done(void* arg, const cache::IoOutcome& outcome);
   static void on_discard_done(void* arg, int status);
@@ -130,6 +138,10 @@ class Connection {
   size_t in_start_ = 0, in_end_ = 0;
   std::vector<std::byte> out_;
   size_t out_sent_ = 0;
+  std::vector<Command*> queue_;  // READ replies waiting to be sent, from queue_head_ on
+  size_t queue_head_ = 0;
+  size_t queue_sent_ = 0;        // bytes of queue_[queue_head_] already sent
+  size_t queued_bytes_ = 0;      // bytes of every reply in queue_ not yet sent
   bool queued_ = false;     // in ctx_.dirty
   uint64_t in_flight_ = 0;
   blockdev::RequestPool<Command> commands_;
