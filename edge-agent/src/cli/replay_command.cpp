@@ -48,7 +48,9 @@ void run(ReplayArguments& args) {
   o.interval_us = std::llround(args.interval_seconds * 1e6);
   o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
   o.sequential_cutoff_bytes =  // checked by the option's validator
-      args.sequential_cutoff == "off" ? 0 : *parse_byte_size(args.sequential_cutoff);
+      args.sequential_cutoff == "off" || args.sequential_cutoff == "0"
+          ? 0
+          : *parse_byte_size(args.sequential_cutoff);
   o.eviction = *cache::eviction::parse_policy(args.eviction);  // checked by IsMember
   if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
   int code = 0;
@@ -94,8 +96,8 @@ void register_replay_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--sequential-cutoff", args->sequential_cutoff,
                   "I/Os of a sequential stream that reached this many bytes do not populate the "
-                  "tier (as bcache's sequential_cutoff), or off")
-      ->check(byte_size_validator() | CLI::IsMember({"off"}))
+                  "tier (as bcache's sequential_cutoff); off or 0: never")
+      ->check(byte_size_validator() | CLI::IsMember({"off", "0"}))
       ->capture_default_str();
   cmd->add_option("--interval", args->interval_seconds,
                   "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)")
