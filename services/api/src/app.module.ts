@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
@@ -11,7 +12,7 @@ import { FleetService } from './services/fleet.service.js';
 import { VolumeService } from './services/volume.service.js';
 
 @Module({
-  imports: [EnvModule.forRoot(API_ENV), DatabaseModule, HealthModule],
+  imports: [EnvModule.forRoot(API_ENV), DatabaseModule, HealthModule, NotificationsModule],
   controllers: [FleetController, VolumeController],
   providers: [ApiKeyGuard, ApiKeyRepository, FleetRepository, VolumeRepository, FleetService, VolumeService],
 })

@@ -2,10 +2,12 @@
 export enum Permission {
   FleetRead = 'fleet.read',
   VolumeRead = 'volume.read',
+  NotificationsRead = 'notifications.read',
+  NotificationsWrite = 'notifications.write',
 }
 
 /** API key scopes (api_keys.scope) and the permissions each grants. */
 export const SCOPE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {
-  read: [Permission.FleetRead, Permission.VolumeRead],
-  'read-write': [Permission.FleetRead, Permission.VolumeRead],
+  read: [Permission.FleetRead, Permission.VolumeRead, Permission.NotificationsRead],
+  'read-write': [Permission.FleetRead, Permission.VolumeRead, Permission.NotificationsRead, Permission.NotificationsWrite],
 };
