@@ -64,7 +64,8 @@ for trace in "$traces_dir"/*; do
   [[ -f $trace && $trace != *.md ]] || continue
   name=$(basename "$trace")
   if ! "$agent" inspect --json "$trace" > "$work/inspect.json" 2> "$work/inspect.err"; then
-    echo "| $name | not a block I/O trace: $(head -c 100 "$work/inspect.err" | tr '\n|' '  ') |"
+    echo "| $name | skipped, the agent does not read it: $(head -n 1 "$work/inspect.err" |
+      sed -E 's/^tierwise-agent: [^:]*: //; s/ \(first line.*//' | tr '|' ' ') |"
     continue
   fi
   volumes=$(jq -r '.volume_count' "$work/inspect.json")

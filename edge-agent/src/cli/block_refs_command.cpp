@@ -4,7 +4,6 @@
 #include <memory>
 #include <string>
 
-#include "cli/exit_codes.hpp"
 #include "cli/trace_input.hpp"
 #include "trace/blocks.hpp"
 
@@ -18,33 +17,19 @@ struct BlockRefsOptions {
 
 void run_block_refs(const BlockRefsOptions& options) {
   TraceInput input(options.trace);
+  VolumeChoice volume("block-refs", options.volume);
   trace::IoRecord record;
-  std::string first_volume;
   uint64_t references = 0;
   while (input.reader().next(record)) {
-    if (!options.volume.empty()) {
-      if (record.volume != options.volume) continue;
-    } else if (first_volume.empty()) {
-      first_volume = record.volume;
-    } else if (record.volume != first_volume) {
-      std::fprintf(stderr,
-                   "tierwise-agent block-refs: the trace holds several volumes ('%s', '%s', ...); "
-                   "choose one with --volume\n",
-                   first_volume.c_str(), record.volume.c_str());
-      throw CLI::RuntimeError(kExitUsage);
-    }
+    if (!volume.keep(record)) continue;
     const trace::BlockRange blocks = trace::blocks_touched(record);
     for (uint64_t b = blocks.first; b <= blocks.last; ++b) {
       std::printf("%llu\n", static_cast<unsigned long long>(b));
       ++references;
     }
   }
-  if (references == 0) {
-    std::fprintf(stderr, "tierwise-agent block-refs: no I/O records%s\n",
-                 options.volume.empty() ? "" : (" for volume '" + options.volume + "'").c_str());
-    throw CLI::RuntimeError(kExitUsage);
-  }
   std::fflush(stdout);
+  volume.require_records(references);
   input.finish();
 }
 
