@@ -6,7 +6,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { insertReadWriteKey } from './support/notification-rows.js';
 
 describe('notification settings and delivery log (HTTP, real PostgreSQL)', () => {
   const tenants = new TestTenants();
@@ -31,7 +30,7 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     const tenant = await tenants.create('notifications-http');
     tenantId = tenant.tenant_id;
     readKey = tenant.api_key;
-    writeKey = await insertReadWriteKey(tenants.owner, tenantId);
+    writeKey = (await tenants.createApiKey(tenantId, 'read-write')).key;
   });
 
   afterAll(async () => {
@@ -78,7 +77,7 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     expect(window.status).toBe(400);
     expect(window.body.message).toMatch(/HH:MM/);
     const forbidden = await call('POST', '/v1/notifications/channels', readKey, { kind: 'email', name: 'x', target: 'a@example.com' });
-    expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ code: 'forbidden', message: "API key scope 'read' does not grant notifications.write" }) });
+    expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ code: 'forbidden', message: "role 'viewer' does not grant notifications.write" }) });
   });
 
   it("routes, alert rules and mute windows round-trip; a route to another tenant's channel is refused", async () => {

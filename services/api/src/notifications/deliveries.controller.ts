@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveryAttemptListDto, DeliveryListDto } from './settings.dto.js';
 import { deliveryIdSchema, type DeliveryListQuery, deliveryListQuerySchema } from './settings.schemas.js';
@@ -18,7 +18,7 @@ export class DeliveriesController {
   @ApiOperation({ operationId: 'listDeliveries', summary: 'The delivery log: every delivery of every event, newest first, with status, attempts and last error' })
   @ApiOkResponse({ type: DeliveryListDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed limit, status or cursor' })
-  list(@Auth() auth: ApiKeyPrincipal, @Query({ schema: deliveryListQuerySchema }) query: DeliveryListQuery): Promise<DeliveryListDto> {
+  list(@Auth() auth: Principal, @Query({ schema: deliveryListQuerySchema }) query: DeliveryListQuery): Promise<DeliveryListDto> {
     return this.deliveries.list(auth.tenantId, query);
   }
 
@@ -28,7 +28,7 @@ export class DeliveriesController {
   @ApiOkResponse({ type: DeliveryAttemptListDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed deliveryId' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such delivery' })
-  attempts(@Auth() auth: ApiKeyPrincipal, @Param('deliveryId', { schema: deliveryIdSchema }) deliveryId: string): Promise<DeliveryAttemptListDto> {
+  attempts(@Auth() auth: Principal, @Param('deliveryId', { schema: deliveryIdSchema }) deliveryId: string): Promise<DeliveryAttemptListDto> {
     return this.deliveries.attempts(auth.tenantId, deliveryId);
   }
 }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
-import { ApiKeyRepository } from '../repositories/api-key.repository.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { AlertRulesController, ChannelsController, MuteWindowsController, RoutesController } from './settings.controller.js';
@@ -15,6 +13,6 @@ import { UnsubscribeService } from './unsubscribe.service.js';
  */
 @Module({
   controllers: [ChannelsController, RoutesController, AlertRulesController, MuteWindowsController, DeliveriesController, UnsubscribeController],
-  providers: [ApiKeyGuard, ApiKeyRepository, SettingsRepository, DeliveriesRepository, UnsubscribeService],
+  providers: [SettingsRepository, DeliveriesRepository, UnsubscribeService],
 })
 export class NotificationsModule {}

@@ -4,7 +4,7 @@ import { ErrorBodyDto } from '@tierwise/common';
 import type { ZodType } from 'zod';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { AlertRuleDto, AlertRuleListDto, ChannelDto, ChannelListDto, MuteWindowDto, MuteWindowListDto, RouteDto, RouteListDto } from './settings.dto.js';
 import { SettingsRepository } from './settings.repository.js';
 import { ALERT_RULES, CHANNELS, MUTE_WINDOWS, ROUTES, type SettingsResource } from './settings.resources.js';
@@ -48,7 +48,7 @@ function settingsController(spec: SettingsControllerSpec): Type<unknown> {
     @Authenticated({ permission: Permission.NotificationsRead })
     @ApiOperation({ operationId: `list${spec.operation}s`, summary: `The tenant's ${resource.noun}s, oldest first` })
     @ApiOkResponse({ type: spec.list })
-    async list(@Auth() auth: ApiKeyPrincipal): Promise<unknown> {
+    async list(@Auth() auth: Principal): Promise<unknown> {
       return { data: await this.settings.list(auth.tenantId, resource) };
     }
 
@@ -57,7 +57,7 @@ function settingsController(spec: SettingsControllerSpec): Type<unknown> {
     @ApiOperation({ operationId: `create${spec.operation}`, summary: `Creates a ${resource.noun}` })
     @ApiCreatedResponse({ type: spec.dto })
     @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'invalid body' })
-    create(@Auth() auth: ApiKeyPrincipal, @Body({ schema: spec.create }) body: Record<string, unknown>): Promise<unknown> {
+    create(@Auth() auth: Principal, @Body({ schema: spec.create }) body: Record<string, unknown>): Promise<unknown> {
       return this.settings.create(auth.tenantId, resource, body);
     }
 
@@ -68,7 +68,7 @@ function settingsController(spec: SettingsControllerSpec): Type<unknown> {
     @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'invalid id or body' })
     @ApiNotFoundResponse({ type: ErrorBodyDto, description: `the tenant has no such ${resource.noun}` })
     update(
-      @Auth() auth: ApiKeyPrincipal,
+      @Auth() auth: Principal,
       @Param(param, { schema: settingsIdSchema }) id: string,
       @Body({ schema: spec.update }) body: Record<string, unknown>,
     ): Promise<unknown> {
@@ -82,7 +82,7 @@ function settingsController(spec: SettingsControllerSpec): Type<unknown> {
     @ApiNoContentResponse({ description: 'deleted' })
     @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'invalid id' })
     @ApiNotFoundResponse({ type: ErrorBodyDto, description: `the tenant has no such ${resource.noun}` })
-    remove(@Auth() auth: ApiKeyPrincipal, @Param(param, { schema: settingsIdSchema }) id: string): Promise<void> {
+    remove(@Auth() auth: Principal, @Param(param, { schema: settingsIdSchema }) id: string): Promise<void> {
       return this.settings.remove(auth.tenantId, resource, id);
     }
   }
