@@ -28,12 +28,14 @@ for tool in qemu-io nbdcopy nbdsh nbdinfo fio python3; do
   command -v "$tool" >/dev/null || fail "$tool is missing (infra/local/apt-packages.txt lists its package)"
 done
 
-# write_config <tier size> : two volumes, vol1 (64 MiB) and vol2 (8 MiB).
+# write_config <tier size> [eviction policy of vol1, default lru: the tests that
+# count hits expect LRU's; no sequential cut-off] : two volumes, vol1 (64 MiB) and vol2 (8 MiB).
 write_config() {
   cat >"$work/volumes.json" <<JSON
 {"listen": "unix:$sock",
  "volumes": [
-   {"name": "vol1", "datastore": "$work/vol1.img", "size": "64MiB", "tier": {"ram": "$1"}},
+   {"name": "vol1", "datastore": "$work/vol1.img", "size": "64MiB", "tier": {"ram": "$1"}, "policy": "${2:-lru}",
+    "sequential_cutoff": "off"},
    {"name": "vol2", "datastore": "$work/vol2.img", "size": "8MiB", "tier": {"ram": "1MiB"}}
  ]}
 JSON
@@ -69,8 +71,9 @@ bytes() { python3 -c "import sys; sys.stdout.buffer.write(bytes([$1]) * $2)"; }
 
 case $case_name in
 qemu_io)
-  write_config 16MiB
+  write_config 16MiB s3fifo
   start_agent
+  grep -q "volume vol1: .*policy s3fifo" "$work/agent.log" || fail "vol1 does not use the configured policy"
   out=$(qemu-io -f raw "$(uri vol1)" \
     -c 'write -P 0xa5 0 1M' -c 'write -P 0x5a 8M 256k' -c 'write -P 0x3c 1048064 1024' \
     -c 'read -P 0xa5 0 1047552' -c 'read -P 0x3c 1048064 1024' -c 'read -P 0x5a 8M 256k' \
@@ -94,7 +97,8 @@ tier_file)
   cat >"$work/volumes.json" <<JSON
 {"listen": "unix:$sock",
  "volumes": [
-   {"name": "vol1", "datastore": "$work/vol1.img", "size": "64MiB", "tier": {"file": "$work/vol1.tier", "size": "8MiB"}},
+   {"name": "vol1", "datastore": "$work/vol1.img", "size": "64MiB", "tier": {"file": "$work/vol1.tier", "size": "8MiB"},
+    "policy": "lru", "sequential_cutoff": "off"},
    {"name": "vol2", "datastore": "$work/vol2.img", "size": "8MiB", "tier": {"ram": "1MiB"}}
  ]}
 JSON

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache/eviction/eviction_policy.hpp"
 #include "cli/byte_size.hpp"
 
 namespace tierwise::cli {
@@ -63,7 +64,7 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
   VolumeConfig v;
   v.name = string_field(j, "name", where, true);
   const std::string at = where + " (" + v.name + ")";
-  only_keys(j, {"name", "datastore", "size", "tier", "policy"}, at);
+  only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff"}, at);
   if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
   v.datastore = string_field(j, "datastore", at, true);
   if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);
@@ -80,8 +81,22 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
     v.tier_file = string_field(tier, "file", at + " tier", true);
     v.tier_bytes = size_field(tier, "size", at + " tier", 4096);
   }
-  if (j.contains("policy")) v.policy = string_field(j, "policy", at, true);
-  if (v.policy != "lru") fail(at, "\"policy\" must be \"lru\" (the engine's eviction policy): " + v.policy);
+  if (j.contains("policy")) {
+    v.policy = string_field(j, "policy", at, true);
+    if (!cache::eviction::parse_policy(v.policy)) {
+      std::string names;
+      for (cache::eviction::PolicyKind k : cache::eviction::all_policies()) {
+        names += (names.empty() ? "" : ", ") + std::string(cache::eviction::policy_name(k));
+      }
+      fail(at, "\"policy\" must be one of " + names + ": " + v.policy);
+    }
+  }
+  if (j.contains("sequential_cutoff")) {
+    const std::string text = string_field(j, "sequential_cutoff", at, true);
+    const std::optional<uint64_t> bytes = text == "off" ? std::optional<uint64_t>(0) : parse_byte_size(text);
+    if (!bytes) fail(at, "\"sequential_cutoff\" must be \"off\" or a byte size such as \"4MiB\": " + text);
+    v.sequential_cutoff_bytes = *bytes;
+  }
   return v;
 }
 

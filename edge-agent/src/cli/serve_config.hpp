@@ -14,7 +14,8 @@ struct VolumeConfig {
   uint64_t size_bytes = 0; // 0: the datastore's size; else the export's size (a file grows to it)
   uint64_t tier_bytes = 0;      // tier capacity, bytes (multiple of 4096)
   std::string tier_file;        // empty: a RAM tier; else a file or device (NVMe/SSD), O_DIRECT
-  std::string policy = "lru";   // eviction policy of the tier
+  std::string policy;           // eviction policy: lru, s3fifo, arc, 2q; empty: the engine's default
+  uint64_t sequential_cutoff_bytes = UINT64_MAX;  // UINT64_MAX: the engine's default; 0: off
 };
 
 struct ServeConfig {
@@ -27,7 +28,8 @@ struct ServeConfig {
 //    "volumes": [{"name": "vm1", "datastore": "/var/lib/tierwise/vm1.img",
 //                 "size": "10GiB", "tier": {"ram": "1GiB"}, "policy": "lru"}]}
 // A flash tier is {"file": "/nvme/vm1.tier", "size": "8GiB"} instead of "ram".
-// "size" is optional for an existing datastore; "policy" defaults to "lru".
+// "size" is optional for an existing datastore; "policy" (lru, s3fifo, arc,
+// 2q) and "sequential_cutoff" ("off" or a byte size) default to the engine's.
 // `origin` names the file in messages. Throws std::invalid_argument naming
 // the file, the volume and the field for anything malformed: bad JSON,
 // unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not

@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cache/eviction/eviction_policy.hpp"
 #include "cli/serve_config.hpp"
 #include "cli/serve_telemetry.hpp"
 #include "cli/serve_volumes.hpp"
@@ -170,7 +171,8 @@ int run_serve(const ServeOptions& input) {
     std::fprintf(stderr, "tierwise-agent: volume %s: %s, datastore %s (%s%s), %s, policy %s\n",
                  c.name.c_str(), mib(v.size_bytes).c_str(), c.datastore.c_str(),
                  v.block_device ? "block device" : "file",
-                 v.datastore->direct_io() ? ", O_DIRECT" : ", buffered", tier.c_str(), c.policy.c_str());
+                 v.datastore->direct_io() ? ", O_DIRECT" : ", buffered", tier.c_str(),
+                 std::string(cache::eviction::policy_name(v.engine->index().policy().kind())).c_str());
   }
 
   std::unique_ptr<sampling::KeyedHasher> hasher;

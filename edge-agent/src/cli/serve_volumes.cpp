@@ -10,8 +10,16 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cache/eviction/eviction_policy.hpp"
+
 namespace tierwise::cli {
 namespace {
+
+// Slots beyond the tier's capacity for blocks whose eviction waits for an
+// in-flight I/O (cache/tier_index.hpp): 32 MiB, the most one request can
+// touch (kMaxPayloadBytes), so a large read never loses its population.
+// RAM takes them only when used.
+constexpr uint32_t kStagingSlots = (32u << 20) / cache::CacheEngine::kBlockBytes;
 
 [[noreturn]] void fail(const VolumeConfig& c, const std::string& what) {
   throw std::runtime_error("volume " + c.name + ": " + what);
@@ -65,9 +73,15 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
       ::truncate(config.datastore.c_str(), static_cast<off_t>(v->size_bytes)) != 0) {
     fail(config, "cannot extend datastore " + config.datastore + ": " + std::strerror(errno));
   }
+  cache::EvictionOptions eviction;
+  if (!config.policy.empty()) eviction.policy = *cache::eviction::parse_policy(config.policy);
+  if (config.sequential_cutoff_bytes != UINT64_MAX) eviction.sequential_cutoff_bytes = config.sequential_cutoff_bytes;
+  eviction.staging_slots = kStagingSlots;
+  // The tier holds the capacity plus the staging room of deferred eviction.
+  const uint64_t tier_device_bytes = config.tier_bytes + uint64_t{kStagingSlots} * cache::CacheEngine::kBlockBytes;
   if (config.tier_file.empty()) {
     std::unique_ptr<blockdev::RamDevice> ram;
-    if (const int rc = blockdev::RamDevice::create(config.tier_bytes, &ram); rc != 0) {
+    if (const int rc = blockdev::RamDevice::create(tier_device_bytes, &ram); rc != 0) {
       fail(config, "RAM tier: " + errno_text(rc));
     }
     v->tier = std::move(ram);
@@ -83,7 +97,7 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
     }
     v->tier = std::move(file);
   }
-  if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, &v->engine);
+  if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, eviction, &v->engine);
       rc != 0) {
     fail(config, "cache engine: " + errno_text(rc));
   }
