@@ -63,23 +63,27 @@ void Connection::queue_output() {
 bool Connection::flush_output() {
   queued_ = false;
   while (!closed_ && has_output()) {
+    // A reply partly sent must be finished before any other byte goes out: a
+    // queued READ reply started earlier goes ahead of the output buffer.
+    const bool head_first = queue_sent_ > 0;
     iovec iov[kMaxIovecs];
     int n_iov = 0;
-    if (out_sent_ < out_.size()) iov[n_iov++] = {out_.data() + out_sent_, out_.size() - out_sent_};
-    size_t skip = queue_sent_;  // of the first queued reply
-    for (size_t i = queue_head_; i < queue_.size() && n_iov + 2 <= kMaxIovecs; ++i) {
+    auto add_queued = [&](size_t i, size_t skip) {
       Command* cmd = queue_[i];
       if (skip < kSimpleReplyBytes) iov[n_iov++] = {cmd->reply + skip, kSimpleReplyBytes - skip};
       const size_t data_skip = skip > kSimpleReplyBytes ? skip - kSimpleReplyBytes : 0;
       iov[n_iov++] = {cmd->buf.get() + data_skip, cmd->req.length - data_skip};
-      skip = 0;
-    }
+    };
+    size_t next = queue_head_;
+    if (head_first) add_queued(next++, queue_sent_);
+    if (out_sent_ < out_.size()) iov[n_iov++] = {out_.data() + out_sent_, out_.size() - out_sent_};
+    for (; next < queue_.size() && n_iov + 2 <= kMaxIovecs; ++next) add_queued(next, 0);
     msghdr msg{};
     msg.msg_iov = iov;
     msg.msg_iovlen = static_cast<size_t>(n_iov);
     const ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
     if (n > 0) {
-      consume_sent(static_cast<size_t>(n));
+      consume_sent(static_cast<size_t>(n), head_first);
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -92,7 +96,36 @@ bool Connection::flush_output() {
   return true;
 }
 
-void Connection::consume_sent(size_t bytes) {
+size_t Connection::consume_queued(size_t bytes) {
+  while (bytes > 0 && queue_head_ < queue_.size()) {
+    Command* cmd = queue_[queue_head_];
+    const size_t left = kSimpleReplyBytes + cmd->req.length - queue_sent_;
+    if (bytes < left) {
+      queue_sent_ += bytes;
+      queued_bytes_ -= bytes;
+      return 0;
+    }
+    bytes -= left;
+    queued_bytes_ -= left;
+    queue_sent_ = 0;
+    ++queue_head_;
+    recycle(cmd);
+  }
+  if (queue_head_ == queue_.size()) {
+    queue_.clear();  // keeps its capacity: no allocation once warm
+    queue_head_ = 0;
+  }
+  return bytes;
+}
+
+void Connection::consume_sent(size_t bytes, bool head_first) {
+  if (head_first) {
+    // Only the head reply's remainder went ahead of the output buffer.
+    const size_t head_left = kSimpleReplyBytes + queue_[queue_head_]->req.length - queue_sent_;
+    const size_t taken = std::min(bytes, head_left);
+    consume_queued(taken);
+    bytes -= taken;
+  }
   const size_t from_out = std::min(bytes, out_.size() - out_sent_);
   out_sent_ += from_out;
   bytes -= from_out;
@@ -103,23 +136,7 @@ void Connection::consume_sent(size_t bytes) {
     // idle connections should not each hold megabytes.
     if (out_.capacity() > kKeptOutputBytes) out_.shrink_to_fit();
   }
-  queued_bytes_ -= bytes;
-  while (bytes > 0) {
-    Command* cmd = queue_[queue_head_];
-    const size_t left = kSimpleReplyBytes + cmd->req.length - queue_sent_;
-    if (bytes < left) {
-      queue_sent_ += bytes;
-      return;
-    }
-    bytes -= left;
-    queue_sent_ = 0;
-    ++queue_head_;
-    recycle(cmd);
-  }
-  if (queue_head_ == queue_.size()) {
-    queue_.clear();  // keeps its capacity: no allocation once warm
-    queue_head_ = 0;
-  }
+  consume_queued(bytes);
 }
 
 void Connection::on_readable() {

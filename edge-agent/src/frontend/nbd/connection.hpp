@@ -114,9 +114,12 @@ class Connection {
   void append_reply_header(uint32_t nbd_error, uint64_t handle);
   void queue_output();
   void hard_close(const std::string& why);
-  // Takes `bytes` just sent off the output buffer, then off the queued READ
-  // replies (recycling those sent whole).
-  void consume_sent(size_t bytes);
+  // Takes `bytes` just sent off what flush_output() handed to sendmsg, in the
+  // same order: the head READ reply's remainder when `head_first`, the output
+  // buffer, then the queued READ replies (recycling those sent whole).
+  void consume_sent(size_t bytes, bool head_first);
+  // Takes up to `bytes` off the queued READ replies; returns what is left.
+  size_t consume_queued(size_t bytes);
   void recycle(Command* cmd);
 
   static void on_io_done(void* arg, const cache::IoOutcome& outcome);
