@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # NBD front end benchmark: 4 KiB random reads at queue depth 16 and 32 over a
 # Unix socket, fio's nbd engine (libnbd) as the load generator, against
-#   tierwise      `tierwise-agent serve`, warm RAM tier, telemetry on (default)
+#   tierwise      `tierwise-agent serve`, warm RAM tier (the default eviction
+#                 policy; no sequential cut-off, so the sequential prefill
+#                 populates it), telemetry on (default)
 #   tierwise-off  the same with --no-telemetry
 #   nbdkit        nbdkit's memory plugin (all data in RAM)
 #   qemu-nbd      qemu-nbd on a raw file (page cache warm)
@@ -60,7 +62,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 cat >"$work/volumes.json" <<JSON
 {"volumes": [{"name": "bench", "datastore": "$work/tierwise.img", "size": "${size_mib}MiB",
-              "tier": {"ram": "$((size_mib * 2))MiB"}}]}
+              "tier": {"ram": "$((size_mib * 2))MiB"}, "sequential_cutoff": "off"}]}
 JSON
 declare -A pid
 "${srv[@]}" "$agent" serve --config "$work/volumes.json" --socket "$work/tw.sock" --key-file "$work/agent.key" \

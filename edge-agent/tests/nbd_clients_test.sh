@@ -14,6 +14,7 @@ work=$(mktemp -d /tmp/tierwise-nbd-test.XXXXXX)
 sock=$work/nbd.sock
 agent_pid=
 trap 'if [[ -n "$agent_pid" ]]; then kill -KILL "$agent_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+cd "$work"  # clients write their state files (fio's verify state) here
 
 fail() {
   echo "FAIL: $*" >&2
