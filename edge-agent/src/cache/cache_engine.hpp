@@ -60,8 +60,9 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
 struct EvictionOptions {
   eviction::PolicyKind policy = eviction::kDefaultPolicy;
   // Bytes of a sequential stream from which its I/Os stop populating the tier;
-  // 0: never (every miss populates, as the miss ratio curve assumes).
-  uint64_t sequential_cutoff_bytes = SequentialCutoff::kDefaultCutoffBytes;
+  // 0: never (the default: every miss populates, as the miss ratio curve
+  // assumes; see SequentialCutoff).
+  uint64_t sequential_cutoff_bytes = 0;
   // 4 KiB slots the tier device has beyond the capacity, for blocks whose
   // eviction waits for an in-flight I/O: with as many as the blocks that can
   // be in flight at once, hits and misses follow the policy at any queue depth.
