@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_KEY_SCHEME } from './auth/authenticated.decorator.js';
+import { SESSION_COOKIE } from './accounts/session-cookies.js';
+import { API_KEY_SCHEME, SESSION_SCHEME } from './auth/authenticated.decorator.js';
 
 /** Where the api serves its OpenAPI document. */
 export const OPENAPI_PATH = 'openapi.json';
@@ -9,9 +10,10 @@ export const OPENAPI_PATH = 'openapi.json';
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Tierwise API')
-    .setDescription('Fleet, volumes, working sets, miss ratio curves and tier recommendations of one tenant.')
+    .setDescription('Fleet, volumes, working sets, miss ratio curves and tier recommendations of one tenant; portal accounts, organizations and members.')
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a tenant API key' }, API_KEY_SCHEME)
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', description: 'a portal session (POST /v1/auth/login); changes also need the x-csrf-token header' }, SESSION_SCHEME)
     .build();
   return SwaggerModule.createDocument(app, config);
 }

@@ -2,28 +2,42 @@
  * The tenancy wall, over HTTP and in the database.
  *
  * Every route comes from the api's own OpenAPI document (GET /openapi.json), never from a hand
- * list: a route added tomorrow is called here by the next run. Each route is called three ways:
- *   1. with B's key and B's ids: B's markers must show (proves the route works, that the
- *      markers would be seen, and that the path parameters were filled right);
- *   2. with A's key and A's ids: A's markers show, none of B's;
- *   3. with A's key and B's ids: none of B's markers show (but the ids the request carried,
- *      which a 404 message may echo), and a route whose path names B's volume answers 404
- *      with the error body.
- * B's markers are its volume id, host id, volume name and a read-ops figure found nowhere else.
- * A new route that forgot tenant scoping (no `WHERE tenant_id`, or a read outside the tenant's
- * transaction) leaks B's markers in call 2 or 3, and this suite fails naming the route. A new
- * path parameter without an entry in PATH_IDS fails too, asking for B's id of that resource.
+ * list: a route added tomorrow is called here by the next run. Each route is called with every
+ * credential its security section accepts (an API key, a portal session cookie with its CSRF
+ * token), three ways:
+ *   1. (reads) with B's credential and B's ids: B's markers must show (proves the route works,
+ *      that the markers would be seen, and that the path parameters were filled right);
+ *   2. (reads) with A's credential and A's ids: A's markers show, none of B's;
+ *   3. (every route, reads and changes) with A's credential and B's ids: none of B's markers
+ *      show (but the ids the request carried, which a 404 message may echo), a route whose path
+ *      (or body, see BODIES) names B's resource answers 404 with the error body, and afterwards
+ *      B is unchanged (members, roles, invitation, session, volume).
+ * B's markers are its volume id, host id, volume name, a read-ops figure found nowhere else,
+ * its members' e-mail addresses and names, and its invitation's address.
+ * A new route that forgot tenant scoping leaks B's markers or changes B, and this suite fails
+ * naming the route. A new path parameter without an entry in PATH_IDS, or a new request body
+ * without an entry in BODIES, fails too, asking for one.
  */
+import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { DatabaseService, generateCredential, type ProvisionedTenant, sha256Hex } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
+import { deleteUsers, PortalBrowser, type SeededUser, seedUser } from './support/portal-browser.js';
 import { hexId, insertVolume } from './support/volume-rows.js';
 
-/** A tenant with one volume that has a row in every table the api reads. */
+/** A tenant with one volume that has a row in every table the api reads, members, an invitation and a session. */
 interface SeededTenant {
   tenant: ProvisionedTenant;
+  /** A read-write API key (the provisioned one is read-only). */
+  writeKey: string;
+  owner: SeededUser;
+  viewer: SeededUser;
+  invitationId: string;
+  invitationEmail: string;
+  /** The owner, logged in. */
+  browser: PortalBrowser;
   volumeId: string;
   hostId: string;
   displayName: string;
@@ -31,25 +45,67 @@ interface SeededTenant {
 }
 
 /** Strings of a tenant that no other tenant's answer may contain. */
-const markers = (t: SeededTenant): string[] => [t.volumeId, t.hostId, t.displayName, String(t.readOps)];
+const markers = (t: SeededTenant): string[] => [
+  t.volumeId,
+  t.hostId,
+  t.displayName,
+  String(t.readOps),
+  t.owner.email,
+  t.owner.displayName,
+  t.viewer.email,
+  t.invitationEmail,
+  t.tenant.tenant_id,
+];
 
-/** Tables the api reads; the seed puts rows of both tenants in each. */
-const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations'];
+/** Tables the api reads or writes; the seed puts rows of both tenants in each. */
+const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+
+/**
+ * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
+ * shown to the organizations they belong to; e-mail tokens and OIDC identities are never shown to
+ * a tenant, only to their own user (tierwise.user_id).
+ */
+const TENANT_ROWS: Readonly<Record<string, string>> = {
+  tenants: 'id = $1',
+  users: 'id IN (SELECT user_id FROM memberships WHERE tenant_id = $1)',
+  account_tokens: 'false AND $1::uuid IS NOT NULL',
+  oidc_identities: 'false AND $1::uuid IS NOT NULL',
+};
+/** Owner-side query of the rows of tenant $1 in `table`, for seeding checks (user-scoped tables: rows of its members). */
+const MEMBER_ROWS: Readonly<Record<string, string>> = {
+  account_tokens: 'user_id IN (SELECT user_id FROM memberships WHERE tenant_id = $1)',
+  oidc_identities: 'user_id IN (SELECT user_id FROM memberships WHERE tenant_id = $1)',
+};
 
 /** The tenant's id for each path parameter of the OpenAPI document. */
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
+  userId: (t) => t.viewer.id,
+  invitationId: (t) => t.invitationId,
 };
+
+/**
+ * A valid body for each operation that has one (public ones are sent `{}`), naming the given
+ * tenant's resources; `names`: the body names that resource, so another tenant gets 404.
+ */
+const BODIES: Readonly<Record<string, (t: SeededTenant) => { body: unknown; names?: boolean }>> = {
+  'PATCH /v1/organization/members/{userId}': () => ({ body: { role: 'admin' } }),
+  'POST /v1/organization/invitations': () => ({ body: { email: `wall-${randomUUID().slice(0, 8)}@example.test`, role: 'viewer' } }),
+  'POST /v1/auth/organization': (t) => ({ body: { organization_id: t.tenant.tenant_id }, names: true }),
+};
+
+type Credential = 'api-key' | 'session';
 
 interface Operation {
   method: string;
   path: string;
-  authenticated: boolean;
+  credentials: Credential[];
+  hasBody: boolean;
 }
 
 /** The part of an OpenAPI 3 document this suite reads. */
 interface OpenApiPaths {
-  paths: Record<string, Record<string, { security?: unknown[] }>>;
+  paths: Record<string, Record<string, { security?: Record<string, unknown>[]; requestBody?: unknown }>>;
 }
 
 /** Every operation of an OpenAPI 3 document. */
@@ -57,23 +113,43 @@ function operations(document: OpenApiPaths): Operation[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
-      .map(([method, operation]) => ({ method: method.toUpperCase(), path, authenticated: (operation.security ?? []).length > 0 })),
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path,
+        credentials: (operation.security ?? []).flatMap((scheme) => Object.keys(scheme)) as Credential[],
+        hasBody: operation.requestBody !== undefined,
+      })),
   );
 }
+
+const label = (o: Operation): string => `${o.method} ${o.path}`;
 
 /** The operation's path with each `{param}` replaced by the tenant's id of it. */
 function pathOf(operation: Operation, owner: SeededTenant): string {
   return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = PATH_IDS[name];
     if (!id) {
-      throw new Error(`${operation.method} ${operation.path}: no tenant id for path parameter '${name}'; seed one and add it to PATH_IDS`);
+      throw new Error(`${label(operation)}: no tenant id for path parameter '${name}'; seed one and add it to PATH_IDS`);
     }
     return encodeURIComponent(id(owner));
   });
 }
 
-describe('tenancy wall (every route of the OpenAPI document, real PostgreSQL)', () => {
+/** The request body of the operation naming `owner`'s resources. */
+function bodyOf(operation: Operation, owner: SeededTenant): { body: unknown; names?: boolean } | undefined {
+  if (!operation.hasBody) {
+    return undefined;
+  }
+  const make = BODIES[label(operation)];
+  if (!make && operation.credentials.length > 0) {
+    throw new Error(`${label(operation)}: no request body; add a valid one to BODIES`);
+  }
+  return make ? make(owner) : { body: {} };
+}
+
+describe('tenancy wall (every route of the OpenAPI document and credential, real PostgreSQL)', () => {
   const tenants = new TestTenants();
+  const owner = tenants.owner;
   let app: NestExpressApplication;
   let url: string;
   let a: SeededTenant;
@@ -81,8 +157,31 @@ describe('tenancy wall (every route of the OpenAPI document, real PostgreSQL)', 
   let routes: Operation[];
 
   async function seed(name: string, readOps: number): Promise<SeededTenant> {
-    const seeded = { tenant: await tenants.create(name), volumeId: hexId(), hostId: hexId(), displayName: `${name}-${hexId()}`, readOps };
-    await insertVolume(tenants.owner, seeded.tenant.tenant_id, {
+    const tenant = await tenants.create(name);
+    const writeKey = generateCredential('twk_');
+    await owner.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, 'wall rw', $2, 'read-write')`, [tenant.tenant_id, sha256Hex(writeKey)]);
+    const [ownerUser, viewer] = [await seedUser(owner, tenant.tenant_id, 'owner', `${name}-owner`), await seedUser(owner, tenant.tenant_id, 'viewer', `${name}-viewer`)];
+    const invitationEmail = `${name}-invited-${randomUUID().slice(0, 8)}@example.test`;
+    const invitation = await owner.query<{ id: string }>(
+      `INSERT INTO invitations (tenant_id, email, role, token_sha256, invited_by, expires_at) VALUES ($1, $2, 'viewer', $3, $4, now() + interval '1 day') RETURNING id`,
+      [tenant.tenant_id, invitationEmail, sha256Hex(randomUUID()), ownerUser.id],
+    );
+    await owner.query(`INSERT INTO account_tokens (token_sha256, user_id, purpose, expires_at) VALUES ($1, $2, 'reset-password', now() + interval '1 hour')`, [sha256Hex(randomUUID()), ownerUser.id]);
+    await owner.query(`INSERT INTO oidc_identities (issuer, subject, user_id) VALUES ('https://idp.example.test', $1, $2)`, [randomUUID(), ownerUser.id]);
+    const seeded: SeededTenant = {
+      tenant,
+      writeKey,
+      owner: ownerUser,
+      viewer,
+      invitationId: invitation.rows[0].id,
+      invitationEmail,
+      browser: new PortalBrowser(url),
+      volumeId: hexId(),
+      hostId: hexId(),
+      displayName: `${name}-${hexId()}`,
+      readOps,
+    };
+    await insertVolume(owner, tenant.tenant_id, {
       volumeId: seeded.volumeId,
       hostId: seeded.hostId,
       displayName: seeded.displayName,
@@ -92,16 +191,31 @@ describe('tenancy wall (every route of the OpenAPI document, real PostgreSQL)', 
       blockSizeOps: 333,
       mrcCacheBytes: 4096 * 999,
     });
+    await seeded.browser.login(ownerUser.email, ownerUser.password);
     return seeded;
   }
 
-  async function call(operation: Operation, key: string, idsOf: SeededTenant): Promise<{ status: number; body: string; requestId: string | null }> {
-    const response = await fetch(`${url}${pathOf(operation, idsOf)}`, {
+  /** Calls the operation as `caller` with `credential`, naming `idsOf`'s resources. */
+  async function call(operation: Operation, credential: Credential, caller: SeededTenant, idsOf: SeededTenant) {
+    const request = bodyOf(operation, idsOf);
+    const path = pathOf(operation, idsOf);
+    if (credential === 'session') {
+      const answer = await caller.browser.call(operation.method, path, request?.body);
+      return { status: answer.status, body: JSON.stringify(answer.body ?? ''), requestId: answer.headers.get('x-request-id'), names: request?.names ?? false };
+    }
+    const response = await fetch(`${url}${path}`, {
       method: operation.method,
-      headers: { authorization: `Bearer ${key}`, ...(operation.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-      body: operation.method === 'GET' || operation.method === 'DELETE' ? undefined : '{}',
+      headers: { authorization: `Bearer ${caller.writeKey}`, ...(request ? { 'content-type': 'application/json' } : {}) },
+      body: request ? JSON.stringify(request.body) : undefined,
     });
-    return { status: response.status, body: await response.text(), requestId: response.headers.get('x-request-id') };
+    return { status: response.status, body: await response.text(), requestId: response.headers.get('x-request-id'), names: request?.names ?? false };
+  }
+
+  /** Logs the tenant's owner in again when a route (log out, leave) ended its session. */
+  async function keepLoggedIn(t: SeededTenant): Promise<void> {
+    if ((await t.browser.call('GET', '/v1/auth/session')).status === 401) {
+      await t.browser.login(t.owner.email, t.owner.password);
+    }
   }
 
   beforeAll(async () => {
@@ -112,75 +226,116 @@ describe('tenancy wall (every route of the OpenAPI document, real PostgreSQL)', 
 
   afterAll(async () => {
     await app.close();
+    await deleteUsers(owner, [a.owner.email, a.viewer.email, b.owner.email, b.viewer.email]);
     await tenants.cleanUp();
   });
 
-  it('finds the routes in the generated OpenAPI document', () => {
+  it('finds the routes and their credentials in the generated OpenAPI document', () => {
     expect(routes).toEqual(
       expect.arrayContaining([
-        { method: 'GET', path: '/v1/fleet/summary', authenticated: true },
-        { method: 'GET', path: '/v1/volumes', authenticated: true },
-        { method: 'GET', path: '/v1/volumes/{volumeId}', authenticated: true },
+        { method: 'GET', path: '/v1/fleet/summary', credentials: ['api-key', 'session'], hasBody: false },
+        { method: 'GET', path: '/v1/volumes/{volumeId}', credentials: ['api-key', 'session'], hasBody: false },
+        { method: 'GET', path: '/v1/organization/members', credentials: ['api-key', 'session'], hasBody: false },
+        { method: 'DELETE', path: '/v1/organization/members/{userId}', credentials: ['api-key', 'session'], hasBody: false },
+        { method: 'GET', path: '/v1/auth/session', credentials: ['session'], hasBody: false },
       ]),
     );
   });
 
-  it("answers each tenant's key with its own data on every authenticated route", async () => {
-    for (const route of routes.filter((r) => r.authenticated)) {
-      for (const [owner, other] of [
-        [b, a],
-        [a, b],
-      ]) {
-        const { status, body } = await call(route, owner.tenant.api_key, owner);
-        const label = `${route.method} ${route.path} as ${owner.tenant.tenant_id}`;
-        expect({ label, status, ok: status >= 200 && status < 300 }).toEqual({ label, status, ok: true });
-        expect({ label, shows: markers(owner).some((m) => body.includes(m)) }).toEqual({ label, shows: true });
-        expect({ label, leaks: markers(other).filter((m) => body.includes(m)) }).toEqual({ label, leaks: [] });
+  it("answers each tenant's credential with its own data on every authenticated read", async () => {
+    for (const route of routes.filter((r) => r.method === 'GET' && r.credentials.length > 0)) {
+      for (const credential of route.credentials) {
+        for (const [mine, other] of [
+          [b, a],
+          [a, b],
+        ]) {
+          const { status, body } = await call(route, credential, mine, mine);
+          const what = `${label(route)} by ${credential} of ${mine.tenant.tenant_id}`;
+          expect({ what, status, ok: status >= 200 && status < 300 }).toEqual({ what, status, ok: true });
+          expect({ what, shows: markers(mine).some((m) => body.includes(m)) }).toEqual({ what, shows: true });
+          expect({ what, leaks: markers(other).filter((m) => body.includes(m)) }).toEqual({ what, leaks: [] });
+        }
       }
     }
   });
 
-  it("never answers A's key with B's data, even when the path names B's resources", async () => {
+  it("never answers A's credential with B's data nor changes B, even when the request names B's resources", async () => {
     for (const route of routes) {
-      const { status, body, requestId } = await call(route, a.tenant.api_key, b);
-      const label = `${route.method} ${route.path} with B's ids`;
-      // An id the request itself carried may be echoed back ("volume <id> not found"); anything else of B is a leak.
-      const sent = pathOf(route, b);
-      expect({ label, leaks: markers(b).filter((m) => body.includes(m) && !sent.includes(m)) }).toEqual({ label, leaks: [] });
-      if (route.path.includes('{')) {
-        expect({ label, status, body: JSON.parse(body) }).toEqual({
-          label,
-          status: 404,
-          body: { code: 'not_found', message: expect.any(String), request_id: requestId },
-        });
-      } else {
-        expect({ label, status, serverError: status >= 500 }).toEqual({ label, status, serverError: false });
+      for (const credential of route.credentials.length > 0 ? route.credentials : (['session'] as Credential[])) {
+        await keepLoggedIn(a);
+        const { status, body, requestId, names } = await call(route, credential, a, b);
+        const what = `${label(route)} by ${credential} of A with B's ids`;
+        // An id the request itself carried may be echoed back ("volume <id> not found"); anything else of B is a leak.
+        const sent = `${pathOf(route, b)} ${JSON.stringify(bodyOf(route, b)?.body ?? '')}`;
+        expect({ what, leaks: markers(b).filter((m) => body.includes(m) && !sent.includes(m)) }).toEqual({ what, leaks: [] });
+        if (route.path.includes('{') || names) {
+          expect({ what, status, body: JSON.parse(body) }).toEqual({ what, status: 404, body: { code: 'not_found', message: expect.any(String), request_id: requestId } });
+        } else {
+          expect({ what, status, serverError: status >= 500 }).toEqual({ what, status, serverError: false });
+        }
       }
     }
+    const members = await owner.query('SELECT user_id, role FROM memberships WHERE tenant_id = $1 ORDER BY role', [b.tenant.tenant_id]);
+    expect(members.rows).toEqual([
+      { user_id: b.owner.id, role: 'owner' },
+      { user_id: b.viewer.id, role: 'viewer' },
+    ]);
+    const invitation = await owner.query('SELECT revoked_at, accepted_at FROM invitations WHERE id = $1', [b.invitationId]);
+    expect(invitation.rows).toEqual([{ revoked_at: null, accepted_at: null }]);
+    expect((await b.browser.call('GET', '/v1/auth/session')).status).toBe(200);
+    const volume = await owner.query('SELECT 1 FROM volumes WHERE tenant_id = $1 AND volume_id = $2', [b.tenant.tenant_id, b.volumeId]);
+    expect(volume.rows).toHaveLength(1);
   });
 
   it('shows tierwise_app without the tenant setting no row of any table under row-level security', async () => {
     const database = app.get(DatabaseService);
-    const { rows: tables } = await tenants.owner.query<{ name: string; tenant_column: string }>(
+    const { rows: tables } = await owner.query<{ name: string; has_tenant_id: boolean }>(
       `SELECT c.relname AS name,
-              CASE WHEN EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped)
-                   THEN 'tenant_id' ELSE 'id' END AS tenant_column
+              EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) AS has_tenant_id
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relrowsecurity ORDER BY 1`,
     );
     const names = tables.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(API_TABLES));
-    for (const { name, tenant_column } of tables) {
+    const rowsOf = (name: string, hasTenantId: boolean): string => {
+      const predicate = hasTenantId ? 'tenant_id = $1' : TENANT_ROWS[name];
+      if (!predicate) {
+        throw new Error(`table ${name} has row-level security but no tenant_id: say in TENANT_ROWS which rows belong to a tenant`);
+      }
+      return predicate;
+    };
+    for (const { name, has_tenant_id } of tables) {
       const count = `SELECT count(*)::int AS n FROM ${name}`;
       const unscoped = (await database.pool.query(count)).rows[0].n as number;
-      const ofB = (await tenants.owner.query(`${count} WHERE ${tenant_column} = $1`, [b.tenant.tenant_id])).rows[0].n as number;
+      const ofB = (await owner.query(`${count} WHERE ${rowsOf(name, has_tenant_id)}`, [b.tenant.tenant_id])).rows[0].n as number;
       const scopedToB = await database.withTenant(b.tenant.tenant_id, async (db) => (await db.query(count)).rows[0].n as number);
       expect({ name, unscoped, scopedToB }).toEqual({ name, unscoped: 0, scopedToB: ofB });
     }
     for (const name of API_TABLES) {
-      const column = tables.find((t) => t.name === name)?.tenant_column;
-      const { rows } = await tenants.owner.query(`SELECT count(*)::int AS n FROM ${name} WHERE ${column} = $1`, [b.tenant.tenant_id]);
+      const has = tables.find((t) => t.name === name)?.has_tenant_id ?? false;
+      const predicate = MEMBER_ROWS[name] ?? rowsOf(name, has);
+      const { rows } = await owner.query(`SELECT count(*)::int AS n FROM ${name} WHERE ${predicate}`, [b.tenant.tenant_id]);
       expect({ name, rowsOfB: rows[0].n > 0 }).toEqual({ name, rowsOfB: true });
+    }
+  });
+
+  it("shows a transaction acting as A's user (tierwise.user_id) none of B's rows, in any table", async () => {
+    const database = app.get(DatabaseService);
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT set_config('tierwise.user_id', $1, true)`, [a.owner.id]);
+      for (const name of API_TABLES) {
+        const { rows } = await owner.query<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = 'tenant_id') AS has`, [name]);
+        const predicate = MEMBER_ROWS[name] ?? (rows[0].has ? 'tenant_id = $1' : TENANT_ROWS[name]);
+        const seen = (await client.query(`SELECT count(*)::int AS n FROM ${name} WHERE ${predicate}`, [b.tenant.tenant_id])).rows[0].n as number;
+        expect({ name, seen }).toEqual({ name, seen: 0 });
+      }
+      const own = (await client.query('SELECT count(*)::int AS n FROM account_tokens')).rows[0].n as number;
+      expect(own).toBe(1);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
     }
   });
 });

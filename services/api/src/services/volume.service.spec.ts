@@ -4,7 +4,7 @@ import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hexId, insertVolume } from '../../test/support/volume-rows.js';
 import { AppModule } from '../app.module.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import { apiKeyPrincipal, type Principal } from '../auth/principal.js';
 import { VolumeService } from './volume.service.js';
 
 const GiB = 1024 ** 3;
@@ -14,14 +14,14 @@ describe('VolumeService (real PostgreSQL)', () => {
   let app: NestExpressApplication;
   let volumes: VolumeService;
   let tenant: ProvisionedTenant;
-  let auth: ApiKeyPrincipal;
+  let auth: Principal;
 
   beforeAll(async () => {
     app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
     await app.init();
     volumes = app.get(VolumeService);
     tenant = await tenants.create('volume-service');
-    auth = { apiKeyId: 'unused', tenantId: tenant.tenant_id, scope: 'read' };
+    auth = apiKeyPrincipal({ id: 'unused', tenantId: tenant.tenant_id, scope: 'read' });
   });
 
   afterAll(async () => {

@@ -7,8 +7,10 @@ export enum ErrorCode {
   Unauthorized = 'unauthorized',
   Forbidden = 'forbidden',
   NotFound = 'not_found',
+  Conflict = 'conflict',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
+  TooManyRequests = 'too_many_requests',
   Unavailable = 'unavailable',
   Internal = 'internal_error',
 }
@@ -20,8 +22,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, HttpStatus>> = {
   [ErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
   [ErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
   [ErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [ErrorCode.Conflict]: HttpStatus.CONFLICT,
   [ErrorCode.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
   [ErrorCode.UnsupportedMediaType]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  [ErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };
