@@ -99,7 +99,8 @@ describe('portal accounts (real api, real PostgreSQL)', () => {
     const foreignToken = other.csrfToken;
     browser.csrfToken = foreignToken; // a token of another session does not fit this one
     expect((await browser.call('POST', '/v1/organization/invitations', invite)).status).toBe(403);
-    await browser.call('GET', '/v1/auth/session'); // fetches this session's token
+    const loginToken = (await browser.call('GET', '/v1/auth/session')).body.csrf_token; // this session's token again
+    expect((await browser.call('GET', '/v1/auth/session')).body.csrf_token).toBe(loginToken); // stable: tabs share it
     const withToken = await browser.call('POST', '/v1/organization/invitations', invite);
     expect(withToken.status).toBe(201);
   });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, ErrorCode } from '@tierwise/common';
+import { ApiError, ErrorCode, type Queryable } from '@tierwise/common';
 import type { Principal, Role } from '../auth/principal.js';
 import type { MemberListDto } from './account.dto.js';
 import { AccountTransactions } from './account-transaction.js';
@@ -54,7 +54,7 @@ export class MembersService {
     });
   }
 
-  private async target(db: Parameters<MembershipsRepository['list']>[0], userId: string): Promise<Role> {
+  private async target(db: Queryable, userId: string): Promise<Role> {
     const role = await this.memberships.roleForUpdate(db, userId);
     if (!role) {
       throw new ApiError(ErrorCode.NotFound, `user ${userId} is not a member of this organization`);
@@ -62,7 +62,7 @@ export class MembersService {
     return role;
   }
 
-  private async assertAnotherOwner(db: Parameters<MembershipsRepository['list']>[0], userId: string): Promise<void> {
+  private async assertAnotherOwner(db: Queryable, userId: string): Promise<void> {
     const owners = await this.memberships.lockOwners(db);
     if (!owners.some((owner) => owner !== userId)) {
       throw new ApiError(ErrorCode.Conflict, 'the organization would have no owner left: make another member owner first');

@@ -48,13 +48,17 @@ export class SessionCookies {
    */
   issue(request: Request, response: Response, session: { id: string; token: string; expiresAt: Date }): string {
     response.cookie(SESSION_COOKIE, session.token, { ...this.options(request), expires: session.expiresAt });
-    return this.csrfToken(request, response, session.id);
+    (request as WithSessionId).tierwiseSessionId = session.id;
+    return this.csrf.generateCsrfToken(request, response, { overwrite: true, cookieOptions: this.options(request) });
   }
 
-  /** A CSRF token for the session `sessionId` (new cookie and token). */
+  /**
+   * The CSRF token of the session `sessionId`: the one of the request's CSRF cookie while it
+   * is valid for this session (so several tabs share it), else a new one (new cookie).
+   */
   csrfToken(request: Request, response: Response, sessionId: string): string {
     (request as WithSessionId).tierwiseSessionId = sessionId;
-    return this.csrf.generateCsrfToken(request, response, { overwrite: true, cookieOptions: this.options(request) });
+    return this.csrf.generateCsrfToken(request, response, { overwrite: false, validateOnReuse: false, cookieOptions: this.options(request) });
   }
 
   /** Whether the request carries the CSRF token of the session `sessionId` (header and cookie agree, HMAC valid). */
