@@ -39,6 +39,7 @@ describe('OIDC login (openid-client against a real oidc-provider)', () => {
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, ...accounts.get(id) }) }),
       pkce: { required: () => true },
+      ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
       cookies: { keys: [randomUUID()] },
     });
     provider = oidc.listen(providerPort, '127.0.0.1');

@@ -2,6 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode } from '@tierwise/common';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 
+/** Consecutive wrong passwords that lock an account, and for how long (seconds). */
+export const ACCOUNT_LOCK_THRESHOLD = 5;
+export const ACCOUNT_LOCK_SECONDS = 15 * 60;
+/** Failed logins and account e-mails per client IP within the window (seconds). */
+export const IP_FAILURES = 20;
+export const IP_MAILS = 10;
+export const IP_WINDOW_SECONDS = 15 * 60;
+
 /**
  * Brute-force protection of portal login (OWASP Authentication Cheat Sheet, "Protect Against
  * Automated Attacks"; rate-limiter-flexible's login-endpoint recipe):
@@ -12,12 +20,6 @@ import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
  *   to {@link IP_MAILS} per {@link IP_WINDOW_SECONDS}, in this process's memory.
  * Refusals are 429 `too_many_requests` with Retry-After (seconds).
  */
-export const ACCOUNT_LOCK_THRESHOLD = 5;
-export const ACCOUNT_LOCK_SECONDS = 15 * 60;
-export const IP_FAILURES = 20;
-export const IP_MAILS = 10;
-export const IP_WINDOW_SECONDS = 15 * 60;
-
 @Injectable()
 export class LoginThrottle {
   private readonly failuresByIp = new RateLimiterMemory({ keyPrefix: 'login-ip', points: IP_FAILURES, duration: IP_WINDOW_SECONDS });
