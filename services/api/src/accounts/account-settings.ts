@@ -8,6 +8,13 @@ const settingsSchema = z.object({
   TIERWISE_WEB_URL: z.url().default('http://127.0.0.1:3000'),
   /** The api's public base URL; the OIDC redirect URI is <this>/v1/auth/oidc/callback. */
   TIERWISE_API_URL: z.url().default('http://127.0.0.1:8080'),
+  /**
+   * Express 'trust proxy' (https://expressjs.com/en/guide/behind-proxies.html): hops (e.g. 1
+   * behind one load balancer) or comma-separated addresses/CIDRs ('loopback'); unset: none.
+   * Lets the api see the client's IP (X-Forwarded-For, for login limits) and HTTPS
+   * (X-Forwarded-Proto, for Secure cookies) through a TLS-terminating proxy.
+   */
+  TIERWISE_TRUST_PROXY: z.string().regex(/^[\w.:/, -]+$/).optional(),
   /** Seconds a session may sit unused (idle expiry); OWASP: 15-30 minutes. */
   TIERWISE_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(30 * 60),
   /** Seconds a session lives at most (absolute expiry); OWASP: 4-8 hours. */
@@ -32,6 +39,10 @@ export interface OidcSettings {
 /** Portal account settings, parsed once from the environment. */
 export interface AccountSettings {
   portalUrl: string;
+  /** Cookies are always Secure when the api's public URL is https (else when the request came over HTTPS). */
+  secureCookies: boolean;
+  /** Express 'trust proxy' value, or null. */
+  trustProxy: number | string | null;
   sessionIdleSeconds: number;
   sessionAbsoluteSeconds: number;
   csrfSecret: string;
@@ -59,6 +70,8 @@ export function loadAccountSettings(source: NodeJS.ProcessEnv = process.env): Ac
   }
   return {
     portalUrl: env.TIERWISE_WEB_URL.replace(/\/+$/, ''),
+    secureCookies: env.TIERWISE_API_URL.startsWith('https:'),
+    trustProxy: env.TIERWISE_TRUST_PROXY === undefined ? null : /^\d+$/.test(env.TIERWISE_TRUST_PROXY) ? Number(env.TIERWISE_TRUST_PROXY) : env.TIERWISE_TRUST_PROXY,
     sessionIdleSeconds: env.TIERWISE_SESSION_IDLE_SECONDS,
     sessionAbsoluteSeconds: env.TIERWISE_SESSION_ABSOLUTE_SECONDS,
     csrfSecret: env.TIERWISE_SESSION_SECRET ?? randomBytes(32).toString('base64url'),

@@ -17,7 +17,7 @@ interface WithSessionId extends Request {
 
 /**
  * The cookies of a portal session: httpOnly, SameSite=Lax, Secure when the request came over
- * HTTPS (OWASP Session Management Cheat Sheet, "Cookies"), and CSRF protection for
+ * HTTPS or the api's public URL is https (OWASP Session Management Cheat Sheet, "Cookies"), and CSRF protection for
  * cookie-authenticated unsafe methods by csrf-csrf's signed double-submit cookie (OWASP CSRF
  * Prevention Cheat Sheet, "Signed Double-Submit Cookie"), bound to the session id.
  */
@@ -25,7 +25,7 @@ interface WithSessionId extends Request {
 export class SessionCookies {
   private readonly csrf;
 
-  constructor(@Inject(ACCOUNT_SETTINGS) settings: AccountSettings) {
+  constructor(@Inject(ACCOUNT_SETTINGS) private readonly settings: AccountSettings) {
     this.csrf = doubleCsrf({
       getSecret: () => settings.csrfSecret,
       getSessionIdentifier: (request: Request) => (request as WithSessionId).tierwiseSessionId ?? '',
@@ -74,6 +74,6 @@ export class SessionCookies {
   }
 
   private options(request: Request): CookieOptions {
-    return { httpOnly: true, sameSite: 'lax', secure: request.secure, path: '/' };
+    return { httpOnly: true, sameSite: 'lax', secure: request.secure || this.settings.secureCookies, path: '/' };
   }
 }

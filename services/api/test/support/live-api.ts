@@ -2,6 +2,7 @@
 import { type AddressInfo, createServer } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BIND_ADDRESS, createServiceApp } from '@tierwise/common';
+import { applyProxyTrust } from '../../src/accounts/proxy-trust.js';
 import { AppModule } from '../../src/app.module.js';
 import { serveOpenApiDocument } from '../../src/openapi.js';
 
@@ -17,6 +18,7 @@ export interface LiveApi {
  */
 export async function startApi(port = 0): Promise<LiveApi> {
   const app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
+  applyProxyTrust(app);
   serveOpenApiDocument(app);
   await app.listen(port, BIND_ADDRESS);
   return { app, url: await app.getUrl() };

@@ -23,11 +23,11 @@ export class PortalBrowser {
   constructor(private readonly baseUrl: string) {}
 
   /**
-   * Sends a request with the browser's cookies; JSON body when given; remembers `csrf_token`
-   * of a session answer.
+   * Sends a request with the browser's cookies (and `options.headers`); JSON body when given;
+   * remembers `csrf_token` of a session answer.
    */
-  async call<T = any>(method: string, path: string, body?: unknown, options: { csrf?: boolean } = {}): Promise<Answer<T>> {
-    const headers: Record<string, string> = {};
+  async call<T = any>(method: string, path: string, body?: unknown, options: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
     }
