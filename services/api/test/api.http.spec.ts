@@ -97,7 +97,11 @@ describe('api over HTTP (real PostgreSQL)', () => {
     const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-email', ...args], { cwd: new URL('..', import.meta.url) });
     const seeded = JSON.parse((await seed('--email', 'ops@example.com')).stdout) as ProvisionedTenant & { email_channel_id: string };
     tenants.track(seeded.tenant_id);
-    const { rows } = await tenants.owner.query('SELECT id, kind, target, enabled, event_kinds FROM notification_channels WHERE tenant_id = $1', [seeded.tenant_id]);
+    const { rows } = await tenants.owner.query(
+      `SELECT c.id, c.kind, c.target, c.enabled, r.event_kinds
+         FROM notification_channels c JOIN notification_routes r ON r.channel_id = c.id WHERE c.tenant_id = $1`,
+      [seeded.tenant_id],
+    );
     expect(rows).toEqual([
       { id: seeded.email_channel_id, kind: 'email', target: 'ops@example.com', enabled: true, event_kinds: ['recommendation.created', 'recommendation.updated'] },
     ]);

@@ -30,7 +30,7 @@ describe('schema fuzzing of the api (schemathesis, real PostgreSQL)', () => {
     await tenants.cleanUp();
   });
 
-  it('answers every fuzzed request of every operation with a documented non-5xx answer', { timeout: 240_000 }, async () => {
+  it('answers every fuzzed request of every operation with a documented non-5xx answer', { timeout: 420_000 }, async () => {
     const script = fileURLToPath(new URL('../scripts/fuzz.sh', import.meta.url));
     const run = await promisify(execFile)(script, {
       env: { ...process.env, TIERWISE_API_URL: url, TIERWISE_FUZZ_API_KEY: apiKey },

@@ -20,10 +20,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DatabaseService, generateCredential, type ProvisionedTenant, sha256Hex } from '@tierwise/common';
+import { DatabaseService, type ProvisionedTenant, sha256Hex } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
+import { insertNotificationSettings, insertReadWriteKey, type NotificationRows } from './support/notification-rows.js';
 import { deleteUsers, PortalBrowser, type SeededUser, seedUser } from './support/portal-browser.js';
 import { hexId, insertVolume } from './support/volume-rows.js';
 
@@ -36,6 +37,7 @@ interface SeededTenant {
   viewer: SeededUser;
   invitationId: string;
   invitationEmail: string;
+  notifications: NotificationRows;
   /** The owner, logged in. */
   browser: PortalBrowser;
   volumeId: string;
@@ -58,7 +60,8 @@ const markers = (t: SeededTenant): string[] => [
 ];
 
 /** Tables the api reads or writes; the seed puts rows of both tenants in each. */
-const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations',
+  'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
 
 /**
  * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
@@ -82,11 +85,18 @@ const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
   userId: (t) => t.viewer.id,
   invitationId: (t) => t.invitationId,
+  channelId: (t) => t.notifications.channelId,
+  routeId: (t) => t.notifications.routeId,
+  ruleId: (t) => t.notifications.ruleId,
+  windowId: (t) => t.notifications.windowId,
+  deliveryId: (t) => t.notifications.deliveryId,
 };
 
 /**
- * A valid body for each operation that has one (public ones are sent `{}`), naming the given
- * tenant's resources; `names`: the body names that resource, so another tenant gets 404.
+ * A body for operations whose `{}` body would be refused before the tenant's resource is looked
+ * up (others are sent `{}`), naming the given tenant's resources; `names`: the body names that
+ * resource, so another tenant gets 404. A route whose path names B's resource but answers 400
+ * to A fails below: give it a valid body here.
  */
 const BODIES: Readonly<Record<string, (t: SeededTenant) => { body: unknown; names?: boolean }>> = {
   'PATCH /v1/organization/members/{userId}': () => ({ body: { role: 'admin' } }),
@@ -141,9 +151,6 @@ function bodyOf(operation: Operation, owner: SeededTenant): { body: unknown; nam
     return undefined;
   }
   const make = BODIES[label(operation)];
-  if (!make && operation.credentials.length > 0) {
-    throw new Error(`${label(operation)}: no request body; add a valid one to BODIES`);
-  }
   return make ? make(owner) : { body: {} };
 }
 
@@ -158,8 +165,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
 
   async function seed(name: string, readOps: number): Promise<SeededTenant> {
     const tenant = await tenants.create(name);
-    const writeKey = generateCredential('twk_');
-    await owner.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, 'wall rw', $2, 'read-write')`, [tenant.tenant_id, sha256Hex(writeKey)]);
+    const writeKey = await insertReadWriteKey(owner, tenant.tenant_id);
     const [ownerUser, viewer] = [await seedUser(owner, tenant.tenant_id, 'owner', `${name}-owner`), await seedUser(owner, tenant.tenant_id, 'viewer', `${name}-viewer`)];
     const invitationEmail = `${name}-invited-${randomUUID().slice(0, 8)}@example.test`;
     const invitation = await owner.query<{ id: string }>(
@@ -175,6 +181,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       viewer,
       invitationId: invitation.rows[0].id,
       invitationEmail,
+      notifications: {} as NotificationRows,
       browser: new PortalBrowser(url),
       volumeId: hexId(),
       hostId: hexId(),
@@ -191,6 +198,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       blockSizeOps: 333,
       mrcCacheBytes: 4096 * 999,
     });
+    seeded.notifications = await insertNotificationSettings(owner, tenant.tenant_id, seeded.displayName, seeded.volumeId);
     await seeded.browser.login(ownerUser.email, ownerUser.password);
     return seeded;
   }

@@ -14,3 +14,6 @@ export * from './health/health.module.js';
 export * from './http/request-id.middleware.js';
 export * from './http/bootstrap.js';
 export * from './tenants/provision-tenant.js';
+export * from './notifications/unsubscribe-token.js';
+export * from './notifications/kinds.js';
+export * from './telemetry/trace-context.js';

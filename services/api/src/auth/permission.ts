@@ -18,12 +18,15 @@ export enum Permission {
   MemberRead = 'member.read',
   /** Invite, change a member's role, remove a member (owner-only rules in MembersService). */
   MemberWrite = 'member.write',
+  /** Notification channels, routes, alert rules, mute windows and the delivery log. */
+  NotificationsRead = 'notifications.read',
+  NotificationsWrite = 'notifications.write',
 }
 
 /** Permissions that change something: refused to a principal of scope 'read' whatever its role. */
-const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.MemberWrite]);
+const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.MemberWrite, Permission.NotificationsWrite]);
 
-const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.MemberRead];
+const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.MemberRead, Permission.NotificationsRead];
 const ADMIN = [...VIEWER, ...CHANGES, Permission.ApiKeyRead, Permission.AuditRead];
 
 /** The permissions of each role (owner and admin differ in member management, which is not an api permission). */

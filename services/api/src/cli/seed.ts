@@ -48,8 +48,12 @@ try {
       return tenant;
     }
     const channel = await db.query<{ id: string }>(
-      `INSERT INTO notification_channels (tenant_id, kind, target) VALUES ($1, 'email', $2) RETURNING id`,
+      `INSERT INTO notification_channels (tenant_id, kind, name, target) VALUES ($1, 'email', $2, $2) RETURNING id`,
       [tenant.tenant_id, email],
+    );
+    await db.query(
+      `INSERT INTO notification_routes (tenant_id, channel_id, event_kinds) VALUES ($1, $2, '{recommendation.created,recommendation.updated}')`,
+      [tenant.tenant_id, channel.rows[0].id],
     );
     return { ...tenant, email_channel_id: channel.rows[0].id };
   });

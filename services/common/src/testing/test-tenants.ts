@@ -3,8 +3,8 @@ import { loadEnv } from '../config/env.js';
 import { inTransaction } from '../database/transaction.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenants/provision-tenant.js';
 
-/** Tables of results keyed by tenant_id without a foreign key to tenants (written by the stream jobs). */
-const RESULT_TABLES = ['volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations'];
+/** Tables keyed by tenant_id without a foreign key to tenants (results of the stream jobs; the outbox). */
+const RESULT_TABLES = ['volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations', 'volume_cache_health_10s', 'outbox'];
 
 /**
  * Tenants for a test suite on the real database ($TIERWISE_PG_OWNER_URL), created as
