@@ -1,12 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
+import { ACCOUNT_EMAIL_KIND, type Queryable } from '@tierwise/common';
 import escapeHtml from 'escape-html';
 import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
 
-/** Outbox event kind of an account e-mail; services/notifier delivers it to payload.to. */
-export const ACCOUNT_EMAIL_EVENT = 'account.email';
-
-/** Payload of an {@link ACCOUNT_EMAIL_EVENT} outbox row. */
+/** Payload of an outbox row of kind ACCOUNT_EMAIL_KIND ('account.email'; services/notifier sends it to `to`). */
 export interface AccountEmail {
   to: string;
   subject: string;
@@ -37,7 +34,7 @@ export class AccountMail {
    */
   async send(db: Queryable, tenantId: string, to: string, mail: AccountEmailKind): Promise<void> {
     const payload: AccountEmail = { to, ...this.compose(mail) };
-    await db.query('INSERT INTO outbox (tenant_id, event_kind, payload) VALUES ($1, $2, $3)', [tenantId, ACCOUNT_EMAIL_EVENT, payload]);
+    await db.query('INSERT INTO outbox (tenant_id, event_kind, payload) VALUES ($1, $2, $3)', [tenantId, ACCOUNT_EMAIL_KIND, payload]);
   }
 
   private compose(mail: AccountEmailKind): Omit<AccountEmail, 'to'> {
