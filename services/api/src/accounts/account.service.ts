@@ -14,9 +14,6 @@ import { UsersRepository } from './users.repository.js';
 /** The same answer whether or not an address has an account (no account enumeration). */
 const MAIL_SENT: AcceptedDto = { message: 'if the address can receive it, a mail is on its way' };
 
-/** PostgreSQL unique_violation (Appendix A). */
-const UNIQUE_VIOLATION = '23505';
-
 /**
  * Sign-up (a user and the organization they own), e-mail verification and password reset.
  * Every mail goes through the outbox in the transaction of the change it announces.
@@ -57,7 +54,7 @@ export class AccountService {
         await this.mailer.issueToken(db, user, tenantId, 'verify-email');
       });
     } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) {
+      if (!(error instanceof ApiError && error.code === ErrorCode.Conflict)) {
         throw error;
       }
       // Signed up concurrently with the same address: the other request created the account.

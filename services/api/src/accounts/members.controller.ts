@@ -99,7 +99,7 @@ export class MembersController {
   @ApiTags('auth')
   @ApiOperation({ summary: 'Accept an invitation: a new account gives display_name and password; an existing one must be logged in (with x-csrf-token)' })
   @ApiOkResponse({ type: SessionDto })
-  @ApiErrors({ 400: 'malformed body, or a new account without name or password', 401: 'the address has an account: log in as it first', 404: 'unknown, used, revoked or expired invitation', 409: 'already a member' })
+  @ApiErrors({ 400: 'malformed body, or a new account without name or password', 401: 'the address has an account: log in as it first', 404: 'unknown, used, revoked or expired invitation', 409: 'already a member, or the address got an account meanwhile' })
   accept(@Body({ schema: acceptInvitationBodySchema }) body: AcceptInvitationBody, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionDto> {
     return this.invitations.accept(body, request, response);
   }

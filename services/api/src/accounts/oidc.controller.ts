@@ -25,7 +25,7 @@ export class OidcController {
   @Get('callback')
   @ApiOperation({ summary: "The provider's redirect back: logs in (session cookie) and redirects to the portal" })
   @ApiFoundResponse({ description: 'logged in: redirect to the portal' })
-  @ApiErrors({ 400: 'no login in progress, or the provider refused', 403: 'no verified e-mail, or no organization', 404: 'OIDC login is not configured', 503: 'the provider cannot be reached' })
+  @ApiErrors({ 400: 'no login in progress, or the provider refused', 403: 'no verified e-mail, or no organization', 404: 'OIDC login is not configured', 409: 'the address got an account meanwhile; retry', 503: 'the provider cannot be reached' })
   async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
     await this.oidc.complete(request, response);
     response.redirect(302, `${this.settings.portalUrl}/`);

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
+import { ApiError, ErrorCode, type Queryable } from '@tierwise/common';
 import { AccountTransactions } from './account-transaction.js';
+
+/** PostgreSQL unique_violation (Appendix A, "Error Codes"). */
+const UNIQUE_VIOLATION = '23505';
 
 /** A user as find_login returns it: credentials and login throttling state. */
 export interface LoginRow {
@@ -47,13 +50,20 @@ export class UsersRepository {
     return rows[0]?.user_id ?? null;
   }
 
-  /** Inserts a user (the transaction's tierwise.user_id must be `user.id`); email in lower case. */
+  /**
+   * Inserts a user (the transaction's tierwise.user_id must be `user.id`); email in lower case.
+   * @throws ApiError 409 `conflict` when the address has an account already (created concurrently).
+   */
   async insert(db: Queryable, user: { id: string; email: string; displayName: string; passwordHash: string | null; verified: boolean }): Promise<void> {
-    await db.query(
-      `INSERT INTO users (id, email, display_name, password_hash, email_verified_at)
-       VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END)`,
-      [user.id, user.email, user.displayName, user.passwordHash, user.verified],
-    );
+    await db
+      .query(
+        `INSERT INTO users (id, email, display_name, password_hash, email_verified_at)
+         VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END)`,
+        [user.id, user.email, user.displayName, user.passwordHash, user.verified],
+      )
+      .catch((error: { code?: string }) => {
+        throw error.code === UNIQUE_VIOLATION ? new ApiError(ErrorCode.Conflict, `${user.email} has an account already; log in`, { cause: error }) : error;
+      });
   }
 
   /** The user `id` as visible in the transaction's scope, or null. */
