@@ -8,8 +8,8 @@ import { serveOpenApiDocument } from './openapi.js';
 await runService(AppModule, {
   env: API_ENV,
   port: 'TIERWISE_API_PORT',
-  configure: (app) => {
+  configure: async (app) => {
     applyProxyTrust(app);
-    serveOpenApiDocument(app);
+    await serveOpenApiDocument(app);
   },
 });

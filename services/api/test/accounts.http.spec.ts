@@ -47,6 +47,8 @@ describe('portal accounts (real api, real PostgreSQL)', () => {
     tenants.track(tenantId);
     expect(rows[0]).toMatchObject({ role: 'owner', name: 'Founder Storage', email_verified_at: null });
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    const audit = await owner.query('SELECT actor_kind, action, after FROM audit_log WHERE tenant_id = $1', [tenantId]);
+    expect(audit.rows).toEqual([{ actor_kind: 'user', action: 'organization.create', after: { name: 'Founder Storage' } }]);
 
     const mails = await mailsTo(owner, email);
     expect(mails).toHaveLength(1);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { generateCredential, type ProvisionedTenant, sha256Hex } from '@tierwise/common';
+import type { ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
@@ -117,9 +117,23 @@ describe('members and invitations (real api, real PostgreSQL)', () => {
     expect((await new PortalBrowser(url).call('POST', '/v1/auth/login', { email: viewer.email, password: viewer.password })).status).toBe(403);
   });
 
+  it('writes every member and invitation change to the audit log: who, what, before/after, from where', async () => {
+    const asAdmin = await loggedIn(admin); // an owner since the role test
+    const log = await asAdmin.call('GET', '/v1/audit-log?limit=100');
+    expect(log.status).toBe(200);
+    const entries = log.body.data as { actor: { kind: string; id: string }; action: string; target_id: string; before: unknown; after: unknown; ip: string | null }[];
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: { kind: 'user', id: founder.id }, action: 'invitation.create', after: { email: newcomer, role: 'viewer' }, ip: expect.stringMatching(/127\.0\.0\.1/) }),
+        expect.objectContaining({ action: 'invitation.accept', after: expect.objectContaining({ status: 'accepted', role: 'viewer' }) }),
+        expect.objectContaining({ actor: { kind: 'user', id: founder.id }, action: 'member.role_change', target_id: admin.id, before: { role: 'admin' }, after: { role: 'owner' } }),
+        expect.objectContaining({ actor: { kind: 'user', id: admin.id }, action: 'member.remove', before: { role: 'viewer' }, after: null }),
+      ]),
+    );
+  });
+
   it('lets a read-write API key manage members as an admin and a read key only list them', async () => {
-    const writeKey = generateCredential('twk_');
-    await owner.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, 'members rw', $2, 'read-write')`, [org.tenant_id, sha256Hex(writeKey)]);
+    const writeKey = (await tenants.createApiKey(org.tenant_id, 'read-write', 'members rw')).key;
     const call = (key: string, method: string, path: string, body?: unknown) =>
       fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     expect((await call(org.api_key, 'GET', '/v1/organization/members')).status).toBe(200);

@@ -6,7 +6,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { insertReadWriteKey } from './support/notification-rows.js';
 
 describe('notification settings and delivery log (HTTP, real PostgreSQL)', () => {
   const tenants = new TestTenants();
@@ -31,7 +30,7 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     const tenant = await tenants.create('notifications-http');
     tenantId = tenant.tenant_id;
     readKey = tenant.api_key;
-    writeKey = await insertReadWriteKey(tenants.owner, tenantId);
+    writeKey = (await tenants.createApiKey(tenantId, 'read-write')).key;
   });
 
   afterAll(async () => {

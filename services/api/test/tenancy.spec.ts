@@ -11,9 +11,12 @@
  *   3. (every route, reads and changes) with A's credential and B's ids: none of B's markers
  *      show (but the ids the request carried, which a 404 message may echo), a route whose path
  *      (or body, see BODIES) names B's resource answers 404 with the error body, and afterwards
- *      B is unchanged (members, roles, invitation, session, volume).
+ *      B is unchanged (members, roles, invitation, session, volume, keys, policies, decisions,
+ *      audit log, idempotency keys, notification settings).
+ * Bodies are built from the request schema's examples (BODIES overrides where an example
+ * cannot name the tenant's resource).
  * B's markers are its volume id, host id, volume name, a read-ops figure found nowhere else,
- * its members' e-mail addresses and names, and its invitation's address.
+ * the id of its admin key, its members' e-mail addresses and names, and its invitation's address.
  * A new route that forgot tenant scoping leaks B's markers or changes B, and this suite fails
  * naming the route. A new path parameter without an entry in PATH_IDS, or a new request body
  * without an entry in BODIES, fails too, asking for one.
@@ -21,18 +24,19 @@
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DatabaseService, type ProvisionedTenant, sha256Hex } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { insertNotificationSettings, insertReadWriteKey, type NotificationRows } from './support/notification-rows.js';
+import { insertNotificationSettings, type NotificationRows } from './support/notification-rows.js';
 import { deleteUsers, PortalBrowser, type SeededUser, seedUser } from './support/portal-browser.js';
-import { hexId, insertVolume } from './support/volume-rows.js';
 
 /** A tenant with one volume that has a row in every table the api reads, members, an invitation and a session. */
 interface SeededTenant {
   tenant: ProvisionedTenant;
-  /** A read-write API key (the provisioned one is read-only). */
-  writeKey: string;
+  /** A read-write key (acts as admin): every API-key route is open to it. */
+  adminKey: { id: string; key: string };
+  /** A key the revoke route may revoke. */
+  spareKeyId: string;
   owner: SeededUser;
   viewer: SeededUser;
   invitationId: string;
@@ -52,6 +56,7 @@ const markers = (t: SeededTenant): string[] => [
   t.hostId,
   t.displayName,
   String(t.readOps),
+  t.adminKey.id,
   t.owner.email,
   t.owner.displayName,
   t.viewer.email,
@@ -60,8 +65,8 @@ const markers = (t: SeededTenant): string[] => [
 ];
 
 /** Tables the api reads or writes; the seed puts rows of both tenants in each. */
-const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations',
-  'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs',
+  'recommendations', 'volume_policies', 'audit_log', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
 
 /**
  * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
@@ -83,6 +88,7 @@ const MEMBER_ROWS: Readonly<Record<string, string>> = {
 /** The tenant's id for each path parameter of the OpenAPI document. */
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
+  apiKeyId: (t) => t.spareKeyId,
   userId: (t) => t.viewer.id,
   invitationId: (t) => t.invitationId,
   channelId: (t) => t.notifications.channelId,
@@ -93,10 +99,10 @@ const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
 };
 
 /**
- * A body for operations whose `{}` body would be refused before the tenant's resource is looked
- * up (others are sent `{}`), naming the given tenant's resources; `names`: the body names that
- * resource, so another tenant gets 404. A route whose path names B's resource but answers 400
- * to A fails below: give it a valid body here.
+ * A body for operations whose schema examples cannot name the tenant's resources (others get
+ * one built from their examples); `names`: the body names that resource, so another tenant gets
+ * 404. A route whose path names B's resource but answers 400 to A fails below: give it a valid
+ * body here.
  */
 const BODIES: Readonly<Record<string, (t: SeededTenant) => { body: unknown; names?: boolean }>> = {
   'PATCH /v1/organization/members/{userId}': () => ({ body: { role: 'admin' } }),
@@ -106,16 +112,24 @@ const BODIES: Readonly<Record<string, (t: SeededTenant) => { body: unknown; name
 
 type Credential = 'api-key' | 'session';
 
+/** The part of a JSON Schema a request body example is built from. */
+interface BodySchema {
+  properties?: Record<string, { examples?: unknown[]; default?: unknown; enum?: unknown[]; const?: unknown }>;
+  required?: string[];
+  /** Alternatives (e.g. one per policy mode): the first is used. */
+  oneOf?: BodySchema[];
+}
+
 interface Operation {
   method: string;
   path: string;
   credentials: Credential[];
-  hasBody: boolean;
+  body?: BodySchema;
 }
 
 /** The part of an OpenAPI 3 document this suite reads. */
 interface OpenApiPaths {
-  paths: Record<string, Record<string, { security?: Record<string, unknown>[]; requestBody?: unknown }>>;
+  paths: Record<string, Record<string, { security?: Record<string, unknown>[]; requestBody?: { content: Record<string, { schema: BodySchema }> } }>>;
 }
 
 /** Every operation of an OpenAPI 3 document. */
@@ -127,7 +141,7 @@ function operations(document: OpenApiPaths): Operation[] {
         method: method.toUpperCase(),
         path,
         credentials: (operation.security ?? []).flatMap((scheme) => Object.keys(scheme)) as Credential[],
-        hasBody: operation.requestBody !== undefined,
+        body: operation.requestBody?.content['application/json']?.schema,
       })),
   );
 }
@@ -145,13 +159,25 @@ function pathOf(operation: Operation, owner: SeededTenant): string {
   });
 }
 
-/** The request body of the operation naming `owner`'s resources. */
+/**
+ * The request body of the operation naming `owner`'s resources: BODIES, else each required
+ * property's const, first example, default or first enum value (properties without any are left
+ * out: the route may then answer 400 to the owner, but never anything of another tenant).
+ */
 function bodyOf(operation: Operation, owner: SeededTenant): { body: unknown; names?: boolean } | undefined {
-  if (!operation.hasBody) {
-    return undefined;
-  }
   const make = BODIES[label(operation)];
-  return make ? make(owner) : { body: {} };
+  if (make) {
+    return make(owner);
+  }
+  if (!operation.body) {
+    return operation.method === 'GET' || operation.method === 'DELETE' ? undefined : { body: {} };
+  }
+  const schema = operation.body.oneOf?.[0] ?? operation.body;
+  const entries = (schema.required ?? []).map((name) => {
+    const property = schema.properties?.[name];
+    return [name, property?.const ?? property?.examples?.[0] ?? property?.default ?? property?.enum?.[0]];
+  });
+  return { body: Object.fromEntries(entries.filter(([, value]) => value !== undefined)) };
 }
 
 describe('tenancy wall (every route of the OpenAPI document and credential, real PostgreSQL)', () => {
@@ -165,7 +191,8 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
 
   async function seed(name: string, readOps: number): Promise<SeededTenant> {
     const tenant = await tenants.create(name);
-    const writeKey = await insertReadWriteKey(owner, tenant.tenant_id);
+    const adminKey = await tenants.createApiKey(tenant.tenant_id, 'read-write');
+    const spareKeyId = (await tenants.createApiKey(tenant.tenant_id, 'read', 'spare')).id;
     const [ownerUser, viewer] = [await seedUser(owner, tenant.tenant_id, 'owner', `${name}-owner`), await seedUser(owner, tenant.tenant_id, 'viewer', `${name}-viewer`)];
     const invitationEmail = `${name}-invited-${randomUUID().slice(0, 8)}@example.test`;
     const invitation = await owner.query<{ id: string }>(
@@ -176,7 +203,8 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
     await owner.query(`INSERT INTO oidc_identities (issuer, subject, user_id) VALUES ('https://idp.example.test', $1, $2)`, [randomUUID(), ownerUser.id]);
     const seeded: SeededTenant = {
       tenant,
-      writeKey,
+      adminKey,
+      spareKeyId,
       owner: ownerUser,
       viewer,
       invitationId: invitation.rows[0].id,
@@ -197,7 +225,18 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       tierBytes: 4096 * 555,
       blockSizeOps: 333,
       mrcCacheBytes: 4096 * 999,
+      intervals: [{ start: new Date(Date.now() - 3_600_000).toISOString(), readOps, writeOps: 7, hits: 3, misses: 1 }],
     });
+    await owner.query(
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source, updated_by_kind, updated_by_id)
+       VALUES ($1, $2, 1, 'write-through', 4096 * 555, 'nvme', 'lru', 'manual', 'api_key', $3)`,
+      [tenant.tenant_id, seeded.volumeId, adminKey.id],
+    );
+    await owner.query(
+      `INSERT INTO audit_log (tenant_id, actor_kind, actor_id, action, target_kind, target_id, after)
+       VALUES ($1, 'api_key', $2, 'volume_policy.set', 'volume', $3, '{"version": 1}')`,
+      [tenant.tenant_id, adminKey.id, seeded.volumeId],
+    );
     seeded.notifications = await insertNotificationSettings(owner, tenant.tenant_id, seeded.displayName, seeded.volumeId);
     await seeded.browser.login(ownerUser.email, ownerUser.password);
     return seeded;
@@ -213,10 +252,28 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
     }
     const response = await fetch(`${url}${path}`, {
       method: operation.method,
-      headers: { authorization: `Bearer ${caller.writeKey}`, ...(request ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${caller.adminKey.key}`, ...(request ? { 'content-type': 'application/json' } : {}) },
       body: request ? JSON.stringify(request.body) : undefined,
     });
     return { status: response.status, body: await response.text(), requestId: response.headers.get('x-request-id'), names: request?.names ?? false };
+  }
+
+  /** What A must never change of B: keys, policies, recommendation decisions, audit log, idempotency keys, notification settings. */
+  async function stateOf(t: SeededTenant): Promise<unknown[]> {
+    const rows = async (sql: string) => (await owner.query(sql, [t.tenant.tenant_id])).rows;
+    return [
+      await rows('SELECT id, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY id'),
+      await rows('SELECT volume_id, version, updated_at FROM volume_policies WHERE tenant_id = $1 ORDER BY volume_id'),
+      await rows('SELECT volume_id, decision FROM recommendation_decisions WHERE tenant_id = $1 ORDER BY volume_id'),
+      await rows('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1'),
+      await rows('SELECT count(*)::int AS n FROM idempotency_keys WHERE tenant_id = $1'),
+      await rows(
+        `SELECT (SELECT count(*) FROM notification_channels WHERE tenant_id = $1)::int AS channels, (SELECT count(*) FROM notification_routes WHERE tenant_id = $1)::int AS routes,
+                (SELECT count(*) FROM alert_rules WHERE tenant_id = $1)::int AS rules, (SELECT count(*) FROM notification_mute_windows WHERE tenant_id = $1)::int AS windows`,
+      ),
+      await rows('SELECT user_id, role FROM memberships WHERE tenant_id = $1 ORDER BY user_id'),
+      await rows('SELECT id, revoked_at, accepted_at FROM invitations WHERE tenant_id = $1 ORDER BY id'),
+    ];
   }
 
   /** Logs the tenant's owner in again when a route (log out, leave) ended its session. */
@@ -239,13 +296,27 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
   });
 
   it('finds the routes and their credentials in the generated OpenAPI document', () => {
-    expect(routes).toEqual(
+    const both = 'api-key+session';
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.credentials.join('+')}`)).toEqual(
       expect.arrayContaining([
-        { method: 'GET', path: '/v1/fleet/summary', credentials: ['api-key', 'session'], hasBody: false },
-        { method: 'GET', path: '/v1/volumes/{volumeId}', credentials: ['api-key', 'session'], hasBody: false },
-        { method: 'GET', path: '/v1/organization/members', credentials: ['api-key', 'session'], hasBody: false },
-        { method: 'DELETE', path: '/v1/organization/members/{userId}', credentials: ['api-key', 'session'], hasBody: false },
-        { method: 'GET', path: '/v1/auth/session', credentials: ['session'], hasBody: false },
+        `GET /v1/fleet/summary ${both}`,
+        `GET /v1/hosts ${both}`,
+        `GET /v1/volumes ${both}`,
+        `GET /v1/volumes/{volumeId} ${both}`,
+        `GET /v1/volumes/{volumeId}/policy ${both}`,
+        `PUT /v1/volumes/{volumeId}/policy ${both}`,
+        `GET /v1/volumes/{volumeId}/metrics/export ${both}`,
+        `GET /v1/recommendations ${both}`,
+        `GET /v1/recommendations/{volumeId} ${both}`,
+        `POST /v1/recommendations/{volumeId}/apply ${both}`,
+        `POST /v1/recommendations/{volumeId}/dismiss ${both}`,
+        `GET /v1/api-keys ${both}`,
+        `POST /v1/api-keys ${both}`,
+        `DELETE /v1/api-keys/{apiKeyId} ${both}`,
+        `GET /v1/audit-log ${both}`,
+        `GET /v1/organization/members ${both}`,
+        `DELETE /v1/organization/members/{userId} ${both}`,
+        'GET /v1/auth/session session',
       ]),
     );
   });
@@ -268,6 +339,8 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
   });
 
   it("never answers A's credential with B's data nor changes B, even when the request names B's resources", async () => {
+    await owner.query('DELETE FROM recommendation_decisions WHERE tenant_id = $1', [b.tenant.tenant_id]);
+    const before = await stateOf(b);
     for (const route of routes) {
       for (const credential of route.credentials.length > 0 ? route.credentials : (['session'] as Credential[])) {
         await keepLoggedIn(a);
@@ -277,12 +350,13 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
         const sent = `${pathOf(route, b)} ${JSON.stringify(bodyOf(route, b)?.body ?? '')}`;
         expect({ what, leaks: markers(b).filter((m) => body.includes(m) && !sent.includes(m)) }).toEqual({ what, leaks: [] });
         if (route.path.includes('{') || names) {
-          expect({ what, status, body: JSON.parse(body) }).toEqual({ what, status: 404, body: { code: 'not_found', message: expect.any(String), request_id: requestId } });
+          expect({ what, status, body: JSON.parse(body) }).toEqual({ what, status: 404, body: { code: 'not_found', message: expect.any(String), request_id: requestId, doc_url: expect.stringMatching(/\/docs\/errors#not_found$/) } });
         } else {
           expect({ what, status, serverError: status >= 500 }).toEqual({ what, status, serverError: false });
         }
       }
     }
+    expect(await stateOf(b)).toEqual(before);
     const members = await owner.query('SELECT user_id, role FROM memberships WHERE tenant_id = $1 ORDER BY role', [b.tenant.tenant_id]);
     expect(members.rows).toEqual([
       { user_id: b.owner.id, role: 'owner' },

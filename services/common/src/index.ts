@@ -8,6 +8,7 @@ export * from './database/unavailable.js';
 export * from './errors/error-code.js';
 export * from './errors/api-error.js';
 export * from './errors/error-body.dto.js';
+export * from './errors/error-docs.js';
 export * from './errors/error.filter.js';
 export * from './health/health.controller.js';
 export * from './health/health.module.js';

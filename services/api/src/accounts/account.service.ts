@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, sha256Hex } from '@tierwise/common';
+import { AuditService } from '../audit/audit.service.js';
+import type { RequestOrigin } from '../http/request-origin.js';
 import type { AcceptedDto } from './account.dto.js';
 import type { EmailBody, PasswordResetBody, SignupBody, TokenBody } from './account-bodies.js';
 import { AccountMailer } from './account-mailer.js';
@@ -28,16 +30,18 @@ export class AccountService {
     private readonly mailer: AccountMailer,
     private readonly throttle: LoginThrottle,
     private readonly sessions: SessionsRepository,
+    private readonly audit: AuditService,
   ) {}
 
   /**
    * Creates the user (e-mail not yet verified), a new organization with the user as owner,
    * and mails a verification link. An address that already has an account gets a mail
-   * saying so instead; the answer is the same (202) either way.
+   * saying so instead; the answer is the same (202) either way. The new organization's audit
+   * log starts with its creation.
    * @throws ApiError 429 past the per-IP mail limit.
    */
-  async signup(body: SignupBody, ip: string): Promise<AcceptedDto> {
-    await this.throttle.mailFrom(ip);
+  async signup(body: SignupBody, origin: RequestOrigin): Promise<AcceptedDto> {
+    await this.throttle.mailFrom(origin.ip ?? 'unknown');
     const existing = await this.users.findLogin(body.email);
     if (existing) {
       await this.mailer.sendAlreadyRegistered(existing.user_id);
@@ -52,6 +56,8 @@ export class AccountService {
         await this.users.insert(db, { ...user, displayName: body.display_name, passwordHash, verified: false });
         await this.memberships.insert(db, tenantId, userId, 'owner');
         await this.mailer.issueToken(db, user, tenantId, 'verify-email');
+        const founder = { tenantId, actor: { kind: 'user' as const, id: userId }, role: 'owner' as const, scope: 'read-write' as const };
+        await this.audit.record(db, founder, origin, { action: 'organization.create', targetKind: 'organization', targetId: tenantId, before: null, after: { name: body.organization_name } });
       });
     } catch (error) {
       if (!(error instanceof ApiError && error.code === ErrorCode.Conflict)) {

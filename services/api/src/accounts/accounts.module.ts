@@ -1,9 +1,8 @@
-import { Inject, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Global, Inject, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { AuditModule } from '../audit/audit.module.js';
 import { CredentialGuard } from '../auth/credential.guard.js';
 import { SessionGuard } from '../auth/session.guard.js';
-import { ApiKeyRepository } from '../repositories/api-key.repository.js';
 import { AccountMail } from './account-mail.js';
 import { AccountMailer } from './account-mailer.js';
 import { ACCOUNT_SETTINGS, type AccountSettings, loadAccountSettings } from './account-settings.js';
@@ -26,15 +25,18 @@ import { SessionService } from './session.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { UsersRepository } from './users.repository.js';
 
-/** The credential guards every authenticated route uses (API key or portal session). */
-const GUARDS = [ApiKeyRepository, ApiKeyGuard, SessionGuard, CredentialGuard];
+/** The guards of portal sessions and of `@Authenticated` routes (API key or session; the API-key guard comes from AuthModule). */
+const GUARDS = [SessionGuard, CredentialGuard];
 
 /**
  * Portal accounts: users, organizations (tenants), memberships, sessions, invitations,
- * e-mail verification, password reset and OIDC login; and the guards of every route.
+ * e-mail verification, password reset and OIDC login; and the guards of every route (global,
+ * like AuthModule, so every feature module's `@Authenticated` routes find them).
  * Parses cookies (signed with the session secret) for the whole api.
  */
+@Global()
 @Module({
+  imports: [AuditModule],
   controllers: [AuthController, OidcController, MembersController],
   providers: [
     { provide: ACCOUNT_SETTINGS, useFactory: () => loadAccountSettings() },

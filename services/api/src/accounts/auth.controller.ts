@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentSession, SessionAuthenticated } from '../auth/session-authenticated.decorator.js';
+import { Origin, type RequestOrigin } from '../http/request-origin.js';
 import { AcceptedDto, LoggedOutDto, SessionDto } from './account.dto.js';
 import {
   type EmailBody,
@@ -44,8 +45,8 @@ export class AuthController {
   @ApiOperation({ summary: 'Create an account and its organization (you become owner); a verification link is mailed' })
   @ApiAcceptedResponse({ type: AcceptedDto })
   @ApiErrors({ 400: INVALID, 429: THROTTLED })
-  signup(@Body({ schema: signupBodySchema }) body: SignupBody, @Req() request: Request): Promise<AcceptedDto> {
-    return this.accounts.signup(body, request.ip ?? 'unknown');
+  signup(@Body({ schema: signupBodySchema }) body: SignupBody, @Origin() origin: RequestOrigin): Promise<AcceptedDto> {
+    return this.accounts.signup(body, origin);
   }
 
   @Post('verify-email')

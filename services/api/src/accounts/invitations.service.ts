@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, generateCredential, type Queryable, sha256Hex } from '@tierwise/common';
 import type { Request, Response } from 'express';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
+import { type RequestOrigin, requestOrigin } from '../http/request-origin.js';
 import type { InvitationDto, InvitationListDto, SessionDto } from './account.dto.js';
 import type { AcceptInvitationBody, InvitationBody } from './account-bodies.js';
 import { AccountMail } from './account-mail.js';
@@ -22,7 +24,8 @@ export const INVITATION_HOURS = 7 * 24;
  * Invitations by e-mail: an admin or owner invites an address with a role; the link's token
  * (stored as SHA-256) is accepted once, before expiry, by that address: a new user sets a
  * name and password (the mail proved the address), an existing user accepts while logged in.
- * Accepting creates the membership and logs in to the organization.
+ * Accepting creates the membership and logs in to the organization. Every change is audited
+ * in its transaction.
  */
 @Injectable()
 export class InvitationsService {
@@ -36,10 +39,11 @@ export class InvitationsService {
     private readonly sessions: SessionService,
     private readonly cookies: SessionCookies,
     private readonly describer: SessionDescriber,
+    private readonly audit: AuditService,
   ) {}
 
   /** @throws ApiError 403 owner invitation by a non-owner; 409 already a member or invited. */
-  invite(principal: Principal, body: InvitationBody): Promise<InvitationDto> {
+  invite(principal: Principal, origin: RequestOrigin, body: InvitationBody): Promise<InvitationDto> {
     if (body.role === 'owner' && principal.role !== 'owner') {
       throw new ApiError(ErrorCode.Forbidden, 'only an owner can invite an owner');
     }
@@ -70,6 +74,7 @@ export class InvitationsService {
         role: body.role,
         invitedBy: inviter ?? 'An administrator',
       });
+      await this.audit.record(db, principal, origin, { action: 'invitation.create', targetKind: 'invitation', targetId: row.id, before: null, after: { email: row.email, role: row.role } });
       return invitationDto(row);
     });
   }
@@ -80,11 +85,13 @@ export class InvitationsService {
   }
 
   /** @throws ApiError 404 when the organization has no pending invitation with that id. */
-  async revoke(principal: Principal, id: string): Promise<void> {
-    const revoked = await this.transactions.run({ tenantId: principal.tenantId }, (db) => this.invitations.revoke(db, id));
-    if (!revoked) {
-      throw new ApiError(ErrorCode.NotFound, `no pending invitation ${id}`);
-    }
+  async revoke(principal: Principal, origin: RequestOrigin, id: string): Promise<void> {
+    await this.transactions.run({ tenantId: principal.tenantId }, async (db) => {
+      if (!(await this.invitations.revoke(db, id))) {
+        throw new ApiError(ErrorCode.NotFound, `no pending invitation ${id}`);
+      }
+      await this.audit.record(db, principal, origin, { action: 'invitation.revoke', targetKind: 'invitation', targetId: id, before: { status: 'pending' }, after: { status: 'revoked' } });
+    });
   }
 
   /**
@@ -123,6 +130,14 @@ export class InvitationsService {
         throw new ApiError(ErrorCode.Conflict, 'you are already a member of this organization');
       }
       await this.memberships.insert(db, invitation.tenant_id, userId, invitation.role);
+      const member: Principal = { tenantId: invitation.tenant_id, actor: { kind: 'user', id: userId }, role: invitation.role, scope: 'read-write' };
+      await this.audit.record(db, member, requestOrigin(request), {
+        action: 'invitation.accept',
+        targetKind: 'invitation',
+        targetId: invitation.invitation_id,
+        before: { status: 'pending' },
+        after: { status: 'accepted', user_id: userId, role: invitation.role },
+      });
     });
     const session = await this.sessions.start(request, response, { tenantId: invitation.tenant_id, userId });
     return this.describer.describe(userId, invitation.tenant_id, session);

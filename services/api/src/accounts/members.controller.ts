@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res }
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Origin, type RequestOrigin } from '../http/request-origin.js';
 import { Permission } from '../auth/permission.js';
 import type { Principal } from '../auth/principal.js';
 import { CurrentSession, SessionAuthenticated } from '../auth/session-authenticated.decorator.js';
@@ -43,8 +44,13 @@ export class MembersController {
   @ApiOperation({ summary: "Change a member's role (only an owner touches the owner role; the last owner stays)" })
   @ApiNoContentResponse({ description: 'role changed' })
   @ApiErrors({ 400: 'malformed userId or role', 404: 'no such member in this organization', 409: 'it would leave the organization without an owner' })
-  changeRole(@Auth() auth: Principal, @Param('userId', { schema: uuidParamSchema }) userId: string, @Body({ schema: roleBodySchema }) body: RoleBody): Promise<void> {
-    return this.members.changeRole(auth, userId, body.role);
+  changeRole(
+    @Auth() auth: Principal,
+    @Origin() origin: RequestOrigin,
+    @Param('userId', { schema: uuidParamSchema }) userId: string,
+    @Body({ schema: roleBodySchema }) body: RoleBody,
+  ): Promise<void> {
+    return this.members.changeRole(auth, origin, userId, body.role);
   }
 
   @Delete('v1/organization/members/:userId')
@@ -53,8 +59,8 @@ export class MembersController {
   @ApiOperation({ summary: 'Remove a member (their sessions in this organization end)' })
   @ApiNoContentResponse({ description: 'removed' })
   @ApiErrors({ 400: 'malformed userId', 404: 'no such member in this organization', 409: 'it would leave the organization without an owner' })
-  remove(@Auth() auth: Principal, @Param('userId', { schema: uuidParamSchema }) userId: string): Promise<void> {
-    return this.members.remove(auth, userId);
+  remove(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('userId', { schema: uuidParamSchema }) userId: string): Promise<void> {
+    return this.members.remove(auth, origin, userId);
   }
 
   @Delete('v1/organization/membership')
@@ -63,8 +69,8 @@ export class MembersController {
   @ApiOperation({ summary: 'Leave the organization of this session (the last owner cannot)' })
   @ApiNoContentResponse({ description: 'left; the session ended' })
   @ApiErrors({ 409: 'you are the last owner' })
-  leave(@CurrentSession() session: PortalSession): Promise<void> {
-    return this.members.remove(session.principal, session.userId);
+  leave(@CurrentSession() session: PortalSession, @Origin() origin: RequestOrigin): Promise<void> {
+    return this.members.remove(session.principal, origin, session.userId);
   }
 
   @Get('v1/organization/invitations')
@@ -80,8 +86,8 @@ export class MembersController {
   @ApiOperation({ summary: 'Invite an e-mail address with a role (a link is mailed; it works once, for 7 days)' })
   @ApiCreatedResponse({ type: InvitationDto })
   @ApiErrors({ 400: 'malformed body', 409: 'already a member, or already invited' })
-  invite(@Auth() auth: Principal, @Body({ schema: invitationBodySchema }) body: InvitationBody): Promise<InvitationDto> {
-    return this.invitations.invite(auth, body);
+  invite(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Body({ schema: invitationBodySchema }) body: InvitationBody): Promise<InvitationDto> {
+    return this.invitations.invite(auth, origin, body);
   }
 
   @Delete('v1/organization/invitations/:invitationId')
@@ -90,8 +96,8 @@ export class MembersController {
   @ApiOperation({ summary: 'Revoke a pending invitation' })
   @ApiNoContentResponse({ description: 'revoked' })
   @ApiErrors({ 400: 'malformed invitationId', 404: 'no such pending invitation in this organization' })
-  revoke(@Auth() auth: Principal, @Param('invitationId', { schema: uuidParamSchema }) invitationId: string): Promise<void> {
-    return this.invitations.revoke(auth, invitationId);
+  revoke(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('invitationId', { schema: uuidParamSchema }) invitationId: string): Promise<void> {
+    return this.invitations.revoke(auth, origin, invitationId);
   }
 
   @Post('v1/auth/invitations/accept')

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type Queryable } from '@tierwise/common';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal, Role } from '../auth/principal.js';
+import type { RequestOrigin } from '../http/request-origin.js';
 import type { MemberListDto } from './account.dto.js';
 import { AccountTransactions } from './account-transaction.js';
 import { MembershipsRepository } from './memberships.repository.js';
@@ -9,13 +11,14 @@ import { MembershipsRepository } from './memberships.repository.js';
  * Members of the caller's organization. Rules: only an owner grants, changes or removes the
  * owner role; an organization always keeps one owner (the last owner can neither be demoted,
  * be removed nor leave). Owner rows are locked while the rule is checked, so two concurrent
- * requests cannot remove the last two owners.
+ * requests cannot remove the last two owners. Every change is audited in its transaction.
  */
 @Injectable()
 export class MembersService {
   constructor(
     private readonly transactions: AccountTransactions,
     private readonly memberships: MembershipsRepository,
+    private readonly audit: AuditService,
   ) {}
 
   async list(principal: Principal): Promise<MemberListDto> {
@@ -26,7 +29,7 @@ export class MembersService {
   }
 
   /** @throws ApiError 404 not a member; 403 owner role without being owner; 409 last owner. */
-  changeRole(principal: Principal, userId: string, role: Role): Promise<void> {
+  changeRole(principal: Principal, origin: RequestOrigin, userId: string, role: Role): Promise<void> {
     return this.transactions.run({ tenantId: principal.tenantId }, async (db) => {
       const current = await this.target(db, userId);
       if ((current === 'owner' || role === 'owner') && principal.role !== 'owner') {
@@ -36,11 +39,12 @@ export class MembersService {
         await this.assertAnotherOwner(db, userId);
       }
       await this.memberships.setRole(db, userId, role);
+      await this.audit.record(db, principal, origin, { action: 'member.role_change', targetKind: 'user', targetId: userId, before: { role: current }, after: { role } });
     });
   }
 
   /** Removes a member (or, with the caller's own id, leaves). @throws as {@link changeRole}. */
-  remove(principal: Principal, userId: string): Promise<void> {
+  remove(principal: Principal, origin: RequestOrigin, userId: string): Promise<void> {
     return this.transactions.run({ tenantId: principal.tenantId }, async (db) => {
       const current = await this.target(db, userId);
       const leaving = principal.actor.kind === 'user' && principal.actor.id === userId;
@@ -51,6 +55,7 @@ export class MembersService {
         await this.assertAnotherOwner(db, userId);
       }
       await this.memberships.delete(db, userId);
+      await this.audit.record(db, principal, origin, { action: leaving ? 'member.leave' : 'member.remove', targetKind: 'user', targetId: userId, before: { role: current }, after: null });
     });
   }
 

@@ -20,6 +20,7 @@ export enum Permission {
   MemberWrite = 'member.write',
   /** Notification channels, routes, alert rules, mute windows and the delivery log. */
   NotificationsRead = 'notifications.read',
+  /** Change notification channels, routes, alert rules and mute windows. */
   NotificationsWrite = 'notifications.write',
 }
 

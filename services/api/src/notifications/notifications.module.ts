@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
 import { DeliveriesController } from './deliveries.controller.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { AlertRulesController, ChannelsController, MuteWindowsController, RoutesController } from './settings.controller.js';
@@ -13,7 +12,6 @@ import { UnsubscribeService } from './unsubscribe.service.js';
  * settings and writes the log.
  */
 @Module({
-  imports: [AccountsModule],
   controllers: [ChannelsController, RoutesController, AlertRulesController, MuteWindowsController, DeliveriesController, UnsubscribeController],
   providers: [SettingsRepository, DeliveriesRepository, UnsubscribeService],
 })

@@ -19,7 +19,7 @@ export interface LiveApi {
 export async function startApi(port = 0): Promise<LiveApi> {
   const app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
   applyProxyTrust(app);
-  serveOpenApiDocument(app);
+  await serveOpenApiDocument(app);
   await app.listen(port, BIND_ADDRESS);
   return { app, url: await app.getUrl() };
 }

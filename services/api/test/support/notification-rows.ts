@@ -3,14 +3,7 @@
  * mute window) and one delivery of its newest outbox event, as tierwise_owner; `label` is
  * written as each row's name so a test can spot the tenant's rows in an answer.
  */
-import { generateCredential, type Queryable, sha256Hex } from '@tierwise/common';
-
-/** A new read-write API key of the tenant (the settings routes need notifications.write). */
-export async function insertReadWriteKey(db: Queryable, tenantId: string): Promise<string> {
-  const key = generateCredential('twk_');
-  await db.query(`INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, 'test read-write', $2, 'read-write')`, [tenantId, sha256Hex(key)]);
-  return key;
-}
+import type { Queryable } from '@tierwise/common';
 
 /** Ids of the rows {@link insertNotificationSettings} wrote. */
 export interface NotificationRows {

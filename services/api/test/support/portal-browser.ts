@@ -8,7 +8,7 @@ import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { ARGON2ID_OPTIONS } from '../../src/accounts/password-hasher.js';
 
-/** What a request answered: status, headers and the parsed JSON body (null when empty). */
+/** What a request answered: status, headers and the body (parsed when JSON, else text; null when empty). */
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
@@ -36,8 +36,9 @@ export class PortalBrowser {
     }
     const response = await this.fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
     const text = await response.text();
-    const parsed = text ? JSON.parse(text) : null;
-    if (parsed && typeof parsed.csrf_token === 'string') {
+    const json = (response.headers.get('content-type') ?? '').includes('json');
+    const parsed = text && json ? JSON.parse(text) : text || null;
+    if (parsed && typeof parsed === 'object' && typeof parsed.csrf_token === 'string') {
       this.csrfToken = parsed.csrf_token;
     }
     return { status: response.status, headers: response.headers, body: parsed };
