@@ -3,6 +3,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
@@ -40,6 +41,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     DatabaseModule,
     HealthModule,
     AuthModule,
+    AccountsModule,
     AuditModule,
     NotificationsModule,
     ThrottlerModule.forRootAsync({
