@@ -119,6 +119,9 @@ int open_volume(const Options& o, Volume* v) {
 }
 
 struct Writer {
+  Writer(const Options& options, Volume& volume, int fd)
+      : o(options), v(volume), log_fd(fd), rng(options.seed), next_k(options.first_k) {}
+
   const Options& o;
   Volume& v;
   int log_fd;
@@ -328,6 +331,6 @@ int main(int argc, char** argv) {
   if (const int rc = open_volume(o, &v); rc != 0) return rc;
   const int log_fd = ::open(o.log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   if (log_fd < 0) return 2;
-  Writer w{o, v, log_fd, std::mt19937_64(o.seed), o.first_k};
+  Writer w(o, v, log_fd);
   return w.run();
 }
