@@ -1,6 +1,6 @@
-// LRU cache engine at 4 KiB block granularity: a RAM or flash tier in front of
-// a datastore, both BlockDevices; write-through, or write-back with a journal
-// on a persistent tier and optional peer replicas (WB+n).
+// Cache engine at 4 KiB block granularity: a RAM or flash tier in front of a
+// datastore, both BlockDevices, with a choice of eviction policy; write-through,
+// or write-back with a journal on a persistent tier and peer replicas (WB+n).
 #pragma once
 
 #include <chrono>
@@ -17,11 +17,13 @@
 #include "blockdev/aligned_buffer.hpp"
 #include "blockdev/block_device.hpp"
 #include "blockdev/request_pool.hpp"
-#include "cache/lru_index.hpp"
 #include "cache/writeback/journal_format.hpp"
 #include "cache/writeback/journal_recovery.hpp"
 #include "cache/writeback/replica_sink.hpp"
 #include "cache/writeback/token_bucket.hpp"
+#include "cache/eviction/eviction_policy.hpp"
+#include "cache/sequential_cutoff.hpp"
+#include "cache/tier_index.hpp"
 #include "trace/record.hpp"
 
 namespace tierwise::cache {
@@ -39,6 +41,9 @@ struct CacheCounters {
   // Bytes read from the datastore to complete blocks that writes cover partly
   // (populate on write keeps whole 4 KiB blocks). Not part of any I/O's share.
   uint64_t fill_bytes = 0;
+  // Bytes of missing blocks not inserted because their I/O was part of a
+  // sequential stream (SequentialCutoff).
+  uint64_t bypass_bytes = 0;
   uint64_t occupancy_bytes = 0;   // bytes held by the tier now
   uint64_t capacity_bytes = 0;    // tier capacity (a multiple of 4 KiB)
   // Write-back (all zero in write-through):
@@ -55,18 +60,6 @@ struct CacheCounters {
 
 enum class CacheMode : uint8_t { kWriteThrough, kWriteBack };
 
-// Write-back settings of one volume (CacheEngine::open_write_back).
-struct WriteBackOptions {
-  uint64_t volume_id = 0;          // stored in the journal; recovery refuses another volume's
-  uint32_t journal_entries = 16384;  // ring entries (4608 bytes each on the tier), >= 64
-  uint64_t destage_rate_bytes_per_s = 0;  // destager rate limit; 0: unlimited
-  // n peers (WB+n) or nullptr (WB+0). Not owned; outlives the engine.
-  writeback::ReplicaSink* replicas = nullptr;
-  // Runs device completions while open_write_back recovers (UringQueue::poll(true)).
-  writeback::PollDevices poll;
-  // Events (mode changes, peer failures), one line each; may be empty.
-  std::function<void(std::string_view)> on_event;
-};
 
 // How one part of a front-end I/O was served. bytes == 0: the source was not used.
 struct SourceShare {
@@ -86,6 +79,33 @@ struct IoOutcome {
 
 using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
 
+// What a volume's tier keeps: eviction policy, sequential cut-off and the
+// staging room of deferred eviction (TierIndex).
+struct EvictionOptions {
+  eviction::PolicyKind policy = eviction::kDefaultPolicy;
+  // Bytes of a sequential stream from which its I/Os stop populating the tier;
+  // 0: never (every miss populates, as the miss ratio curve assumes).
+  uint64_t sequential_cutoff_bytes = SequentialCutoff::kDefaultCutoffBytes;
+  // 4 KiB slots the tier device has beyond the capacity, for blocks whose
+  // eviction waits for an in-flight I/O: with as many as the blocks that can
+  // be in flight at once, hits and misses follow the policy at any queue depth.
+  uint32_t staging_slots = 0;
+};
+
+// Write-back settings of one volume (CacheEngine::open_write_back).
+struct WriteBackOptions {
+  uint64_t volume_id = 0;          // stored in the journal; recovery refuses another volume's
+  uint32_t journal_entries = 16384;  // ring entries (4608 bytes each on the tier), >= 64
+  uint64_t destage_rate_bytes_per_s = 0;  // destager rate limit; 0: unlimited
+  // n peers (WB+n) or nullptr (WB+0). Not owned; outlives the engine.
+  writeback::ReplicaSink* replicas = nullptr;
+  EvictionOptions eviction;  // the tier's eviction policy and staging slots
+  // Runs device completions while open_write_back recovers (UringQueue::poll(true)).
+  writeback::PollDevices poll;
+  // Events (mode changes, peer failures), one line each; may be empty.
+  std::function<void(std::string_view)> on_event;
+};
+
 /*
  * Lifecycle of a CacheEngine
  *
@@ -93,9 +113,9 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
  *    engine) and the tier capacity. Both devices must accept 512-byte aligned
  *    ranges (block_size() divides 512).
  * 2. submit(): one front-end I/O (offset and length in bytes, multiples of 512;
- *    buffer aligned to the datastore's buffer_alignment()). Hits, misses, LRU
- *    order, populations and evictions are decided at submission, so the counts
- *    do not depend on how completions interleave.
+ *    buffer aligned to the datastore's buffer_alignment()). Hits, misses, the
+ *    policy's order, populations and evictions are decided at submission, so
+ *    the counts do not depend on how completions interleave.
  *      read:  blocks in the tier are copied from it (source `cache`); runs of
  *             missing blocks are read from the datastore as whole 4 KiB blocks
  *             (source `datastore`), inserted into the tier (populate on miss),
@@ -115,8 +135,12 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
  *    as a front end's range lock would); otherwise any number may be in flight.
  * 4. Destroy when in_flight() is 0.
  *
- * Eviction is LRU over unpinned slots: a slot in use by an in-flight I/O is
- * skipped, and when all are in use the missing block is simply not inserted.
+ * Eviction follows the volume's policy (EvictionOptions; eviction/ holds LRU,
+ * S3-FIFO, ARC and 2Q). A victim still used by an in-flight I/O leaves the
+ * index at once and frees its slot when that I/O completes (deferred eviction,
+ * TierIndex); the missing block goes to a staging slot meanwhile, or is not
+ * inserted when there is none. Missing blocks of I/Os in a sequential stream
+ * of at least the cut-off are not inserted (SequentialCutoff).
  *
  * Write-back (open_write_back; cache_engine_writeback.cpp, docs/write-back.md).
  * The tier is laid out as journal_format.hpp describes: superblocks, a journal
@@ -150,9 +174,16 @@ class CacheEngine {
   static constexpr uint32_t kSectorBytes = 512;
 
   // Returns 0, or -EINVAL when tier_capacity_bytes < 4096 or a device needs more
-  // than 512-byte alignment.
+  // than 512-byte alignment. The tier device must hold tier_capacity_bytes plus
+  // eviction.staging_slots * 4096 bytes.
   static int create(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
-                    uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out);
+                    uint64_t tier_capacity_bytes, const EvictionOptions& eviction,
+                    std::unique_ptr<CacheEngine>* out);
+  // The same with the default EvictionOptions.
+  static int create(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
+                    uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out) {
+    return create(datastore, tier, tier_capacity_bytes, EvictionOptions{}, out);
+  }
   // A write-back engine: recovers the tier's journal into the datastore
   // (journal_recovery.hpp; `report` says what it found) and starts in write-back.
   // The tier needs journal space before its slots: TierLayout::for_entries().
@@ -191,6 +222,7 @@ class CacheEngine {
   bool busy() const;
 
   const CacheCounters& counters() const { return counters_; }
+  const TierIndex& index() const { return index_; }
   uint64_t in_flight() const { return in_flight_; }
 
  private:
@@ -203,7 +235,7 @@ class CacheEngine {
     uint32_t count;  // blocks
   };
   struct BlockPlan {
-    uint32_t slot;  // LruIndex::kNoSlot: not in the tier and not inserted
+    uint32_t slot;  // TierIndex::kNoSlot: not in the tier and not inserted
     bool fresh;     // inserted by this request (undone if the request fails)
     bool unfilled;  // its fill read failed: leaves the tier at the end
     uint64_t seq = 0;  // its journal record, 0: not journaled
@@ -238,7 +270,7 @@ class CacheEngine {
   struct DirtyBlock {
     uint64_t latest_seq = 0;    // its newest record
     uint64_t destaged_seq = 0;  // records <= this are on the datastore
-    uint32_t pinned_slot = LruIndex::kNoSlot;  // held in the tier until destaged
+    uint32_t pinned_slot = TierIndex::kNoSlot;  // held in the tier until destaged
     Request* writer = nullptr;  // the in-flight write journaling it (one at a time)
     bool destaging = false;
   };
@@ -249,15 +281,8 @@ class CacheEngine {
     blockdev::AlignedBytes buf;
   };
   struct WriteBack;  // journal and destager state (cache_engine_writeback.cpp)
-  struct QueuedWrite {
-    uint64_t offset;
-    uint32_t length;
-    void* buf;
-    FrontendCompletion cb;
-    void* cb_arg;
-  };
-
-  CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots);
+  CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots,
+              const EvictionOptions& eviction);
   uint64_t slot_offset(uint32_t slot) const { return slot_base_ + uint64_t{slot} * kBlockBytes; }
   void start(Request* r);
   // Write-back: true (and `r` queued) when the journal ring lacks room for one
@@ -314,7 +339,8 @@ class CacheEngine {
 
   blockdev::BlockDevice& datastore_;
   blockdev::BlockDevice& tier_;
-  LruIndex index_;
+  TierIndex index_;
+  SequentialCutoff cutoff_;
   CacheCounters counters_;
   uint64_t in_flight_ = 0;
   blockdev::RequestPool<Request> requests_;

@@ -60,8 +60,11 @@ struct CacheEngine::WriteBack {
 
 // Defined here, where WriteBack is complete.
 CacheEngine::CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
-                         uint32_t slots)
-    : datastore_(datastore), tier_(tier), index_(slots) {}
+                         uint32_t slots, const EvictionOptions& eviction)
+    : datastore_(datastore),
+      tier_(tier),
+      index_(slots, slots + eviction.staging_slots, eviction::make_policy(eviction.policy, slots)),
+      cutoff_(eviction.sequential_cutoff_bytes) {}
 
 CacheEngine::~CacheEngine() = default;
 
@@ -83,7 +86,8 @@ int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::Blo
     return -EINVAL;
   }
   std::unique_ptr<CacheEngine> engine;
-  if (const int rc = create(datastore, tier, tier_capacity_bytes, &engine); rc != 0) {
+  if (const int rc = create(datastore, tier, tier_capacity_bytes, options.eviction, &engine);
+      rc != 0) {
     *error = "the devices need 512-byte alignment at most";
     return rc;
   }
@@ -172,7 +176,7 @@ bool CacheEngine::wait_for_ring(Request* r) {
 void CacheEngine::plan_journal(Request* r) {
   WriteBack& w = *wb_;
   const bool all_slots = std::all_of(r->plan.begin(), r->plan.end(), [](const BlockPlan& p) {
-    return p.slot != LruIndex::kNoSlot;
+    return p.slot != TierIndex::kNoSlot;
   });
   r->to_datastore = !(w.mode == CacheMode::kWriteBack && all_slots);
   for (uint32_t i = 0; i < r->plan.size(); ++i) {
@@ -191,9 +195,9 @@ void CacheEngine::plan_journal(Request* r) {
     if (!w.needs_destage(d)) counters_.dirty_bytes += kBlockBytes;
     d.latest_seq = p.seq;
     d.writer = r;
-    if (!r->to_datastore && d.pinned_slot == LruIndex::kNoSlot) {
+    if (!r->to_datastore && d.pinned_slot == TierIndex::kNoSlot) {
       d.pinned_slot = p.slot;  // the only copy besides the journal: never evicted
-      index_.pin(p.slot);
+      index_.hold(p.slot);
     }
   }
 }
@@ -327,14 +331,14 @@ void CacheEngine::finish_journal(Request* r) {
     // A write that reached the datastore destaged its own record, unless an
     // older destage in flight may still land after it (then destage again).
     const bool on_datastore = r->to_datastore && !d.destaging &&
-                              (r->status == 0 || d.pinned_slot == LruIndex::kNoSlot);
+                              (r->status == 0 || d.pinned_slot == TierIndex::kNoSlot);
     if (!on_datastore || !w.needs_destage(d)) continue;
     d.destaged_seq = std::max(d.destaged_seq, p.seq);
     if (w.needs_destage(d)) continue;
     counters_.dirty_bytes -= kBlockBytes;
-    if (d.pinned_slot != LruIndex::kNoSlot) {
-      index_.unpin(d.pinned_slot);
-      d.pinned_slot = LruIndex::kNoSlot;
+    if (d.pinned_slot != TierIndex::kNoSlot) {
+      index_.release_hold(d.pinned_slot);
+      d.pinned_slot = TierIndex::kNoSlot;
     }
   }
 }
@@ -397,7 +401,7 @@ void CacheEngine::start_destages() {
     if (it == w.dirty.end()) continue;
     DirtyBlock& d = it->second;
     if (d.destaged_seq >= seq || d.destaging || !slot_settled(d)) continue;
-    if (d.pinned_slot == LruIndex::kNoSlot) continue;  // its writes reach the datastore
+    if (d.pinned_slot == TierIndex::kNoSlot) continue;  // its writes reach the datastore
     if (!draining && !w.bucket.take(kBlockBytes, now)) break;
     start_destage(block, d);
   }
@@ -447,8 +451,8 @@ void CacheEngine::on_destage_written(void* arg, int status) {
   d.destaged_seq = ds->seq;
   if (!was_dirty || w.needs_destage(d)) return;
   e->counters_.dirty_bytes -= kBlockBytes;
-  e->index_.unpin(d.pinned_slot);
-  d.pinned_slot = LruIndex::kNoSlot;
+  e->index_.release_hold(d.pinned_slot);
+  d.pinned_slot = TierIndex::kNoSlot;
 }
 
 void CacheEngine::advance_watermark() {

@@ -1,0 +1,91 @@
+/**
+ * Arranges the rows the stream jobs would write for a volume (volume_io_stats,
+ * volume_block_sizes, volume_working_sets, volume_mrcs, recommendations, volume_metrics_10s) plus the inventory
+ * row ingest writes, as tierwise_owner.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../database/transaction.js';
+
+export interface VolumeFixture {
+  volumeId: string;
+  hostId: string;
+  displayName?: string;
+  /** Front-end I/O totals and cache counters; absent = no volume_io_stats row. */
+  io?: { readOps: number; writeOps: number; hits: number; misses: number; readHits?: number; readMisses?: number };
+  /** Working set size, bytes (window 'all'); absent = no row. */
+  wssBytes?: number;
+  /** Recommended tier size, bytes; absent = no row. */
+  tierBytes?: number;
+  /** Read I/Os of 4 KiB (vscsiStats bin '4096'); absent = no volume_block_sizes row. */
+  blockSizeOps?: number;
+  /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
+  mrcCacheBytes?: number;
+  /** 10-second interval points (volume_metrics_10s), each with these read and write I/Os; absent = none. */
+  intervals?: { start: string; readOps: number; writeOps: number; hits: number; misses: number }[];
+}
+
+export function hexId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+export async function insertVolume(db: Queryable, tenantId: string, volume: VolumeFixture): Promise<void> {
+  await db.query(
+    `INSERT INTO hosts (tenant_id, host_id) VALUES ($1, $2) ON CONFLICT DO NOTHING;`,
+    [tenantId, volume.hostId],
+  );
+  await db.query(`INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)`, [
+    tenantId,
+    volume.volumeId,
+    volume.hostId,
+    volume.displayName ?? null,
+  ]);
+  if (volume.io) {
+    const { readOps, writeOps, hits, misses, readHits = hits, readMisses = misses } = volume.io;
+    await db.query(
+      `INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval, read_ops, write_ops, read_bytes, write_bytes,
+                                    cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, capacity_bytes)
+       VALUES ($1, $2, '2026-11-20T10:00:00Z', '2026-11-20T11:59:50Z', $3, $4, $3::bigint * 4096, $4::bigint * 8192, $5, $6, $7, $8, 1048576, 17179869184)`,
+      [tenantId, volume.volumeId, readOps, writeOps, hits, misses, readHits, readMisses],
+    );
+  }
+  if (volume.wssBytes !== undefined) {
+    await db.query(
+      `INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end, wss_bytes, wss_read_bytes,
+                                        wss_write_bytes, sampled_references, sampling_rate)
+       VALUES ($1, $2, 'all', '2026-11-20T10:00:00Z', '2026-11-20T12:00:00Z', $3, $3::bigint * 3 / 4, $3::bigint / 2, 52000, 0.01)`,
+      [tenantId, volume.volumeId, volume.wssBytes],
+    );
+  }
+  if (volume.tierBytes !== undefined) {
+    await db.query(
+      `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,
+                                    target_hit_ratio, inputs, explanation, created_at)
+       VALUES ($1, $2, $3, 'nvme', 'write-through', 0.86, 0.95, 0.855, '{"window":"all","read_share":0.8}',
+               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z')`,
+      [tenantId, volume.volumeId, volume.tierBytes],
+    );
+  }
+  if (volume.blockSizeOps !== undefined) {
+    await db.query(
+      `INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes, ops, bytes)
+       VALUES ($1, $2, 'read', '4096', 4096, $3, $3::bigint * 4096)`,
+      [tenantId, volume.volumeId, volume.blockSizeOps],
+    );
+  }
+  for (const point of volume.intervals ?? []) {
+    await db.query(
+      `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes, write_bytes,
+                                       cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+       VALUES ($1, $2, $3, 10, $4, $5, $4::bigint * 4096, $5::bigint * 8192, $6, $7, $6, $7, 0, 1048576, 17179869184)`,
+      [tenantId, volume.volumeId, point.start, point.readOps, point.writeOps, point.hits, point.misses],
+    );
+  }
+  if (volume.mrcCacheBytes !== undefined) {
+    await db.query(
+      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
+       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, jsonb_build_array(jsonb_build_object('cache_bytes', 0, 'miss_ratio', 1),
+               jsonb_build_object('cache_bytes', $3::bigint, 'miss_ratio', 0.14)))`,
+      [tenantId, volume.volumeId, volume.mrcCacheBytes],
+    );
+  }
+}
