@@ -19,6 +19,7 @@
 #include "blockdev/uring_queue.hpp"
 #include "cache/cache_engine.hpp"
 #include "cache/engine_poll.hpp"
+#include "cache/tier_index.hpp"
 #include "cache/writeback/journal_format.hpp"
 #include "replication/frame.hpp"
 #include "replication/peer_set.hpp"
@@ -383,6 +384,23 @@ TEST_F(WriteBackTest, PeerFailureFallsBackToWriteThroughAndLosesNothing) {
   EXPECT_EQ(v.engine->mode(), CacheMode::kWriteThrough);
   for (uint32_t i = 0; i <= 8; ++i) EXPECT_EQ(v.datastore_bytes(i * kBlock, kBlock), pattern(i, kBlock));
   EXPECT_EQ(v.engine->set_mode(CacheMode::kWriteBack), -EPIPE);
+}
+
+TEST(TierIndexHold, NoPolicyEvictsAHeldDirtyBlock) {
+  for (const eviction::PolicyKind kind : eviction::all_policies()) {
+    TierIndex index(4, 4, eviction::make_policy(kind, 4));
+    const uint32_t dirty = index.insert(0).slot;
+    index.hold(dirty);
+    for (uint64_t b = 1; b < 100; ++b) {
+      const TierIndex::Insertion ins = index.insert(b);
+      ASSERT_NE(ins.slot, TierIndex::kNoSlot) << eviction::policy_name(kind);
+      EXPECT_FALSE(ins.evicted && ins.evicted_block == 0) << eviction::policy_name(kind);
+    }
+    EXPECT_EQ(index.find(0), dirty) << eviction::policy_name(kind);
+    index.release_hold(dirty);
+    for (uint64_t b = 100; b < 200; ++b) index.insert(b);
+    EXPECT_EQ(index.find(0), TierIndex::kNoSlot) << eviction::policy_name(kind);
+  }
 }
 
 TEST(ReplicationFrame, DamagedFrameIsRejected) {
