@@ -54,6 +54,9 @@ class BlockDevice {
                            IoCompletion cb, void* cb_arg) = 0;
   // Makes completed writes durable (fdatasync for files). Returns 0 or -errno.
   virtual int submit_flush(IoCompletion cb, void* cb_arg) = 0;
+  // True when completed writes survive the process (files, devices); false for
+  // memory. A write-back journal needs a persistent tier.
+  virtual bool persistent() const { return true; }
 };
 
 }  // namespace tierwise::blockdev

@@ -10,7 +10,7 @@
 namespace tierwise::blockdev {
 namespace {
 
-// True when direct I/O on `fd` accepts 512-byte aligned offsets and 4096-byte
+// True when direct I/O on `fd` accepts 512-byte aligned offsets and 512-byte
 // aligned buffers. Kernels before 6.1 do not report STATX_DIOALIGN: trust open().
 bool direct_io_fits(int fd) {
   struct statx st {};

@@ -23,7 +23,8 @@ namespace tierwise::blockdev {
  * 3. Destroy when none of its requests is outstanding; closes the file (the file
  *    itself stays; removing it is the owner's business).
  *
- * block_size() is 512 (a sector) in both modes; buffer_alignment() is 4096.
+ * block_size() and buffer_alignment() are 512 (a sector) in both modes, so a
+ * cache tier can read and write single sectors of its slots in place.
  * Reads past the end of the file return zeros (the file is sparse).
  */
 class UringFileDevice final : public BlockDevice {
@@ -37,7 +38,7 @@ class UringFileDevice final : public BlockDevice {
   UringFileDevice& operator=(const UringFileDevice&) = delete;
 
   static constexpr uint32_t kBlockSize = 512;
-  static constexpr size_t kBufferAlignment = 4096;
+  static constexpr size_t kBufferAlignment = 512;
 
   uint32_t block_size() const override { return kBlockSize; }
   size_t buffer_alignment() const override { return kBufferAlignment; }
