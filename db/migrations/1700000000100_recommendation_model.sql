@@ -13,9 +13,13 @@ ALTER TABLE recommendations
   ADD COLUMN offloaded_bytes_per_second double precision NOT NULL DEFAULT 0,
   ADD COLUMN predicted_latency_us double precision,
   ADD COLUMN datastore_latency_us double precision,
-  -- The hit ratio measured once the recommendation ran (the agent's engine at
-  -- tier_bytes), and measured - predicted; NULL until measured. A new
-  -- prediction clears them (the jobs' upsert).
+  -- The hit ratio measured once the recommendation runs: the agent's cache
+  -- counters (volume_metrics_10s) of the intervals whose tier capacity is
+  -- tier_bytes, read hits for write-through, all hits for write-back (4 KiB
+  -- blocks); then measured - predicted. NULL until measured; a new prediction
+  -- clears them (the jobs' upsert).
+  ADD COLUMN measured_hits bigint NOT NULL DEFAULT 0,
+  ADD COLUMN measured_misses bigint NOT NULL DEFAULT 0,
   ADD COLUMN measured_hit_ratio double precision CHECK (measured_hit_ratio BETWEEN 0 AND 1),
   ADD COLUMN measured_at timestamptz,
   ADD COLUMN hit_ratio_error double precision
@@ -68,6 +72,32 @@ CREATE TRIGGER recommendations_history_update
   FOR EACH ROW WHEN (OLD.created_at IS DISTINCT FROM NEW.created_at)
   EXECUTE FUNCTION record_recommendation_history();
 
+-- Adds an interval's cache counters (the change, as the metrics job upserts
+-- full aggregates) to the volume's recommendation when the interval ran at the
+-- recommended tier size.
+CREATE FUNCTION measure_recommendation() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE recommendations r
+     SET measured_hits = r.measured_hits + CASE WHEN r.policy = 'write-back'
+           THEN NEW.cache_hits - CASE TG_OP WHEN 'UPDATE' THEN OLD.cache_hits ELSE 0 END
+           ELSE NEW.read_cache_hits - CASE TG_OP WHEN 'UPDATE' THEN OLD.read_cache_hits ELSE 0 END END,
+         measured_misses = r.measured_misses + CASE WHEN r.policy = 'write-back'
+           THEN NEW.cache_misses - CASE TG_OP WHEN 'UPDATE' THEN OLD.cache_misses ELSE 0 END
+           ELSE NEW.read_cache_misses - CASE TG_OP WHEN 'UPDATE' THEN OLD.read_cache_misses ELSE 0 END END
+   WHERE r.tenant_id = NEW.tenant_id AND r.volume_id = NEW.volume_id AND r.tier_bytes = NEW.capacity_bytes;
+  UPDATE recommendations r
+     SET measured_hit_ratio = r.measured_hits::double precision / (r.measured_hits + r.measured_misses),
+         measured_at = now()
+   WHERE r.tenant_id = NEW.tenant_id AND r.volume_id = NEW.volume_id AND r.tier_bytes = NEW.capacity_bytes
+     AND r.measured_hits + r.measured_misses > 0;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER volume_metrics_measure_recommendation
+  AFTER INSERT OR UPDATE ON volume_metrics_10s
+  FOR EACH ROW EXECUTE FUNCTION measure_recommendation();
+
 ALTER TABLE recommendation_history ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON recommendation_history
   USING (tenant_id = current_tenant_id()) WITH CHECK (tenant_id = current_tenant_id());
@@ -75,13 +105,16 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON recommendation_history TO tierwise_app, 
 GRANT USAGE ON SEQUENCE recommendation_history_id_seq TO tierwise_app, tierwise_jobs;
 
 -- Down Migration
+DROP TRIGGER IF EXISTS volume_metrics_measure_recommendation ON volume_metrics_10s;
+DROP FUNCTION IF EXISTS measure_recommendation();
 DROP TRIGGER IF EXISTS recommendations_history_update ON recommendations;
 DROP TRIGGER IF EXISTS recommendations_history_insert ON recommendations;
 DROP FUNCTION IF EXISTS record_recommendation_history();
 DROP TABLE IF EXISTS recommendation_history;
 ALTER TABLE recommendations
   DROP COLUMN IF EXISTS hit_ratio_error, DROP COLUMN IF EXISTS measured_at,
-  DROP COLUMN IF EXISTS measured_hit_ratio, DROP COLUMN IF EXISTS datastore_latency_us,
+  DROP COLUMN IF EXISTS measured_hit_ratio, DROP COLUMN IF EXISTS measured_misses,
+  DROP COLUMN IF EXISTS measured_hits, DROP COLUMN IF EXISTS datastore_latency_us,
   DROP COLUMN IF EXISTS predicted_latency_us, DROP COLUMN IF EXISTS offloaded_bytes_per_second,
   DROP COLUMN IF EXISTS offloaded_iops, DROP COLUMN IF EXISTS replicas, DROP COLUMN IF EXISTS window_name;
 ALTER TABLE volume_working_sets DROP COLUMN IF EXISTS state_bytes;
