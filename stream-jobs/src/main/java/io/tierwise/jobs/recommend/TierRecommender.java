@@ -34,7 +34,8 @@ import java.util.function.LongToDoubleFunction;
  * </ol>
  *
  * No recommendation from fewer than {@value #MIN_SAMPLED_REFERENCES} sampled references, or when
- * no block is re-referenced (achievable hit ratio 0: no tier would help).
+ * an unlimited tier would serve less than {@value #MIN_ACHIEVABLE_HIT_RATIO} of what it sees
+ * (almost no block is re-referenced: no tier would help).
  */
 public final class TierRecommender {
   /** Target = this fraction of the achievable hit ratio (DESIGN section 4). */
@@ -55,6 +56,11 @@ public final class TierRecommender {
   public static final int WRITE_BACK_REPLICAS = 1;
   /** I/Os of this size and larger are "large" in explanations, bytes. */
   public static final long LARGE_IO_BYTES = 64 * 1024;
+  /**
+   * Below this achievable hit ratio no tier is worth its cost: almost every reference is a first
+   * reference (e.g. a volume that only writes new blocks).
+   */
+  public static final double MIN_ACHIEVABLE_HIT_RATIO = 0.05;
   /** Fewer sampled references than this are too little data for a recommendation. */
   public static final long MIN_SAMPLED_REFERENCES = 1000;
 
@@ -81,17 +87,21 @@ public final class TierRecommender {
       String method, double samplingRate, long sampledReferences, IoProfile io) {
 
     /**
-     * The input from an estimator's state; empty before it has sampled a read.
+     * The input from an estimator's state (a volume without sampled reads gets a reads curve that
+     * misses everywhere: only write-back can help it).
      *
      * @throws IllegalStateException when the estimator has no reference
      */
-    public static Optional<Input> of(String tenantId, String volumeId, String windowName, MrcEstimator e,
-        IoProfile io) {
+    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io) {
       long[] grid = MissRatioCurve.cacheSizeGrid(e.workingSetBytes());
-      return e.readMissRatioCurve(grid).map(read -> new Input(tenantId, volumeId, windowName,
-          e.missRatioCurve(grid), e::missRatioAt,
-          read, bytes -> e.readMissRatioCurve(new long[] {bytes}).orElseThrow().missRatio(0),
-          e.workingSetBytes(), e.method(), e.rate(), e.references(), io));
+      MissRatioCurve read = e.readMissRatioCurve(grid).orElseGet(() -> {
+        double[] ones = new double[grid.length];
+        java.util.Arrays.fill(ones, 1.0);
+        return new MissRatioCurve(grid, ones);
+      });
+      return new Input(tenantId, volumeId, windowName, e.missRatioCurve(grid), e::missRatioAt, read,
+          bytes -> e.readMissRatioCurve(new long[] {bytes}).map(c -> c.missRatio(0)).orElse(1.0),
+          e.workingSetBytes(), e.method(), e.rate(), e.references(), io);
     }
   }
 
@@ -118,7 +128,7 @@ public final class TierRecommender {
     MissRatioCurve curve = writeBack ? in.mrc() : in.readMrc();
     LongToDoubleFunction missAt = writeBack ? in.missRatioAt() : in.readMissRatioAt();
     double achievable = curve.achievableHitRatio();
-    if (achievable <= 0) {
+    if (achievable < MIN_ACHIEVABLE_HIT_RATIO) {
       return Optional.empty();
     }
     double target = TARGET_FRACTION * achievable;

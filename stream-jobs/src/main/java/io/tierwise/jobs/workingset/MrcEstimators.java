@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset;
 
 import java.io.IOException;
+import java.io.Serializable;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -10,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * @param method {@link MrcEstimator#METHOD_FIXED_SIZE} or {@link MrcEstimator#METHOD_FIXED_RATE}
  * @param maxSamples {@code sMax} of fixed-size SHARDS (ignored by fixed rate)
  */
-public record MrcEstimators(String method, int maxSamples) {
+public record MrcEstimators(String method, int maxSamples) implements Serializable {
   /** The job's default: fixed-size SHARDS with {@link ShardsFixedSize#DEFAULT_MAX_SAMPLES}. */
   public static final MrcEstimators DEFAULT =
       new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, ShardsFixedSize.DEFAULT_MAX_SAMPLES);

@@ -239,8 +239,8 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     a.mrcCacheBytes = mrc.cacheBytes();
     a.mrcMissRatios = mrc.missRatios();
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-      a.recommendation = TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), s, io)
-          .flatMap(TierRecommender::recommend).orElse(null);
+      a.recommendation = TierRecommender.recommend(TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), s, io))
+          .orElse(null);
     }
     return a;
   }
