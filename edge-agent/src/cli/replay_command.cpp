@@ -105,8 +105,11 @@ void register_replay_command(CLI::App& app) {
                                         CLI::AsNumberWithUnit::CASE_SENSITIVE))
       ->check(CLI::Range(1.0, 86400.0))
       ->default_str("10s");
-  cmd->add_option("--sample-rate", o.sample_rate, "SHARDS sampling rate R")
+  cmd->add_option("--sample-rate", o.sample_rate, "Initial SHARDS sampling rate R")
       ->check(CLI::Range(1.0 / sampling::kShardsModulus, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--max-sampled-blocks", o.max_sampled_blocks,
+                  "Bound of each volume's sample: T falls as the footprint grows (0: fixed rate)")
       ->capture_default_str();
   cmd->add_option("--datastore-dir", o.datastore_dir,
                   "Directory for the sparse datastore files (kept). Default: a temporary "

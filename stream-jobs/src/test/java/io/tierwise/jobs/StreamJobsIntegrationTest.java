@@ -170,7 +170,7 @@ class StreamJobsIntegrationTest {
 
     awaitRows("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND read_ops = "
         + "(CASE volume_id WHEN 'm0' THEN 600 WHEN 'm1' THEN 603 ELSE 606 END)", 3);
-    awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND "
+    awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND window_name = 'all' AND "
         + "sampled_references = (CASE volume_id WHEN 'r0' THEN 6000 ELSE 200 END)", 2);
     awaitRows("SELECT count(*) FROM recommendations WHERE tenant_id = CAST(? AS uuid)", 1);
     System.out.printf("stream jobs: all rows visible %.1f s after the last record was produced%n",
@@ -214,8 +214,12 @@ class StreamJobsIntegrationTest {
 
     // MRC: a loop over 2000 sampled blocks (~781 MiB scaled) read 3 times: everything misses
     // below the loop, a third (the first pass) above it.
-    JsonNode points = new ObjectMapper().readTree((String) single("SELECT method, points::text AS points"
-        + " FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'").get("points"));
+    Map<String, Object> mrc = single("SELECT method, points::text AS points"
+        + " FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0' AND window_name = 'all'");
+    assertThat(mrc).containsEntry("method", "shards-fixed-size");
+    assertThat(count("SELECT count(*) FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'"))
+        .as("windows all, 1h, 24h, 7d").isEqualTo(4);
+    JsonNode points = new ObjectMapper().readTree((String) mrc.get("points"));
     assertThat(points.get(0).get("cache_bytes").asLong()).isEqualTo(4 * MIB);
     for (JsonNode p : points) {
       double expected = p.get("cache_bytes").asLong() <= 768 * MIB ? 1.0 : 1.0 / 3;
@@ -225,7 +229,7 @@ class StreamJobsIntegrationTest {
 
     // Recommendation: achievable 2/3, target 0.6, reached at 1 GiB; 80 % reads -> 1 GiB of RAM.
     Map<String, Object> rec = single("SELECT tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,"
-        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share FROM recommendations"
+        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share, window_name, replicas FROM recommendations"
         + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'");
     assertThat(rec).containsEntry("tier_bytes", 1024 * MIB).containsEntry("media", "ram")
         .containsEntry("policy", "write-through").containsEntry("read_share", "0.8");
