@@ -5,6 +5,7 @@ import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.MetricsRollupJob;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.sink.PostgresSinks;
+import io.tierwise.jobs.sink.RollupRetention;
 import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
 import io.tierwise.jobs.workingset.WorkingSetJob;
@@ -52,6 +53,7 @@ public final class TierwiseJobs {
       JobSettings settings = JobSettings.fromEnvironment(System.getenv());
       KafkaSources.requireTopics(settings.kafkaBrokers(), List.of(settings.metricsTopic(), settings.refsTopic()));
       new PostgresSinks(settings.jdbcUrl()).requireWritableTables();
+      RollupRetention.schedule(settings.jdbcUrl());
       JobClient client = start(settings);
       LOG.info("{} (job {}, Kafka {}, PostgreSQL {})", RUNNING_LINE, client.getJobID(), settings.kafkaBrokers(),
           settings.jdbcUrl().replaceFirst("\\?.*", ""));
@@ -77,7 +79,7 @@ public final class TierwiseJobs {
     new MetricsRollupJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.metricsTopic(),
             settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class)),
-        pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
+        pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
         .addTo(env);
     new WorkingSetJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),

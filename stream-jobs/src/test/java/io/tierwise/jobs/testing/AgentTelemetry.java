@@ -45,6 +45,10 @@ public final class AgentTelemetry {
     public long[] writeSizeOps = new long[18];
     public long[] readSizeBytes = new long[18];
     public long[] writeSizeBytes = new long[18];
+    /** Front-end latency bucket counts (20, METRICS.md bounds) per ioLength bin; null: no point. */
+    public long[][] readLatency = new long[18][];
+    /** Same for writes. */
+    public long[][] writeLatency = new long[18][];
 
     /** An interval of {@code seconds} starting at {@code startUnixNano}. */
     public Interval(long startUnixNano, long seconds) {
@@ -55,8 +59,18 @@ public final class AgentTelemetry {
 
   private AgentTelemetry() {}
 
+  /** The latency bucket bounds, microseconds (METRICS.md). */
+  public static final double[] LATENCY_BOUNDS_US = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000,
+      20000, 50000, 100000, 200000, 500000, 1000000};
+
   /** The request for one volume with the given intervals. */
   public static ExportMetricsServiceRequest request(String hostId, String volumeId, Interval... intervals) {
+    return request(null, hostId, volumeId, intervals);
+  }
+
+  /** The request for one volume of cluster {@code clusterId} (null: no cluster attribute). */
+  public static ExportMetricsServiceRequest request(String clusterId, String hostId, String volumeId,
+      Interval... intervals) {
     List<Metric> metrics = new ArrayList<>();
     metrics.add(sum("tierwise.io.operations", "{operation}", intervals, (i, pts) -> {
       pts.add(point(i, i.readOps, "io.direction", "read", "io.source", "frontend"));
@@ -98,6 +112,22 @@ public final class AgentTelemetry {
       sizes.addDataPoints(sizePoint(i, "write", i.writeSizeOps, i.writeBytes));
     }
     metrics.add(Metric.newBuilder().setName("tierwise.io.size").setUnit("By").setHistogram(sizes).build());
+    Histogram.Builder latency = Histogram.newBuilder()
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA);
+    for (Interval i : intervals) {
+      for (int b = 0; b < 18; b++) {
+        String label = b < 17 ? Long.toString((long) IO_LENGTH_BOUNDS[b]) : ">524288";
+        if (i.readLatency[b] != null) {
+          latency.addDataPoints(latencyPoint(i, "read", "frontend", label, i.readLatency[b]));
+          // A per-source point must not be counted as VM-observed latency.
+          latency.addDataPoints(latencyPoint(i, "read", "cache", label, i.readLatency[b]));
+        }
+        if (i.writeLatency[b] != null) {
+          latency.addDataPoints(latencyPoint(i, "write", "frontend", label, i.writeLatency[b]));
+        }
+      }
+    }
+    metrics.add(Metric.newBuilder().setName("tierwise.io.latency").setUnit("us").setHistogram(latency).build());
     Gauge.Builder occupancy = Gauge.newBuilder();
     Gauge.Builder capacity = Gauge.newBuilder();
     for (Interval i : intervals) {
@@ -112,12 +142,14 @@ public final class AgentTelemetry {
         .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder()
             .setTimeUnixNano(intervals[0].endUnixNano).setAsInt(4096))).build());
 
-    Resource resource = Resource.newBuilder()
+    Resource.Builder resource = Resource.newBuilder()
         .addAttributes(attr("service.name", "tierwise-agent"))
         .addAttributes(attr("host.id", hostId))
         .addAttributes(attr("tierwise.volume.id", volumeId))
-        .addAttributes(attr("tierwise.cache.mode", "write-through"))
-        .build();
+        .addAttributes(attr("tierwise.cache.mode", "write-through"));
+    if (clusterId != null) {
+      resource.addAttributes(attr("tierwise.cluster.id", clusterId));
+    }
     return ExportMetricsServiceRequest.newBuilder()
         .addResourceMetrics(ResourceMetrics.newBuilder().setResource(resource)
             .addScopeMetrics(ScopeMetrics.newBuilder()
@@ -147,6 +179,23 @@ public final class AgentTelemetry {
       p.addAttributes(attr(attributes[a], attributes[a + 1]));
     }
     return p.build();
+  }
+
+  private static HistogramDataPoint latencyPoint(Interval i, String direction, String source, String sizeBin,
+      long[] counts) {
+    HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
+        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano)
+        .addAttributes(attr("io.direction", direction)).addAttributes(attr("io.source", source))
+        .addAttributes(attr("tierwise.io.size_bin", sizeBin));
+    long count = 0;
+    for (double bound : LATENCY_BOUNDS_US) {
+      p.addExplicitBounds(bound);
+    }
+    for (long c : counts) {
+      p.addBucketCounts(c);
+      count += c;
+    }
+    return p.setCount(count).build();
   }
 
   private static HistogramDataPoint sizePoint(Interval i, String direction, long[] counts, long bytes) {
