@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { BenchmarksController } from './benchmarks/benchmarks.controller.js';
+import { BenchmarksRepository } from './benchmarks/benchmarks.repository.js';
+import { BenchmarksService } from './benchmarks/benchmarks.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
@@ -12,7 +15,7 @@ import { VolumeService } from './services/volume.service.js';
 
 @Module({
   imports: [EnvModule.forRoot(API_ENV), DatabaseModule, HealthModule],
-  controllers: [FleetController, VolumeController],
-  providers: [ApiKeyGuard, ApiKeyRepository, FleetRepository, VolumeRepository, FleetService, VolumeService],
+  controllers: [FleetController, VolumeController, BenchmarksController],
+  providers: [ApiKeyGuard, ApiKeyRepository, BenchmarksRepository, BenchmarksService, FleetRepository, VolumeRepository, FleetService, VolumeService],
 })
 export class AppModule {}
