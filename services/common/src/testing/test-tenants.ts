@@ -4,7 +4,7 @@ import { inTransaction } from '../database/transaction.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenants/provision-tenant.js';
 
 /** Tables of results keyed by tenant_id without a foreign key to tenants (written by the stream jobs). */
-const RESULT_TABLES = ['volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations'];
+const RESULT_TABLES = ['volume_metrics_10s', 'metric_rollups', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs', 'recommendations'];
 
 /**
  * Tenants for a test suite on the real database ($TIERWISE_PG_OWNER_URL), created as
