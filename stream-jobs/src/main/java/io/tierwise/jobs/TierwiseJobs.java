@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * pipelines, as one Flink job: in an embedded MiniCluster with {@code java -jar}, or on a Flink
  * cluster with {@code flink run}. Reads TIERWISE_KAFKA_BROKERS and TIERWISE_JDBC_URL. Logs
  * {@value #RUNNING_LINE} once the job is RUNNING; exits 1 with the reason when it cannot start or
- * fails.
+ * fails. Embedded, it also enforces the rollup retention every hour ({@link RollupRetention}) and
+ * runs until the job ends; on a cluster, main returns once the job runs.
  */
 public final class TierwiseJobs {
   /** The line start-up scripts wait for. */
@@ -53,10 +54,18 @@ public final class TierwiseJobs {
       JobSettings settings = JobSettings.fromEnvironment(System.getenv());
       KafkaSources.requireTopics(settings.kafkaBrokers(), List.of(settings.metricsTopic(), settings.refsTopic()));
       new PostgresSinks(settings.jdbcUrl()).requireWritableTables();
-      RollupRetention.schedule(settings.jdbcUrl());
+      boolean embedded = StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
+      if (embedded) {
+        RollupRetention.schedule(settings.jdbcUrl());
+      }
       JobClient client = start(settings);
       LOG.info("{} (job {}, Kafka {}, PostgreSQL {})", RUNNING_LINE, client.getJobID(), settings.kafkaBrokers(),
           settings.jdbcUrl().replaceFirst("\\?.*", ""));
+      if (!embedded) {
+        LOG.info("tierwise-stream-jobs: submitted to the Flink cluster; run io.tierwise.jobs.sink.RollupRetention"
+            + " hourly (docs/flink-cluster.md)");
+        return;
+      }
       client.getJobExecutionResult().get();
       LOG.error("tierwise-stream-jobs: the job ended");
     } catch (IllegalArgumentException | IllegalStateException e) {
