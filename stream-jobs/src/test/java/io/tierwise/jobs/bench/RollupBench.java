@@ -2,16 +2,20 @@ package io.tierwise.jobs.bench;
 
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
-import io.tierwise.jobs.ingest.KafkaSources;
+import io.tierwise.jobs.ingest.IngestRecordDeserializer;
 import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.MetricsRollupJob;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.sink.PostgresSinks;
 import io.tierwise.jobs.testing.AgentTelemetry;
 import io.tierwise.proto.v1.IngestRecord;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
@@ -28,6 +32,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -101,7 +106,7 @@ public final class RollupBench {
         .setBootstrapServers(brokers).setTopics(topic).setGroupId("bench-" + UUID.randomUUID())
         .setStartingOffsets(OffsetsInitializer.earliest())
         .setBounded(OffsetsInitializer.offsets(evenSplit(topic, records)))
-        .setDeserializer(new io.tierwise.jobs.ingest.IngestRecordDeserializer<>(new OtlpMetricsParser(),
+        .setDeserializer(new IngestRecordDeserializer<>(new OtlpMetricsParser(),
             Types.POJO(IntervalMetrics.class)))
         .build();
     PostgresSinks pg = new PostgresSinks(jdbcUrl);
@@ -113,9 +118,9 @@ public final class RollupBench {
   }
 
   /** End offsets reading {@code records} records spread evenly over the topic's 2 partitions. */
-  private static java.util.Map<org.apache.kafka.common.TopicPartition, Long> evenSplit(String topic, int records) {
-    return java.util.Map.of(new org.apache.kafka.common.TopicPartition(topic, 0), (long) records / 2,
-        new org.apache.kafka.common.TopicPartition(topic, 1), (long) records - records / 2);
+  private static Map<TopicPartition, Long> evenSplit(String topic, int records) {
+    return Map.of(new TopicPartition(topic, 0), (long) records / 2,
+        new TopicPartition(topic, 1), (long) records - records / 2);
   }
 
   /**
@@ -191,9 +196,9 @@ public final class RollupBench {
   }
 
   private static void deleteRows(String jdbcUrl, String tenant) throws Exception {
-    try (var c = java.sql.DriverManager.getConnection(jdbcUrl)) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl)) {
       for (String table : List.of("metric_rollups", "volume_metrics_10s", "volume_io_stats", "volume_block_sizes")) {
-        try (var ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)")) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)")) {
           ps.setString(1, tenant);
           ps.executeUpdate();
         }
