@@ -74,8 +74,8 @@ public final class RollupBench {
     String tenant = UUID.randomUUID().toString();
     createTopic(brokers, topic);
     long points = produce(brokers, topic, tenant, 100, 5 * n / 100);
-    long pointsPerRecord = points / (5L * n / 100 * 100);
-    System.out.printf("rollup bench: %d records, %d metric points (%d per volume interval) in %s%n",
+    double pointsPerRecord = (double) points / (5L * n / 100 * 100);
+    System.out.printf("rollup bench: %d records, %d metric points (%.1f per volume interval) in %s%n",
         5 * n, points, pointsPerRecord, topic);
     try {
       for (int parallelism : new int[] {1, 2}) {
