@@ -139,7 +139,7 @@ public final class RollupBench {
       for (int n = 0; n < intervals; n++) {
         for (int v = 0; v < volumes; v++) {
           ExportMetricsServiceRequest request = AgentTelemetry.request("cluster-" + v % 4, "host-" + v % 16,
-              String.format("%016x", v), interval(t0 + n * 10_000_000_000L, new Random(31L * n + v)));
+              String.format("%016x", v), AgentTelemetry.busyInterval(t0 + n * 10_000_000_000L, new Random(31L * n + v)));
           points += dataPoints(request);
           IngestRecord record = IngestRecord.newBuilder().setTenantId(tenant).setBatchId(UUID.randomUUID().toString())
               .setPayload(request.toByteString()).build();
@@ -149,30 +149,6 @@ public final class RollupBench {
       producer.flush();
     }
     return points;
-  }
-
-  private static AgentTelemetry.Interval interval(long start, Random r) {
-    AgentTelemetry.Interval i = new AgentTelemetry.Interval(start, 10);
-    i.readOps = 100 + r.nextInt(900);
-    i.writeOps = r.nextInt(300);
-    i.readBytes = i.readOps * 4096;
-    i.writeBytes = i.writeOps * 65536;
-    i.readHits = r.nextInt((int) i.readOps);
-    i.readMisses = i.readOps - i.readHits;
-    i.writeMisses = i.writeOps;
-    for (int bin : new int[] {4, 6, 8}) {
-      i.readSizeOps[bin] = i.readOps / 3;
-      i.readSizeBytes[bin] = i.readOps / 3 * 4096;
-      i.readLatency[bin] = new long[20];
-      i.readLatency[bin][5 + r.nextInt(5)] = i.readOps / 3;
-    }
-    i.writeSizeOps[12] = i.writeOps;
-    i.writeSizeBytes[12] = i.writeBytes;
-    i.writeLatency[12] = new long[20];
-    i.writeLatency[12][8 + r.nextInt(4)] = i.writeOps;
-    i.capacityBytes = 1L << 30;
-    i.occupancyBytes = 1L << 29;
-    return i;
   }
 
   private static long dataPoints(ExportMetricsServiceRequest request) {

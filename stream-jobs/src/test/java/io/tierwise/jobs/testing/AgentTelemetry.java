@@ -16,6 +16,7 @@ import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * Builds OTLP requests shaped like the agent's (proto/METRICS.md): one ResourceMetrics per
@@ -183,34 +184,57 @@ public final class AgentTelemetry {
 
   private static HistogramDataPoint latencyPoint(Interval i, String direction, String source, String sizeBin,
       long[] counts) {
-    HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
-        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano)
-        .addAttributes(attr("io.direction", direction)).addAttributes(attr("io.source", source))
-        .addAttributes(attr("tierwise.io.size_bin", sizeBin));
-    long count = 0;
-    for (double bound : LATENCY_BOUNDS_US) {
-      p.addExplicitBounds(bound);
-    }
-    for (long c : counts) {
-      p.addBucketCounts(c);
-      count += c;
-    }
-    return p.setCount(count).build();
+    return histogramPoint(i, LATENCY_BOUNDS_US, counts).addAttributes(attr("io.direction", direction))
+        .addAttributes(attr("io.source", source)).addAttributes(attr("tierwise.io.size_bin", sizeBin)).build();
   }
 
   private static HistogramDataPoint sizePoint(Interval i, String direction, long[] counts, long bytes) {
+    return histogramPoint(i, IO_LENGTH_BOUNDS, counts).addAttributes(attr("io.direction", direction)).setSum(bytes)
+        .build();
+  }
+
+  /** A delta histogram point of the interval with these explicit bounds and bucket counts. */
+  private static HistogramDataPoint.Builder histogramPoint(Interval i, double[] bounds, long[] counts) {
     HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
-        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano)
-        .addAttributes(attr("io.direction", direction)).setSum(bytes);
+        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano);
     long count = 0;
-    for (double bound : IO_LENGTH_BOUNDS) {
+    for (double bound : bounds) {
       p.addExplicitBounds(bound);
     }
     for (long c : counts) {
       p.addBucketCounts(c);
       count += c;
     }
-    return p.setCount(count).build();
+    return p.setCount(count);
+  }
+
+  /**
+   * A busy interval from {@code r}: 100..999 reads spread over the ioLength bins 4, 6 and 8 (4096, 8192,
+   * 16384) with latencies in one of the buckets 5..9 (20 µs .. 1 ms), up to 299 writes of 64 KiB
+   * (bin 12) in buckets 8..11, a 1 GiB tier half full.
+   */
+  public static Interval busyInterval(long startUnixNano, Random r) {
+    Interval i = new Interval(startUnixNano, 10);
+    i.readOps = 100 + r.nextInt(900);
+    i.writeOps = r.nextInt(300);
+    i.readBytes = i.readOps * 4096;
+    i.writeBytes = i.writeOps * 65536;
+    i.readHits = r.nextInt((int) i.readOps);
+    i.readMisses = i.readOps - i.readHits;
+    i.writeMisses = i.writeOps;
+    for (int bin : new int[] {4, 6, 8}) {
+      i.readSizeOps[bin] = i.readOps / 3;
+      i.readSizeBytes[bin] = i.readOps / 3 * 4096;
+      i.readLatency[bin] = new long[20];
+      i.readLatency[bin][5 + r.nextInt(5)] = i.readOps / 3;
+    }
+    i.writeSizeOps[12] = i.writeOps;
+    i.writeSizeBytes[12] = i.writeBytes;
+    i.writeLatency[12] = new long[20];
+    i.writeLatency[12][8 + r.nextInt(4)] = i.writeOps;
+    i.capacityBytes = 1L << 30;
+    i.occupancyBytes = 1L << 29;
+    return i;
   }
 
   /** A string attribute. */

@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,6 +90,23 @@ public record TestStack(String brokers, String jdbcUrl, String ownerJdbcUrl) {
   /** Runs {@code sql} as tierwise_jobs with string parameters; the rows as column label -> value, in order. */
   public List<Map<String, Object>> rows(String sql, String... params) throws SQLException {
     return rows(jdbcUrl, sql, params);
+  }
+
+  /**
+   * Polls {@code sql} (as tierwise_jobs; one row, one numeric column) every 200 ms until it gives
+   * {@code expected}; fails naming the query and the last value after {@code timeout}.
+   */
+  public void awaitValue(String sql, long expected, Duration timeout, String... params) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long seen = -1;
+    while (System.nanoTime() < deadline) {
+      seen = ((Number) rows(sql, params).get(0).values().iterator().next()).longValue();
+      if (seen == expected) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    fail("after " + timeout.toSeconds() + " s, " + sql + " gives " + seen + ", expected " + expected);
   }
 
   /** Runs {@code sql} as tierwise_owner with string parameters. */
