@@ -13,6 +13,7 @@ import io.tierwise.jobs.ingest.InvalidRecordException;
 import io.tierwise.jobs.ingest.PayloadParser;
 import io.tierwise.proto.v1.IngestRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -225,6 +226,9 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           throw invalid("tierwise.io.size_bin '" + label + "' is not a vscsiStats ioLength bin");
         }
         long[] buckets = p.getBucketCountsList().stream().mapToLong(Long::longValue).toArray();
+        if (Arrays.stream(buckets).anyMatch(c -> c < 0)) {
+          throw invalid("bucket count above 2^63 (fixed64 overflow)");
+        }
         interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).latency.add(isWrite(p.getAttributesList()), bin, buckets);
       }
     }
