@@ -5,6 +5,9 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { BenchmarksController } from './benchmarks/benchmarks.controller.js';
 import { BenchmarksRepository } from './benchmarks/benchmarks.repository.js';
 import { BenchmarksService } from './benchmarks/benchmarks.service.js';
+import { RollupsController } from './benchmarks/rollups.controller.js';
+import { RollupsRepository } from './benchmarks/rollups.repository.js';
+import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
@@ -15,7 +18,7 @@ import { VolumeService } from './services/volume.service.js';
 
 @Module({
   imports: [EnvModule.forRoot(API_ENV), DatabaseModule, HealthModule],
-  controllers: [FleetController, VolumeController, BenchmarksController],
-  providers: [ApiKeyGuard, ApiKeyRepository, BenchmarksRepository, BenchmarksService, FleetRepository, VolumeRepository, FleetService, VolumeService],
+  controllers: [FleetController, VolumeController, BenchmarksController, RollupsController],
+  providers: [ApiKeyGuard, ApiKeyRepository, BenchmarksRepository, BenchmarksService, RollupsRepository, RollupsService, FleetRepository, VolumeRepository, FleetService, VolumeService],
 })
 export class AppModule {}
