@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IoTotalsDto } from '../dtos/io-totals.dto.js';
 
 /** Latency percentiles of one direction and ioLength bin in one window, from its merged histogram. */
 export class RollupLatencyDto {
@@ -17,23 +18,11 @@ export class RollupLatencyDto {
 }
 
 /** One window of one scope id. */
-export class RollupPointDto {
+export class RollupPointDto extends IoTotalsDto {
   @ApiProperty({ description: 'window start, RFC 3339' })
   window_start!: string;
   @ApiProperty({ description: 'volumes that reported in the window' })
   volumes!: number;
-  @ApiProperty({ description: 'front-end read I/Os' })
-  read_ops!: number;
-  @ApiProperty({ description: 'front-end write I/Os' })
-  write_ops!: number;
-  @ApiProperty({ description: 'front-end bytes read' })
-  read_bytes!: number;
-  @ApiProperty({ description: 'front-end bytes written' })
-  write_bytes!: number;
-  @ApiProperty({ description: 'tier hits, 4 KiB blocks, all directions' })
-  cache_hits!: number;
-  @ApiProperty({ description: 'tier misses, 4 KiB blocks, all directions' })
-  cache_misses!: number;
   @ApiProperty({ description: 'bytes evicted from the tier' })
   evicted_bytes!: number;
   @ApiProperty({ description: "sum over volumes of each one's latest occupancy in the window, bytes" })
