@@ -63,11 +63,14 @@ class BruteForceLru {
   std::list<uint64_t> lru_;
 };
 
+// Plain LRU with every miss populating: the model of the miss ratio curve.
+constexpr EvictionOptions kPlainLru{eviction::PolicyKind::kLru, 0, 0};
+
 // A cache engine over a real io_uring datastore file and a RAM tier, driven one
 // I/O at a time.
 class Harness {
  public:
-  explicit Harness(uint64_t tier_bytes) {
+  explicit Harness(uint64_t tier_bytes, const EvictionOptions& eviction = kPlainLru) {
     dir_ = std::filesystem::temp_directory_path() /
            ("tierwise-cache-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(dir_);
@@ -75,7 +78,7 @@ class Harness {
     EXPECT_EQ(blockdev::UringQueue::create(256, &queue_), 0);
     EXPECT_EQ(blockdev::UringFileDevice::open(*queue_, path_, &datastore_), 0);
     EXPECT_EQ(blockdev::RamDevice::create(tier_bytes, &tier_), 0);
-    EXPECT_EQ(CacheEngine::create(*datastore_, *tier_, tier_bytes, &engine_), 0);
+    EXPECT_EQ(CacheEngine::create(*datastore_, *tier_, tier_bytes, eviction, &engine_), 0);
   }
   ~Harness() {
     engine_.reset();
@@ -313,7 +316,7 @@ TEST(CacheEngineTest, FailedDatastoreWriteLeavesNothingInTheTier) {
   ASSERT_EQ(blockdev::RamDevice::create(64 * 1024, &datastore), 0);
   ASSERT_EQ(blockdev::RamDevice::create(16 * kBlock, &tier), 0);
   std::unique_ptr<CacheEngine> engine;
-  ASSERT_EQ(CacheEngine::create(*datastore, *tier, 16 * kBlock, &engine), 0);
+  ASSERT_EQ(CacheEngine::create(*datastore, *tier, 16 * kBlock, kPlainLru, &engine), 0);
   std::vector<char> buf(2 * kBlock, 'w');
   IoOutcome out;
   auto cb = [](void* arg, const IoOutcome& o) { *static_cast<IoOutcome*>(arg) = o; };
@@ -326,6 +329,54 @@ TEST(CacheEngineTest, FailedDatastoreWriteLeavesNothingInTheTier) {
   EXPECT_EQ(out.status, 0);
   EXPECT_EQ(out.datastore.bytes, kBlock) << "must miss: the tier may not hold unwritten data";
   EXPECT_EQ(buf[0], 0);
+}
+
+TEST(CacheEngineTest, SequentialCutoffStopsPopulationOnceAStreamReachesIt) {
+  // Cut-off 64 KiB: a 1 MiB sequential read in 16 KiB I/Os populates its
+  // first three I/Os (48 KiB), then the stream has reached the cut-off.
+  Harness h(256 * kBlock, EvictionOptions{eviction::PolicyKind::kLru, 64 * 1024, 0});
+  for (uint64_t off = 0; off < (1u << 20); off += 16 * 1024) h.run(Direction::kRead, off, 16 * 1024);
+  const CacheCounters& c = h.engine().counters();
+  EXPECT_EQ(c.population_bytes, 48 * 1024u);
+  EXPECT_EQ(c.bypass_bytes, (1u << 20) - 48 * 1024u);
+  EXPECT_EQ(c.occupancy_bytes, 48 * 1024u);
+  // What it did populate is served from the tier.
+  const IoOutcome again = h.run(Direction::kRead, 0, 48 * 1024);
+  EXPECT_EQ(again.cache.bytes, 48 * 1024u);
+  // Random I/O away from the stream still populates.
+  h.run(Direction::kRead, 40ull << 20, kBlock);
+  h.run(Direction::kWrite, 80ull << 20, kBlock);
+  EXPECT_EQ(h.engine().counters().population_bytes, 48 * 1024u + 2 * kBlock);
+}
+
+// A hot set of 16 blocks read three times (pushed out once in between, so 2Q
+// sees it again after A1in), then a 2 MiB sequential scan, then the hot set
+// again: how many of its blocks the tier still serves.
+uint64_t hot_hits_after_scan(const EvictionOptions& eviction) {
+  Harness h(64 * kBlock, eviction);
+  auto read_hot = [&] {
+    for (uint64_t b = 0; b < 16; ++b) h.run(Direction::kRead, b * kBlock, kBlock);
+  };
+  read_hot();
+  for (uint64_t b = 0; b < 64; ++b) h.run(Direction::kRead, (1000 + b) * kBlock, kBlock);
+  read_hot();
+  read_hot();
+  for (uint64_t off = 0; off < (2u << 20); off += 64 * 1024) {
+    h.run(Direction::kRead, (100ull << 20) + off, 64 * 1024);
+  }
+  const uint64_t before = h.engine().counters().hit_blocks[0];
+  read_hot();
+  return h.engine().counters().hit_blocks[0] - before;
+}
+
+TEST(CacheEngineTest, EachVolumeChoosesItsPolicyScanResistantOnesKeepTheHotSet) {
+  using eviction::PolicyKind;
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kLru, 0, 0}), 0u) << "LRU: the scan flushes the tier";
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kS3Fifo, 0, 0}), 16u);
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kArc, 0, 0}), 16u);
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kTwoQ, 0, 0}), 16u);
+  // LRU with the sequential cut-off: the scan does not populate at all.
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kLru, 256 * 1024, 0}), 16u);
 }
 
 }  // namespace

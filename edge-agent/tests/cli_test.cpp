@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/util/delimited_message_util.h>
@@ -105,6 +107,8 @@ TEST(CliExitCodes, UsageErrorsAndUnreadableTracesGiveTwo) {
         "mrc --exact --sizes 16XB " + msr, "mrc --exact --volume cbs-1 " + msr,
         "sample-refs --key 1234 --out /dev/null " + msr,
         "sample-refs --key-file " + bad_key.path() + " --out /dev/null " + msr,
+        "block-refs " + tencent, "replay --dry-run --eviction mru " + msr,
+        "replay --dry-run --sequential-cutoff fast " + msr,
         std::string("frobnicate")}) {
     AgentRun run = run_agent(args);
     EXPECT_EQ(run.exit_code, 2) << args << "\n" << run.err;
@@ -112,6 +116,26 @@ TEST(CliExitCodes, UsageErrorsAndUnreadableTracesGiveTwo) {
   }
   AgentRun multi = run_agent("mrc --exact " + tencent);
   EXPECT_NE(multi.err.find("choose one with --volume"), std::string::npos) << multi.err;
+  AgentRun policy = run_agent("replay --dry-run --eviction mru " + msr);
+  EXPECT_NE(policy.err.find("--eviction"), std::string::npos) << policy.err;
+}
+
+TEST(CliBlockRefs, PrintsEveryBlockReferenceOfTheVolume) {
+  const std::string msr = trace_path("msr_hm_0_sample1000.csv");
+  AgentRun refs = run_agent("block-refs " + msr);
+  ASSERT_EQ(refs.exit_code, 0) << refs.err;
+  std::istringstream lines(refs.out);
+  std::set<uint64_t> distinct;
+  uint64_t count = 0;
+  for (uint64_t block; lines >> block; ++count) distinct.insert(block);
+  AgentRun inspect = run_agent("inspect --json " + msr);
+  const nlohmann::json stats = nlohmann::json::parse(inspect.out);
+  EXPECT_EQ(distinct.size(), stats["distinct_blocks"].get<uint64_t>());
+  // Every byte moved lies in a referenced block: at least bytes / 4 KiB references.
+  EXPECT_GE(count * 4096, stats["bytes"].get<uint64_t>());
+  AgentRun one = run_agent("block-refs --volume cbs-1058 " + trace_path("tencent_cbs_sample50k.csv.bz2"));
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_FALSE(one.out.empty());
 }
 
 TEST(CliHelp, ListsTheSubcommands) {

@@ -14,14 +14,15 @@ int64_t nanos(std::chrono::steady_clock::duration d) {
 }  // namespace
 
 int CacheEngine::create(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
-                        uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out) {
+                        uint64_t tier_capacity_bytes, const EvictionOptions& eviction,
+                        std::unique_ptr<CacheEngine>* out) {
   const uint64_t slots = tier_capacity_bytes / kBlockBytes;
-  if (slots == 0 || slots >= LruIndex::kNoSlot) return -EINVAL;
+  if (slots == 0 || slots + eviction.staging_slots >= TierIndex::kNoSlot) return -EINVAL;
   if (kSectorBytes % datastore.block_size() != 0 || kSectorBytes % tier.block_size() != 0 ||
       kSectorBytes % tier.buffer_alignment() != 0) {
     return -EINVAL;
   }
-  out->reset(new CacheEngine(datastore, tier, static_cast<uint32_t>(slots)));
+  out->reset(new CacheEngine(datastore, tier, static_cast<uint32_t>(slots), eviction));
   (*out)->counters_.capacity_bytes = slots * kBlockBytes;
   return 0;
 }
@@ -74,12 +75,13 @@ void CacheEngine::plan_blocks(Request* r) {
   const uint64_t last_block = (r->offset + r->length - 1) / kBlockBytes;
   const auto n = static_cast<uint32_t>(last_block - r->first_block + 1);
   const int d = static_cast<int>(r->direction);
-  r->plan.assign(n, BlockPlan{LruIndex::kNoSlot, false, false});
+  r->plan.assign(n, BlockPlan{TierIndex::kNoSlot, false, false});
   r->runs.clear();
+  const bool sequential = cutoff_.bypass(r->offset, r->length);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t block = r->first_block + i;
     const uint32_t slot = index_.find(block);
-    if (slot != LruIndex::kNoSlot) {
+    if (slot != TierIndex::kNoSlot) {
       ++counters_.hit_blocks[d];
       index_.touch(slot);
       index_.pin(slot);
@@ -99,9 +101,13 @@ void CacheEngine::plan_blocks(Request* r) {
       covered(r, i, &lo, &hi);
       needs_fill = hi - lo < kBlockBytes;  // the rest of the block comes from the datastore
     }
-    const LruIndex::Insertion ins = index_.insert(block);
+    if (sequential) {
+      counters_.bypass_bytes += kBlockBytes;
+      continue;
+    }
+    const TierIndex::Insertion ins = index_.insert(block);
     if (ins.evicted) counters_.eviction_bytes += kBlockBytes;
-    if (ins.slot == LruIndex::kNoSlot) continue;  // every slot is in use
+    if (ins.slot == TierIndex::kNoSlot) continue;  // no free slot (deferred eviction)
     index_.pin(ins.slot);
     r->plan[i] = BlockPlan{ins.slot, true, false};
     if (needs_fill) r->runs.push_back(MissRun{r, i, 1});
@@ -113,7 +119,7 @@ void CacheEngine::start_read(Request* r) {
   const auto n = static_cast<uint32_t>(r->plan.size());
   for (uint32_t i = 0; i < n && r->status == 0; ++i) {
     const BlockPlan& p = r->plan[i];
-    if (p.slot == LruIndex::kNoSlot || p.fresh) continue;
+    if (p.slot == TierIndex::kNoSlot || p.fresh) continue;
     uint64_t lo = 0, hi = 0;
     covered(r, i, &lo, &hi);
     if (r->cache_bytes == 0) r->cache_start = Clock::now();
@@ -178,7 +184,7 @@ void CacheEngine::fill_from_run(MissRun* run) {
       std::memcpy(part, r->buf + (lo - r->offset), hi - lo);  // the write over the old block
     }
     const BlockPlan& p = r->plan[i];
-    if (p.slot == LruIndex::kNoSlot) continue;
+    if (p.slot == TierIndex::kNoSlot) continue;
     ++r->pending;
     const int rc = tier_.submit_write(block, uint64_t{p.slot} * kBlockBytes, kBlockBytes,
                                       on_tier_write, r);
@@ -194,7 +200,7 @@ void CacheEngine::start_write(Request* r) {
   size_t fill = 0;  // index into runs: blocks filled from the datastore, in block order
   for (uint32_t i = 0; i < n && r->status == 0; ++i) {
     const BlockPlan& p = r->plan[i];
-    if (p.slot == LruIndex::kNoSlot) continue;
+    if (p.slot == TierIndex::kNoSlot) continue;
     if (fill < r->runs.size() && r->runs[fill].first == i) {
       ++fill;  // written into the tier once the rest of the block arrived
       continue;
@@ -239,13 +245,11 @@ void CacheEngine::finish(Request* r) {
   const bool is_write = r->direction == Direction::kWrite;
   uint64_t fresh = 0;
   for (const BlockPlan& p : r->plan) {
-    if (p.slot == LruIndex::kNoSlot) continue;
-    index_.unpin(p.slot);
-    if (p.unfilled || (r->status != 0 && (p.fresh || is_write))) {
-      index_.erase(p.slot);  // the tier must not hold what the datastore lacks
-    } else if (p.fresh) {
-      ++fresh;
-    }
+    if (p.slot == TierIndex::kNoSlot) continue;
+    // The tier must not hold what the datastore lacks.
+    const bool drop = p.unfilled || (r->status != 0 && (p.fresh || is_write));
+    index_.unpin(p.slot, drop);
+    if (!drop && p.fresh) ++fresh;
   }
   counters_.population_bytes += fresh * kBlockBytes;
   counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;

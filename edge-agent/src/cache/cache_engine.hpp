@@ -1,5 +1,5 @@
-// Write-through LRU cache engine at 4 KiB block granularity: a RAM (or any)
-// tier in front of a datastore, both BlockDevices.
+// Write-through cache engine at 4 KiB block granularity: a RAM (or any) tier
+// in front of a datastore, both BlockDevices, with a choice of eviction policy.
 #pragma once
 
 #include <chrono>
@@ -10,7 +10,9 @@
 #include "blockdev/aligned_buffer.hpp"
 #include "blockdev/block_device.hpp"
 #include "blockdev/request_pool.hpp"
-#include "cache/lru_index.hpp"
+#include "cache/eviction/eviction_policy.hpp"
+#include "cache/sequential_cutoff.hpp"
+#include "cache/tier_index.hpp"
 #include "trace/record.hpp"
 
 namespace tierwise::cache {
@@ -28,6 +30,9 @@ struct CacheCounters {
   // Bytes read from the datastore to complete blocks that writes cover partly
   // (populate on write keeps whole 4 KiB blocks). Not part of any I/O's share.
   uint64_t fill_bytes = 0;
+  // Bytes of missing blocks not inserted because their I/O was part of a
+  // sequential stream (SequentialCutoff).
+  uint64_t bypass_bytes = 0;
   uint64_t occupancy_bytes = 0;   // bytes held by the tier now
   uint64_t capacity_bytes = 0;    // tier capacity (a multiple of 4 KiB)
 };
@@ -50,6 +55,19 @@ struct IoOutcome {
 
 using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
 
+// What a volume's tier keeps: eviction policy, sequential cut-off and the
+// staging room of deferred eviction (TierIndex).
+struct EvictionOptions {
+  eviction::PolicyKind policy = eviction::kDefaultPolicy;
+  // Bytes of a sequential stream from which its I/Os stop populating the tier;
+  // 0: never (every miss populates, as the miss ratio curve assumes).
+  uint64_t sequential_cutoff_bytes = SequentialCutoff::kDefaultCutoffBytes;
+  // 4 KiB slots the tier device has beyond the capacity, for blocks whose
+  // eviction waits for an in-flight I/O: with as many as the blocks that can
+  // be in flight at once, hits and misses follow the policy at any queue depth.
+  uint32_t staging_slots = 0;
+};
+
 /*
  * Lifecycle of a CacheEngine
  *
@@ -57,9 +75,9 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
  *    engine) and the tier capacity. Both devices must accept 512-byte aligned
  *    ranges (block_size() divides 512).
  * 2. submit(): one front-end I/O (offset and length in bytes, multiples of 512;
- *    buffer aligned to the datastore's buffer_alignment()). Hits, misses, LRU
- *    order, populations and evictions are decided at submission, so the counts
- *    do not depend on how completions interleave.
+ *    buffer aligned to the datastore's buffer_alignment()). Hits, misses, the
+ *    policy's order, populations and evictions are decided at submission, so
+ *    the counts do not depend on how completions interleave.
  *      read:  blocks in the tier are copied from it (source `cache`); runs of
  *             missing blocks are read from the datastore as whole 4 KiB blocks
  *             (source `datastore`), inserted into the tier (populate on miss),
@@ -79,8 +97,12 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
  *    as a front end's range lock would); otherwise any number may be in flight.
  * 4. Destroy when in_flight() is 0.
  *
- * Eviction is LRU over unpinned slots: a slot in use by an in-flight I/O is
- * skipped, and when all are in use the missing block is simply not inserted.
+ * Eviction follows the volume's policy (EvictionOptions; eviction/ holds LRU,
+ * S3-FIFO, ARC and 2Q). A victim still used by an in-flight I/O leaves the
+ * index at once and frees its slot when that I/O completes (deferred eviction,
+ * TierIndex); the missing block goes to a staging slot meanwhile, or is not
+ * inserted when there is none. Missing blocks of I/Os in a sequential stream
+ * of at least the cut-off are not inserted (SequentialCutoff).
  */
 class CacheEngine {
  public:
@@ -88,9 +110,16 @@ class CacheEngine {
   static constexpr uint32_t kSectorBytes = 512;
 
   // Returns 0, or -EINVAL when tier_capacity_bytes < 4096 or a device needs more
-  // than 512-byte alignment.
+  // than 512-byte alignment. The tier device must hold tier_capacity_bytes plus
+  // eviction.staging_slots * 4096 bytes.
   static int create(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
-                    uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out);
+                    uint64_t tier_capacity_bytes, const EvictionOptions& eviction,
+                    std::unique_ptr<CacheEngine>* out);
+  // The same with the default EvictionOptions.
+  static int create(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
+                    uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out) {
+    return create(datastore, tier, tier_capacity_bytes, EvictionOptions{}, out);
+  }
   ~CacheEngine();
   CacheEngine(const CacheEngine&) = delete;
   CacheEngine& operator=(const CacheEngine&) = delete;
@@ -103,6 +132,7 @@ class CacheEngine {
   int submit_flush(blockdev::IoCompletion cb, void* cb_arg);
 
   const CacheCounters& counters() const { return counters_; }
+  const TierIndex& index() const { return index_; }
   uint64_t in_flight() const { return in_flight_; }
 
  private:
@@ -115,7 +145,7 @@ class CacheEngine {
     uint32_t count;  // blocks
   };
   struct BlockPlan {
-    uint32_t slot;  // LruIndex::kNoSlot: not in the tier and not inserted
+    uint32_t slot;  // TierIndex::kNoSlot: not in the tier and not inserted
     bool fresh;     // inserted by this request (undone if the request fails)
     bool unfilled;  // its fill read failed: leaves the tier at the end
   };
@@ -139,8 +169,12 @@ class CacheEngine {
     size_t bounce_bytes = 0;
   };
 
-  CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots)
-      : datastore_(datastore), tier_(tier), index_(slots) {}
+  CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots,
+              const EvictionOptions& eviction)
+      : datastore_(datastore),
+        tier_(tier),
+        index_(slots, slots + eviction.staging_slots, eviction::make_policy(eviction.policy, slots)),
+        cutoff_(eviction.sequential_cutoff_bytes) {}
   void plan_blocks(Request* r);
   void start_read(Request* r);
   void start_write(Request* r);
@@ -166,7 +200,8 @@ class CacheEngine {
 
   blockdev::BlockDevice& datastore_;
   blockdev::BlockDevice& tier_;
-  LruIndex index_;
+  TierIndex index_;
+  SequentialCutoff cutoff_;
   CacheCounters counters_;
   uint64_t in_flight_ = 0;
   blockdev::RequestPool<Request> requests_;

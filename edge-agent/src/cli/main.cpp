@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/block_refs_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inspect_command.hpp"
 #include "cli/mrc_command.hpp"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 ok; 1 failure; 2 usage error or unreadable trace; 3 finished, but the "
       "trace had malformed records (listed on stderr).");
+  tierwise::cli::register_block_refs_command(app);
   tierwise::cli::register_inspect_command(app);
   tierwise::cli::register_mrc_command(app);
   tierwise::cli::register_sample_refs_command(app);

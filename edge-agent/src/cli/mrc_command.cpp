@@ -7,7 +7,6 @@
 
 #include "analysis/exact_lru_mrc.hpp"
 #include "cli/byte_size.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/trace_input.hpp"
 #include "trace/blocks.hpp"
 
@@ -31,11 +30,6 @@ std::vector<uint64_t> default_cache_sizes() {
   return sizes;
 }
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::cerr << "tierwise-agent mrc: " << message << '\n';
-  throw CLI::RuntimeError(kExitUsage);
-}
-
 void run_mrc(const MrcOptions& options) {
   std::vector<uint64_t> sizes = default_cache_sizes();
   if (!options.sizes.empty()) {
@@ -43,25 +37,15 @@ void run_mrc(const MrcOptions& options) {
     for (const std::string& text : options.sizes) sizes.push_back(*parse_byte_size(text));
   }
   TraceInput input(options.trace);
+  VolumeChoice volume("mrc", options.volume);
   analysis::ExactLruMrc mrc;
   trace::IoRecord record;
-  std::string first_volume;
   while (input.reader().next(record)) {
-    if (!options.volume.empty()) {
-      if (record.volume != options.volume) continue;
-    } else if (first_volume.empty()) {
-      first_volume = record.volume;
-    } else if (record.volume != first_volume) {
-      usage_error("the trace holds several volumes ('" + first_volume + "', '" + record.volume +
-                  "', ...); choose one with --volume (list them with `tierwise-agent inspect`)");
-    }
+    if (!volume.keep(record)) continue;
     trace::BlockRange blocks = trace::blocks_touched(record);
     for (uint64_t block = blocks.first; block <= blocks.last; ++block) mrc.access(block);
   }
-  if (mrc.accesses() == 0) {
-    usage_error(options.volume.empty() ? "the trace has no I/O records"
-                                       : "volume '" + options.volume + "' has no I/O in the trace");
-  }
+  volume.require_records(mrc.accesses());
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const analysis::MrcPoint& point : mrc.curve(sizes, trace::kBlockBytes)) {
     out.push_back({{"cache_bytes", point.cache_bytes}, {"miss_ratio", point.miss_ratio}});

@@ -22,7 +22,17 @@ struct ReplayArguments {
   double interval_seconds = 10;
   std::string format = "auto";
   std::string spool_max = "256MiB";
+  std::string eviction{cache::eviction::policy_name(cache::eviction::kDefaultPolicy)};
+  std::string sequential_cutoff = "4MiB";
 };
+
+std::vector<std::string> eviction_choices() {
+  std::vector<std::string> names;
+  for (cache::eviction::PolicyKind p : cache::eviction::all_policies()) {
+    names.emplace_back(cache::eviction::policy_name(p));
+  }
+  return names;
+}
 
 std::vector<std::string> format_choices() {
   std::vector<std::string> names{"auto"};
@@ -37,6 +47,11 @@ void run(ReplayArguments& args) {
   o.tier_bytes = *parse_byte_size(args.tier_size);  // checked by byte_size_validator()
   o.interval_us = std::llround(args.interval_seconds * 1e6);
   o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
+  o.sequential_cutoff_bytes =  // checked by the option's validator
+      args.sequential_cutoff == "off" || args.sequential_cutoff == "0"
+          ? 0
+          : *parse_byte_size(args.sequential_cutoff);
+  o.eviction = *cache::eviction::parse_policy(args.eviction);  // checked by IsMember
   if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
   int code = 0;
   try {
@@ -72,6 +87,17 @@ void register_replay_command(CLI::App& app) {
                   "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
   cmd->add_option("--tier-size", args->tier_size, "RAM tier capacity per volume (e.g. 256MiB)")
       ->check(byte_size_validator())
+      ->capture_default_str();
+  cmd->add_option("--eviction", args->eviction,
+                  "Eviction policy of each volume's tier: lru, s3fifo (Yang et al., SOSP 2023), "
+                  "arc (Megiddo & Modha, FAST 2003) or 2q (Johnson & Shasha, VLDB 1994); "
+                  "docs/eviction.md compares them on the real traces")
+      ->check(CLI::IsMember(eviction_choices()))
+      ->capture_default_str();
+  cmd->add_option("--sequential-cutoff", args->sequential_cutoff,
+                  "I/Os of a sequential stream that reached this many bytes do not populate the "
+                  "tier (as bcache's sequential_cutoff); off or 0: never")
+      ->check(byte_size_validator() | CLI::IsMember({"off", "0"}))
       ->capture_default_str();
   cmd->add_option("--interval", args->interval_seconds,
                   "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)")

@@ -48,4 +48,26 @@ void TraceInput::finish() const {
   throw CLI::RuntimeError(kExitMalformedRecords);
 }
 
+bool VolumeChoice::keep(const trace::IoRecord& record) {
+  if (!volume_.empty()) return record.volume == volume_;
+  if (first_volume_.empty()) {
+    first_volume_ = record.volume;
+  } else if (record.volume != first_volume_) {
+    usage_error("the trace holds several volumes ('" + first_volume_ + "', '" + record.volume +
+                "', ...); choose one with --volume (list them with `tierwise-agent inspect`)");
+  }
+  return true;
+}
+
+void VolumeChoice::require_records(uint64_t kept) const {
+  if (kept > 0) return;
+  usage_error(volume_.empty() ? "the trace has no I/O records"
+                              : "volume '" + volume_ + "' has no I/O in the trace");
+}
+
+void VolumeChoice::usage_error(const std::string& message) const {
+  std::cerr << "tierwise-agent " << command_ << ": " << message << '\n';
+  throw CLI::RuntimeError(kExitUsage);
+}
+
 }  // namespace tierwise::cli

@@ -47,4 +47,28 @@ class TraceInput {
   std::unique_ptr<trace::TraceReader> reader_;
 };
 
+// The one volume a subcommand reads (`mrc`, `block-refs`): the one named with
+// --volume, or else the trace's only volume.
+class VolumeChoice {
+ public:
+  // `command`: the subcommand's name, for messages; `volume`: --volume or "".
+  VolumeChoice(std::string command, std::string volume)
+      : command_(std::move(command)), volume_(std::move(volume)) {}
+
+  // Whether `record` is of the chosen volume. A second volume in a trace read
+  // without --volume is a usage error: prints both names, throws
+  // CLI::RuntimeError(kExitUsage).
+  bool keep(const trace::IoRecord& record);
+  // At the end: when no record was kept, prints why and throws
+  // CLI::RuntimeError(kExitUsage).
+  void require_records(uint64_t kept) const;
+  // Prints "tierwise-agent <command>: <message>", throws CLI::RuntimeError(kExitUsage).
+  [[noreturn]] void usage_error(const std::string& message) const;
+
+ private:
+  std::string command_;
+  std::string volume_;
+  std::string first_volume_;
+};
+
 }  // namespace tierwise::cli

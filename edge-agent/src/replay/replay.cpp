@@ -90,6 +90,8 @@ void write_json(const std::string& path, const ReplayOptions& o,
   nlohmann::json j;
   j["exit_code"] = exit_code;
   j["tier_bytes"] = o.tier_bytes;
+  j["eviction"] = cache::eviction::policy_name(o.eviction);
+  j["sequential_cutoff_bytes"] = o.sequential_cutoff_bytes;
   j["interval_seconds"] = static_cast<double>(o.interval_us) / 1e6;
   j["sample_rate"] = o.sample_rate;
   j["exported"] = !o.ingest_url.empty() && !o.dry_run;
@@ -161,7 +163,11 @@ int run_replay(const ReplayOptions& input) {
   }
 
   const int code = exit_code_for(summaries, spool);
-  for (const TraceSummary& s : summaries) print_summary(std::cout, s, options.tier_bytes);
+  const std::string eviction =
+      std::string(cache::eviction::policy_name(options.eviction)) + " eviction, sequential cut-off " +
+      (options.sequential_cutoff_bytes == 0 ? std::string("off")
+                                            : std::to_string(options.sequential_cutoff_bytes >> 10) + " KiB");
+  for (const TraceSummary& s : summaries) print_summary(std::cout, s, options.tier_bytes, eviction);
   if (exporting) print_spool_summary(std::cout, spool);
   if (!exporting) std::cout << "(not exported: " << (options.dry_run ? "--dry-run" : "no --ingest") << ")\n";
   std::cout.flush();

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cache/eviction/eviction_policy.hpp"
+#include "cache/sequential_cutoff.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace tierwise::replay {
@@ -18,6 +20,9 @@ struct ReplayOptions {
   bool dry_run = false;                      // replay and summarize, never export
   std::string key_file;                      // tenant key; empty: sampling::default_key_file_path()
   uint64_t tier_bytes = 256ull << 20;        // RAM tier capacity per volume, bytes
+  cache::eviction::PolicyKind eviction = cache::eviction::kDefaultPolicy;  // per volume
+  // Sequential cut-off per volume, bytes (cache::SequentialCutoff); 0: off.
+  uint64_t sequential_cutoff_bytes = cache::SequentialCutoff::kDefaultCutoffBytes;
   int64_t interval_us = 10'000'000;          // telemetry interval of trace time, >= 1 s
   double sample_rate = 0.01;                 // SHARDS sampling rate R
   std::string datastore_dir;                 // empty: a temporary directory, removed at the end

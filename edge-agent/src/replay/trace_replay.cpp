@@ -77,6 +77,7 @@ TraceReplay::Scan TraceReplay::scan() {
   while (reader->next(record)) {
     s.min_time_us = s.records == 0 ? record.time_us : std::min(s.min_time_us, record.time_us);
     s.max_time_us = s.records == 0 ? record.time_us : std::max(s.max_time_us, record.time_us);
+    s.max_length_bytes = std::max<uint64_t>(s.max_length_bytes, record.length_bytes);
     ++s.records;
   }
   summary_.malformed = reader->malformed_records();
@@ -89,6 +90,11 @@ void TraceReplay::replay(const Scan& s) {
   // The last record lands 1 us before the last interval boundary at or before
   // the replay's start, so every interval ends in the past.
   shift_us_ = floor_div(ctx_.replay_start_us, interval_us) * interval_us - 1 - s.max_time_us;
+  // Blocks one I/O can touch once rounded out to sectors (its ends may fall
+  // inside two more blocks), times the I/Os in flight.
+  const uint64_t blocks_per_io = std::min<uint64_t>(s.max_length_bytes, UINT32_MAX) / kBlock + 2;
+  staging_slots_ = static_cast<uint32_t>(
+      std::min<uint64_t>(blocks_per_io * slots_.size(), UINT32_MAX / 2));
 
   int printed = 0;
   trace::TraceOptions options;
@@ -147,11 +153,18 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
                                ": " + errno_text(rc));
     }
     const uint64_t tier_bytes = ctx_.options->tier_bytes / kBlock * kBlock;
-    if (const int rc = blockdev::RamDevice::create(tier_bytes, &v->tier); rc != 0) {
+    const cache::EvictionOptions eviction{ctx_.options->eviction,
+                                          ctx_.options->sequential_cutoff_bytes, staging_slots_};
+    // RAM is only taken as slots are used: the staging room costs nothing until
+    // an eviction has to wait for an in-flight I/O.
+    if (const int rc = blockdev::RamDevice::create(tier_bytes + uint64_t{staging_slots_} * kBlock,
+                                                   &v->tier);
+        rc != 0) {
       throw std::runtime_error("RAM tier of " + std::to_string(tier_bytes) +
                                " bytes: " + errno_text(rc));
     }
-    if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, tier_bytes, &v->engine);
+    if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, tier_bytes, eviction,
+                                                  &v->engine);
         rc != 0) {
       throw std::runtime_error("cache engine for volume " + name + ": " + errno_text(rc));
     }
@@ -310,6 +323,7 @@ void TraceReplay::finish() {
     summary_.read_misses += c.miss_blocks[r];
     summary_.population_bytes += c.population_bytes;
     summary_.eviction_bytes += c.eviction_bytes;
+    summary_.bypass_bytes += c.bypass_bytes;
     summary_.fill_bytes += c.fill_bytes;
   }
 }

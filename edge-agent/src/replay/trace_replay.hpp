@@ -50,7 +50,9 @@ struct ReplayContext {
  *      the last interval boundary (a multiple of the interval) at or before the
  *      replay's start: every exported timestamp is recent and in the past.
  *      Each record goes through its volume's cache engine (volumes, with their
- *      sparse datastore file, RAM tier and collector, are created on first use),
+ *      sparse datastore file, RAM tier and collector, are created on first use;
+ *      each RAM tier has staging room for every block queue_depth of the
+ *      trace's longest I/Os can touch, so eviction follows the policy exactly),
  *      up to queue_depth I/Os in flight; I/Os that share a 4 KiB block with one
  *      in flight wait for it. Records are rounded out to 512-byte sectors.
  *      When trace time crosses an interval boundary, in-flight I/Os are drained
@@ -99,6 +101,7 @@ class TraceReplay {
   struct Scan {
     uint64_t records = 0;
     int64_t min_time_us = 0, max_time_us = 0;
+    uint64_t max_length_bytes = 0;  // the longest I/O: sizes the tiers' staging room
   };
 
   Scan scan();
@@ -125,6 +128,7 @@ class TraceReplay {
   int64_t shift_us_ = 0;      // added to trace time: Unix epoch microseconds
   int64_t interval_ = -1;     // index of the current interval (time / interval_us)
   std::string io_error_;      // first front-end I/O error; stops the replay
+  uint32_t staging_slots_ = 0;  // per tier: every block queue_depth I/Os can touch
 };
 
 }  // namespace tierwise::replay

@@ -31,7 +31,8 @@ double hit_ratio(const TraceSummary& s) {
   return total == 0 ? -1 : static_cast<double>(s.hits) / total;
 }
 
-void print_summary(std::ostream& out, const TraceSummary& s, uint64_t tier_bytes) {
+void print_summary(std::ostream& out, const TraceSummary& s, uint64_t tier_bytes,
+                   const std::string& eviction) {
   out << s.trace << " (" << s.format << ")";
   if (!s.error.empty()) out << ": STOPPED: " << s.error;
   out << "\n  " << s.records << " records (" << s.malformed << " malformed skipped), "
@@ -40,12 +41,13 @@ void print_summary(std::ostream& out, const TraceSummary& s, uint64_t tier_bytes
       << rate(static_cast<double>(s.records), s.wall_seconds) << " records/s\n"
       << "  reads " << s.reads << " (" << mib(s.read_bytes) << "), writes " << s.writes << " ("
       << mib(s.write_bytes) << ")" << (s.io_errors ? ", I/O errors " + std::to_string(s.io_errors) : "")
-      << "\n  cache (write-through LRU, " << mib(tier_bytes) << " RAM tier per volume): "
+      << "\n  cache (write-through, " << eviction << ", " << mib(tier_bytes) << " RAM tier per volume): "
       << s.hits << " hits, " << s.misses << " misses (4 KiB blocks), hit ratio "
       << percent(s.hits, s.hits + s.misses) << ", read hit ratio "
       << percent(s.read_hits, s.read_hits + s.read_misses) << ", populated "
       << mib(s.population_bytes) << ", evicted " << mib(s.eviction_bytes)
-      << ", filled on partial writes " << mib(s.fill_bytes) << "\n"
+      << ", filled on partial writes " << mib(s.fill_bytes) << ", not populated (sequential) "
+      << mib(s.bypass_bytes) << "\n"
       << "  telemetry: " << s.intervals << " intervals, " << s.references
       << " sampled references; export: " << s.batches_sent << " batches sent, "
       << s.batches_rejected << " rejected, " << s.batches_failed << " failed";
@@ -71,6 +73,7 @@ nlohmann::json summary_json(const TraceSummary& s) {
       {"population_bytes", s.population_bytes},
       {"eviction_bytes", s.eviction_bytes},
       {"fill_bytes", s.fill_bytes},
+      {"bypass_bytes", s.bypass_bytes},
       {"io_errors", s.io_errors},
       {"references", s.references},
       {"intervals", s.intervals},

@@ -25,6 +25,7 @@ struct TraceSummary {
   uint64_t read_hits = 0, read_misses = 0;
   uint64_t population_bytes = 0, eviction_bytes = 0;
   uint64_t fill_bytes = 0;  // datastore reads completing blocks partly written
+  uint64_t bypass_bytes = 0;  // missing blocks not inserted: sequential cut-off
   uint64_t io_errors = 0;  // front-end I/Os that completed with an error
   uint64_t references = 0; // SHARDS references sampled
   uint64_t intervals = 0;  // telemetry intervals closed (per trace, all volumes)
@@ -37,8 +38,10 @@ struct TraceSummary {
 // Hit ratio over all 4 KiB blocks (METRICS.md), or -1 when nothing was accessed.
 double hit_ratio(const TraceSummary& s);
 
-// Human-readable summary of one trace (several lines).
-void print_summary(std::ostream& out, const TraceSummary& s, uint64_t tier_bytes);
+// Human-readable summary of one trace (several lines); `eviction` names the
+// tiers' eviction policy and sequential cut-off.
+void print_summary(std::ostream& out, const TraceSummary& s, uint64_t tier_bytes,
+                   const std::string& eviction);
 
 // JSON object: records, malformed, volumes, reads, writes, read_bytes,
 // write_bytes, hits, misses, batches_sent, batches_rejected, plus the other

@@ -1,7 +1,13 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
-import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { ApiKeysController } from './api-keys/api-keys.controller.js';
+import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { AuditModule } from './audit/audit.module.js';
+import { AuthModule } from './auth/auth.module.js';
 import { BenchmarksController } from './benchmarks/benchmarks.controller.js';
 import { BenchmarksRepository } from './benchmarks/benchmarks.repository.js';
 import { BenchmarksService } from './benchmarks/benchmarks.service.js';
@@ -10,15 +16,78 @@ import { RollupsRepository } from './benchmarks/rollups.repository.js';
 import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
-import { ApiKeyRepository } from './repositories/api-key.repository.js';
+import { HostController } from './hosts/host.controller.js';
+import { HostRepository } from './hosts/host.repository.js';
+import { HostService } from './hosts/host.service.js';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
+import { IdempotencyRepository } from './http/idempotency.repository.js';
+import { RateLimitGuard } from './http/rate-limit.guard.js';
+import { MetricsExportController } from './metrics/metrics-export.controller.js';
+import { MetricsExportRepository } from './metrics/metrics-export.repository.js';
+import { MetricsExportService } from './metrics/metrics-export.service.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
+import { PolicyController } from './policies/policy.controller.js';
+import { PolicyRepository } from './policies/policy.repository.js';
+import { PolicyService } from './policies/policy.service.js';
+import { RecommendationController } from './recommendations/recommendation.controller.js';
+import { RecommendationRepository } from './recommendations/recommendation.repository.js';
+import { RecommendationService } from './recommendations/recommendation.service.js';
 import { FleetRepository } from './repositories/fleet.repository.js';
 import { VolumeRepository } from './repositories/volume.repository.js';
 import { FleetService } from './services/fleet.service.js';
 import { VolumeService } from './services/volume.service.js';
 
+/** Window of the rate limit, milliseconds. */
+const RATE_LIMIT_WINDOW_MS = 60_000;
+
 @Module({
-  imports: [EnvModule.forRoot(API_ENV), DatabaseModule, HealthModule],
-  controllers: [FleetController, VolumeController, BenchmarksController, RollupsController],
-  providers: [ApiKeyGuard, ApiKeyRepository, BenchmarksRepository, BenchmarksService, RollupsRepository, RollupsService, FleetRepository, VolumeRepository, FleetService, VolumeService],
+  imports: [
+    EnvModule.forRoot(API_ENV),
+    DatabaseModule,
+    HealthModule,
+    AuthModule,
+    AuditModule,
+    NotificationsModule,
+    ThrottlerModule.forRootAsync({
+      inject: [TIERWISE_ENV],
+      useFactory: (env: Env<'TIERWISE_API_RATE_LIMIT_PER_MINUTE'>) => ({
+        throttlers: [{ ttl: RATE_LIMIT_WINDOW_MS, limit: env.TIERWISE_API_RATE_LIMIT_PER_MINUTE }],
+      }),
+    }),
+  ],
+  controllers: [
+    FleetController,
+    HostController,
+    VolumeController,
+    PolicyController,
+    MetricsExportController,
+    RecommendationController,
+    ApiKeysController,
+    BenchmarksController,
+    RollupsController,
+  ],
+  providers: [
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    IdempotencyRepository,
+    FleetRepository,
+    FleetService,
+    HostRepository,
+    HostService,
+    VolumeRepository,
+    VolumeService,
+    PolicyRepository,
+    PolicyService,
+    MetricsExportRepository,
+    MetricsExportService,
+    RecommendationRepository,
+    RecommendationService,
+    ApiKeysRepository,
+    ApiKeysService,
+    BenchmarksRepository,
+    BenchmarksService,
+    RollupsRepository,
+    RollupsService,
+  ],
 })
 export class AppModule {}

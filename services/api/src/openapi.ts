@@ -1,23 +1,105 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { openapiConvertVersion } from 'openapi-format';
 import { API_KEY_SCHEME } from './auth/authenticated.decorator.js';
+import { RATE_LIMIT_HEADERS } from './http/rate-limit.guard.js';
 
 /** Where the api serves its OpenAPI document. */
 export const OPENAPI_PATH = 'openapi.json';
 
-/** The OpenAPI 3 document of the api, generated from the controllers and DTOs. */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+const ERROR_BODY_REF = { $ref: '#/components/schemas/ErrorBodyDto' };
+const seconds = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** The headers of every /v1 answer, and of a 429 (with Retry-After). */
+const RATE_LIMIT_HEADER_DOCS = {
+  [RATE_LIMIT_HEADERS.limit]: seconds('requests the credential may make per window'),
+  [RATE_LIMIT_HEADERS.remaining]: seconds('requests left in the current window'),
+  [RATE_LIMIT_HEADERS.reset]: seconds('seconds until the window resets'),
+};
+
+/**
+ * Adds what every /v1 operation may answer but no controller declares: 429 `too_many_requests`
+ * with Retry-After and the RateLimit-* headers (RateLimitGuard), and the RateLimit-* headers on
+ * its 2xx answers.
+ */
+function addRateLimitResponses(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/')) {
+      continue;
+    }
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (!operation) {
+        continue;
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status.startsWith('2') && response && 'description' in response) {
+          response.headers = { ...response.headers, ...RATE_LIMIT_HEADER_DOCS };
+        }
+      }
+      operation.responses['429'] = {
+        description: 'too_many_requests: the credential spent its rate limit',
+        headers: { 'Retry-After': seconds('seconds to wait before retrying'), ...RATE_LIMIT_HEADER_DOCS },
+        content: { 'application/json': { schema: ERROR_BODY_REF } },
+      };
+    }
+  }
+}
+
+/** A schema node as openapi-format leaves a nullable reference: `{type: ['object', 'null'], allOf: [{$ref}]}`. */
+interface SchemaNode {
+  type?: string | string[];
+  allOf?: unknown[];
+  anyOf?: unknown[];
+  [keyword: string]: unknown;
+}
+
+/**
+ * Rewrites every nullable reference to the JSON Schema 2020-12 form `anyOf: [{$ref}, {type: 'null'}]`:
+ * openapi-format turns @nestjs/swagger's `{nullable: true, allOf: [{$ref}]}` into
+ * `{type: ['object', 'null'], allOf: [{$ref}]}`, which null does not satisfy (allOf demands the object).
+ */
+function fixNullableRefs(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(fixNullableRefs);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) {
+    return;
+  }
+  const schema = node as SchemaNode;
+  if (Array.isArray(schema.type) && schema.type.includes('null') && schema.allOf?.length === 1) {
+    schema.anyOf = [schema.allOf[0], { type: 'null' }];
+    delete schema.allOf;
+    delete schema.type;
+  }
+  Object.values(schema).forEach(fixNullableRefs);
+}
+
+/**
+ * The OpenAPI 3.1 document of the api: generated from the controllers and DTOs (@nestjs/swagger
+ * writes 3.0), with the rate-limit answers added, then converted to 3.1 by openapi-format
+ * (nullable → type arrays, example → examples) and nullable references fixed.
+ */
+export async function buildOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
   const config = new DocumentBuilder()
     .setTitle('Tierwise API')
-    .setDescription('Fleet, volumes, working sets, miss ratio curves and tier recommendations of one tenant.')
+    .setDescription(
+      'Fleet, hosts, volumes, working sets, miss ratio curves, tier recommendations, volume cache policies, API keys and the audit log of one tenant. ' +
+        'Every error answer is {code, message, request_id, doc_url}; lists are cursor-paginated (pass next_cursor as cursor); ' +
+        'POST accepts an Idempotency-Key; every credential is rate-limited (RateLimit-* headers).',
+    )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a tenant API key' }, API_KEY_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a tenant API key (twk_...)' }, API_KEY_SCHEME)
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  addRateLimitResponses(document);
+  const { data } = await openapiConvertVersion(document, { convertTo: '3.1' });
+  fixNullableRefs(data);
+  return data as OpenAPIObject;
 }
 
 /** Serves the document at GET /openapi.json (no auth). */
-export function serveOpenApiDocument(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
+export async function serveOpenApiDocument(app: INestApplication): Promise<void> {
+  const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: OPENAPI_PATH, ui: false, raw: ['json'] });
 }

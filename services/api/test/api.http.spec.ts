@@ -2,11 +2,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { ProvisionedTenant } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { ErrorCode, type ProvisionedTenant } from '@tierwise/common';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/live-api.js';
-import { hexId, insertVolume } from './support/volume-rows.js';
 
 describe('api over HTTP (real PostgreSQL)', () => {
   const tenants = new TestTenants();
@@ -52,6 +51,7 @@ describe('api over HTTP (real PostgreSQL)', () => {
         code: 'not_found',
         message: `volume ${volumeId} not found`,
         request_id: response.headers.get('x-request-id'),
+        doc_url: `${url}/docs/errors#not_found`,
       });
     }
   });
@@ -68,11 +68,14 @@ describe('api over HTTP (real PostgreSQL)', () => {
     expect(await malformed.json()).toMatchObject({ code: 'bad_request', message: 'volumeId must be 8-64 lowercase hex characters' });
   });
 
-  it('serves the OpenAPI document, the same one the build writes to openapi.json', async () => {
+  it('serves the OpenAPI 3.1 document, identical to the committed openapi.json (else: npm run -w @tierwise/api openapi)', async () => {
     const response = await get('/openapi.json');
-    const served = (await response.json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/fleet/summary', '/v1/volumes', '/v1/volumes/{volumeId}']));
-    expect(JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'))).toEqual(served);
+    const served = (await response.json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: { ErrorCode: { enum: string[] } } } };
+    expect(served.openapi).toBe('3.1.0');
+    expect(Object.keys(served.paths)).toEqual(expect.arrayContaining(['/v1/fleet/summary', '/v1/volumes', '/v1/volumes/{volumeId}', '/v1/audit-log']));
+    expect(served.components.schemas.ErrorCode.enum).toEqual(Object.values(ErrorCode));
+    const committed: unknown = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    expect(committed, 'services/api/openapi.json is stale: run `npm run -w @tierwise/api openapi` and commit it').toEqual(served);
   });
 
   it('seeds a tenant whose agent token and API key work (compiled CLI)', async () => {
@@ -93,11 +96,26 @@ describe('api over HTTP (real PostgreSQL)', () => {
     expect(rows).toEqual([{ agent_id: seeded.agent_id, tenant_id: seeded.tenant_id }]);
   });
 
+  it('seeds a tenant with a read-write key, which may create keys (a read key may not)', async () => {
+    const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-admin', ...args], { cwd: new URL('..', import.meta.url) });
+    const seeded = JSON.parse((await seed('--scope', 'read-write')).stdout) as ProvisionedTenant;
+    tenants.track(seeded.tenant_id);
+    const create = (apiKey: string) =>
+      fetch(`${url}/v1/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{"name":"ci","scope":"read"}' });
+    expect((await create(seeded.api_key)).status).toBe(201);
+    expect((await create(a.api_key)).status).toBe(403);
+    await expect(seed('--scope', 'owner')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--scope must be read or read-write (got 'owner')") });
+  });
+
   it('seeds a tenant with an e-mail notification channel, and refuses a malformed address', async () => {
     const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-email', ...args], { cwd: new URL('..', import.meta.url) });
     const seeded = JSON.parse((await seed('--email', 'ops@example.com')).stdout) as ProvisionedTenant & { email_channel_id: string };
     tenants.track(seeded.tenant_id);
-    const { rows } = await tenants.owner.query('SELECT id, kind, target, enabled, event_kinds FROM notification_channels WHERE tenant_id = $1', [seeded.tenant_id]);
+    const { rows } = await tenants.owner.query(
+      `SELECT c.id, c.kind, c.target, c.enabled, r.event_kinds
+         FROM notification_channels c JOIN notification_routes r ON r.channel_id = c.id WHERE c.tenant_id = $1`,
+      [seeded.tenant_id],
+    );
     expect(rows).toEqual([
       { id: seeded.email_channel_id, kind: 'email', target: 'ops@example.com', enabled: true, event_kinds: ['recommendation.created', 'recommendation.updated'] },
     ]);

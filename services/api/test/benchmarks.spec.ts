@@ -5,11 +5,10 @@
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProvisionedTenant } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchmarksDto } from '../src/benchmarks/benchmarks.dto.js';
 import { startApi } from './support/live-api.js';
-import { hexId } from './support/volume-rows.js';
 
 interface Member {
   tenant: ProvisionedTenant;

@@ -1,11 +1,10 @@
 /** GET /v1/rollups over HTTP on the real PostgreSQL: series per scope id, percentiles from merged buckets, validation. */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProvisionedTenant } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RollupsDto } from '../src/benchmarks/rollups.dto.js';
 import { startApi } from './support/live-api.js';
-import { hexId } from './support/volume-rows.js';
 
 describe('GET /v1/rollups (real PostgreSQL)', () => {
   const tenants = new TestTenants();

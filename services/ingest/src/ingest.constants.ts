@@ -27,3 +27,15 @@ export const MAX_AGE_NANOS = 30n * 24n * 3600n * 1_000_000_000n;
 
 /** Seconds an agent should wait before retrying when Kafka is unavailable. */
 export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Back-pressure: batches one ingest process accepts at once (dedup claim, inventory and the
+ * Kafka publish, which holds a database connection until Kafka acknowledges). Twice the
+ * database pool (10 connections): beyond it a slow Kafka would only queue requests on the
+ * pool, so ingest answers 503 with Retry-After {@link RETRY_AFTER_BUSY_SECONDS} instead and
+ * the agent backs off (and spools).
+ */
+export const MAX_IN_FLIGHT_BATCHES = 20;
+
+/** Seconds an agent should wait before retrying when ingest is at {@link MAX_IN_FLIGHT_BATCHES}. */
+export const RETRY_AFTER_BUSY_SECONDS = 1;

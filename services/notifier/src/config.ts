@@ -8,6 +8,9 @@ import { EnvError } from '@tierwise/common';
  * - TIERWISE_SMTP_URL: nodemailer SMTP URL (default smtp://127.0.0.1:2525, the local stack).
  * - TIERWISE_MAIL_FROM: the From address (default "Tierwise <notifications@tierwise.local>").
  * - TIERWISE_WEB_URL: the portal's base URL, for links in messages.
+ * - TIERWISE_API_URL: the api's public base URL, for the one-click unsubscribe links.
+ * - TIERWISE_SLACK_API_URL: Slack's Web API base (default https://slack.com/api).
+ * - TIERWISE_ALERT_INTERVAL_SECONDS: seconds between evaluations of the alert rules (default 30).
  * - TIERWISE_NOTIFIER_PORT: port of GET /healthz on 127.0.0.1.
  */
 const schema = z.object({
@@ -15,6 +18,9 @@ const schema = z.object({
   TIERWISE_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).default('smtp://127.0.0.1:2525'),
   TIERWISE_MAIL_FROM: z.string().min(3).default('Tierwise <notifications@tierwise.local>'),
   TIERWISE_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  TIERWISE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  TIERWISE_SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://slack.com/api'),
+  TIERWISE_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   TIERWISE_NOTIFIER_PORT: z.coerce.number().int().min(1).max(65_535),
 });
 

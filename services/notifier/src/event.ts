@@ -1,14 +1,11 @@
+import { ACCOUNT_EMAIL_KIND, ALERT_KINDS, SEVERITIES, type Severity } from '@tierwise/common';
 import { z } from 'zod';
-
-/** Kinds of outbox events the notifier renders (written by the trigger on recommendations). */
-export const EVENT_KINDS = ['recommendation.created', 'recommendation.updated'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
  * Payload of a recommendation event, as built by `enqueue_recommendation_event()`
  * (db/migrations/1700000000001_notifier.sql). Sizes in bytes, ratios in [0, 1].
  */
-export const recommendationEventSchema = z.object({
+export const recommendationPayloadSchema = z.object({
   volume_id: z.string().min(1),
   tier_bytes: z.number().int().nonnegative(),
   media: z.enum(['ram', 'nvme']),
@@ -20,21 +17,64 @@ export const recommendationEventSchema = z.object({
   created_at: z.string(),
 });
 
-export type RecommendationEvent = z.output<typeof recommendationEventSchema> & { kind: EventKind };
-
 /**
- * Validates an outbox row's kind and payload.
- *
- * @throws Error naming the unknown kind or the first malformed field (the delivery goes dead).
+ * Payload of alert.firing / alert.resolved (written by the alert evaluator, src/alerts).
+ * `value` and `threshold` are in the rule's unit: a ratio (hit_ratio_drop), seconds
+ * (agent_silent), microseconds (latency), bytes (destage_backlog), unused (write_back_fallback).
  */
-export function parseEvent(kind: string, payload: unknown): RecommendationEvent {
-  if (!(EVENT_KINDS as readonly string[]).includes(kind)) {
-    throw new Error(`unknown event kind ${JSON.stringify(kind)}`);
-  }
-  const result = recommendationEventSchema.safeParse(payload);
+export const alertPayloadSchema = z.object({
+  incident_id: z.number().int(),
+  rule_id: z.uuid(),
+  rule_name: z.string(),
+  rule_kind: z.enum(ALERT_KINDS),
+  subject: z.string().min(1),
+  bin_upper_bytes: z.number().int().nullable(),
+  value: z.number(),
+  threshold: z.number(),
+  opened_at: z.string(),
+  resolved_at: z.string().nullable(),
+});
+
+/** Payload of account.email (written by the accounts code): one message to one address. */
+export const accountEmailPayloadSchema = z.object({
+  to: z.email(),
+  subject: z.string().min(1).max(998),
+  text: z.string().min(1),
+  html: z.string().min(1),
+});
+
+export type RecommendationEvent = z.output<typeof recommendationPayloadSchema> & { kind: 'recommendation.created' | 'recommendation.updated' };
+export type AlertEvent = z.output<typeof alertPayloadSchema> & { kind: 'alert.firing' | 'alert.resolved'; severity: Severity };
+export type AccountEmailEvent = z.output<typeof accountEmailPayloadSchema> & { kind: 'account.email' };
+/** An event a tenant channel can receive. */
+export type ChannelEvent = RecommendationEvent | AlertEvent;
+export type NotifierEvent = ChannelEvent | AccountEmailEvent;
+
+function parsePayload<S extends z.ZodType>(schema: S, kind: string, payload: unknown): z.output<S> {
+  const result = schema.safeParse(payload);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     throw new Error(`malformed ${kind} payload: ${issue.path.join('.')}: ${issue.message}`);
   }
-  return { ...result.data, kind: kind as EventKind };
+  return result.data;
+}
+
+/**
+ * Validates an outbox row's kind, severity and payload.
+ *
+ * @throws Error naming the unknown kind or the first malformed field (the delivery goes dead).
+ */
+export function parseEvent(kind: string, severity: string, payload: unknown): NotifierEvent {
+  switch (kind) {
+    case 'recommendation.created':
+    case 'recommendation.updated':
+      return { ...parsePayload(recommendationPayloadSchema, kind, payload), kind };
+    case 'alert.firing':
+    case 'alert.resolved':
+      return { ...parsePayload(alertPayloadSchema, kind, payload), kind, severity: z.enum(SEVERITIES).parse(severity) };
+    case ACCOUNT_EMAIL_KIND:
+      return { ...parsePayload(accountEmailPayloadSchema, kind, payload), kind };
+    default:
+      throw new Error(`unknown event kind ${JSON.stringify(kind)}`);
+  }
 }

@@ -16,7 +16,14 @@ try {
 const logger = new ConsoleLogger('notifier', { json: true });
 const pool = new pg.Pool({ connectionString: env.TIERWISE_PG_JOBS_URL, max: 4, application_name: 'tierwise-notifier' });
 const email = new EmailTransport(env.TIERWISE_SMTP_URL, env.TIERWISE_MAIL_FROM);
-const notifier = new Notifier(pool, { webUrl: env.TIERWISE_WEB_URL, email, logger });
+const notifier = new Notifier(pool, {
+  webUrl: env.TIERWISE_WEB_URL,
+  apiUrl: env.TIERWISE_API_URL,
+  slackApiUrl: env.TIERWISE_SLACK_API_URL,
+  alertIntervalSeconds: env.TIERWISE_ALERT_INTERVAL_SECONDS,
+  email,
+  logger,
+});
 const health = await startHealthServer(pool, env.TIERWISE_NOTIFIER_PORT);
 notifier.start();
 logger.log({ event: 'started', port: env.TIERWISE_NOTIFIER_PORT });

@@ -1,22 +1,17 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError, bearerCredential, ErrorCode, sha256Hex } from '@tierwise/common';
-import type { Request } from 'express';
-import { type ApiKeyPrincipal, ApiKeyRepository } from '../repositories/api-key.repository.js';
-import { type Permission, SCOPE_PERMISSIONS } from './permission.js';
+import { ApiKeyRepository } from '../repositories/api-key.repository.js';
+import { assertPermission, type Permission } from './permission.js';
+import { type AuthenticatedRequest, apiKeyPrincipal } from './principal.js';
 
 /** Metadata key of the permission a route needs (set by `@Authenticated`). */
 export const PERMISSION_METADATA = 'tierwise:permission';
 
-/** A request that passed {@link ApiKeyGuard}. */
-export interface AuthenticatedRequest extends Request {
-  principal: ApiKeyPrincipal;
-}
-
 /**
- * Authenticates `Authorization: Bearer <api key>` (SHA-256 looked up by authenticate_api_key)
- * and checks that the key's scope grants the route's permission: 401 `unauthorized` without
- * a live key, 403 `forbidden` without the permission.
+ * Authenticates `Authorization: Bearer <api key>` (SHA-256 looked up by authenticate_api_key),
+ * puts the key's {@link Principal} on the request and checks the route's permission:
+ * 401 `unauthorized` without a live key, 403 `forbidden` without the permission.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -32,13 +27,12 @@ export class ApiKeyGuard implements CanActivate {
     if (!key) {
       throw new ApiError(ErrorCode.Unauthorized, 'missing Authorization: Bearer <api key>');
     }
-    const principal = await this.apiKeys.authenticate(sha256Hex(key));
-    if (!principal) {
+    const found = await this.apiKeys.authenticate(sha256Hex(key));
+    if (!found) {
       throw new ApiError(ErrorCode.Unauthorized, 'API key is unknown or revoked');
     }
-    if (!SCOPE_PERMISSIONS[principal.scope]?.includes(permission)) {
-      throw new ApiError(ErrorCode.Forbidden, `API key scope '${principal.scope}' does not grant ${permission}`);
-    }
+    const principal = apiKeyPrincipal(found);
+    assertPermission(principal, permission);
     request.principal = principal;
     return true;
   }

@@ -1,9 +1,9 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
-import { ApiKeyGuard, type AuthenticatedRequest, PERMISSION_METADATA } from './api-key.guard.js';
+import { ApiKeyGuard, PERMISSION_METADATA } from './api-key.guard.js';
 import type { Permission } from './permission.js';
+import type { AuthenticatedRequest, Principal } from './principal.js';
 
 /** Name of the OpenAPI security scheme: `Authorization: Bearer <api key>`. */
 export const API_KEY_SCHEME = 'api-key';
@@ -17,11 +17,11 @@ export const Authenticated = (options: { permission: Permission }): MethodDecora
     SetMetadata(PERMISSION_METADATA, options.permission),
     UseGuards(ApiKeyGuard),
     ApiBearerAuth(API_KEY_SCHEME),
-    ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'missing, unknown or revoked API key' }),
-    ApiForbiddenResponse({ type: ErrorBodyDto, description: `the key's scope does not grant ${options.permission}` }),
+    ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'missing, unknown or revoked credential' }),
+    ApiForbiddenResponse({ type: ErrorBodyDto, description: `the caller's role or scope does not grant ${options.permission}` }),
   );
 
-/** The authenticated API key of the request (its tenant scopes every query). */
+/** The authenticated caller of the request (its tenant scopes every query). */
 export const Auth = createParamDecorator(
-  (_: unknown, context: ExecutionContext): ApiKeyPrincipal => context.switchToHttp().getRequest<AuthenticatedRequest>().principal,
+  (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest<AuthenticatedRequest>().principal,
 );

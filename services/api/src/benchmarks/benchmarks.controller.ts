@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { BenchmarksDto } from './benchmarks.dto.js';
 import { BenchmarksService } from './benchmarks.service.js';
 
@@ -20,7 +20,7 @@ export class BenchmarksController {
       'Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant\'s own figures are returned.',
   })
   @ApiOkResponse({ type: BenchmarksDto })
-  get(@Auth() auth: ApiKeyPrincipal): Promise<BenchmarksDto> {
+  get(@Auth() auth: Principal): Promise<BenchmarksDto> {
     return this.benchmarks.get(auth);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import type { BenchmarksDto } from './benchmarks.dto.js';
 import { BenchmarksRepository } from './benchmarks.repository.js';
 
@@ -17,7 +17,7 @@ export class BenchmarksService {
   ) {}
 
   /** Where the caller's tenant stands in each fleet cohort it has volumes in. */
-  get(auth: ApiKeyPrincipal): Promise<BenchmarksDto> {
+  get(auth: Principal): Promise<BenchmarksDto> {
     return this.database.withTenant(auth.tenantId, async (db) => ({
       window_days: BENCHMARK_WINDOW_DAYS,
       min_tenants: BENCHMARK_MIN_TENANTS,

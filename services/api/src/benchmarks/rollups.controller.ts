@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@ne
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { RollupsDto } from './rollups.dto.js';
 import { type RollupQuery, rollupQuerySchema } from './rollups.query.js';
 import { RollupsService } from './rollups.service.js';
@@ -21,7 +21,7 @@ export class RollupsController {
   })
   @ApiOkResponse({ type: RollupsDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed scope, scope_id, resolution, from or to' })
-  get(@Auth() auth: ApiKeyPrincipal, @Query({ schema: rollupQuerySchema }) query: RollupQuery): Promise<RollupsDto> {
+  get(@Auth() auth: Principal, @Query({ schema: rollupQuerySchema }) query: RollupQuery): Promise<RollupsDto> {
     return this.rollups.get(auth, query);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import type { RollupSeriesDto, RollupsDto } from './rollups.dto.js';
 import { DEFAULT_WINDOWS, MAX_POINTS, ROLLUP_RESOLUTIONS, type RollupQuery } from './rollups.query.js';
 import { RollupsRepository } from './rollups.repository.js';
@@ -13,7 +13,7 @@ export class RollupsService {
   ) {}
 
   /** The caller's rollup time series of one scope and resolution, grouped by scope id. */
-  get(auth: ApiKeyPrincipal, query: RollupQuery): Promise<RollupsDto> {
+  get(auth: Principal, query: RollupQuery): Promise<RollupsDto> {
     const windowSeconds = ROLLUP_RESOLUTIONS[query.resolution];
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_WINDOWS * windowSeconds * 1000);

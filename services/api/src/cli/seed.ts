@@ -1,6 +1,7 @@
 /**
- * `npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS]`: creates a tenant with
- * one agent credential and one read API key, connected as tierwise_owner ($TIERWISE_PG_OWNER_URL),
+ * `npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS] [--scope read|read-write]`:
+ * creates a tenant with one agent credential and one API key (scope read by default; read-write
+ * acts as the tenant's admin and can make more keys), connected as tierwise_owner ($TIERWISE_PG_OWNER_URL),
  * and prints one JSON line {tenant_id, agent_id, agent_token, api_key}. The token and key are
  * stored only as SHA-256 digests: this line is the only place they appear.
  * With --email, the same transaction adds an e-mail notification channel (recommendation events)
@@ -10,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { EnvError, inTransaction, loadEnv, provisionTenant } from '@tierwise/common';
 import pg from 'pg';
 
-const USAGE = 'usage: npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS]';
+const USAGE = 'usage: npm run -w @tierwise/api seed -- --tenant-name NAME [--email ADDRESS] [--scope read|read-write]';
 // The shape notification_channels_target_valid accepts (db/migrations/1700000000001_notifier.sql).
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
 
@@ -21,14 +22,19 @@ function fail(message: string): never {
 
 let tenantName: string | undefined;
 let email: string | undefined;
+let scope: string | undefined;
 try {
-  ({ values: { 'tenant-name': tenantName, email } } = parseArgs({ options: { 'tenant-name': { type: 'string' }, email: { type: 'string' } } }));
+  ({ values: { 'tenant-name': tenantName, email, scope } } = parseArgs({ options: { 'tenant-name': { type: 'string' }, email: { type: 'string' }, scope: { type: 'string' } } }));
 } catch (error) {
   fail(`${(error as Error).message}\n${USAGE}`);
 }
 if (!tenantName?.trim()) {
   fail('--tenant-name NAME is required (a non-empty display name)');
 }
+if (scope !== undefined && scope !== 'read' && scope !== 'read-write') {
+  fail(`--scope must be read or read-write (got '${scope}')`);
+}
+const apiKeyScope = scope === 'read-write' ? 'read-write' : 'read';
 if (email !== undefined && !EMAIL_PATTERN.test(email)) {
   fail(`--email must be an e-mail address like ops@example.com (got '${email}')`);
 }
@@ -43,13 +49,17 @@ try {
 const pool = new pg.Pool({ connectionString: ownerUrl, max: 1 });
 try {
   const seeded = await inTransaction(pool, async (db) => {
-    const tenant = await provisionTenant(db, tenantName.trim());
+    const tenant = await provisionTenant(db, tenantName.trim(), apiKeyScope);
     if (email === undefined) {
       return tenant;
     }
     const channel = await db.query<{ id: string }>(
-      `INSERT INTO notification_channels (tenant_id, kind, target) VALUES ($1, 'email', $2) RETURNING id`,
+      `INSERT INTO notification_channels (tenant_id, kind, name, target) VALUES ($1, 'email', $2, $2) RETURNING id`,
       [tenant.tenant_id, email],
+    );
+    await db.query(
+      `INSERT INTO notification_routes (tenant_id, channel_id, event_kinds) VALUES ($1, $2, '{recommendation.created,recommendation.updated}')`,
+      [tenant.tenant_id, channel.rows[0].id],
     );
     return { ...tenant, email_channel_id: channel.rows[0].id };
   });

@@ -1,6 +1,8 @@
 /**
- * Build step: writes the api's OpenAPI document to the file named by the first argument
- * (`npm run -w @tierwise/api build` writes services/api/openapi.json for the SDK and web).
+ * Writes the api's OpenAPI document to the file named by the first argument:
+ * `npm run -w @tierwise/api openapi` refreshes the committed services/api/openapi.json (the
+ * contract the SDK is generated from). test/api.http.spec.ts fails while the committed file
+ * differs from the document the api serves.
  * The application is created in preview mode: no provider runs, so no database or
  * environment is needed.
  */
@@ -16,5 +18,5 @@ if (!target) {
   process.exit(2);
 }
 const app = await NestFactory.create(AppModule, { preview: true, logger: false });
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(await buildOpenApiDocument(app), null, 2)}\n`);
 await app.close();

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
 import { FleetSummaryDto } from '../dtos/fleet.dto.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { FleetService } from '../services/fleet.service.js';
 
 @ApiTags('fleet')
@@ -15,7 +15,7 @@ export class FleetController {
   @Authenticated({ permission: Permission.FleetRead })
   @ApiOperation({ summary: 'Inventory counts and I/O totals of the tenant' })
   @ApiOkResponse({ type: FleetSummaryDto })
-  summary(@Auth() auth: ApiKeyPrincipal): Promise<FleetSummaryDto> {
+  summary(@Auth() auth: Principal): Promise<FleetSummaryDto> {
     return this.fleet.summary(auth);
   }
 }

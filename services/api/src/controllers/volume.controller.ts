@@ -5,7 +5,7 @@ import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
 import { volumeIdSchema, type VolumeListQuery, volumeListQuerySchema } from '../dtos/volume-query.js';
 import { VolumeDetailDto, VolumeListDto } from '../dtos/volume.dto.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { VolumeService } from '../services/volume.service.js';
 
 @ApiTags('volumes')
@@ -18,7 +18,7 @@ export class VolumeController {
   @ApiOperation({ summary: 'Volumes of the tenant, one page at a time' })
   @ApiOkResponse({ type: VolumeListDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed limit, sort or cursor' })
-  list(@Auth() auth: ApiKeyPrincipal, @Query({ schema: volumeListQuerySchema }) query: VolumeListQuery): Promise<VolumeListDto> {
+  list(@Auth() auth: Principal, @Query({ schema: volumeListQuerySchema }) query: VolumeListQuery): Promise<VolumeListDto> {
     return this.volumes.list(auth, query);
   }
 
@@ -28,7 +28,7 @@ export class VolumeController {
   @ApiOkResponse({ type: VolumeDetailDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
-  get(@Auth() auth: ApiKeyPrincipal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<VolumeDetailDto> {
+  get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<VolumeDetailDto> {
     return this.volumes.get(auth, volumeId);
   }
 }

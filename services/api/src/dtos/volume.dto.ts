@@ -1,14 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageDto } from '../http/pagination.js';
 
 // ---- rows (repositories) -------------------------------------------------------------
 // bigint columns arrive as float8 (JSON numbers, exact up to 2^53), timestamps as Date.
 
 /** A volume with its I/O totals, working set and recommendation (VolumeRepository). */
-export interface VolumeRow {
-  volume_id: string;
-  host_id: string;
-  display_name: string | null;
-  last_seen: Date;
+/**
+ * Front-end I/O and tier counters of a volume (totals or one interval): I/Os, bytes, hits and
+ * misses in 4 KiB blocks, hit ratio (null without lookups), capacity and evictions in bytes.
+ */
+export interface IoCountersRow {
   read_ops: number;
   write_ops: number;
   read_bytes: number;
@@ -16,9 +17,16 @@ export interface VolumeRow {
   cache_hits: number;
   cache_misses: number;
   hit_ratio: number | null;
-  read_hit_ratio: number | null;
   capacity_bytes: number;
   evicted_bytes: number;
+}
+
+export interface VolumeRow extends IoCountersRow {
+  volume_id: string;
+  host_id: string;
+  display_name: string | null;
+  last_seen: Date;
+  read_hit_ratio: number | null;
   first_interval: Date | null;
   last_interval: Date | null;
   wss_bytes: number | null;
@@ -96,12 +104,7 @@ export class VolumeSummaryDto {
   last_seen!: string;
 }
 
-export class VolumeListDto {
-  @ApiProperty({ type: [VolumeSummaryDto] })
-  data!: VolumeSummaryDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'pass as `cursor` for the next page; null on the last page' })
-  next_cursor!: string | null;
-}
+export class VolumeListDto extends PageDto(VolumeSummaryDto) {}
 
 export class VolumeIoDto {
   @ApiProperty() read_ops!: number;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
+import type { Scope } from '../auth/principal.js';
 
-/** Who called: the tenant of the API key and what the key may do. */
-export interface ApiKeyPrincipal {
-  apiKeyId: string;
+/** A live API key, as authenticate_api_key returns it. */
+export interface AuthenticatedKey {
+  id: string;
   tenantId: string;
-  scope: string;
+  scope: Scope;
 }
 
 @Injectable()
@@ -13,18 +14,17 @@ export class ApiKeyRepository {
   constructor(private readonly database: DatabaseService) {}
 
   /**
-   * Finds the live (not revoked) API key whose SHA-256 is `keySha256` and stamps its
-   * last_used_at, through the SECURITY DEFINER function authenticate_api_key (the tenant is
-   * not known yet, so RLS would hide the row).
+   * Finds the live (not revoked) API key whose SHA-256 is `keySha256`, through the SECURITY
+   * DEFINER function authenticate_api_key (the tenant is not known yet, so RLS would hide the row).
    *
    * @param keySha256 SHA-256 hex of the Bearer key.
-   * @returns the key's tenant and scope, or null.
+   * @returns the key's id, tenant and scope, or null.
    */
-  async authenticate(keySha256: string): Promise<ApiKeyPrincipal | null> {
-    const { rows } = await this.database.pool.query<{ api_key_id: string; tenant_id: string; scope: string }>(
+  async authenticate(keySha256: string): Promise<AuthenticatedKey | null> {
+    const { rows } = await this.database.pool.query<{ api_key_id: string; tenant_id: string; scope: Scope }>(
       'SELECT api_key_id, tenant_id, scope FROM authenticate_api_key($1)',
       [keySha256],
     );
-    return rows.length === 1 ? { apiKeyId: rows[0].api_key_id, tenantId: rows[0].tenant_id, scope: rows[0].scope } : null;
+    return rows.length === 1 ? { id: rows[0].api_key_id, tenantId: rows[0].tenant_id, scope: rows[0].scope } : null;
   }
 }

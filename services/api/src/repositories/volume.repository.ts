@@ -32,6 +32,15 @@ const VOLUMES = `
     LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id
    WHERE v.tenant_id = $1`;
 
+/** Order and filters of a volume list. */
+export interface VolumeListFilter {
+  sort: VolumeSort;
+  /** Only volumes last seen on this host. */
+  hostId?: string;
+  /** Only volumes with (true) or without (false) a recommendation. */
+  hasRecommendation?: boolean;
+}
+
 /** Where a page starts: after the volume with this sort key and id. */
 export interface VolumePosition {
   sortKey: number;
@@ -45,17 +54,19 @@ export interface VolumePosition {
 @Injectable()
 export class VolumeRepository {
   /**
-   * One page of volumes in `sort` order (descending, ties by volume id), keyset-paginated.
+   * One page of volumes in `filter.sort` order (descending, ties by volume id), keyset-paginated.
    * @param after the position of the last volume of the previous page, or null.
    * @param limit rows to return.
    */
-  async list(db: Queryable, tenantId: string, sort: VolumeSort, after: VolumePosition | null, limit: number): Promise<VolumePageRow[]> {
+  async list(db: Queryable, tenantId: string, filter: VolumeListFilter, after: VolumePosition | null, limit: number): Promise<VolumePageRow[]> {
     const { rows } = await db.query<VolumePageRow>(
-      `SELECT * FROM (SELECT *, ${SORT_KEYS[sort]} AS sort_key FROM (${VOLUMES}) volume) page
-        WHERE $3::float8 IS NULL OR sort_key < $3 OR (sort_key = $3 AND volume_id > $4)
+      `SELECT * FROM (SELECT *, ${SORT_KEYS[filter.sort]} AS sort_key FROM (${VOLUMES}) volume) page
+        WHERE ($3::float8 IS NULL OR sort_key < $3 OR (sort_key = $3 AND volume_id > $4))
+          AND ($6::text IS NULL OR host_id = $6)
+          AND ($7::boolean IS NULL OR (recommended_tier_bytes IS NOT NULL) = $7)
         ORDER BY sort_key DESC, volume_id
         LIMIT $5`,
-      [tenantId, REPORTED_WINDOW, after?.sortKey ?? null, after?.volumeId ?? null, limit],
+      [tenantId, REPORTED_WINDOW, after?.sortKey ?? null, after?.volumeId ?? null, limit, filter.hostId ?? null, filter.hasRecommendation ?? null],
     );
     return rows;
   }

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createServiceApp } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hexId, insertVolume } from '../../test/support/volume-rows.js';
 import { AppModule } from '../app.module.js';
+import { apiKeyPrincipal } from '../auth/principal.js';
 import { FleetService } from './fleet.service.js';
 
 describe('FleetService (real PostgreSQL)', () => {
@@ -27,7 +28,7 @@ describe('FleetService (real PostgreSQL)', () => {
     await insertVolume(tenants.owner, mine.tenant_id, { volumeId: hexId(), hostId: host, io: { readOps: 50, writeOps: 40, hits: 10, misses: 30 } });
     await insertVolume(tenants.owner, theirs.tenant_id, { volumeId: hexId(), hostId: hexId(), io: { readOps: 7, writeOps: 7, hits: 7, misses: 7 }, wssBytes: 8192 });
 
-    const summary = await app.get(FleetService).summary({ apiKeyId: 'unused', tenantId: mine.tenant_id, scope: 'read' });
+    const summary = await app.get(FleetService).summary(apiKeyPrincipal({ id: randomUUID(), tenantId: mine.tenant_id, scope: 'read' }));
     expect(summary).toEqual({
       volumes: 2,
       hosts: 1,

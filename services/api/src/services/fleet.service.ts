@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
 import { type FleetSummaryDto, mapFleetSummary } from '../dtos/fleet.dto.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { FleetRepository } from '../repositories/fleet.repository.js';
 
 @Injectable()
@@ -12,7 +12,7 @@ export class FleetService {
   ) {}
 
   /** Inventory counts and I/O totals of the caller's tenant. */
-  summary(auth: ApiKeyPrincipal): Promise<FleetSummaryDto> {
+  summary(auth: Principal): Promise<FleetSummaryDto> {
     return this.database.withTenant(auth.tenantId, async (db) => mapFleetSummary(await this.fleet.summary(db, auth.tenantId)));
   }
 }

@@ -1,10 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiError, createServiceApp, type ProvisionedTenant } from '@tierwise/common';
-import { TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hexId, insertVolume } from '../../test/support/volume-rows.js';
 import { AppModule } from '../app.module.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import { apiKeyPrincipal, type Principal } from '../auth/principal.js';
 import { VolumeService } from './volume.service.js';
 
 const GiB = 1024 ** 3;
@@ -14,14 +14,14 @@ describe('VolumeService (real PostgreSQL)', () => {
   let app: NestExpressApplication;
   let volumes: VolumeService;
   let tenant: ProvisionedTenant;
-  let auth: ApiKeyPrincipal;
+  let auth: Principal;
 
   beforeAll(async () => {
     app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
     await app.init();
     volumes = app.get(VolumeService);
     tenant = await tenants.create('volume-service');
-    auth = { apiKeyId: 'unused', tenantId: tenant.tenant_id, scope: 'read' };
+    auth = apiKeyPrincipal({ id: randomUUID(), tenantId: tenant.tenant_id, scope: 'read' });
   });
 
   afterAll(async () => {
@@ -151,7 +151,7 @@ describe('VolumeService (real PostgreSQL)', () => {
 
     const first = await volumes.list(sortedAuth, { sort: 'ops', limit: 1, cursor: undefined });
     expect(first.data[0]).toMatchObject({ volume_id: busy.volumeId, read_ops: 900, write_ops: 100, hit_ratio: 0.1, wss_bytes: GiB, recommended_tier_bytes: null });
-    await expect(volumes.list(sortedAuth, { sort: 'wss', limit: 1, cursor: first.next_cursor! })).rejects.toThrow('cursor belongs to sort=ops, not sort=wss');
+    await expect(volumes.list(sortedAuth, { sort: 'wss', limit: 1, cursor: first.next_cursor! })).rejects.toThrow('cursor belongs to volumes:ops, not volumes:wss');
     await expect(volumes.list(sortedAuth, { sort: 'ops', limit: 1, cursor: 'garbage' })).rejects.toThrow('cursor is not a next_cursor of this API');
   });
 });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import type { VolumeListQuery } from '../dtos/volume-query.js';
+import { toPage } from '../http/pagination.js';
 import { mapVolumeDetail, mapVolumeSummary, type VolumeDetailDto, type VolumeListDto } from '../dtos/volume.dto.js';
-import type { ApiKeyPrincipal } from '../repositories/api-key.repository.js';
+import type { Principal } from '../auth/principal.js';
 import { VolumeRepository } from '../repositories/volume.repository.js';
 import { decodeVolumeCursor, encodeVolumeCursor } from './volume-cursor.js';
 
@@ -14,19 +15,14 @@ export class VolumeService {
   ) {}
 
   /**
-   * One page of the caller's volumes in the requested order.
+   * One page of the caller's volumes in the requested order, filtered by host and recommendation.
    * @throws ApiError bad_request for a cursor that is not a next_cursor of the same sort.
    */
-  async list(auth: ApiKeyPrincipal, query: VolumeListQuery): Promise<VolumeListDto> {
+  async list(auth: Principal, query: VolumeListQuery): Promise<VolumeListDto> {
     const after = query.cursor ? decodeVolumeCursor(query.cursor, query.sort) : null;
     return this.database.withTenant(auth.tenantId, async (db) => {
-      const rows = await this.volumes.list(db, auth.tenantId, query.sort, after, query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        data: page.map(mapVolumeSummary),
-        next_cursor: rows.length > query.limit && last ? encodeVolumeCursor(query.sort, { sortKey: last.sort_key, volumeId: last.volume_id }) : null,
-      };
+      const rows = await this.volumes.list(db, auth.tenantId, { sort: query.sort, hostId: query.host_id, hasRecommendation: query.has_recommendation }, after, query.limit + 1);
+      return toPage(rows, query.limit, mapVolumeSummary, (last) => encodeVolumeCursor(query.sort, { sortKey: last.sort_key, volumeId: last.volume_id }));
     });
   }
 
@@ -35,7 +31,7 @@ export class VolumeService {
    * miss ratio curve and recommendation.
    * @throws ApiError not_found when the caller's tenant has no such volume.
    */
-  async get(auth: ApiKeyPrincipal, volumeId: string): Promise<VolumeDetailDto> {
+  async get(auth: Principal, volumeId: string): Promise<VolumeDetailDto> {
     return this.database.withTenant(auth.tenantId, async (db) => {
       const volume = await this.volumes.get(db, auth.tenantId, volumeId);
       if (!volume) {

@@ -13,7 +13,7 @@ export interface LiveApi {
 /** Starts the api as `main.ts` does, logging only errors; close it with `app.close()`. */
 export async function startApi(): Promise<LiveApi> {
   const app = await createServiceApp(AppModule, { logLevels: ['fatal', 'error'] });
-  serveOpenApiDocument(app);
+  await serveOpenApiDocument(app);
   await app.listen(0, BIND_ADDRESS);
   return { app, url: await app.getUrl() };
 }

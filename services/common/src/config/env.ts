@@ -22,6 +22,8 @@ export const ENV_SCHEMA = {
   TIERWISE_INGEST_PORT: port,
   /** TCP port of the api service on 127.0.0.1. */
   TIERWISE_API_PORT: port,
+  /** Requests one credential (API key, else client address) may make to the api's /v1 per minute (default 600). */
+  TIERWISE_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 } as const;
 
 export type EnvName = keyof typeof ENV_SCHEMA;

@@ -33,3 +33,11 @@ export function bearerCredential(authorization: string | undefined): string | nu
   const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(authorization ?? '');
   return match ? match[1] : null;
 }
+
+/** Characters of a credential kept visible in lists (the `twk_` tag and 8 random characters, 48 bits). */
+export const CREDENTIAL_PREFIX_LENGTH = 12;
+
+/** The visible prefix of a credential (api_keys.key_prefix): enough to tell keys apart, useless to authenticate. */
+export function credentialPrefix(credential: string): string {
+  return credential.slice(0, CREDENTIAL_PREFIX_LENGTH);
+}

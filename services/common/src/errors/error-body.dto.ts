@@ -11,4 +11,7 @@ export class ErrorBodyDto {
 
   @ApiProperty({ description: 'the x-request-id of the request, also in the response header' })
   request_id!: string;
+
+  @ApiProperty({ format: 'uri', description: "where the code is explained (this service's GET /docs/errors#<code>)", example: 'http://127.0.0.1:8080/docs/errors#not_found' })
+  doc_url!: string;
 }

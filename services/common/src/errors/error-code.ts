@@ -1,14 +1,23 @@
 import { HttpStatus } from '@nestjs/common';
 
-/** Machine-readable error codes of the error body `{code, message, request_id}` (every service). */
+/**
+ * Machine-readable error codes of the error body `{code, message, request_id, doc_url}` (every
+ * service). The OpenAPI document carries this enum as the `ErrorCode` schema; each code is
+ * explained at `doc_url` (GET /docs/errors#<code>).
+ */
 export enum ErrorCode {
   BadRequest = 'bad_request',
   InvalidBody = 'invalid_body',
   Unauthorized = 'unauthorized',
   Forbidden = 'forbidden',
   NotFound = 'not_found',
+  Conflict = 'conflict',
+  IdempotencyKeyInUse = 'idempotency_key_in_use',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
+  TooManyRequests = 'too_many_requests',
+  Unprocessable = 'unprocessable',
+  IdempotencyKeyReused = 'idempotency_key_reused',
   Unavailable = 'unavailable',
   Internal = 'internal_error',
 }
@@ -20,17 +29,38 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, HttpStatus>> = {
   [ErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
   [ErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
   [ErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [ErrorCode.Conflict]: HttpStatus.CONFLICT,
+  [ErrorCode.IdempotencyKeyInUse]: HttpStatus.CONFLICT,
   [ErrorCode.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
   [ErrorCode.UnsupportedMediaType]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  [ErrorCode.Unprocessable]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.IdempotencyKeyReused]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };
 
+/** What each code means and what the client can do about it (the page at doc_url). */
+export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorCode, string>> = {
+  [ErrorCode.BadRequest]: 'A query or path parameter is malformed (the message names it). Fix the request; retrying it unchanged fails again.',
+  [ErrorCode.InvalidBody]: 'The request body does not match its schema (the message names the field). Fix the body.',
+  [ErrorCode.Unauthorized]: 'No credential, or an unknown or revoked one. Send `Authorization: Bearer <api key>` with a live key.',
+  [ErrorCode.Forbidden]: "The credential's role or scope does not allow this operation (a read key cannot change anything; the audit log and API keys need an admin).",
+  [ErrorCode.NotFound]: 'The route, or the resource it names, does not exist in your tenant.',
+  [ErrorCode.Conflict]: 'The change conflicts with the current state (the message says which).',
+  [ErrorCode.IdempotencyKeyInUse]: 'A request with the same Idempotency-Key is still being processed. Retry after it finished.',
+  [ErrorCode.PayloadTooLarge]: 'The request body is larger than the service accepts.',
+  [ErrorCode.UnsupportedMediaType]: 'The Content-Type is not one the route accepts.',
+  [ErrorCode.Unprocessable]: 'The request is well-formed but cannot be carried out (the message says why).',
+  [ErrorCode.IdempotencyKeyReused]: 'The Idempotency-Key was used before with another method, path or body. Use a new key for a new request.',
+  [ErrorCode.TooManyRequests]: 'Too many requests (for this credential, or login attempts). Wait the seconds of the Retry-After header; RateLimit-* headers tell the budget.',
+  [ErrorCode.Unavailable]: 'A backing service (database, broker) is unreachable. Retry after the seconds of the Retry-After header.',
+  [ErrorCode.Internal]: 'An unexpected error; it is logged with the request id. Report the request_id if it persists.',
+};
+
 /** The code for an HTTP status raised by the framework (unknown route, body parser, validation pipe). */
 export function errorCodeForStatus(status: number): ErrorCode {
-  const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find(
-    (candidate) => candidate !== ErrorCode.InvalidBody && ERROR_STATUS[candidate] === status,
-  );
+  const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((candidate) => ERROR_STATUS[candidate] === status);
   if (code) {
     return code;
   }

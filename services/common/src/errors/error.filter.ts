@@ -4,13 +4,14 @@ import { isDatabaseUnavailable } from '../database/unavailable.js';
 import { requestIdOf } from '../http/request-id.middleware.js';
 import { ApiError } from './api-error.js';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from './error-code.js';
+import { errorDocUrl } from './error-docs.js';
 import type { ErrorBodyDto } from './error-body.dto.js';
 
 /** Seconds a client should wait before retrying while PostgreSQL is unreachable. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Answers every exception of an HTTP request with `{code, message, request_id}`:
+ * Answers every exception of an HTTP request with `{code, message, request_id, doc_url}`:
  * an {@link ApiError} with its own code; a framework HttpException (unknown route, body
  * parser, validation pipe) with the code of its status; PostgreSQL being unreachable with 503
  * `unavailable` and Retry-After; anything else with 500 `internal_error`, logged with its
@@ -30,7 +31,7 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const { status, body } = this.toBody(exception, requestIdOf(response));
+    const { status, body } = this.toBody(exception, requestIdOf(response), request);
     if (status >= 500) {
       const context = { msg: body.message, request_id: body.request_id, method: request.method, path: request.path };
       if (exception instanceof ApiError) {
@@ -49,18 +50,16 @@ export class ErrorFilter implements ExceptionFilter {
     response.status(status).json(body);
   }
 
-  private toBody(exception: unknown, requestId: string): { status: number; body: ErrorBodyDto } {
+  private toBody(exception: unknown, requestId: string, request: Request): { status: number; body: ErrorBodyDto } {
+    const body = (code: ErrorCode, message: string): ErrorBodyDto => ({ code, message, request_id: requestId, doc_url: errorDocUrl(request, code) });
     if (exception instanceof ApiError) {
-      return { status: exception.getStatus(), body: { code: exception.code, message: exception.message, request_id: requestId } };
+      return { status: exception.getStatus(), body: body(exception.code, exception.message) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return { status, body: { code: errorCodeForStatus(status), message: httpMessage(exception), request_id: requestId } };
+      return { status, body: body(errorCodeForStatus(status), httpMessage(exception)) };
     }
-    return {
-      status: ERROR_STATUS[ErrorCode.Internal],
-      body: { code: ErrorCode.Internal, message: 'internal error', request_id: requestId },
-    };
+    return { status: ERROR_STATUS[ErrorCode.Internal], body: body(ErrorCode.Internal, 'internal error') };
   }
 }
 

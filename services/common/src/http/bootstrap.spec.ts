@@ -47,7 +47,18 @@ describe('createServiceApp', () => {
     const response = await fetch(`${base}/probe/missing`, { headers: { 'x-request-id': 'req-42' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toBe('req-42');
-    expect(await response.json()).toEqual({ code: 'not_found', message: 'volume abc not found', request_id: 'req-42' });
+    expect(await response.json()).toEqual({ code: 'not_found', message: 'volume abc not found', request_id: 'req-42', doc_url: `${base}/docs/errors#not_found` });
+  });
+
+  it('serves the error-code reference doc_url points into, one anchor per code', async () => {
+    const response = await fetch(`${base}/docs/errors`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await response.text();
+    for (const code of Object.values(ErrorCode)) {
+      expect(page).toContain(`<section id="${code}">`);
+    }
+    expect(page).toContain('not_found (HTTP 404)');
   });
 
   it('makes up a request id when the client sends none, and sets Retry-After when asked', async () => {

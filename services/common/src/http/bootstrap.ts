@@ -1,7 +1,9 @@
 import { ConsoleLogger, type LogLevel, StandardSchemaValidationPipe, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Application } from 'express';
 import { type Env, type EnvError, type EnvName, loadEnv } from '../config/env.js';
+import { ERROR_DOCS_PATH, serveErrorDocs } from '../errors/error-docs.js';
 import { ErrorFilter } from '../errors/error.filter.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { requestLogMiddleware } from './request-log.middleware.js';
@@ -20,8 +22,9 @@ export interface ServiceAppOptions {
  * Creates a Nest application with the behaviour every Tierwise service shares: JSON logs,
  * x-request-id on every request and answer, one log line per request, zod (Standard Schema)
  * validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
- * error bodies `{code, message, request_id}` for every exception (including unknown routes and
- * body-parser errors). Middleware added here runs before any body parser registered later.
+ * error bodies `{code, message, request_id, doc_url}` for every exception (including unknown routes and
+ * body-parser errors), and the error-code reference doc_url points to (GET /docs/errors).
+ * Middleware added here runs before any body parser registered later.
  *
  * @throws EnvError when a TIERWISE_* variable the module needs is missing or malformed.
  */
@@ -33,6 +36,7 @@ export async function createServiceApp(module: Type<unknown>, options: ServiceAp
   });
   app.disable('x-powered-by');
   app.use(requestIdMiddleware, requestLogMiddleware);
+  (app.getHttpAdapter().getInstance() as Application).get(ERROR_DOCS_PATH, serveErrorDocs);
   app.useGlobalFilters(new ErrorFilter());
   app.useGlobalPipes(new StandardSchemaValidationPipe());
   app.enableShutdownHooks();
@@ -46,7 +50,7 @@ export interface RunServiceOptions<K extends EnvName> extends ServiceAppOptions 
   /** The variable holding the port to listen on. */
   port: K & ('TIERWISE_API_PORT' | 'TIERWISE_INGEST_PORT');
   /** Adds to the application before it listens (body parsers, OpenAPI document). */
-  configure?: (app: NestExpressApplication) => void;
+  configure?: (app: NestExpressApplication) => void | Promise<void>;
 }
 
 /**
@@ -62,6 +66,6 @@ export async function runService<K extends EnvName>(module: Type<unknown>, optio
     process.exit(1);
   }
   const app = await createServiceApp(module, options);
-  options.configure?.(app);
+  await options.configure?.(app);
   await app.listen(env[options.port] as number, BIND_ADDRESS);
 }

@@ -1,1 +1,2 @@
 export * from './test-tenants.js';
+export * from './volume-rows.js';

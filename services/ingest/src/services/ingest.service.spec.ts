@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiError, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { KAFKA_TOPICS } from '@tierwise/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_IN_FLIGHT_BATCHES } from '../ingest.constants.js';
 import { startIngest } from '../../test/support/ingest-app.js';
 import { KafkaTap } from '../../test/support/kafka-tap.js';
 import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
@@ -71,4 +73,47 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
     await expect(ingest.ingestMetrics(agent, batchId, body)).resolves.toEqual({ batchId, duplicate: false, records: 1 });
     expect((await tap.drain()).map((r) => r.record.batchId)).toEqual([`${batchId}#0`]);
   });
+
+  it('pushes back when Kafka hangs: beyond the in-flight bound it answers 503 with Retry-After 1 at once, and keeps nothing', async () => {
+    // A "broker" that accepts connections and never answers: every publish waits for Kafka.
+    const sockets = new Set<Socket>();
+    const blackHole: Server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const { port } = blackHole.address() as { port: number };
+    const hung = new IngestService(
+      app.get(DatabaseService),
+      app.get(BatchRepository),
+      app.get(InventoryRepository),
+      new TelemetryRepository({ TIERWISE_KAFKA_BROKERS: [`127.0.0.1:${port}`] }),
+    );
+    const extra = 5;
+    const batchIds = Array.from({ length: MAX_IN_FLIGHT_BATCHES + extra }, () => randomUUID());
+    const started = Date.now();
+    interface Outcome {
+      ok: boolean;
+      code?: string;
+      retryAfter?: number;
+      after: number;
+    }
+    const outcomes = batchIds.map(
+      (batchId): Promise<Outcome> =>
+        hung.ingestMetrics(agent, batchId, Buffer.from(metricsRequest([testVolume()]))).then(
+          () => ({ ok: true, after: Date.now() - started }),
+          (error: ApiError) => ({ ok: false, code: error.code, retryAfter: error.retryAfterSeconds, after: Date.now() - started }),
+        ),
+    );
+    const settled = await Promise.all(outcomes);
+    for (const socket of sockets) socket.destroy();
+    blackHole.close();
+
+    const busy = settled.filter((o) => !o.ok && o.retryAfter === 1);
+    const brokerDown = settled.filter((o) => !o.ok && o.retryAfter === 5);
+    expect(busy).toHaveLength(extra);
+    expect(brokerDown).toHaveLength(MAX_IN_FLIGHT_BATCHES);
+    expect(settled.every((o) => !o.ok && o.code === 'unavailable')).toBe(true);
+    // The refused batches were answered before any publish gave up.
+    expect(Math.max(...busy.map((o) => o.after))).toBeLessThan(Math.min(...brokerDown.map((o) => o.after)));
+    const { rows } = await tenants.owner.query('SELECT count(*)::int AS n FROM ingested_batches WHERE batch_id = ANY($1)', [batchIds]);
+    expect(rows[0].n).toBe(0);
+  }, 90_000);
 });

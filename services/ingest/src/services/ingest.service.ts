@@ -9,7 +9,7 @@ import {
   ProtoDecodeError,
   ReferenceBatch,
 } from '@tierwise/proto';
-import { MAX_RECORD_BYTES, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
+import { MAX_IN_FLIGHT_BATCHES, MAX_RECORD_BYTES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
 import type { AgentPrincipal } from '../repositories/agent.repository.js';
 import { type BatchKind, BatchRepository } from '../repositories/batch.repository.js';
 import { InventoryRepository, type VolumeSighting } from '../repositories/inventory.repository.js';
@@ -42,6 +42,9 @@ interface AcceptedBatch {
  */
 @Injectable()
 export class IngestService {
+  /** Batches between the start of their acceptance and its end (back-pressure bound). */
+  private inFlight = 0;
+
   constructor(
     private readonly database: DatabaseService,
     private readonly batches: BatchRepository,
@@ -108,6 +111,14 @@ export class IngestService {
         );
       }
     }
+    if (this.inFlight >= MAX_IN_FLIGHT_BATCHES) {
+      throw new ApiError(
+        ErrorCode.Unavailable,
+        `ingest is at capacity (${MAX_IN_FLIGHT_BATCHES} batches are waiting for Kafka), retry later`,
+        { retryAfterSeconds: RETRY_AFTER_BUSY_SECONDS },
+      );
+    }
+    this.inFlight += 1;
     try {
       return await this.database.withTenant(agent.tenantId, async (db) => {
         if (!(await this.batches.claim(db, agent, batch.kind, batch.batchId))) {
@@ -125,6 +136,8 @@ export class IngestService {
         });
       }
       throw error;
+    } finally {
+      this.inFlight -= 1;
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { RecommendationEvent } from '../event.js';
+import type { AlertEvent, ChannelEvent, RecommendationEvent } from '../event.js';
 
 const IEC_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 
@@ -18,20 +18,46 @@ export function formatRatio(ratio: number): string {
   return `${(ratio * 100).toFixed(1)} %`;
 }
 
-/** The portal page of the event's volume: `<web>/volumes/<volume_id>`. */
-export function volumeUrl(webUrl: string, event: RecommendationEvent): string {
-  return new URL(`volumes/${encodeURIComponent(event.volume_id)}`, withSlash(webUrl)).toString();
+/** A duration in microseconds, in µs below 1 ms, else ms with one decimal: 12345 → "12.3 ms". */
+export function formatMicroseconds(us: number): string {
+  return us < 1000 ? `${Math.round(us)} µs` : `${(us / 1000).toFixed(1)} ms`;
 }
 
-/** The unsubscribe page of a channel: `<web>/settings/notifications?unsubscribe=<channel id>`. */
-export function unsubscribeUrl(webUrl: string, channelId: string): string {
-  const url = new URL('settings/notifications', withSlash(webUrl));
-  url.searchParams.set('unsubscribe', channelId);
-  return url.toString();
+/** A duration in seconds as whole minutes from 2 min on: 900 → "15 min", 45 → "45 s". */
+export function formatSeconds(seconds: number): string {
+  return seconds >= 120 ? `${Math.floor(seconds / 60)} min` : `${Math.round(seconds)} s`;
 }
 
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** `<base>/<path>` with the path's segments URL-encoded by the caller. */
+export function joinUrl(base: string, path: string): string {
+  return new URL(path, withSlash(base)).toString();
+}
+
+/** The portal page of a volume: `<web>/volumes/<volume_id>`. */
+export function volumeUrl(webUrl: string, volumeId: string): string {
+  return joinUrl(webUrl, `volumes/${encodeURIComponent(volumeId)}`);
+}
+
+/** A link of a message: a label and where it goes; `id` is the Slack button's action_id. */
+export interface NoticeLink {
+  id: string;
+  label: string;
+  url: string;
+}
+
+/**
+ * What any channel shows of one event: a one-line title, a paragraph, facts as
+ * label/value pairs in display order, and links (the first opens the event in the portal).
+ */
+export interface Notice {
+  title: string;
+  summary: string;
+  facts: Array<[label: string, value: string]>;
+  links: NoticeLink[];
 }
 
 /** The tier media as people write it: "RAM" or "NVMe". */
@@ -39,20 +65,69 @@ function mediaName(media: RecommendationEvent['media']): string {
   return media === 'ram' ? 'RAM' : 'NVMe';
 }
 
-/** One line naming the change: "New recommendation for volume <id>: 1.5 GiB NVMe write-back". */
-export function headline(event: RecommendationEvent): string {
+function recommendationNotice(event: RecommendationEvent, webUrl: string): Notice {
   const verb = event.kind === 'recommendation.created' ? 'New recommendation' : 'Updated recommendation';
-  return `${verb} for volume ${event.volume_id}: ${formatBytes(event.tier_bytes)} ${mediaName(event.media)} ${event.policy}`;
+  return {
+    title: `${verb} for volume ${event.volume_id}: ${formatBytes(event.tier_bytes)} ${mediaName(event.media)} ${event.policy}`,
+    summary: event.explanation,
+    facts: [
+      ['Cache tier size', formatBytes(event.tier_bytes)],
+      ['Media', mediaName(event.media)],
+      ['Write policy', event.policy],
+      ['Predicted hit ratio', formatRatio(event.predicted_hit_ratio)],
+      ['Target hit ratio', formatRatio(event.target_hit_ratio)],
+      ['Achievable hit ratio', formatRatio(event.achievable_hit_ratio)],
+    ],
+    links: [{ id: 'open_recommendation', label: 'Open in Tierwise', url: volumeUrl(webUrl, event.volume_id) }],
+  };
 }
 
-/** The facts every message shows, as label/value pairs in display order. */
-export function facts(event: RecommendationEvent): Array<[label: string, value: string]> {
-  return [
-    ['Cache tier size', formatBytes(event.tier_bytes)],
-    ['Media', mediaName(event.media)],
-    ['Write policy', event.policy],
-    ['Predicted hit ratio', formatRatio(event.predicted_hit_ratio)],
-    ['Target hit ratio', formatRatio(event.target_hit_ratio)],
-    ['Achievable hit ratio', formatRatio(event.achievable_hit_ratio)],
-  ];
+/** The alert's condition in words, with value and threshold in the rule's unit. */
+function alertCondition(event: AlertEvent): { title: string; value: string; threshold: string } {
+  const volume = `volume ${event.subject}`;
+  switch (event.rule_kind) {
+    case 'hit_ratio_drop':
+      return { title: `Hit ratio of ${volume} dropped`, value: `${(event.value * 100).toFixed(1)} points`, threshold: `${(event.threshold * 100).toFixed(1)} points` };
+    case 'agent_silent':
+      return { title: `Host ${event.subject} has sent no telemetry`, value: formatSeconds(event.value), threshold: formatSeconds(event.threshold) };
+    case 'latency':
+      return {
+        title: `Latency of ${formatBytes(event.bin_upper_bytes ?? 0)} I/Os on ${volume} above threshold`,
+        value: formatMicroseconds(event.value),
+        threshold: formatMicroseconds(event.threshold),
+      };
+    case 'destage_backlog':
+      return { title: `Destage backlog of ${volume} above threshold`, value: formatBytes(event.value), threshold: formatBytes(event.threshold) };
+    case 'write_back_fallback':
+      return { title: `${volume[0]!.toUpperCase()}${volume.slice(1)} fell back from write-back to write-through`, value: 'write-through', threshold: 'write-back' };
+  }
+}
+
+function alertNotice(event: AlertEvent, webUrl: string): Notice {
+  const condition = alertCondition(event);
+  const resolved = event.kind === 'alert.resolved';
+  const link = event.rule_kind === 'agent_silent' ? joinUrl(webUrl, '') : volumeUrl(webUrl, event.subject);
+  return {
+    title: `${resolved ? 'Resolved' : event.severity === 'critical' ? 'Critical' : 'Warning'}: ${condition.title}`,
+    summary: resolved
+      ? `Alert rule "${event.rule_name}" no longer holds (opened ${event.opened_at}, resolved ${event.resolved_at}).`
+      : `Alert rule "${event.rule_name}" fired at ${event.opened_at}.`,
+    facts: [
+      ['Rule', event.rule_name],
+      ['Severity', event.severity],
+      [resolved ? 'Value when opened' : 'Value', condition.value],
+      ['Threshold', condition.threshold],
+    ],
+    links: [{ id: 'open_alert_subject', label: event.rule_kind === 'agent_silent' ? 'Open the fleet' : 'Open the volume', url: link }],
+  };
+}
+
+/**
+ * What channels show of an event.
+ *
+ * @param event a validated recommendation or alert event.
+ * @param webUrl the portal's base URL (TIERWISE_WEB_URL), for the links.
+ */
+export function noticeOf(event: ChannelEvent, webUrl: string): Notice {
+  return 'rule_kind' in event ? alertNotice(event, webUrl) : recommendationNotice(event, webUrl);
 }

@@ -1,37 +1,42 @@
-import type { RecommendationEvent } from '../event.js';
-import { facts, headline, volumeUrl } from './format.js';
+import type { Notice } from './format.js';
 
 /**
- * The Slack incoming-webhook body of one recommendation event, in Block Kit
- * (https://api.slack.com/reference/block-kit/blocks): a header, a section with the
- * explanation and the facts as fields (≤ 10 fields), and an actions block whose button opens
- * the volume in the portal. `text` is the fallback shown in notifications.
- *
- * @param event the validated event.
- * @param webUrl the portal's base URL (TIERWISE_WEB_URL).
+ * Block Kit limits this renderer keeps (https://api.slack.com/reference/block-kit/blocks and
+ * /block-kit/block-elements#button): header text ≤ 150 characters; section text ≤ 3000 and
+ * ≤ 10 fields of ≤ 2000; button text ≤ 75, url ≤ 3000, action_id ≤ 255; top-level `text`
+ * (the notification fallback) ≤ 4000 for chat.postMessage (longer is truncated by Slack).
  */
-export function renderSlack(event: RecommendationEvent, webUrl: string): Record<string, unknown> {
-  const title = headline(event);
+const LIMITS = { header: 150, sectionText: 3000, fields: 10, field: 2000, buttonText: 75, fallback: 4000 } as const;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * The Slack message of one event, for an incoming webhook or chat.postMessage: a header, a
+ * section with the summary and the facts as fields, and an actions block with one button per
+ * link (the first opens the event in the portal, TIERWISE_WEB_URL). `text` is the fallback
+ * shown in notifications.
+ */
+export function renderSlack(notice: Notice): { text: string; blocks: Array<Record<string, unknown>> } {
   return {
-    text: title,
+    text: clip(notice.title, LIMITS.fallback),
     blocks: [
-      // Header text is plain_text of at most 150 characters.
-      { type: 'header', text: { type: 'plain_text', text: title.slice(0, 150), emoji: false } },
+      { type: 'header', text: { type: 'plain_text', text: clip(notice.title, LIMITS.header), emoji: false } },
       {
         type: 'section',
-        text: { type: 'mrkdwn', text: event.explanation.slice(0, 3000) || title },
-        fields: facts(event).map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${value}` })),
+        text: { type: 'mrkdwn', text: clip(notice.summary || notice.title, LIMITS.sectionText) },
+        fields: notice.facts.slice(0, LIMITS.fields).map(([label, value]) => ({ type: 'mrkdwn', text: clip(`*${label}*\n${value}`, LIMITS.field) })),
       },
       {
         type: 'actions',
-        elements: [
-          {
-            type: 'button',
-            text: { type: 'plain_text', text: 'Open in Tierwise' },
-            url: volumeUrl(webUrl, event),
-            action_id: 'open_volume',
-          },
-        ],
+        elements: notice.links.map((link, index) => ({
+          type: 'button',
+          text: { type: 'plain_text', text: clip(link.label, LIMITS.buttonText) },
+          url: link.url,
+          action_id: link.id,
+          ...(index === 0 ? { style: 'primary' } : {}),
+        })),
       },
     ],
   };

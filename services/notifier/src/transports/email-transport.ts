@@ -31,8 +31,10 @@ export class EmailTransport {
   }
 
   /**
-   * Sends one email whose Message-ID is `<idempotencyKey@tierwise.notifier>`, so a receiver
-   * (or a test) recognises a resend of the same delivery.
+   * Sends one multipart/alternative email (text and HTML) whose Message-ID is
+   * `<idempotencyKey@tierwise.notifier>`, so a receiver (or a test) recognises a resend of the
+   * same delivery; with List-Unsubscribe and List-Unsubscribe-Post when the content has an
+   * unsubscribe URL.
    *
    * @throws DeliveryError, permanent for SMTP 5xx replies (RFC 5321 §4.2.1), transient for 4xx
    *   replies and connection errors.
@@ -46,7 +48,14 @@ export class EmailTransport {
         text: content.text,
         html: content.html,
         messageId: `<${idempotencyKey}@${MESSAGE_ID_DOMAIN}>`,
-        list: { unsubscribe: content.unsubscribeUrl },
+        ...(content.unsubscribeUrl
+          ? {
+              // RFC 2369 List-Unsubscribe with RFC 8058 one-click: a POST of
+              // "List-Unsubscribe=One-Click" to the URL unsubscribes.
+              list: { unsubscribe: content.unsubscribeUrl },
+              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            }
+          : {}),
       });
     } catch (error) {
       const responseCode = (error as { responseCode?: number }).responseCode;

@@ -1,4 +1,5 @@
 import { DeliveryError } from '../delivery-error.js';
+import type { SlackMessage } from './slack-api-transport.js';
 
 /** How long one webhook POST may take, in milliseconds. */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -16,7 +17,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * @param idempotencyKey sent as X-Tierwise-Idempotency-Key (Slack ignores it; proxies may not).
  * @throws DeliveryError with `retryAfterSeconds` from a 429's Retry-After.
  */
-export async function postSlackWebhook(url: string, body: Record<string, unknown>, idempotencyKey: string): Promise<void> {
+export async function postSlackWebhook(url: string, body: SlackMessage, idempotencyKey: string): Promise<void> {
   let response: Response;
   try {
     response = await fetch(url, {

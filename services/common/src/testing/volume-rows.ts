@@ -1,10 +1,11 @@
 /**
  * Arranges the rows the stream jobs would write for a volume (volume_io_stats and today's 1 d
- * volume rollup in metric_rollups, volume_block_sizes, volume_working_sets, volume_mrcs, recommendations) plus the inventory
+ * volume rollup in metric_rollups, volume_block_sizes, volume_working_sets, volume_mrcs,
+ * recommendations, volume_metrics_10s) plus the inventory
  * row ingest writes, as tierwise_owner.
  */
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '@tierwise/common';
+import type { Queryable } from '../database/transaction.js';
 
 export interface VolumeFixture {
   volumeId: string;
@@ -20,6 +21,8 @@ export interface VolumeFixture {
   blockSizeOps?: number;
   /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
   mrcCacheBytes?: number;
+  /** 10-second interval points (volume_metrics_10s), each with these read and write I/Os; absent = none. */
+  intervals?: { start: string; readOps: number; writeOps: number; hits: number; misses: number }[];
 }
 
 export function hexId(): string {
@@ -76,6 +79,14 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
       `INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes, ops, bytes)
        VALUES ($1, $2, 'read', '4096', 4096, $3, $3::bigint * 4096)`,
       [tenantId, volume.volumeId, volume.blockSizeOps],
+    );
+  }
+  for (const point of volume.intervals ?? []) {
+    await db.query(
+      `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes, write_bytes,
+                                       cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+       VALUES ($1, $2, $3, 10, $4, $5, $4::bigint * 4096, $5::bigint * 8192, $6, $7, $6, $7, 0, 1048576, 17179869184)`,
+      [tenantId, volume.volumeId, point.start, point.readOps, point.writeOps, point.hits, point.misses],
     );
   }
   if (volume.mrcCacheBytes !== undefined) {

@@ -1,0 +1,57 @@
+/**
+ * CPU time and resident memory of a process and all its descendants, from /proc (Linux).
+ * The local stack starts services through `npm run`, so the server is a child of the pid
+ * in .local/<profile>/run/<name>.pid: the whole tree is measured.
+ *
+ * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pids}
+ *   cpuSeconds: user + system time of every live process of the tree (proc(5) utime+stime
+ *               in clock ticks / sysconf(_SC_CLK_TCK) = 100 on Linux), seconds
+ *   rssBytes:   sum of their resident set sizes (proc(5) statm resident * page size 4096), bytes
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+function stat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssBytes: resident * PAGE_BYTES };
+  } catch {
+    return null; // the process ended while we looked
+  }
+}
+
+export function treeUsage(rootPid) {
+  const all = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (/^\d+$/.test(entry)) {
+      const s = stat(entry);
+      if (s) all.set(Number(entry), s);
+    }
+  }
+  const tree = new Set([rootPid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, s] of all) {
+      if (!tree.has(pid) && tree.has(s.ppid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  let cpuTicks = 0;
+  let rssBytes = 0;
+  for (const pid of tree) {
+    const s = all.get(pid);
+    if (s) {
+      cpuTicks += s.cpuTicks;
+      rssBytes += s.rssBytes;
+    }
+  }
+  return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes, pids: [...tree] };
+}

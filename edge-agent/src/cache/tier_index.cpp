@@ -1,0 +1,74 @@
+#include "cache/tier_index.hpp"
+
+#include <algorithm>
+
+namespace tierwise::cache {
+
+TierIndex::TierIndex(uint32_t capacity_slots, uint32_t slot_limit,
+                     std::unique_ptr<eviction::EvictionPolicy> policy)
+    : capacity_(capacity_slots),
+      slot_limit_(std::max(capacity_slots, slot_limit)),
+      policy_(std::move(policy)) {}
+
+uint32_t TierIndex::take_free_slot() {
+  if (!free_.empty()) {
+    const uint32_t slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  if (slots_.size() < slot_limit_) {
+    slots_.emplace_back();
+    return static_cast<uint32_t>(slots_.size() - 1);
+  }
+  return kNoSlot;
+}
+
+void TierIndex::release(uint32_t slot) {
+  slots_[slot].state = State::kFree;
+  free_.push_back(slot);
+}
+
+TierIndex::Insertion TierIndex::insert(uint64_t block) {
+  Insertion ins;
+  policy_->on_miss(block);
+  uint32_t slot = kNoSlot;
+  if (map_.size() >= capacity_) {
+    const uint32_t victim = policy_->evict(*this);
+    if (victim != kNoSlot) {
+      Slot& v = slots_[victim];
+      ins.evicted = true;
+      ins.evicted_block = v.block;
+      map_.erase(v.block);
+      if (v.pins == 0) {
+        slot = victim;  // reused at once
+      } else {
+        v.state = State::kRetiring;  // freed by its last unpin
+        ++retiring_;
+      }
+    }
+  }
+  if (slot == kNoSlot) slot = take_free_slot();
+  if (slot == kNoSlot) return ins;
+  slots_[slot] = Slot{block, 0, State::kResident};
+  map_.insert(block, slot);
+  policy_->on_insert(slot, block);
+  ins.slot = slot;
+  return ins;
+}
+
+void TierIndex::unpin(uint32_t slot, bool drop) {
+  Slot& s = slots_[slot];
+  --s.pins;
+  if (s.state == State::kResident && drop) {
+    map_.erase(s.block);
+    policy_->on_erase(slot);
+    s.state = State::kRetiring;
+    ++retiring_;
+  }
+  if (s.state == State::kRetiring && s.pins == 0) {
+    --retiring_;
+    release(slot);
+  }
+}
+
+}  // namespace tierwise::cache

@@ -1,0 +1,91 @@
+// Which 4 KiB blocks the tier holds and in which slot; the eviction policy
+// decides which block leaves when the tier is full.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cache/eviction/block_map.hpp"
+#include "cache/eviction/eviction_policy.hpp"
+
+namespace tierwise::cache {
+
+/*
+ * Lifecycle of a TierIndex
+ *
+ * 1. Construct with the tier's capacity in slots (at most that many blocks are
+ *    resident), the slot limit (>= capacity: how many 4 KiB slots the tier
+ *    device has room for) and the eviction policy. No slot storage is reserved:
+ *    slot records grow as blocks are inserted (slot numbers 0, 1, 2, ... so the
+ *    tier's memory stays compact).
+ * 2. find/touch for hits, insert for misses (the policy picks the victim once
+ *    `capacity` blocks are resident), unpin(slot, true) to drop a block.
+ * 3. pin/unpin bracket every in-flight use of a slot.
+ *
+ * Deferred eviction of pinned victims. The policy's victim leaves the index at
+ * once, whatever its pins, so hits and misses follow the policy exactly (at
+ * any queue depth). A victim still pinned by an in-flight I/O keeps its slot
+ * ("retiring") until its last unpin; the incoming block then takes a free slot
+ * from the room between capacity and the slot limit (staging room: sized by
+ * the caller for the blocks that can be in flight at once). Only when there is
+ * none is the incoming block not inserted (Insertion::slot == kNoSlot): the
+ * tier then holds one block fewer than the policy's model until a slot frees.
+ * Resident blocks never exceed the capacity; retiring slots hold no block.
+ *
+ * Every operation is O(1); memory grows geometrically with the slots used and
+ * is never allocated per access.
+ */
+class TierIndex final : private eviction::ResidentBlocks {
+ public:
+  static constexpr uint32_t kNoSlot = eviction::EvictionPolicy::kNoSlot;
+
+  // capacity_slots >= 1; slot_limit >= capacity_slots (smaller values are raised).
+  TierIndex(uint32_t capacity_slots, uint32_t slot_limit,
+            std::unique_ptr<eviction::EvictionPolicy> policy);
+
+  // Slot holding `block` (a 4 KiB block number), or kNoSlot.
+  uint32_t find(uint64_t block) const { return map_.find(block); }
+  // A hit on the resident block in `slot` (the policy updates its order).
+  void touch(uint32_t slot) { policy_->on_hit(slot); }
+
+  struct Insertion {
+    uint32_t slot = kNoSlot;  // kNoSlot: no free slot (see above), nothing inserted
+    bool evicted = false;     // a block was evicted to make room
+    uint64_t evicted_block = 0;
+  };
+  // Admits `block` (which must be absent) after a miss.
+  Insertion insert(uint64_t block);
+
+  void pin(uint32_t slot) { ++slots_[slot].pins; }
+  // Ends one in-flight use of `slot`. With `drop`, its block leaves the tier
+  // (no eviction is counted and the policy keeps no ghost of it); a slot
+  // whose block was evicted meanwhile is simply freed at its last unpin.
+  void unpin(uint32_t slot, bool drop = false);
+
+  uint32_t size() const { return map_.size(); }       // resident blocks
+  uint32_t capacity() const { return capacity_; }
+  uint32_t retiring() const { return retiring_; }     // evicted, slot still pinned
+  const eviction::EvictionPolicy& policy() const { return *policy_; }
+
+ private:
+  enum class State : uint8_t { kFree, kResident, kRetiring };
+  struct Slot {
+    uint64_t block = 0;
+    uint32_t pins = 0;
+    State state = State::kFree;
+  };
+  uint64_t block_in(uint32_t slot) const override { return slots_[slot].block; }
+  uint32_t take_free_slot();
+  void release(uint32_t slot);
+
+  uint32_t capacity_;
+  uint32_t slot_limit_;
+  std::unique_ptr<eviction::EvictionPolicy> policy_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;  // free slots below slots_.size()
+  eviction::BlockMap map_;
+  uint32_t retiring_ = 0;
+};
+
+}  // namespace tierwise::cache

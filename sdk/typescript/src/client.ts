@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFromResponse } from './errors.js';
+import type { components, paths } from './generated/openapi.js';
+import { type Page, paginate } from './pagination.js';
+
+type Schemas = components['schemas'];
+/** The query parameters of GET `P`. */
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+/** A list query without the cursor (the iterators drive it). */
+type IterateQuery<Q> = Omit<Q, 'cursor'>;
+
+export type FleetSummary = Schemas['FleetSummaryDto'];
+export type Host = Schemas['HostDto'];
+export type VolumeSummary = Schemas['VolumeSummaryDto'];
+export type VolumeDetail = Schemas['VolumeDetailDto'];
+export type Policy = Schemas['PolicyDto'];
+export type DesiredPolicy = NonNullable<paths['/v1/volumes/{volumeId}/policy']['put']['requestBody']>['content']['application/json'];
+export type Recommendation = Schemas['RecommendationItemDto'];
+export type AppliedRecommendation = Schemas['AppliedRecommendationDto'];
+export type ApplyOptions = NonNullable<paths['/v1/recommendations/{volumeId}/apply']['post']['requestBody']>['content']['application/json'];
+export type ApiKey = Schemas['ApiKeyDto'];
+export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
+export type AuditEntry = Schemas['AuditEntryDto'];
+
+export type HostListQuery = QueryOf<'/v1/hosts'>;
+export type VolumeListQuery = QueryOf<'/v1/volumes'>;
+export type RecommendationListQuery = QueryOf<'/v1/recommendations'>;
+export type ApiKeyListQuery = QueryOf<'/v1/api-keys'>;
+export type AuditListQuery = QueryOf<'/v1/audit-log'>;
+export type MetricsExportQuery = QueryOf<'/v1/volumes/{volumeId}/metrics/export'>;
+
+/** Options of a POST: the Idempotency-Key (default: a new UUID, so the SDK's own retries are safe). */
+export interface PostOptions {
+  idempotencyKey?: string;
+}
+
+export interface TierwiseOptions {
+  /** A tenant API key (twk_...). */
+  apiKey: string;
+  /** Base URL of the api, e.g. http://127.0.0.1:8080 (no trailing /v1). */
+  baseUrl: string;
+  /** fetch to use (default: the global fetch). */
+  fetch?: typeof fetch;
+  /** Sent as User-Agent; shows in the audit log. */
+  userAgent?: string;
+}
+
+/** What openapi-fetch answers. */
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The body of a 2xx answer. @throws TierwiseApiError (its subclass for the status) otherwise. */
+async function unwrap<T>(result: Promise<FetchResult<T>>): Promise<T> {
+  const { data, error, response } = await result;
+  if (!response.ok) {
+    throw errorFromResponse(response, error);
+  }
+  return data as T;
+}
+
+/**
+ * The Tierwise api client: one namespace per resource, typed from the OpenAPI document
+ * (openapi-typescript + openapi-fetch). Every method resolves to the answer's body and rejects
+ * with a {@link TierwiseApiError} subclass (BadRequestError, AuthenticationError, ...,
+ * RateLimitError, InternalServerError) carrying the request id and the raw Response. Lists
+ * have `list` (one page) and `iterate` (every item, page after page).
+ */
+export class Tierwise {
+  /** The underlying openapi-fetch client, for calls the namespaces do not cover. */
+  readonly raw: Client<paths>;
+
+  constructor(options: TierwiseOptions) {
+    this.raw = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      fetch: options.fetch,
+      headers: { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent ?? 'tierwise-sdk-typescript/0.1.0' },
+    });
+  }
+
+  readonly fleet = {
+    /** Inventory counts and I/O totals of the tenant. */
+    summary: (): Promise<FleetSummary> => unwrap(this.raw.GET('/v1/fleet/summary')),
+  };
+
+  readonly hosts = {
+    list: (query: HostListQuery = {}): Promise<Page<Host>> => unwrap(this.raw.GET('/v1/hosts', { params: { query } })),
+    iterate: (query: IterateQuery<HostListQuery> = {}): AsyncGenerator<Host> => paginate((cursor) => this.hosts.list({ ...query, cursor })),
+  };
+
+  readonly volumes = {
+    list: (query: VolumeListQuery = {}): Promise<Page<VolumeSummary>> => unwrap(this.raw.GET('/v1/volumes', { params: { query } })),
+    iterate: (query: IterateQuery<VolumeListQuery> = {}): AsyncGenerator<VolumeSummary> => paginate((cursor) => this.volumes.list({ ...query, cursor })),
+    get: (volumeId: string): Promise<VolumeDetail> => unwrap(this.raw.GET('/v1/volumes/{volumeId}', { params: { path: { volumeId } } })),
+    /** The desired cache policy and the version the agent applied. */
+    getPolicy: (volumeId: string): Promise<Policy> => unwrap(this.raw.GET('/v1/volumes/{volumeId}/policy', { params: { path: { volumeId } } })),
+    /** Sets the desired cache policy: a new version. */
+    setPolicy: (volumeId: string, policy: DesiredPolicy): Promise<Policy> =>
+      unwrap(this.raw.PUT('/v1/volumes/{volumeId}/policy', { params: { path: { volumeId } }, body: policy })),
+    /** The 10-second interval metrics over [from, to) (at most 7 days) as CSV text with a header line. */
+    exportMetricsCsv: (volumeId: string, query: MetricsExportQuery = {}): Promise<string> =>
+      unwrap(this.raw.GET('/v1/volumes/{volumeId}/metrics/export', { params: { path: { volumeId }, query }, parseAs: 'text' })) as Promise<string>,
+  };
+
+  readonly recommendations = {
+    list: (query: RecommendationListQuery = {}): Promise<Page<Recommendation>> => unwrap(this.raw.GET('/v1/recommendations', { params: { query } })),
+    iterate: (query: IterateQuery<RecommendationListQuery> = {}): AsyncGenerator<Recommendation> =>
+      paginate((cursor) => this.recommendations.list({ ...query, cursor })),
+    get: (volumeId: string): Promise<Recommendation> => unwrap(this.raw.GET('/v1/recommendations/{volumeId}', { params: { path: { volumeId } } })),
+    /** Applies the volume's recommendation: it becomes the volume's desired policy. */
+    apply: (volumeId: string, choice: ApplyOptions = {}, options: PostOptions = {}): Promise<AppliedRecommendation> =>
+      unwrap(
+        this.raw.POST('/v1/recommendations/{volumeId}/apply', {
+          params: { path: { volumeId }, header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } },
+          body: choice,
+        }),
+      ),
+    dismiss: (volumeId: string, reason?: string, options: PostOptions = {}): Promise<Recommendation> =>
+      unwrap(
+        this.raw.POST('/v1/recommendations/{volumeId}/dismiss', {
+          params: { path: { volumeId }, header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } },
+          body: reason === undefined ? {} : { reason },
+        }),
+      ),
+  };
+
+  readonly apiKeys = {
+    /** Creates a key; the answer's `key` is the only time the secret is shown. */
+    create: (key: { name: string; scope: 'read' | 'read-write' }, options: PostOptions = {}): Promise<CreatedApiKey> =>
+      unwrap(this.raw.POST('/v1/api-keys', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } }, body: key })),
+    list: (query: ApiKeyListQuery = {}): Promise<Page<ApiKey>> => unwrap(this.raw.GET('/v1/api-keys', { params: { query } })),
+    iterate: (query: IterateQuery<ApiKeyListQuery> = {}): AsyncGenerator<ApiKey> => paginate((cursor) => this.apiKeys.list({ ...query, cursor })),
+    /** Revokes a key: refused from the next request on. */
+    revoke: (apiKeyId: string): Promise<ApiKey> => unwrap(this.raw.DELETE('/v1/api-keys/{apiKeyId}', { params: { path: { apiKeyId } } })),
+  };
+
+  readonly auditLog = {
+    list: (query: AuditListQuery = {}): Promise<Page<AuditEntry>> => unwrap(this.raw.GET('/v1/audit-log', { params: { query } })),
+    iterate: (query: IterateQuery<AuditListQuery> = {}): AsyncGenerator<AuditEntry> => paginate((cursor) => this.auditLog.list({ ...query, cursor })),
+  };
+}

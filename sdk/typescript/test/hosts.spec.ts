@@ -1,0 +1,37 @@
+import { AuthenticationError, Tierwise } from '@tierwise/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveSuite } from './support/live-suite.js';
+import { type World } from './support/world.js';
+
+describe('SDK: hosts (real api process, real PostgreSQL)', () => {
+  const live = liveSuite('sdk-hosts');
+  let world: World;
+  let client: Tierwise;
+
+  beforeAll(() => {
+    world = live.world;
+    client = live.client(world.readKey);
+  });
+
+  it("lists the tenant's host with its volume count, and nothing of the other tenant", async () => {
+    const page = await client.hosts.list();
+    expect(page).toEqual({
+      data: [{ host_id: world.hostId, display_name: null, first_seen: expect.any(String), last_seen: expect.any(String), volumes: 2 }],
+      next_cursor: null,
+    });
+  });
+
+  it('filters by last_seen', async () => {
+    expect((await client.hosts.list({ seen_since: new Date(Date.now() + 60_000).toISOString() })).data).toEqual([]);
+    expect((await client.hosts.list({ seen_since: '2000-01-01T00:00:00Z' })).data).toHaveLength(1);
+  });
+
+  it('refuses a wrong key with AuthenticationError carrying the request id and the raw response', async () => {
+    const error = await live.client('twk_wrong').hosts.list().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const authError = error as AuthenticationError;
+    expect({ status: authError.status, code: authError.code, message: authError.message }).toEqual({ status: 401, code: 'unauthorized', message: 'API key is unknown or revoked' });
+    expect(authError.requestId).toBe(authError.response.headers.get('x-request-id'));
+    expect(authError.docUrl).toBe(`${live.api.url}/docs/errors#unauthorized`);
+  });
+});

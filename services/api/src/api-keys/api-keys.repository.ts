@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { Queryable } from '@tierwise/common';
+import type { Actor, Scope } from '../auth/principal.js';
+import type { ApiKeyRow } from './api-key.dto.js';
+
+const COLUMNS = 'id, name, scope, key_prefix, created_at, last_used_at, revoked_at, created_by_kind, created_by_id';
+
+/** Managing a tenant's API keys, in the tenant's transaction (authentication is ApiKeyRepository's). */
+@Injectable()
+export class ApiKeysRepository {
+  async insert(db: Queryable, tenantId: string, key: { name: string; scope: Scope; sha256: string; prefix: string; createdBy: Actor }): Promise<ApiKeyRow> {
+    const { rows } = await db.query<ApiKeyRow>(
+      `INSERT INTO api_keys (tenant_id, name, scope, key_sha256, key_prefix, created_by_kind, created_by_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [tenantId, key.name, key.scope, key.sha256, key.prefix, key.createdBy.kind, key.createdBy.id],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Keys of the tenant, newest first, keyset-paginated on (created_at to the millisecond, as the
+   * cursor carries it, id).
+   * @param after the last key of the previous page.
+   */
+  async list(db: Queryable, tenantId: string, status: 'active' | 'revoked' | 'all', after: { createdAt: string; id: string } | null, limit: number): Promise<ApiKeyRow[]> {
+    const { rows } = await db.query<ApiKeyRow>(
+      `SELECT ${COLUMNS} FROM api_keys
+        WHERE tenant_id = $1
+          AND ($2 = 'all' OR (revoked_at IS NULL) = ($2 = 'active'))
+          AND ($3::timestamptz IS NULL OR (date_trunc('milliseconds', created_at), id) < ($3, $4::uuid))
+        ORDER BY date_trunc('milliseconds', created_at) DESC, id DESC
+        LIMIT $5`,
+      [tenantId, status, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+    return rows;
+  }
+
+  /** The key, locked for update, or null when the tenant has no such key. */
+  async lock(db: Queryable, tenantId: string, id: string): Promise<ApiKeyRow | null> {
+    const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, id]);
+    return rows[0] ?? null;
+  }
+
+  async revoke(db: Queryable, tenantId: string, id: string): Promise<ApiKeyRow> {
+    const { rows } = await db.query<ApiKeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}`, [tenantId, id]);
+    return rows[0];
+  }
+}

@@ -1,0 +1,23 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { type AuditListQuery, auditListQuerySchema, AuditPageDto } from './audit.dto.js';
+import { AuditService } from './audit.service.js';
+
+@ApiTags('audit')
+@Controller('v1/audit-log')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.AuditRead })
+  @ApiOperation({ summary: "The tenant's audit log, newest first (admins and read-write keys)" })
+  @ApiOkResponse({ type: AuditPageDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed filter, limit or cursor' })
+  list(@Auth() auth: Principal, @Query({ schema: auditListQuerySchema }) query: AuditListQuery): Promise<AuditPageDto> {
+    return this.audit.list(auth, query);
+  }
+}

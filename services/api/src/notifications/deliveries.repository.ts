@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import type { DeliveryAttemptListDto, DeliveryDto, DeliveryListDto } from './settings.dto.js';
+import type { DeliveryListQuery } from './settings.schemas.js';
+
+/**
+ * The delivery log of a tenant, newest first, keyset-paginated on the delivery id (the cursor is
+ * the last id of a page, base64url).
+ */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  /**
+   * @throws ApiError bad_request when the cursor is not a next_cursor of this API.
+   */
+  async list(tenantId: string, query: DeliveryListQuery): Promise<DeliveryListDto> {
+    const before = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await this.database.withTenant(tenantId, async (db) => {
+      const { rows } = await db.query<DeliveryDto>(
+        `SELECT d.id::text, d.outbox_id::text AS event_id, o.event_kind, o.severity,
+                coalesce(o.payload->>'volume_id', o.payload->>'subject', o.payload->>'to') AS event_subject,
+                d.channel_id, coalesce(c.kind, 'account-email') AS channel_kind, c.name AS channel_name,
+                d.status, d.attempts, d.last_error,
+                CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.sent_at, d.created_at
+           FROM deliveries d
+           JOIN outbox o ON o.id = d.outbox_id
+           LEFT JOIN notification_channels c ON c.id = d.channel_id
+          WHERE ($1::bigint IS NULL OR d.id < $1) AND ($2::text IS NULL OR d.status = $2)
+          ORDER BY d.id DESC
+          LIMIT $3`,
+        [before, query.status ?? null, query.limit + 1],
+      );
+      return rows;
+    });
+    const page = rows.slice(0, query.limit);
+    return { data: page, next_cursor: rows.length > query.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null };
+  }
+
+  /**
+   * Every attempt of one delivery, first first.
+   * @throws ApiError not_found when the tenant has no such delivery.
+   */
+  attempts(tenantId: string, deliveryId: string): Promise<DeliveryAttemptListDto> {
+    return this.database.withTenant(tenantId, async (db) => {
+      const found = await db.query('SELECT 1 FROM deliveries WHERE id = $1', [deliveryId]);
+      if (found.rowCount !== 1) throw new ApiError(ErrorCode.NotFound, `no delivery ${deliveryId}`);
+      const { rows } = await db.query<DeliveryAttemptListDto['data'][number]>(
+        'SELECT attempt, outcome, error, at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt, id',
+        [deliveryId],
+      );
+      return { data: rows };
+    });
+  }
+}
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[1-9]\d{0,18}$/.test(id)) throw new ApiError(ErrorCode.BadRequest, 'cursor is not a next_cursor of this API');
+  return id;
+}

@@ -1,0 +1,41 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { volumeIdSchema } from '../dtos/volume-query.js';
+import { Origin, type RequestOrigin } from '../http/request-origin.js';
+import { type DesiredPolicyBody, desiredPolicySchema, PolicyDto } from './policy.dto.js';
+import { PolicyService } from './policy.service.js';
+
+@ApiTags('volumes')
+@Controller('v1/volumes/:volumeId/policy')
+export class PolicyController {
+  constructor(private readonly policies: PolicyService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.VolumeRead })
+  @ApiOperation({ summary: "The volume's desired cache policy and the version the agent applied" })
+  @ApiOkResponse({ type: PolicyDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'no such volume, or no policy yet' })
+  get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<PolicyDto> {
+    return this.policies.get(auth, volumeId);
+  }
+
+  @Put()
+  @Authenticated({ permission: Permission.PolicyWrite })
+  @ApiOperation({ summary: "Set the volume's desired cache policy (mode WT or WB+n, tier size, media, eviction): a new version" })
+  @ApiOkResponse({ type: PolicyDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or policy' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
+  set(
+    @Auth() auth: Principal,
+    @Origin() origin: RequestOrigin,
+    @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,
+    @Body({ schema: desiredPolicySchema }) body: DesiredPolicyBody,
+  ): Promise<PolicyDto> {
+    return this.policies.set(auth, origin, volumeId, { write_back_copies: null, ...body });
+  }
+}

@@ -1,0 +1,106 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { z } from 'zod';
+import type { ActorKind } from '../auth/principal.js';
+
+/** Cache modes (shared/DESIGN.md §3): write-through (WT) or write-back to the tier and n peers (WB+n). */
+export const CACHE_MODES = ['write-through', 'write-back'] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+/** Tier media. */
+export const MEDIA = ['ram', 'nvme'] as const;
+export type Media = (typeof MEDIA)[number];
+/** Eviction policies the agent's cache engine implements (issue 3); LRU is the default. */
+export const EVICTIONS = ['lru', 's3-fifo', 'arc', '2q'] as const;
+export type Eviction = (typeof EVICTIONS)[number];
+/** Tier sizes are whole 4 KiB blocks. */
+export const TIER_BLOCK_BYTES = 4096;
+
+/** A volume_policies row. */
+export interface PolicyRow {
+  volume_id: string;
+  version: number;
+  mode: CacheMode;
+  write_back_copies: number | null;
+  tier_bytes: number;
+  media: Media;
+  eviction: Eviction;
+  source: 'manual' | 'recommendation';
+  updated_at: Date;
+  updated_by_kind: ActorKind;
+  updated_by_id: string;
+  applied_version: number | null;
+  applied_at: Date | null;
+}
+
+/** The desired policy of a volume, as set by a user, an API key or an applied recommendation. */
+export interface DesiredPolicy {
+  mode: CacheMode;
+  /** n of WB+n for write-back; null for write-through. */
+  write_back_copies: number | null;
+  tier_bytes: number;
+  media: Media;
+  eviction: Eviction;
+}
+
+const policyShape = {
+  tier_bytes: z.number().int().min(TIER_BLOCK_BYTES).max(Number.MAX_SAFE_INTEGER).multipleOf(TIER_BLOCK_BYTES).describe('tier size, bytes, a multiple of 4096').meta({ example: 68719476736 }),
+  media: z.enum(MEDIA).describe('tier media').meta({ example: 'nvme' }),
+  eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
+};
+
+/**
+ * Body of PUT /v1/volumes/{volumeId}/policy: write-through, or write-back with its n peers
+ * (WB+n), one schema per mode so that the OpenAPI document states which fields go together.
+ */
+export const desiredPolicySchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('write-through').describe('write-through (WT): writes reach the datastore before they are acknowledged').meta({ example: 'write-through' }), ...policyShape }),
+  z.object({
+    mode: z.literal('write-back').describe('write-back (WB+n): writes are acknowledged once in the tier and on n peers, destaged later'),
+    write_back_copies: z.number().int().min(0).max(8).describe('n of WB+n: peers a write lands on before it is acknowledged').meta({ example: 1 }),
+    ...policyShape,
+  }),
+]);
+export type DesiredPolicyBody = z.output<typeof desiredPolicySchema>;
+
+export class PolicyActorDto {
+  @ApiProperty({ enum: ['user', 'api_key'] }) kind!: ActorKind;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+}
+
+export class PolicyDto {
+  @ApiProperty() volume_id!: string;
+  @ApiProperty({ description: 'desired version; every change adds one' }) version!: number;
+  @ApiProperty({ enum: CACHE_MODES }) mode!: CacheMode;
+  @ApiProperty({ type: Number, nullable: true, description: 'n of WB+n; null for write-through' }) write_back_copies!: number | null;
+  @ApiProperty({ description: 'tier size, bytes' }) tier_bytes!: number;
+  @ApiProperty({ enum: MEDIA }) media!: Media;
+  @ApiProperty({ enum: EVICTIONS }) eviction!: Eviction;
+  @ApiProperty({ enum: ['manual', 'recommendation'], description: 'set by hand or by applying a recommendation' }) source!: 'manual' | 'recommendation';
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+  @ApiProperty({ type: PolicyActorDto }) updated_by!: PolicyActorDto;
+  @ApiProperty({ type: Number, nullable: true, description: 'the version the agent reported applied; null before it did' }) applied_version!: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) applied_at!: string | null;
+  @ApiProperty({ description: 'the agent runs the desired version' }) in_sync!: boolean;
+}
+
+export function mapPolicy(row: PolicyRow): PolicyDto {
+  return {
+    volume_id: row.volume_id,
+    version: row.version,
+    mode: row.mode,
+    write_back_copies: row.write_back_copies,
+    tier_bytes: row.tier_bytes,
+    media: row.media,
+    eviction: row.eviction,
+    source: row.source,
+    updated_at: row.updated_at.toISOString(),
+    updated_by: { kind: row.updated_by_kind, id: row.updated_by_id },
+    applied_version: row.applied_version,
+    applied_at: row.applied_at?.toISOString() ?? null,
+    in_sync: row.applied_version === row.version,
+  };
+}
+
+/** What the audit log keeps of a policy. */
+export function policySummary(policy: PolicyDto | null): object | null {
+  return policy && { version: policy.version, mode: policy.mode, write_back_copies: policy.write_back_copies, tier_bytes: policy.tier_bytes, media: policy.media, eviction: policy.eviction, source: policy.source };
+}

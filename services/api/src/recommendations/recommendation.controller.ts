@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { volumeIdSchema } from '../dtos/volume-query.js';
+import { Idempotent } from '../http/idempotent.decorator.js';
+import { Origin, type RequestOrigin } from '../http/request-origin.js';
+import {
+  AppliedRecommendationDto,
+  type ApplyRecommendation,
+  applyRecommendationSchema,
+  type DismissRecommendation,
+  dismissRecommendationSchema,
+  RecommendationItemDto,
+  type RecommendationListQuery,
+  recommendationListQuerySchema,
+  RecommendationPageDto,
+} from './recommendation.dto.js';
+import { RecommendationService } from './recommendation.service.js';
+
+@ApiTags('recommendations')
+@Controller('v1/recommendations')
+export class RecommendationController {
+  constructor(private readonly recommendations: RecommendationService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.RecommendationRead })
+  @ApiOperation({ summary: 'Tier recommendations of the tenant, newest first, with their status' })
+  @ApiOkResponse({ type: RecommendationPageDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed filter, limit or cursor' })
+  list(@Auth() auth: Principal, @Query({ schema: recommendationListQuerySchema }) query: RecommendationListQuery): Promise<RecommendationPageDto> {
+    return this.recommendations.list(auth, query);
+  }
+
+  @Get(':volumeId')
+  @Authenticated({ permission: Permission.RecommendationRead })
+  @ApiOperation({ summary: "A volume's recommendation: tier size, media, policy, predicted hit ratio, inputs, status" })
+  @ApiOkResponse({ type: RecommendationItemDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<RecommendationItemDto> {
+    return this.recommendations.get(auth, volumeId);
+  }
+
+  @Post(':volumeId/apply')
+  @HttpCode(HttpStatus.OK)
+  @Authenticated({ permission: Permission.RecommendationWrite })
+  @Idempotent()
+  @ApiOperation({ summary: "Apply a volume's recommendation: it becomes the volume's desired policy (a new version)" })
+  @ApiOkResponse({ type: AppliedRecommendationDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  apply(
+    @Auth() auth: Principal,
+    @Origin() origin: RequestOrigin,
+    @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,
+    @Body({ schema: applyRecommendationSchema }) body: ApplyRecommendation,
+  ): Promise<AppliedRecommendationDto> {
+    return this.recommendations.apply(auth, origin, volumeId, body);
+  }
+
+  @Post(':volumeId/dismiss')
+  @HttpCode(HttpStatus.OK)
+  @Authenticated({ permission: Permission.RecommendationWrite })
+  @Idempotent()
+  @ApiOperation({ summary: "Dismiss a volume's recommendation (until it changes)" })
+  @ApiOkResponse({ type: RecommendationItemDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  dismiss(
+    @Auth() auth: Principal,
+    @Origin() origin: RequestOrigin,
+    @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,
+    @Body({ schema: dismissRecommendationSchema }) body: DismissRecommendation,
+  ): Promise<RecommendationItemDto> {
+    return this.recommendations.dismiss(auth, origin, volumeId, body);
+  }
+}

@@ -1,0 +1,76 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { z } from 'zod';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { EVICTIONS, MEDIA, PolicyDto } from '../policies/policy.dto.js';
+import { RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
+import { timestampSchema } from '../http/timestamp.js';
+
+/** Where a recommendation stands: open until someone applies or dismisses it (that version of it). */
+export const RECOMMENDATION_STATUSES = ['open', 'applied', 'dismissed'] as const;
+export type RecommendationStatus = (typeof RECOMMENDATION_STATUSES)[number];
+
+/** A recommendation with its volume's host and the decision on it (RecommendationRepository). */
+export interface RecommendationListRow extends RecommendationRow {
+  volume_id: string;
+  host_id: string;
+  status: RecommendationStatus;
+  decided_at: Date | null;
+  reason: string | null;
+}
+
+/** Query of GET /v1/recommendations: newest first. */
+export const recommendationListQuerySchema = z.object({
+  ...pageQueryShape,
+  status: z.enum(RECOMMENDATION_STATUSES).optional().describe('only recommendations in this status'),
+  media: z.enum(MEDIA).optional().describe('only recommendations of this tier media'),
+  host_id: z.string().regex(/^[0-9a-f]{8,64}$/, 'host_id must be 8-64 lowercase hex characters').optional().describe('only volumes of this host'),
+});
+export type RecommendationListQuery = z.output<typeof recommendationListQuerySchema>;
+
+/** Body of POST /v1/recommendations/{volumeId}/apply: what the recommendation does not say. */
+export const applyRecommendationSchema = z.object({
+  eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
+  write_back_copies: z.number().int().min(0).max(8).default(1).describe('n of WB+n when the recommendation is write-back (default 1); ignored for write-through'),
+  created_at: timestampSchema.optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
+});
+export type ApplyRecommendation = z.output<typeof applyRecommendationSchema>;
+
+/** Body of POST /v1/recommendations/{volumeId}/dismiss. */
+export const dismissRecommendationSchema = z.object({
+  reason: z.string().trim().max(500).optional().describe('why, for the audit log and the portal').meta({ example: 'volume is being retired' }),
+});
+export type DismissRecommendation = z.output<typeof dismissRecommendationSchema>;
+
+export class RecommendationItemDto extends RecommendationDto {
+  @ApiProperty() volume_id!: string;
+  @ApiProperty() host_id!: string;
+  @ApiProperty({ enum: RECOMMENDATION_STATUSES }) status!: RecommendationStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when it was applied or dismissed' }) decided_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the reason given when dismissed' }) reason!: string | null;
+}
+
+export class RecommendationPageDto extends PageDto(RecommendationItemDto) {}
+
+export class AppliedRecommendationDto {
+  @ApiProperty({ type: RecommendationItemDto }) recommendation!: RecommendationItemDto;
+  @ApiProperty({ type: PolicyDto, description: "the volume's new desired policy" }) policy!: PolicyDto;
+}
+
+export function mapRecommendation(row: RecommendationListRow): RecommendationItemDto {
+  return {
+    volume_id: row.volume_id,
+    host_id: row.host_id,
+    tier_bytes: row.tier_bytes,
+    media: row.media,
+    policy: row.policy,
+    predicted_hit_ratio: row.predicted_hit_ratio,
+    achievable_hit_ratio: row.achievable_hit_ratio,
+    target_hit_ratio: row.target_hit_ratio,
+    explanation: row.explanation,
+    inputs: row.inputs,
+    created_at: row.created_at.toISOString(),
+    status: row.status,
+    decided_at: row.decided_at?.toISOString() ?? null,
+    reason: row.reason,
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseEvent } from '../src/event.js';
+import { renderEmail } from '../src/render/email.js';
+import { noticeOf } from '../src/render/format.js';
+import { renderSlack } from '../src/render/slack.js';
+import { slackPayloadProblems } from './support/slack-receiver.js';
+
+const WEB = 'https://portal.example.com/';
+
+function recommendation(explanation: string, volumeId = 'ab12cd34') {
+  return parseEvent('recommendation.created', 'info', {
+    volume_id: volumeId, tier_bytes: 3 * 2 ** 40, media: 'ram', policy: 'write-through',
+    predicted_hit_ratio: 0.5, achievable_hit_ratio: 0.6, target_hit_ratio: 0.9, explanation, created_at: '2026-11-21T00:00:00Z',
+  });
+}
+
+describe('rendering', () => {
+  it("keeps Slack's Block Kit limits with an oversized explanation and volume id", () => {
+    const event = recommendation('x'.repeat(10_000), 'f'.repeat(64));
+    if (event.kind === 'account.email') throw new Error('unexpected');
+    const message = renderSlack(noticeOf(event, WEB));
+    expect(slackPayloadProblems(message)).toEqual([]);
+    const section = message.blocks[1] as { text: { text: string } };
+    expect(section.text.text).toHaveLength(3000);
+    expect(section.text.text.endsWith('…')).toBe(true);
+
+    const huge = renderSlack({
+      title: 'T'.repeat(500),
+      summary: '',
+      facts: Array.from({ length: 12 }, (_, i) => [`fact ${i}`, 'v'.repeat(3000)] as [string, string]),
+      links: [{ id: 'open', label: 'L'.repeat(100), url: `${WEB}volumes/x` }],
+    });
+    expect(slackPayloadProblems(huge)).toEqual([]);
+    expect((huge.blocks[0] as { text: { text: string } }).text.text).toHaveLength(150);
+  });
+
+  it('escapes HTML in the e-mail and keeps the text part plain', () => {
+    const event = recommendation('<script>alert(1)</script> & more');
+    if (event.kind === 'account.email') throw new Error('unexpected');
+    const mail = renderEmail(noticeOf(event, WEB), 'https://api.example.com/v1/notifications/unsubscribe?token=a.b.c');
+    expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; more');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.text).toContain('<script>alert(1)</script> & more');
+    expect(mail.subject).toBe('[Tierwise] New recommendation for volume ab12cd34: 3 TiB RAM write-through');
+  });
+
+  it('refuses unknown kinds and malformed payloads with a reason', () => {
+    expect(() => parseEvent('volume.deleted', 'info', {})).toThrow('unknown event kind "volume.deleted"');
+    expect(() => parseEvent('account.email', 'info', { to: 'nobody', subject: 's', text: 't', html: 'h' })).toThrow(/malformed account.email payload: to:/);
+    expect(() => parseEvent('recommendation.updated', 'info', { volume_id: 'x' })).toThrow(/malformed recommendation.updated payload: tier_bytes/);
+  });
+});
