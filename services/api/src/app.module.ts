@@ -9,6 +9,12 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BenchmarksController } from './benchmarks/benchmarks.controller.js';
+import { BenchmarksRepository } from './benchmarks/benchmarks.repository.js';
+import { BenchmarksService } from './benchmarks/benchmarks.service.js';
+import { RollupsController } from './benchmarks/rollups.controller.js';
+import { RollupsRepository } from './benchmarks/rollups.repository.js';
+import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
 import { HostController } from './hosts/host.controller.js';
@@ -59,6 +65,8 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     MetricsExportController,
     RecommendationController,
     ApiKeysController,
+    BenchmarksController,
+    RollupsController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: RateLimitGuard },
@@ -78,6 +86,10 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     RecommendationService,
     ApiKeysRepository,
     ApiKeysService,
+    BenchmarksRepository,
+    BenchmarksService,
+    RollupsRepository,
+    RollupsService,
   ],
 })
 export class AppModule {}

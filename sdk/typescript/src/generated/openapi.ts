@@ -210,6 +210,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fleet benchmarks: where the tenant stands in its cohorts
+         * @description Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant's own figures are returned.
+         */
+        get: operations["BenchmarksController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rollups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * I/O, cache and latency time series per volume, host, cluster or tenant at 10 s, 1 min, 1 h or 1 d
+         * @description Latency percentiles come from the merged histograms of each window. Retention: 10 s 2 days, 1 min 14 days, 1 h 180 days, 1 d 3 years.
+         */
+        get: operations["RollupsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -752,10 +792,6 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         FleetSummaryDto: {
-            /** @description volumes in the inventory */
-            volumes: number;
-            /** @description hosts in the inventory */
-            hosts: number;
             /** @description front-end read I/Os */
             read_ops: number;
             /** @description front-end write I/Os */
@@ -768,6 +804,10 @@ export interface components {
             cache_hits: number;
             /** @description tier misses, 4 KiB blocks, all directions */
             cache_misses: number;
+            /** @description volumes in the inventory */
+            volumes: number;
+            /** @description hosts in the inventory */
+            hosts: number;
             /** @description cache_hits / (cache_hits + cache_misses); null without lookups */
             hit_ratio: number | null;
             /** @description sum of the volumes' working set sizes, bytes (window 'all') */
@@ -1093,6 +1133,126 @@ export interface components {
             data: components["schemas"]["ApiKeyDto"][];
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+        };
+        ScalarStandingDto: {
+            /** @description the caller's own value over its volumes of the cohort */
+            own: number | null;
+            /** @description 25th percentile over the cohort's tenants (each tenant weighs the same); null when not published */
+            cohort_p25: number | null;
+            /** @description 50th percentile; null when not published */
+            cohort_p50: number | null;
+            /** @description 75th percentile; null when not published */
+            cohort_p75: number | null;
+            /** @description share (0..1) of the cohort's tenants whose value is below the caller's; null when not published */
+            rank: number | null;
+        };
+        LatencyStandingDto: {
+            /** @enum {string} */
+            direction: "read" | "write";
+            /** @description ioLength bin: upper bound in bytes ('512' .. '524288') or '>524288' */
+            size_bin: string;
+            /** @description the caller's median latency, µs */
+            own_p50_us: number | null;
+            /** @description the caller's 95th percentile latency, µs */
+            own_p95_us: number | null;
+            /** @description the caller's 99th percentile latency, µs */
+            own_p99_us: number | null;
+            /** @description the cohort's median latency, µs (tenants weigh the same); null unless 5 tenants have I/O in this bin */
+            cohort_p50_us: number | null;
+            /** @description the cohort's 95th percentile latency, µs */
+            cohort_p95_us: number | null;
+            /** @description the cohort's 99th percentile latency, µs */
+            cohort_p99_us: number | null;
+        };
+        CohortBenchmarkDto: {
+            /**
+             * @description media of the volumes' current tier recommendation ('none' without one)
+             * @enum {string}
+             */
+            media: "ram" | "nvme" | "none";
+            /**
+             * @description reads >= 70 % of front-end I/Os, between, or <= 30 %
+             * @enum {string}
+             */
+            workload_class: "read-heavy" | "mixed" | "write-heavy";
+            /** @description whether the cohort has at least min_tenants tenants; cohort figures are null otherwise */
+            published: boolean;
+            /** @description tenants in the cohort; null when not published */
+            tenant_count: number | null;
+            /** @description the caller's volumes in this cohort */
+            volume_ids: string[];
+            /** @description reads / (reads + writes), front-end I/Os */
+            read_share: components["schemas"]["ScalarStandingDto"];
+            /** @description working set size / tier capacity */
+            wss_per_capacity: components["schemas"]["ScalarStandingDto"];
+            /** @description latency percentiles per direction and ioLength bin where the caller has I/O */
+            latency: components["schemas"]["LatencyStandingDto"][];
+        };
+        BenchmarksDto: {
+            /** @description days of 1 d rollups the benchmarks cover (ending today) */
+            window_days: number;
+            /** @description tenants a cohort (and a latency bin) needs before its figures are published */
+            min_tenants: number;
+            cohorts: components["schemas"]["CohortBenchmarkDto"][];
+        };
+        RollupLatencyDto: {
+            /** @enum {string} */
+            direction: "read" | "write";
+            /** @description ioLength bin: upper bound in bytes ('512' .. '524288') or '>524288' */
+            size_bin: string;
+            /** @description front-end I/Os in the histogram */
+            count: number;
+            /** @description median latency, µs (interpolated inside its histogram bucket) */
+            p50_us: number;
+            /** @description 95th percentile latency, µs */
+            p95_us: number;
+            /** @description 99th percentile latency, µs */
+            p99_us: number;
+        };
+        RollupPointDto: {
+            /** @description front-end read I/Os */
+            read_ops: number;
+            /** @description front-end write I/Os */
+            write_ops: number;
+            /** @description front-end bytes read */
+            read_bytes: number;
+            /** @description front-end bytes written */
+            write_bytes: number;
+            /** @description tier hits, 4 KiB blocks, all directions */
+            cache_hits: number;
+            /** @description tier misses, 4 KiB blocks, all directions */
+            cache_misses: number;
+            /** @description window start, RFC 3339 */
+            window_start: string;
+            /** @description volumes that reported in the window */
+            volumes: number;
+            /** @description bytes evicted from the tier */
+            evicted_bytes: number;
+            /** @description sum over volumes of each one's latest occupancy in the window, bytes */
+            occupancy_bytes: number;
+            /** @description sum over volumes of each one's latest tier capacity in the window, bytes */
+            capacity_bytes: number;
+            latency: components["schemas"]["RollupLatencyDto"][];
+        };
+        RollupSeriesDto: {
+            /** @description volume, host or cluster id, or the tenant id */
+            scope_id: string;
+            points: components["schemas"]["RollupPointDto"][];
+        };
+        RollupsDto: {
+            /** @enum {string} */
+            scope: "volume" | "host" | "cluster" | "tenant";
+            /** @enum {string} */
+            resolution: "10s" | "1m" | "1h" | "1d";
+            /** @description window length, seconds */
+            window_seconds: number;
+            /** @description start of the range, RFC 3339 (inclusive) */
+            from: string;
+            /** @description end of the range, RFC 3339 (exclusive) */
+            to: string;
+            /** @description more than 2000 points matched; narrow the range or name a scope_id */
+            truncated: boolean;
+            series: components["schemas"]["RollupSeriesDto"][];
         };
         HealthDto: {
             /** @constant */
@@ -2614,6 +2774,146 @@ export interface operations {
             };
             /** @description the key is revoked already */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    BenchmarksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchmarksDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    RollupsController_get: {
+        parameters: {
+            query?: {
+                /** @description volume, host, cluster or tenant */
+                scope?: "volume" | "host" | "cluster" | "tenant";
+                /** @description one volume, host or cluster id (or the tenant id); absent: every id of the scope */
+                scope_id?: string;
+                /** @description 10s, 1m, 1h or 1d */
+                resolution?: "10s" | "1m" | "1h" | "1d";
+                /** @description first window start (inclusive), RFC 3339; default: to minus 100 windows */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollupsDto"];
+                };
+            };
+            /** @description malformed scope, scope_id, resolution, from or to */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

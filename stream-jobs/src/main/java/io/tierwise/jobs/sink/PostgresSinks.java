@@ -2,6 +2,8 @@ package io.tierwise.jobs.sink;
 
 import io.tierwise.jobs.metrics.BlockSizeRow;
 import io.tierwise.jobs.metrics.IoCounters;
+import io.tierwise.jobs.metrics.RollupFunction;
+import io.tierwise.jobs.metrics.RollupRow;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
 import io.tierwise.jobs.metrics.VolumeMetricsRow;
 import io.tierwise.jobs.recommend.Recommendation;
@@ -70,6 +72,19 @@ public final class PostgresSinks {
         bin_upper_bytes = EXCLUDED.bin_upper_bytes, ops = EXCLUDED.ops, bytes = EXCLUDED.bytes,
         updated_at = now()""";
 
+  private static final String METRIC_ROLLUPS = """
+      INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), now())
+      ON CONFLICT (tenant_id, scope, scope_id, resolution, window_start) DO UPDATE SET
+        volumes = EXCLUDED.volumes, read_ops = EXCLUDED.read_ops, write_ops = EXCLUDED.write_ops,
+        read_bytes = EXCLUDED.read_bytes, write_bytes = EXCLUDED.write_bytes,
+        cache_hits = EXCLUDED.cache_hits, cache_misses = EXCLUDED.cache_misses,
+        read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses,
+        evicted_bytes = EXCLUDED.evicted_bytes, occupancy_bytes = EXCLUDED.occupancy_bytes,
+        capacity_bytes = EXCLUDED.capacity_bytes, latency_us = EXCLUDED.latency_us, updated_at = now()""";
+
   private static final String WORKING_SETS = """
       INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end,
         wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes,
@@ -110,7 +125,7 @@ public final class PostgresSinks {
 
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
-      "volume_working_sets", "volume_mrcs", "recommendations");
+      "metric_rollups", "volume_working_sets", "volume_mrcs", "recommendations");
 
   private final String jdbcUrl;
 
@@ -189,6 +204,25 @@ public final class PostgresSinks {
       }
       ps.setLong(6, r.ops);
       ps.setLong(7, r.bytes);
+    });
+  }
+
+  /**
+   * metric_rollups, one row per (scope, resolution, window): a complete window value, so the
+   * upsert replaces (see {@link RollupFunction} on exactly-once).
+   */
+  public Sink<RollupRow> metricRollups() {
+    return sink(METRIC_ROLLUPS, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.scope);
+      ps.setString(3, r.scopeId);
+      ps.setString(4, r.resolution);
+      ps.setObject(5, Instant.ofEpochSecond(r.windowStartSeconds).atOffset(ZoneOffset.UTC));
+      ps.setInt(6, r.volumes);
+      int next = setCounters(ps, 7, r.io);
+      ps.setLong(next, r.occupancyBytes);
+      ps.setLong(next + 1, r.capacityBytes);
+      ps.setString(next + 2, Json.text(Json.latency(r.latency)));
     });
   }
 
