@@ -19,7 +19,7 @@ const migrations = readdirSync(new URL('../migrations/', import.meta.url)).filte
 const scratch = `tierwise_scratch_${process.pid}`;
 const TABLES = ['tenants', 'agents', 'api_keys', 'ingested_batches', 'hosts', 'volumes',
   'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets',
-  'volume_mrcs', 'recommendations'];
+  'volume_mrcs', 'recommendations', 'recommendation_history'];
 
 /** The server's URL for `user` on database `db` (loopback trust auth, see infra/local/postgres.sh). */
 function urlFor(user, db) {
@@ -116,5 +116,41 @@ test('row-level security: tierwise_app sees and writes only its tenant, tierwise
     // Credential look-up happens before the tenant is known.
     const auth = await c.query('SELECT tenant_id FROM authenticate_agent($1)', [tokenB]);
     assert.deepEqual(auth.rows.map((r) => r.tenant_id), [tenantB]);
+  });
+});
+
+test('recommendations keep their history and take the measured hit ratio of intervals at the tier size', async () => {
+  const tenant = randomUUID();
+  const MIB256 = 256 * 1024 * 1024;
+  await withClient('tierwise_jobs', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'measured')", [tenant]);
+    const upsert = `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
+        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name, replicas)
+      VALUES ($1, 'vol', $2, 'ram', 'write-through', $3, 0.9, 0.81, '{}', 'why', '24h', 0)
+      ON CONFLICT (tenant_id, volume_id) DO UPDATE SET tier_bytes = EXCLUDED.tier_bytes,
+        predicted_hit_ratio = EXCLUDED.predicted_hit_ratio, measured_hits = 0, measured_misses = 0,
+        measured_hit_ratio = NULL, created_at = clock_timestamp()`;
+    await c.query(upsert, [tenant, 2 * MIB256, 0.85]);
+    await c.query(upsert, [tenant, MIB256, 0.8]);
+    const interval = `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+      VALUES ($1, 'vol', $2, 10, 100, 10, 0, 0, $3, 50, $3, $4, 0, 0, $5)
+      ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET cache_hits = EXCLUDED.cache_hits,
+        read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses`;
+    await c.query(interval, [tenant, '2026-01-01T00:00:00Z', 60, 40, MIB256]);
+    // The metrics job rewrites an interval with its full aggregate: only the change counts.
+    await c.query(interval, [tenant, '2026-01-01T00:00:00Z', 70, 30, MIB256]);
+    await c.query(interval, [tenant, '2026-01-01T00:00:10Z', 80, 20, MIB256]);
+    // An interval at another tier size is not a measurement of this recommendation.
+    await c.query(interval, [tenant, '2026-01-01T00:00:20Z', 0, 100, 2 * MIB256]);
+    const { rows } = await c.query(
+      'SELECT measured_hit_ratio, hit_ratio_error FROM recommendations WHERE tenant_id = $1', [tenant]);
+    assert.equal(rows[0].measured_hit_ratio, 0.75, '150 read hits of 200 reads at 256 MiB');
+    assert.ok(Math.abs(rows[0].hit_ratio_error - (0.75 - 0.8)) < 1e-12);
+    const history = await c.query(
+      'SELECT tier_bytes FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);
+    assert.deepEqual(history.rows.map((r) => Number(r.tier_bytes)), [2 * MIB256, MIB256],
+      'one history row per prediction, none for the measurements');
   });
 });

@@ -50,6 +50,8 @@ telemetry::VolumeCollector sample_collector() {
   totals.population_bytes = 18 * 4096;
   totals.occupancy_bytes = 18 * 4096;
   totals.capacity_bytes = 256 << 20;
+  totals.destaged_bytes = 5 << 20;  // over the 10 s interval: 524288 By/s
+  totals.write_back = true;
   c.close_interval(totals);
   return c;
 }
@@ -75,7 +77,7 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   EXPECT_EQ(attribute(attrs, "tierwise.volume.id"), "v0123");
   EXPECT_EQ(attribute(attrs, "host.name"), "esx-01");
   EXPECT_EQ(attribute(attrs, "tierwise.volume.name"), "cloudphysics_w_sample");
-  EXPECT_EQ(attribute(attrs, "tierwise.cache.mode"), "write-through");
+  EXPECT_EQ(attribute(attrs, "tierwise.cache.mode"), "write-back");
   const auto& anon = decoded.resource_metrics(1).resource().attributes();
   EXPECT_EQ(attribute(anon, "host.name"), "<absent>") << "names only with --send-names";
   EXPECT_EQ(attribute(anon, "tierwise.volume.name"), "<absent>");
@@ -91,7 +93,10 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
                        "tierwise.cache.misses", "tierwise.cache.population",
                        "tierwise.cache.evictions", "tierwise.cache.destaged",
                        "tierwise.cache.occupancy", "tierwise.cache.capacity",
-                       "tierwise.cache.dirty"}));
+                       "tierwise.cache.dirty", "tierwise.cache.destage.backlog",
+                       "tierwise.cache.destage.rate", "tierwise.cache.destage.rate_limit",
+                       "tierwise.cache.journal.writes", "tierwise.replication.bytes",
+                       "tierwise.replication.peers", "tierwise.cache.fallbacks"}));
 
   // Sums: delta, monotonic; every point carries the interval's start and end.
   const auto* ops = find_metric(scope, "tierwise.io.operations");
@@ -161,6 +166,9 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   ASSERT_TRUE(capacity->has_gauge());
   EXPECT_EQ(capacity->gauge().data_points(0).as_int(), 256 << 20);
   EXPECT_EQ(find_metric(scope, "tierwise.cache.population")->sum().data_points(0).as_int(), 18 * 4096);
+  const auto* rate = find_metric(scope, "tierwise.cache.destage.rate");
+  EXPECT_EQ(rate->unit(), "By/s");
+  EXPECT_EQ(rate->gauge().data_points(0).as_int(), (5 << 20) / 10);
 }
 
 TEST(OtlpMetricsTest, RefusesMoreThan200VolumesPerRequest) {

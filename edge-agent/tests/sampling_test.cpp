@@ -304,6 +304,47 @@ TEST(ReferenceBatcher, CountsUnsampledReferencesUpToTheLastSampledOneAndFlushesT
   EXPECT_EQ(out.batches[1].sequence(), 1u);
 }
 
+TEST(ReferenceBatcher, BoundedSampleLowersTheThresholdAtBatchBoundaries) {
+  KeyedHasher hasher(sequential_key());
+  ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  constexpr size_t kMax = 1000;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink(), DistinctBlockSketch::kDefaultPrecision, kMax);
+  // 20,000 distinct blocks, each read twice in a row: a footprint 20 x the bound.
+  for (uint64_t block = 0; block < 20'000; ++block) {
+    for (int twice = 0; twice < 2; ++twice) {
+      batcher.add(trace::IoRecord{0, block * 4096, 4096, trace::Direction::kRead, -1, ""},
+                  static_cast<int64_t>(block));
+    }
+  }
+  batcher.flush();
+  // T fell to keep between 3/4 and 1 x 1,000 of the 20,000 blocks: R about 0.04 to 0.05.
+  const double rate = static_cast<double>(batcher.threshold()) / sampler.modulus();
+  EXPECT_GT(rate, 0.75 * kMax / 20'000 * 0.8);
+  EXPECT_LT(rate, 1.0 * kMax / 20'000 * 1.2);
+  uint64_t considered = 0;
+  uint64_t previous_threshold = sampler.threshold();
+  std::set<uint64_t> sampled_blocks;
+  for (const auto& b : out.batches) {
+    considered += b.considered_references();
+    EXPECT_LE(b.sampling_threshold(), previous_threshold) << "T never rises";
+    previous_threshold = b.sampling_threshold();
+    for (const auto& r : b.references()) {
+      EXPECT_LT(r.block_hash() % sampler.modulus(), b.sampling_threshold()) << "every reference is in its batch's sample";
+    }
+  }
+  EXPECT_EQ(considered, 40'000u) << "N counts every reference exactly once across the cuts";
+  EXPECT_EQ(out.batches.back().sampling_threshold(), batcher.threshold());
+  // Each block still in the final sample came with both of its references.
+  uint64_t final_refs = 0;
+  for (const auto& b : out.batches) {
+    for (const auto& r : b.references()) final_refs += r.block_hash() % sampler.modulus() < batcher.threshold();
+  }
+  EXPECT_EQ(final_refs % 2, 0u);
+  EXPECT_GE(final_refs / 2, 3 * kMax / 4);
+  EXPECT_LE(final_refs / 2, kMax + 5);  // blocks sharing a priority count once
+}
+
 TEST(ReferenceBatcher, RejectsIosOutOfTimeOrder) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 0.01);

@@ -19,8 +19,10 @@ const DETAILED_MAX_VOLUMES = 3;
 const TOP_VOLUMES = 10;
 const TOP_BINS = 6;
 const MRC_POINTS = 8;
-// The stream jobs recommend no tier from fewer sampled references (TierRecommender.MIN_SAMPLED_REFERENCES).
+// The stream jobs recommend no tier from fewer sampled references (TierRecommender.MIN_SAMPLED_REFERENCES)
+// or below this achievable hit ratio (TierRecommender.MIN_ACHIEVABLE_HIT_RATIO).
 const MIN_SAMPLED_REFERENCES = 1000;
+const MIN_ACHIEVABLE_HIT_RATIO = 0.05;
 const MEDIA = { ram: 'RAM', nvme: 'NVMe' };
 
 const count = new Intl.NumberFormat('en-US');
@@ -167,8 +169,9 @@ function fleetLines(details, volumes) {
     + `${withRec.filter((d) => d.recommendation.media === 'nvme').length} NVMe)`);
   if (withRec.length < withWs.length) {
     const most = Math.max(...withWs.map((d) => d.working_set.sampled_references));
-    lines.push(`${ind}                 (a recommendation needs ${count.format(MIN_SAMPLED_REFERENCES)} sampled references of a volume; `
-      + `the most any volume here has is ${count.format(most)})`);
+    lines.push(`${ind}                 (a recommendation needs ${count.format(MIN_SAMPLED_REFERENCES)} sampled references of a volume `
+      + `and an unlimited tier hitting at least ${MIN_ACHIEVABLE_HIT_RATIO * 100} %; the most sampled references any volume here `
+      + `has is ${count.format(most)})`);
   }
   lines.push(`  ${TOP_VOLUMES} busiest volumes:`);
   lines.push(`    ${pad('volume', 14)}${lpad('I/Os', 9)}${lpad('reads', 8)}${lpad('bytes', 12)}${lpad('hit ratio', 11)}`

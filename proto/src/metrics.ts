@@ -35,6 +35,13 @@ export const METRIC = {
   cacheOccupancy: "tierwise.cache.occupancy",
   cacheCapacity: "tierwise.cache.capacity",
   cacheDirty: "tierwise.cache.dirty",
+  cacheDestageBacklog: "tierwise.cache.destage.backlog",
+  cacheDestageRate: "tierwise.cache.destage.rate",
+  cacheDestageRateLimit: "tierwise.cache.destage.rate_limit",
+  cacheJournalWrites: "tierwise.cache.journal.writes",
+  cacheFallbacks: "tierwise.cache.fallbacks",
+  replicationBytes: "tierwise.replication.bytes",
+  replicationPeers: "tierwise.replication.peers",
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
@@ -56,6 +63,13 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.cacheOccupancy]: { kind: "gauge", unit: "By" },
   [METRIC.cacheCapacity]: { kind: "gauge", unit: "By" },
   [METRIC.cacheDirty]: { kind: "gauge", unit: "By" },
+  [METRIC.cacheDestageBacklog]: { kind: "gauge", unit: "By" },
+  [METRIC.cacheDestageRate]: { kind: "gauge", unit: "By/s" },
+  [METRIC.cacheDestageRateLimit]: { kind: "gauge", unit: "By/s" },
+  [METRIC.cacheJournalWrites]: { kind: "sum", unit: "By" },
+  [METRIC.cacheFallbacks]: { kind: "sum", unit: "{event}" },
+  [METRIC.replicationBytes]: { kind: "sum", unit: "By" },
+  [METRIC.replicationPeers]: { kind: "gauge", unit: "{peer}" },
 };
 
 /** Resource and data point attribute keys. */

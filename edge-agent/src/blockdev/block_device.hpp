@@ -62,6 +62,9 @@ class BlockDevice {
     (void)offset, (void)length, (void)cb, (void)cb_arg;
     return -EOPNOTSUPP;
   }
+  // True when completed writes survive the process (files, devices); false for
+  // memory. A write-back journal needs a persistent tier.
+  virtual bool persistent() const { return true; }
 };
 
 }  // namespace tierwise::blockdev

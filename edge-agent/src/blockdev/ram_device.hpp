@@ -39,6 +39,7 @@ class RamDevice final : public BlockDevice {
   int submit_write(const void* buf, uint64_t offset, uint32_t length, IoCompletion cb,
                    void* cb_arg) override;
   int submit_flush(IoCompletion cb, void* cb_arg) override;
+  bool persistent() const override { return false; }
 
   uint64_t capacity_bytes() const { return capacity_bytes_; }
   // Bytes of memory allocated so far (whole chunks).

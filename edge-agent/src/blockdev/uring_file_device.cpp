@@ -11,19 +11,14 @@
 namespace tierwise::blockdev {
 namespace {
 
-// Buffer alignment direct I/O on `fd` needs, bytes: what statx(STATX_DIOALIGN)
-// reports (at least 512), or kBufferAlignment when the kernel does not say
-// (before 6.1: trust open()); 0 when direct I/O would need offsets aligned to
-// more than 512 bytes or buffers to more than kBufferAlignment.
-size_t direct_io_alignment(int fd) {
+// True when direct I/O on `fd` accepts 512-byte aligned offsets and 512-byte
+// aligned buffers. Kernels before 6.1 do not report STATX_DIOALIGN: trust open().
+bool direct_io_fits(int fd) {
   struct statx st {};
-  if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &st) != 0) return UringFileDevice::kBufferAlignment;
-  if ((st.stx_mask & STATX_DIOALIGN) == 0) return UringFileDevice::kBufferAlignment;
-  if (st.stx_dio_offset_align == 0 || st.stx_dio_offset_align > UringFileDevice::kBlockSize ||
-      st.stx_dio_mem_align > UringFileDevice::kBufferAlignment) {
-    return 0;
-  }
-  return std::max<size_t>(st.stx_dio_mem_align, UringFileDevice::kBlockSize);
+  if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &st) != 0) return true;
+  if ((st.stx_mask & STATX_DIOALIGN) == 0) return true;
+  return st.stx_dio_offset_align != 0 && st.stx_dio_offset_align <= UringFileDevice::kBlockSize &&
+         st.stx_dio_mem_align <= UringFileDevice::kBufferAlignment;
 }
 
 }  // namespace
@@ -38,8 +33,7 @@ int UringFileDevice::open(UringQueue& queue, const std::string& path,
     fd = ::open(path.c_str(), kFlags, 0600);
   }
   if (fd < 0) return -errno;
-  size_t alignment = direct ? direct_io_alignment(fd) : kBlockSize;
-  if (direct && alignment == 0) {
+  if (direct && !direct_io_fits(fd)) {
     // Drop O_DIRECT on the open file description rather than reopening.
     const int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_DIRECT) < 0) {
@@ -48,7 +42,6 @@ int UringFileDevice::open(UringQueue& queue, const std::string& path,
       return -err;
     }
     direct = false;
-    alignment = kBlockSize;  // buffered I/O takes any buffer; keep sectors aligned
   }
   struct stat st {};
   if (fstat(fd, &st) != 0) {
@@ -56,7 +49,7 @@ int UringFileDevice::open(UringQueue& queue, const std::string& path,
     ::close(fd);
     return -err;
   }
-  out->reset(new UringFileDevice(queue, fd, direct, alignment, static_cast<uint64_t>(st.st_size)));
+  out->reset(new UringFileDevice(queue, fd, direct, static_cast<uint64_t>(st.st_size)));
   return 0;
 }
 
@@ -64,7 +57,7 @@ UringFileDevice::~UringFileDevice() { ::close(fd_); }
 
 int UringFileDevice::check(const void* buf, uint64_t offset, uint32_t length) const {
   if (length == 0 || offset % kBlockSize != 0 || length % kBlockSize != 0) return -EINVAL;
-  if (reinterpret_cast<uintptr_t>(buf) % alignment_ != 0) return -EINVAL;
+  if (reinterpret_cast<uintptr_t>(buf) % kBufferAlignment != 0) return -EINVAL;
   return 0;
 }
 

@@ -23,11 +23,8 @@ namespace tierwise::blockdev {
  * 3. Destroy when none of its requests is outstanding; closes the file (the file
  *    itself stays; removing it is the owner's business).
  *
- * block_size() is 512 (a sector) in both modes. buffer_alignment() is what
- * direct I/O needs (statx STATX_DIOALIGN, at least 512; 4096 = kBufferAlignment
- * when the kernel does not report it), 512 with buffered I/O. A device that
- * takes 512-byte aligned buffers can serve as a cache tier (the engine hands
- * the tier sector-aligned pieces of front-end buffers).
+ * block_size() and buffer_alignment() are 512 (a sector) in both modes, so a
+ * cache tier can read and write single sectors of its slots in place.
  * Reads past the end of the file return zeros (the file is sparse).
  */
 class UringFileDevice final : public BlockDevice {
@@ -41,12 +38,10 @@ class UringFileDevice final : public BlockDevice {
   UringFileDevice& operator=(const UringFileDevice&) = delete;
 
   static constexpr uint32_t kBlockSize = 512;
-  // The largest buffer alignment a device may require: buffers aligned to it
-  // suit every UringFileDevice.
-  static constexpr size_t kBufferAlignment = 4096;
+  static constexpr size_t kBufferAlignment = 512;
 
   uint32_t block_size() const override { return kBlockSize; }
-  size_t buffer_alignment() const override { return alignment_; }
+  size_t buffer_alignment() const override { return kBufferAlignment; }
   int submit_read(void* buf, uint64_t offset, uint32_t length, IoCompletion cb,
                   void* cb_arg) override;
   int submit_write(const void* buf, uint64_t offset, uint32_t length, IoCompletion cb,
@@ -61,15 +56,14 @@ class UringFileDevice final : public BlockDevice {
   bool direct_io() const { return direct_; }
 
  private:
-  UringFileDevice(UringQueue& queue, int fd, bool direct, size_t alignment, uint64_t size)
-      : queue_(queue), fd_(fd), direct_(direct), alignment_(alignment), size_hint_(size) {}
+  UringFileDevice(UringQueue& queue, int fd, bool direct, uint64_t size)
+      : queue_(queue), fd_(fd), direct_(direct), size_hint_(size) {}
   // -EINVAL unless offset, length and buffer follow the alignment rules.
   int check(const void* buf, uint64_t offset, uint32_t length) const;
 
   UringQueue& queue_;
   int fd_;
   bool direct_;
-  size_t alignment_;  // buffer alignment, bytes
   // Bytes known to exist in the file: its size at open, raised by every write
   // when submitted. Reads ending past it are zero-filled after a short read.
   uint64_t size_hint_;

@@ -66,6 +66,9 @@ class UringQueue {
 
   // Requests accepted and not yet completed (prepared, backlogged or in the kernel).
   uint64_t in_flight() const { return in_flight_; }
+  // The ring's file descriptor: poll(2) reports it readable when completions
+  // wait to be reaped (for loops that also wait on other descriptors).
+  int ring_fd() const { return ring_.ring_fd; }
   // io_uring_submit calls made so far and requests they carried (batching factor
   // = submitted_requests / submit_calls).
   uint64_t submit_calls() const { return submit_calls_; }

@@ -27,7 +27,6 @@ int CacheEngine::create(blockdev::BlockDevice& datastore, blockdev::BlockDevice&
   return 0;
 }
 
-CacheEngine::~CacheEngine() = default;
 
 int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
                         FrontendCompletion cb, void* cb_arg) {
@@ -36,6 +35,7 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
       reinterpret_cast<uintptr_t>(buf) % datastore_.buffer_alignment() != 0) {
     return -EINVAL;
   }
+  if (wb_ && direction == Direction::kWrite && !journal_fits(offset, length)) return -EINVAL;
   Request* r = requests_.acquire();
   r->engine = this;
   r->direction = direction;
@@ -45,20 +45,32 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
   r->cb = cb;
   r->cb_arg = cb_arg;
   r->first_block = offset / kBlockBytes;
-  r->pending = 1;  // held by submit() until every part is issued
   r->status = 0;
   r->cache_bytes = 0;
   r->datastore_bytes = 0;
+  r->to_datastore = true;
+  r->first_seq = 1;
+  r->last_seq = 0;  // no journal records
+  r->record_writes = 0;
+  r->awaiting_replicas = false;
   ++in_flight_;
   r->start = Clock::now();
-  plan_blocks(r);
-  if (direction == Direction::kRead) {
+  start(r);
+  return 0;
+}
+
+void CacheEngine::start(Request* r) {
+  r->pending = 1;  // held here until every part is issued
+  if (r->direction == Direction::kRead) {
+    plan_blocks(r);
     start_read(r);
   } else {
+    if (wb_ && wait_for_ring(r)) return;  // start() runs again when there is room
+    plan_blocks(r);
+    if (wb_) plan_journal(r);
     start_write(r);
   }
   put(r);
-  return 0;
 }
 
 int CacheEngine::submit_flush(blockdev::IoCompletion cb, void* cb_arg) {
@@ -71,6 +83,9 @@ int CacheEngine::submit_discard(uint64_t offset, uint32_t length, blockdev::IoCo
       offset > UINT64_MAX - length) {
     return -EINVAL;
   }
+  // Write-back keeps dirty blocks and their journal records until destaged;
+  // dropping them here would let a later destage undo the discard.
+  if (mode() == CacheMode::kWriteBack) return -EOPNOTSUPP;
   const uint64_t first = (offset + kBlockBytes - 1) / kBlockBytes;
   const uint64_t end = (offset + length) / kBlockBytes;
   if (first >= end) {
@@ -148,8 +163,7 @@ void CacheEngine::start_read(Request* r) {
     if (r->cache_bytes == 0) r->cache_start = Clock::now();
     r->cache_bytes += static_cast<uint32_t>(hi - lo);
     ++r->pending;
-    const uint64_t tier_offset =
-        uint64_t{p.slot} * kBlockBytes + (lo - (r->first_block + i) * kBlockBytes);
+    const uint64_t tier_offset = slot_offset(p.slot) + (lo - (r->first_block + i) * kBlockBytes);
     const int rc = tier_.submit_read(r->buf + (lo - r->offset), tier_offset,
                                      static_cast<uint32_t>(hi - lo), on_tier_read, r);
     if (rc != 0) {
@@ -209,8 +223,7 @@ void CacheEngine::fill_from_run(MissRun* run) {
     const BlockPlan& p = r->plan[i];
     if (p.slot == TierIndex::kNoSlot) continue;
     ++r->pending;
-    const int rc = tier_.submit_write(block, uint64_t{p.slot} * kBlockBytes, kBlockBytes,
-                                      on_tier_write, r);
+    const int rc = tier_.submit_write(block, slot_offset(p.slot), kBlockBytes, on_tier_write, r);
     if (rc != 0) {
       --r->pending;
       fail(r, rc);
@@ -231,8 +244,7 @@ void CacheEngine::start_write(Request* r) {
     uint64_t lo = 0, hi = 0;
     covered(r, i, &lo, &hi);
     ++r->pending;
-    const uint64_t tier_offset =
-        uint64_t{p.slot} * kBlockBytes + (lo - (r->first_block + i) * kBlockBytes);
+    const uint64_t tier_offset = slot_offset(p.slot) + (lo - (r->first_block + i) * kBlockBytes);
     const int rc = tier_.submit_write(r->buf + (lo - r->offset), tier_offset,
                                       static_cast<uint32_t>(hi - lo), on_tier_write, r);
     if (rc != 0) {
@@ -241,14 +253,17 @@ void CacheEngine::start_write(Request* r) {
     }
   }
   if (r->status != 0) return;
-  r->datastore_bytes = r->length;
-  r->datastore_start = Clock::now();
-  ++r->pending;
-  const int rc = datastore_.submit_write(r->buf, r->offset, r->length, on_datastore_write, r);
-  if (rc != 0) {
-    --r->pending;
-    fail(r, rc);
-    return;
+  if (r->last_seq >= r->first_seq) submit_records(r);
+  if (r->to_datastore) {
+    r->datastore_bytes = r->length;
+    r->datastore_start = Clock::now();
+    ++r->pending;
+    const int rc = datastore_.submit_write(r->buf, r->offset, r->length, on_datastore_write, r);
+    if (rc != 0) {
+      --r->pending;
+      fail(r, rc);
+      return;
+    }
   }
   if (r->runs.empty() || !reserve_bounce(r)) return;
   counters_.fill_bytes += r->runs.size() * kBlockBytes;
@@ -266,11 +281,15 @@ void CacheEngine::put(Request* r) {
 void CacheEngine::finish(Request* r) {
   const Clock::time_point end = Clock::now();
   const bool is_write = r->direction == Direction::kWrite;
+  if (r->last_seq >= r->first_seq) finish_journal(r);
   uint64_t fresh = 0;
   for (const BlockPlan& p : r->plan) {
     if (p.slot == TierIndex::kNoSlot) continue;
-    // The tier must not hold what the datastore lacks.
-    const bool drop = p.unfilled || (r->status != 0 && (p.fresh || is_write));
+    // The tier must not hold what the datastore lacks; a dirty block stays
+    // whatever happened: its journal record may be durable, and a failed write
+    // leaves its bytes undefined, as on a disk.
+    const bool dirty = p.seq != 0 && dirty_pinned(r->first_block + (&p - r->plan.data()), p.slot);
+    const bool drop = !dirty && (p.unfilled || (r->status != 0 && (p.fresh || is_write)));
     index_.unpin(p.slot, drop);
     if (!drop && p.fresh) ++fresh;
   }
@@ -315,8 +334,8 @@ void CacheEngine::on_datastore_read(void* arg, int status) {
   if (is_read) r->datastore_end = Clock::now();
   if (status == 0) {
     r->engine->fill_from_run(run);
-  } else if (is_read) {
-    r->engine->fail(r, status);
+  } else if (is_read || (r->plan[run->first].seq != 0 && !r->to_datastore)) {
+    r->engine->fail(r, status);  // a read, or a dirty block that needs its old bytes
   } else {
     // The write itself may well succeed: only leave this block out of the tier.
     r->plan[run->first].unfilled = true;

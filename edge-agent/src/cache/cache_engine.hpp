@@ -1,15 +1,26 @@
-// Write-through cache engine at 4 KiB block granularity: a RAM (or any) tier
-// in front of a datastore, both BlockDevices, with a choice of eviction policy.
+// Cache engine at 4 KiB block granularity: a RAM or flash tier in front of a
+// datastore, both BlockDevices, with a choice of eviction policy; write-through,
+// or write-back with a journal on a persistent tier and peer replicas (WB+n).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "blockdev/aligned_buffer.hpp"
 #include "blockdev/block_device.hpp"
 #include "blockdev/request_pool.hpp"
+#include "cache/writeback/journal_format.hpp"
+#include "cache/writeback/journal_recovery.hpp"
+#include "cache/writeback/replica_sink.hpp"
+#include "cache/writeback/token_bucket.hpp"
 #include "cache/eviction/eviction_policy.hpp"
 #include "cache/sequential_cutoff.hpp"
 #include "cache/tier_index.hpp"
@@ -35,7 +46,20 @@ struct CacheCounters {
   uint64_t bypass_bytes = 0;
   uint64_t occupancy_bytes = 0;   // bytes held by the tier now
   uint64_t capacity_bytes = 0;    // tier capacity (a multiple of 4 KiB)
+  // Write-back (all zero in write-through):
+  uint64_t destaged_bytes = 0;    // dirty bytes written back to the datastore
+  uint64_t dirty_bytes = 0;       // 4 KiB blocks awaiting destage, in bytes, now
+  uint64_t backlog_bytes = 0;     // journal data bytes not yet reclaimed, now
+  uint64_t journal_bytes = 0;     // record bytes (header + data) written to the journal
+  uint64_t replicated_bytes = 0;  // record bytes sent to each peer
+  uint64_t fallbacks = 0;         // write-back -> write-through after a peer failed
+  uint64_t destage_rate_limit_bytes_per_s = 0;  // 0: unlimited
+  uint32_t healthy_peers = 0;     // peers acknowledging records now
+  bool write_back = false;        // mode() is write-back now
 };
+
+enum class CacheMode : uint8_t { kWriteThrough, kWriteBack };
+
 
 // How one part of a front-end I/O was served. bytes == 0: the source was not used.
 struct SourceShare {
@@ -60,12 +84,27 @@ using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
 struct EvictionOptions {
   eviction::PolicyKind policy = eviction::kDefaultPolicy;
   // Bytes of a sequential stream from which its I/Os stop populating the tier;
-  // 0: never (every miss populates, as the miss ratio curve assumes).
-  uint64_t sequential_cutoff_bytes = SequentialCutoff::kDefaultCutoffBytes;
+  // 0: never (the default: every miss populates, as the miss ratio curve
+  // assumes; see SequentialCutoff).
+  uint64_t sequential_cutoff_bytes = 0;
   // 4 KiB slots the tier device has beyond the capacity, for blocks whose
   // eviction waits for an in-flight I/O: with as many as the blocks that can
   // be in flight at once, hits and misses follow the policy at any queue depth.
   uint32_t staging_slots = 0;
+};
+
+// Write-back settings of one volume (CacheEngine::open_write_back).
+struct WriteBackOptions {
+  uint64_t volume_id = 0;          // stored in the journal; recovery refuses another volume's
+  uint32_t journal_entries = 16384;  // ring entries (4608 bytes each on the tier), >= 64
+  uint64_t destage_rate_bytes_per_s = 0;  // destager rate limit; 0: unlimited
+  // n peers (WB+n) or nullptr (WB+0). Not owned; outlives the engine.
+  writeback::ReplicaSink* replicas = nullptr;
+  EvictionOptions eviction;  // the tier's eviction policy and staging slots
+  // Runs device completions while open_write_back recovers (UringQueue::poll(true)).
+  writeback::PollDevices poll;
+  // Events (mode changes, peer failures), one line each; may be empty.
+  std::function<void(std::string_view)> on_event;
 };
 
 /*
@@ -103,6 +142,32 @@ struct EvictionOptions {
  * TierIndex); the missing block goes to a staging slot meanwhile, or is not
  * inserted when there is none. Missing blocks of I/Os in a sequential stream
  * of at least the cut-off are not inserted (SequentialCutoff).
+ *
+ * Write-back (open_write_back; cache_engine_writeback.cpp, docs/write-back.md).
+ * The tier is laid out as journal_format.hpp describes: superblocks, a journal
+ * ring, then the cache slots. In write-back a write is journaled: one record
+ * per 4 KiB block (the written sectors), written to the ring and flushed
+ * (group commit: one tier flush for every record completed meanwhile), sent to
+ * the n peers, and acknowledged once flushed locally and acknowledged by every
+ * peer. The block is updated in its cache slot as in write-through and stays
+ * pinned (never evicted) until destaged. tick() runs the destager: oldest
+ * records first, whole blocks read from their slots and written to the
+ * datastore within the rate limit; then the datastore is flushed and the
+ * superblock's watermark raised, which frees ring entries.
+ *  - A write whose blocks cannot all get a slot, or any write in write-through,
+ *    goes to the datastore; blocks of it that are still dirty are journaled too,
+ *    so no older record can later overwrite it (recovery and destage replay
+ *    records in order).
+ *  - set_mode(kWriteThrough) is live: new writes stop creating dirty blocks and
+ *    the destager drains the backlog unthrottled; mode() reports write-back
+ *    until every record is destaged and the watermark is durable. A failed peer
+ *    does the same (fallback, counted in `fallbacks`, reported via on_event);
+ *    writes waiting for that peer are acknowledged once destaged.
+ *  - When the ring is full, writes wait (in submission order) for the destager.
+ *  - FLUSH: write-back acknowledgements are already durable (FUA); submit_flush
+ *    flushes the datastore for the write-through writes.
+ *  - A RAM tier cannot hold a journal (it does not survive the process): write-back
+ *    needs a persistent tier (BlockDevice::persistent()).
  */
 class CacheEngine {
  public:
@@ -120,15 +185,29 @@ class CacheEngine {
                     uint64_t tier_capacity_bytes, std::unique_ptr<CacheEngine>* out) {
     return create(datastore, tier, tier_capacity_bytes, EvictionOptions{}, out);
   }
+  // A write-back engine: recovers the tier's journal into the datastore
+  // (journal_recovery.hpp; `report` says what it found) and starts in write-back.
+  // The tier needs journal space before its slots: TierLayout::for_entries().
+  // Returns 0; -EINVAL for bad options (fewer than 64 journal entries, or fewer
+  // than twice as many slots as entries) or another volume's journal; -ENOTSUP
+  // for a tier that is not persistent; -EIO when recovery found an acknowledged
+  // record damaged; any device -errno. `error` says which.
+  static int open_write_back(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
+                             uint64_t tier_capacity_bytes, const WriteBackOptions& options,
+                             std::unique_ptr<CacheEngine>* out, writeback::RecoveryReport* report,
+                             std::string* error);
   ~CacheEngine();
   CacheEngine(const CacheEngine&) = delete;
   CacheEngine& operator=(const CacheEngine&) = delete;
 
   // Starts one front-end I/O. Returns 0 (accepted: `cb` will run once) or -EINVAL
-  // (empty, unaligned or overflowing range, or unaligned buffer; `cb` never runs).
+  // (empty, unaligned or overflowing range, or unaligned buffer; with write-back,
+  // a write covering more than half the journal's entries in 4 KiB blocks;
+  // `cb` never runs).
   int submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
              FrontendCompletion cb, void* cb_arg);
-  // Passes a flush to the datastore (a write-through tier holds nothing dirty).
+  // Passes a flush to the datastore: write-through writes become durable
+  // (write-back acknowledgements already are).
   int submit_flush(blockdev::IoCompletion cb, void* cb_arg);
   // Discards (TRIM) the whole 4 KiB blocks inside [offset, offset + length):
   // they leave the tier and are deallocated on the datastore
@@ -136,8 +215,21 @@ class CacheEngine {
   // of blocks the range covers only partly keep their data. Follows rule 3 like
   // submit(). Returns 0 (accepted: `cb` runs once with 0 or -errno, e.g.
   // -EOPNOTSUPP when the datastore cannot deallocate) or -EINVAL for an empty or
-  // unaligned range. Not counted as an I/O.
+  // unaligned range, or -EOPNOTSUPP in write-back mode (dirty blocks stay
+  // until destaged). Not counted as an I/O.
   int submit_discard(uint64_t offset, uint32_t length, blockdev::IoCompletion cb, void* cb_arg);
+
+  // Switches the mode live. Returns 0; -ENOTSUP for write-back on an engine made
+  // by create() (no journal); -EPIPE for write-back when the peers have failed.
+  int set_mode(CacheMode mode);
+  // kWriteBack while any record is not yet destaged (also while draining).
+  CacheMode mode() const;
+  // Background work of write-back: peer acknowledgements, group commit, the
+  // destager, the watermark. Call it from the polling loop after every poll
+  // (and at least every millisecond while mode() is write-back). Cheap when idle.
+  void tick();
+  // True while write-back has anything to do (waiting writes, a backlog).
+  bool busy() const;
 
   const CacheCounters& counters() const { return counters_; }
   const TierIndex& index() const { return index_; }
@@ -156,6 +248,7 @@ class CacheEngine {
     uint32_t slot;  // TierIndex::kNoSlot: not in the tier and not inserted
     bool fresh;     // inserted by this request (undone if the request fails)
     bool unfilled;  // its fill read failed: leaves the tier at the end
+    uint64_t seq = 0;  // its journal record, 0: not journaled
   };
   using Clock = std::chrono::steady_clock;
   struct Request {
@@ -175,14 +268,57 @@ class CacheEngine {
     std::vector<MissRun> runs;
     blockdev::AlignedBytes bounce;  // whole blocks read from the datastore
     size_t bounce_bytes = 0;
+    // Write-back: journal records [first_seq, last_seq], all in `records`.
+    bool to_datastore;  // the write goes to the datastore (write-through)
+    uint64_t first_seq, last_seq;
+    uint32_t record_writes;  // journal writes not yet completed
+    bool awaiting_replicas;  // every other part done: waits for peers or destage
+    blockdev::AlignedBytes records;
+    size_t records_bytes = 0;
   };
-
+  // A block with a journal record above the durable watermark.
+  struct DirtyBlock {
+    uint64_t latest_seq = 0;    // its newest record
+    uint64_t destaged_seq = 0;  // records <= this are on the datastore
+    uint32_t pinned_slot = TierIndex::kNoSlot;  // held in the tier until destaged
+    Request* writer = nullptr;  // the in-flight write journaling it (one at a time)
+    bool destaging = false;
+  };
+  struct Destage {
+    CacheEngine* engine;
+    uint64_t block;
+    uint64_t seq;  // the block's latest record when the destage started
+    blockdev::AlignedBytes buf;
+  };
+  struct WriteBack;  // journal and destager state (cache_engine_writeback.cpp)
   CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots,
-              const EvictionOptions& eviction)
-      : datastore_(datastore),
-        tier_(tier),
-        index_(slots, slots + eviction.staging_slots, eviction::make_policy(eviction.policy, slots)),
-        cutoff_(eviction.sequential_cutoff_bytes) {}
+              const EvictionOptions& eviction);
+  uint64_t slot_offset(uint32_t slot) const { return slot_base_ + uint64_t{slot} * kBlockBytes; }
+  void start(Request* r);
+  // Write-back: true (and `r` queued) when the journal ring lacks room for one
+  // record per block of `r`, or earlier writes are queued already.
+  bool wait_for_ring(Request* r);
+  // Write-back: whether a write of these bytes fits in half of the ring.
+  bool journal_fits(uint64_t offset, uint32_t length) const;
+  // Write-back: `slot` holds `block` as a dirty block awaiting destage.
+  bool dirty_pinned(uint64_t block, uint32_t slot) const;
+  // Write-back: decides which blocks are journaled and whether the write also
+  // goes to the datastore; assigns sequence numbers; marks blocks dirty.
+  void plan_journal(Request* r);
+  void submit_records(Request* r);
+  void journal_done(Request* r);   // records flushed: now wait for peers
+  bool replicated(const Request* r) const;
+  // The block's slot may be read for a destage: no write is changing it.
+  static bool slot_settled(const DirtyBlock& d);
+  void report_drained();
+  void finish_journal(Request* r);  // dirty-map bookkeeping at completion
+  void start_group_commit();
+  void start_destages();
+  void start_destage(uint64_t block, DirtyBlock& d);
+  void advance_watermark();
+  void release_waiters();
+  void check_peers();
+  void event(std::string_view text);
   void plan_blocks(Request* r);
   void start_read(Request* r);
   void start_write(Request* r);
@@ -205,6 +341,11 @@ class CacheEngine {
   static void on_tier_write(void* arg, int status);
   static void on_datastore_read(void* arg, int status);
   static void on_datastore_write(void* arg, int status);
+  static void on_record_written(void* arg, int status);
+  static void on_commit_flushed(void* arg, int status);
+  static void on_destage_read(void* arg, int status);
+  static void on_destage_written(void* arg, int status);
+  static void on_watermark_step(void* arg, int status);
 
   blockdev::BlockDevice& datastore_;
   blockdev::BlockDevice& tier_;
@@ -213,6 +354,8 @@ class CacheEngine {
   CacheCounters counters_;
   uint64_t in_flight_ = 0;
   blockdev::RequestPool<Request> requests_;
+  uint64_t slot_base_ = 0;  // tier offset of slot 0 (after the journal in write-back)
+  std::unique_ptr<WriteBack> wb_;  // null: write-through only
 };
 
 }  // namespace tierwise::cache

@@ -20,11 +20,12 @@ namespace tierwise::cache {
  * holds). Backups, scans and large copies thus do not flush the working set.
  *
  * cutoff_bytes 0 disables the cut-off (every miss populates the tier, the
- * model of the miss ratio curve). O(kStreams) per I/O, no allocation.
+ * model of the miss ratio curve); that is the engine's and the replay's
+ * default, because on the real traces it only lost hits (docs/eviction.md).
+ * bcache's 4 MiB is the value to enable it with. O(kStreams) per I/O, no allocation.
  */
 class SequentialCutoff {
  public:
-  static constexpr uint64_t kDefaultCutoffBytes = 4ull << 20;  // bcache's default
   static constexpr size_t kStreams = 16;
 
   explicit SequentialCutoff(uint64_t cutoff_bytes) : cutoff_(cutoff_bytes) {}

@@ -28,12 +28,23 @@ void TierIndex::release(uint32_t slot) {
   free_.push_back(slot);
 }
 
+uint32_t TierIndex::unheld_victim() {
+  uint32_t victim = policy_->evict(*this);
+  for (uint32_t tries = 0; victim != kNoSlot && slots_[victim].held; ++tries) {
+    policy_->on_insert(victim, slots_[victim].block);  // stays resident
+    if (tries >= held_) return kNoSlot;
+    victim = policy_->evict(*this);
+  }
+  return victim;
+}
+
 TierIndex::Insertion TierIndex::insert(uint64_t block) {
   Insertion ins;
   policy_->on_miss(block);
   uint32_t slot = kNoSlot;
   if (map_.size() >= capacity_) {
-    const uint32_t victim = policy_->evict(*this);
+    const uint32_t victim = held_ == 0 ? policy_->evict(*this) : unheld_victim();
+    if (victim == kNoSlot && held_ > 0) return ins;  // every candidate is dirty
     if (victim != kNoSlot) {
       Slot& v = slots_[victim];
       ins.evicted = true;
@@ -49,7 +60,7 @@ TierIndex::Insertion TierIndex::insert(uint64_t block) {
   }
   if (slot == kNoSlot) slot = take_free_slot();
   if (slot == kNoSlot) return ins;
-  slots_[slot] = Slot{block, 0, State::kResident};
+  slots_[slot] = Slot{block, 0, State::kResident, false};
   map_.insert(block, slot);
   policy_->on_insert(slot, block);
   ins.slot = slot;

@@ -63,6 +63,19 @@ class TierIndex final : private eviction::ResidentBlocks {
   // whose block was evicted meanwhile is simply freed at its last unpin.
   void unpin(uint32_t slot, bool drop = false);
 
+  // Keeps the resident block in `slot` in the tier until release_hold(): a dirty
+  // block awaiting destage (write-back). When the policy picks a held block as
+  // its victim, the block is re-admitted (on_insert) and the policy asked again;
+  // when every candidate is held, nothing is inserted.
+  void hold(uint32_t slot) {
+    slots_[slot].held = true;
+    ++held_;
+  }
+  void release_hold(uint32_t slot) {
+    slots_[slot].held = false;
+    --held_;
+  }
+
   uint32_t size() const { return map_.size(); }       // resident blocks
   uint32_t capacity() const { return capacity_; }
   uint32_t retiring() const { return retiring_; }     // evicted, slot still pinned
@@ -74,7 +87,10 @@ class TierIndex final : private eviction::ResidentBlocks {
     uint64_t block = 0;
     uint32_t pins = 0;
     State state = State::kFree;
+    bool held = false;
   };
+  // The policy's victim, skipping held blocks; kNoSlot when all are held.
+  uint32_t unheld_victim();
   uint64_t block_in(uint32_t slot) const override { return slots_[slot].block; }
   uint32_t take_free_slot();
   void release(uint32_t slot);
@@ -86,6 +102,7 @@ class TierIndex final : private eviction::ResidentBlocks {
   std::vector<uint32_t> free_;  // free slots below slots_.size()
   eviction::BlockMap map_;
   uint32_t retiring_ = 0;
+  uint32_t held_ = 0;
 };
 
 }  // namespace tierwise::cache

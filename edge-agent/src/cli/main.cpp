@@ -7,6 +7,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/inspect_command.hpp"
 #include "cli/mrc_command.hpp"
+#include "cli/peer_command.hpp"
 #include "cli/sample_refs_command.hpp"
 #include "trace/trace_error.hpp"
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   tierwise::cli::register_inspect_command(app);
   tierwise::cli::register_mrc_command(app);
   tierwise::cli::register_sample_refs_command(app);
+  tierwise::cli::register_peer_command(app);
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
   tierwise::cli::register_replay_command(app);
   tierwise::cli::register_send_spool_command(app);

@@ -22,7 +22,7 @@ struct ReplayArguments {
   std::string format = "auto";
   std::string spool_max = "256MiB";
   std::string eviction{cache::eviction::policy_name(cache::eviction::kDefaultPolicy)};
-  std::string sequential_cutoff = "4MiB";
+  std::string sequential_cutoff = "off";
 };
 
 std::vector<std::string> eviction_choices() {
@@ -86,8 +86,11 @@ void register_replay_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--sequential-cutoff", args->sequential_cutoff,
                   "I/Os of a sequential stream that reached this many bytes do not populate the "
-                  "tier (as bcache's sequential_cutoff); off or 0: never")
+                  "tier (as bcache's sequential_cutoff, whose default is 4MiB); off or 0: never")
       ->check(byte_size_validator() | CLI::IsMember({"off", "0"}))
+      ->capture_default_str();
+  cmd->add_option("--max-sampled-blocks", o.max_sampled_blocks,
+                  "Bound of each volume's sample: T falls as the footprint grows (0: fixed rate)")
       ->capture_default_str();
   cmd->add_option("--datastore-dir", o.datastore_dir,
                   "Directory for the sparse datastore files (kept). Default: a temporary "

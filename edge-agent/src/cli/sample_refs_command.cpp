@@ -28,6 +28,7 @@ struct SampleRefsOptions {
   std::string key_hex;
   std::string key_file;
   double rate = sampling::kDefaultSamplingRate;
+  size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;
   std::string out;
   std::string host;
 };
@@ -100,7 +101,9 @@ void run_sample_refs(const SampleRefsOptions& options) {
   };
   std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
   for (const VolumeIos& volume : volumes) {
-    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write);
+    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write,
+                                       sampling::DistinctBlockSketch::kDefaultPrecision,
+                                       options.max_sampled_blocks);
     for (const trace::IoRecord& io : volume.ios) batcher.add(io, io.time_us);
     batcher.flush();
   }
@@ -135,8 +138,12 @@ void register_sample_refs_command(CLI::App& app) {
                    "File holding the tenant secret; created with a random key when missing "
                    "(default: $TIERWISE_AGENT_KEY_FILE, else ./agent.key)")
       ->excludes(key);
-  command->add_option("--rate", options->rate, "SHARDS sampling rate R = T / 2^24")
+  command->add_option("--rate", options->rate, "SHARDS sampling rate R = T / 2^24 (initial rate)")
       ->check(CLI::Range(1.0 / (1 << 24), 1.0))
+      ->capture_default_str();
+  command
+      ->add_option("--max-sampled-blocks", options->max_sampled_blocks,
+                   "Bound of each volume's sample: T falls as the footprint grows (0: fixed rate)")
       ->capture_default_str();
   command->add_option("--out", options->out, "Output file")->required();
   command->add_option("--host", options->host,

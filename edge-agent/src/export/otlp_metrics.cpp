@@ -22,7 +22,7 @@ using telemetry::Source;
 using Attributes = google::protobuf::RepeatedPtrField<KeyValue>;
 
 constexpr auto kDelta = otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA;
-constexpr std::string_view kCacheMode = "write-through";
+constexpr double kNanosPerSecond = 1e9;
 
 void add_attribute(Attributes* attributes, std::string_view key, std::string_view value) {
   KeyValue* kv = attributes->Add();
@@ -158,7 +158,16 @@ void write_io_metrics(MetricWriter& w, const IntervalMetrics& m) {
   }
 }
 
-void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c) {
+// Destaged bytes per second over the interval (0 for an empty interval).
+uint64_t destage_rate(const telemetry::CacheInterval& c, const IntervalWindow& window) {
+  const uint64_t ns = window.end_unix_nano - window.start_unix_nano;
+  if (ns == 0) return 0;
+  return static_cast<uint64_t>(static_cast<double>(c.destaged_bytes) * kNanosPerSecond /
+                               static_cast<double>(ns));
+}
+
+void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c,
+                         const IntervalWindow& window) {
   Metric* hits = w.sum("tierwise.cache.hits", "{block}", "4 KiB blocks found in the tier");
   Metric* misses = w.sum("tierwise.cache.misses", "{block}", "4 KiB blocks not found in the tier");
   for (size_t d = 0; d < kDirectionCount; ++d) {
@@ -174,6 +183,9 @@ void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c) {
       {"tierwise.cache.population", "Bytes inserted into the tier", c.population_bytes},
       {"tierwise.cache.evictions", "Bytes evicted from the tier", c.eviction_bytes},
       {"tierwise.cache.destaged", "Dirty bytes written back to the datastore", c.destaged_bytes},
+      {"tierwise.cache.journal.writes", "Record bytes written to the write-back journal",
+       c.journal_bytes},
+      {"tierwise.replication.bytes", "Record bytes sent to each peer", c.replicated_bytes},
   };
   for (const auto& s : sums) {
     w.number(w.sum(s.name, "By", s.description)->mutable_sum()->mutable_data_points(), s.value);
@@ -185,10 +197,30 @@ void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c) {
       {"tierwise.cache.occupancy", "Bytes held by the tier at interval end", c.occupancy_bytes},
       {"tierwise.cache.capacity", "Tier capacity", c.capacity_bytes},
       {"tierwise.cache.dirty", "Dirty bytes at interval end", c.dirty_bytes},
+      {"tierwise.cache.destage.backlog", "Journal data bytes not yet destaged and reclaimed",
+       c.backlog_bytes},
   };
   for (const auto& g : gauges) {
     w.number(w.gauge(g.name, "By", g.description)->mutable_gauge()->mutable_data_points(), g.value);
   }
+  const struct {
+    std::string_view name, unit, description;
+    uint64_t value;
+  } write_back[] = {
+      {"tierwise.cache.destage.rate", "By/s", "Destaged bytes per second over the interval",
+       destage_rate(c, window)},
+      {"tierwise.cache.destage.rate_limit", "By/s", "Destage rate limit (0: unlimited)",
+       c.destage_rate_limit_bytes_per_s},
+      {"tierwise.replication.peers", "{peer}", "Peers acknowledging journal records",
+       c.healthy_peers},
+  };
+  for (const auto& g : write_back) {
+    w.number(w.gauge(g.name, g.unit, g.description)->mutable_gauge()->mutable_data_points(), g.value);
+  }
+  w.number(w.sum("tierwise.cache.fallbacks", "{event}",
+                 "Write-back to write-through fallbacks after a peer failed")
+               ->mutable_sum()->mutable_data_points(),
+           c.fallbacks);
 }
 
 }  // namespace
@@ -215,14 +247,15 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     if (!v.resource->volume_name.empty()) {
       add_attribute(attrs, "tierwise.volume.name", v.resource->volume_name);
     }
-    add_attribute(attrs, "tierwise.cache.mode", kCacheMode);
+    add_attribute(attrs, "tierwise.cache.mode",
+                  v.metrics->cache.write_back ? "write-back" : "write-through");
 
     ScopeMetrics* scope = rm->add_scope_metrics();
     scope->mutable_scope()->set_name("tierwise.agent");
     scope->mutable_scope()->set_version(std::string(agent_version));
     MetricWriter writer(scope, window);
     write_io_metrics(writer, *v.metrics);
-    write_cache_metrics(writer, v.metrics->cache);
+    write_cache_metrics(writer, v.metrics->cache, window);
     writer.drop_empty();
   }
 }

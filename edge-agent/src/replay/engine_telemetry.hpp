@@ -19,7 +19,16 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
   t.eviction_bytes = c.eviction_bytes;
   t.occupancy_bytes = c.occupancy_bytes;
   t.capacity_bytes = c.capacity_bytes;
-  return t;  // write-through: nothing destaged, nothing dirty
+  t.destaged_bytes = c.destaged_bytes;
+  t.dirty_bytes = c.dirty_bytes;
+  t.backlog_bytes = c.backlog_bytes;
+  t.journal_bytes = c.journal_bytes;
+  t.replicated_bytes = c.replicated_bytes;
+  t.fallbacks = c.fallbacks;
+  t.destage_rate_limit_bytes_per_s = c.destage_rate_limit_bytes_per_s;
+  t.healthy_peers = c.healthy_peers;
+  t.write_back = c.write_back;
+  return t;
 }
 
 // Records one completed front-end I/O: its front-end count and latency, and

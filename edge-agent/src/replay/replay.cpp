@@ -94,6 +94,7 @@ void write_json(const std::string& path, const ReplayOptions& o,
   j["sequential_cutoff_bytes"] = o.sequential_cutoff_bytes;
   j["interval_seconds"] = static_cast<double>(o.interval_us) / 1e6;
   j["sample_rate"] = o.sample_rate;
+  j["max_sampled_blocks"] = o.max_sampled_blocks;
   j["exported"] = !o.ingest_url.empty() && !o.dry_run;
   if (j["exported"]) add_spool_json(j, spool);
   j["traces"] = nlohmann::json::array();

@@ -160,7 +160,8 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
         v->resource.host_id, v->resource.volume_id, *ctx_.sampler,
         [this](const tierwise::v1::ReferenceBatch& batch) {
           if (ctx_.sender != nullptr) ctx_.sender->enqueue(exporter::refs_batch(batch, stream_));
-        });
+        },
+        sampling::DistinctBlockSketch::kDefaultPrecision, ctx_.options->max_sampled_blocks);
     it = volumes_.emplace(name, std::move(v)).first;
   }
   last_volume_ = it->second.get();

@@ -1,5 +1,6 @@
 #include "sampling/reference_batcher.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sampling/batch_id.hpp"
@@ -18,12 +19,20 @@ tierwise::v1::Direction to_proto(trace::Direction direction) {
 }  // namespace
 
 ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
-                                   const ShardsSampler& sampler, Sink sink, unsigned sketch_precision)
+                                   const ShardsSampler& sampler, Sink sink, unsigned sketch_precision,
+                                   size_t max_sampled_blocks)
     : host_id_(std::move(host_id)),
       volume_id_(std::move(volume_id)),
       sampler_(sampler),
       sink_(std::move(sink)),
-      sketch_(sketch_precision) {}
+      sketch_(sketch_precision),
+      max_sampled_blocks_(max_sampled_blocks),
+      threshold_(sampler.threshold()) {
+  if (max_sampled_blocks_ != 0 && max_sampled_blocks_ < 4) {
+    throw std::invalid_argument("max_sampled_blocks must be 0 (fixed rate) or at least 4, got " +
+                                std::to_string(max_sampled_blocks_));
+  }
+}
 
 void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.Clear();
@@ -31,7 +40,7 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.set_host_id(host_id_);
   batch_.set_volume_id(volume_id_);
   batch_.set_sampling_modulus(sampler_.modulus());
-  batch_.set_sampling_threshold(sampler_.threshold());
+  batch_.set_sampling_threshold(threshold_);
   batch_.set_base_time_unix_nano(static_cast<uint64_t>(base_time_us) * kNanosPerMicro);
   batch_.set_sequence(sequence_);
   base_time_us_ = base_time_us;
@@ -56,7 +65,7 @@ size_t ReferenceBatcher::add(const trace::IoRecord& io, int64_t time_us) {
     const uint64_t hash = sampler_.block_hash(block);
     ++considered_;
     sketch_.add(hash);
-    if (!sampler_.keeps(hash)) continue;
+    if (hash % sampler_.modulus() >= threshold_ || !admit(hash, time_us)) continue;
     tierwise::v1::BlockReference* out = batch_.add_references();
     out->set_block_hash(hash);
     out->set_direction(to_proto(io.direction));
@@ -66,6 +75,27 @@ size_t ReferenceBatcher::add(const trace::IoRecord& io, int64_t time_us) {
     if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
   }
   return kept;
+}
+
+bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
+  if (max_sampled_blocks_ == 0) return true;
+  const auto priority = static_cast<uint32_t>(block_hash % sampler_.modulus());
+  auto at = std::lower_bound(priorities_.begin(), priorities_.end(), priority);
+  if (at != priorities_.end() && *at == priority) return true;
+  priorities_.insert(at, priority);
+  if (priorities_.size() <= max_sampled_blocks_) return true;
+  // Drop the largest quarter; T falls to the smallest priority dropped. The
+  // open batch (add() keeps one open here) carries the old T, so it leaves
+  // first, without this reference, which the next batch counts.
+  const size_t keep = max_sampled_blocks_ - max_sampled_blocks_ / 4;
+  const uint64_t lowered = priorities_[keep];
+  priorities_.resize(keep);
+  --considered_;
+  emit();
+  threshold_ = lowered;
+  start_batch(time_us);
+  ++considered_;
+  return priority < lowered;
 }
 
 void ReferenceBatcher::flush() {

@@ -2,6 +2,18 @@
 // (proto/tierwise/v1/reference_batch.proto), the body of POST /v1/refs: the
 // SHARDS-sampled block references, and for the whole stream the count of
 // considered references N and the distinct-block sketch (DistinctBlockSketch).
+//
+// Bounded sample (fixed-size SHARDS at the agent: Waldspurger et al., FAST 2015,
+// section 4). The threshold T starts at the sampler's and only falls: the
+// batcher keeps the distinct priorities H(L) mod P of the blocks in the sample
+// (sorted, 4 bytes each); when they exceed max_sampled_blocks it drops the
+// largest quarter and lowers T to the smallest priority dropped, so the sample
+// holds between 3/4 and 1 x max_sampled_blocks blocks whatever the footprint,
+// and T falls only about log_{4/3}(footprint / max) times. A batch carries one
+// T, so the open batch is emitted before T falls. The service's fixed-size
+// estimator (8,192 blocks, stream-jobs ShardsFixedSize) lowers T further; the
+// margin leaves its 1-h/24-h/7-d windows, whose footprints are smaller, a
+// sample of their own. max_sampled_blocks = 0 keeps the fixed rate.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +34,8 @@ class ReferenceBatcher {
  public:
   // Most references per batch (keeps a batch well below ingest's size limit).
   static constexpr size_t kMaxReferencesPerBatch = 10'000;
+  // Default bound of the sample: 4 x the service's fixed-size sample of 8,192.
+  static constexpr size_t kDefaultMaxSampledBlocks = 32'768;
 
   // Receives each complete batch.
   using Sink = std::function<void(const tierwise::v1::ReferenceBatch&)>;
@@ -30,8 +44,10 @@ class ReferenceBatcher {
   // Every batch records the sampler's P and T; `sampler` must outlive the
   // batcher. sketch_precision: p of the distinct-block sketch (throws
   // std::invalid_argument outside DistinctBlockSketch's range).
+  // max_sampled_blocks: bound of the sample (0: fixed rate, T never falls).
   ReferenceBatcher(std::string host_id, std::string volume_id, const ShardsSampler& sampler, Sink sink,
-                   unsigned sketch_precision = DistinctBlockSketch::kDefaultPrecision);
+                   unsigned sketch_precision = DistinctBlockSketch::kDefaultPrecision,
+                   size_t max_sampled_blocks = kDefaultMaxSampledBlocks);
 
   // Considers every 4 KiB block `io` touches (trace::blocks_touched), one
   // reference each: counts it in considered_references, adds H(L) to the
@@ -50,9 +66,14 @@ class ReferenceBatcher {
   // Batches emitted so far; also the sequence number of the next batch.
   uint64_t batches() const { return sequence_; }
 
+  // The threshold T now (the sampler's, or lower once the sample filled).
+  uint64_t threshold() const { return threshold_; }
+
  private:
   void start_batch(int64_t base_time_us);
   void emit();
+  // Records a sampled block's priority; false when that made T fall below it.
+  bool admit(uint64_t block_hash, int64_t time_us);
 
   std::string host_id_;
   std::string volume_id_;
@@ -66,6 +87,9 @@ class ReferenceBatcher {
   std::optional<int64_t> last_time_us_;
   uint64_t sequence_ = 0;
   std::vector<uint32_t> sketch_updates_;  // reused per batch
+  size_t max_sampled_blocks_;
+  uint64_t threshold_;
+  std::vector<uint32_t> priorities_;  // sorted distinct H(L) mod P of the sampled blocks
 };
 
 }  // namespace tierwise::sampling

@@ -15,8 +15,11 @@ namespace tierwise::sampling {
 
 // P, the hash modulus (FAST'15 uses 2^24).
 inline constexpr uint64_t kShardsModulus = uint64_t{1} << 24;
-// Default sampling rate R (the fixed rate the FAST'15 evaluation centres on).
-inline constexpr double kDefaultSamplingRate = 0.01;
+// Default initial sampling rate R: every block, until the batcher's bounded
+// sample (ReferenceBatcher::kDefaultMaxSampledBlocks) lowers T as the volume's
+// footprint grows. With a fixed rate (max_sampled_blocks = 0), 0.01 is the rate
+// the FAST'15 evaluation centres on.
+inline constexpr double kDefaultSamplingRate = 1.0;
 
 class ShardsSampler {
  public:

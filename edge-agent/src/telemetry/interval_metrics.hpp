@@ -39,7 +39,15 @@ struct CacheInterval {
   uint64_t destaged_bytes = 0;
   uint64_t occupancy_bytes = 0;  // gauge
   uint64_t capacity_bytes = 0;   // gauge
-  uint64_t dirty_bytes = 0;      // gauge
+  uint64_t dirty_bytes = 0;      // gauge: 4 KiB blocks awaiting destage, in bytes
+  // Write-back (docs/write-back.md):
+  uint64_t backlog_bytes = 0;     // gauge: journal data bytes not yet reclaimed
+  uint64_t journal_bytes = 0;     // record bytes written to the journal
+  uint64_t replicated_bytes = 0;  // record bytes sent to each peer
+  uint64_t fallbacks = 0;         // write-back -> write-through after a peer failure
+  uint64_t destage_rate_limit_bytes_per_s = 0;  // gauge, 0: unlimited
+  uint64_t healthy_peers = 0;     // gauge
+  bool write_back = false;        // gauge: the mode at interval end
 };
 
 // Cumulative cache counters as a cache engine keeps them (since its start);
@@ -53,6 +61,13 @@ struct CacheTotals {
   uint64_t occupancy_bytes = 0;
   uint64_t capacity_bytes = 0;
   uint64_t dirty_bytes = 0;
+  uint64_t backlog_bytes = 0;
+  uint64_t journal_bytes = 0;
+  uint64_t replicated_bytes = 0;
+  uint64_t fallbacks = 0;
+  uint64_t destage_rate_limit_bytes_per_s = 0;
+  uint64_t healthy_peers = 0;
+  bool write_back = false;
 };
 
 struct IntervalMetrics {

@@ -42,6 +42,13 @@ void VolumeCollector::close_interval(const CacheTotals& totals) {
   c.occupancy_bytes = totals.occupancy_bytes;
   c.capacity_bytes = totals.capacity_bytes;
   c.dirty_bytes = totals.dirty_bytes;
+  c.journal_bytes = totals.journal_bytes - last_totals_.journal_bytes;
+  c.replicated_bytes = totals.replicated_bytes - last_totals_.replicated_bytes;
+  c.fallbacks = totals.fallbacks - last_totals_.fallbacks;
+  c.backlog_bytes = totals.backlog_bytes;
+  c.destage_rate_limit_bytes_per_s = totals.destage_rate_limit_bytes_per_s;
+  c.healthy_peers = totals.healthy_peers;
+  c.write_back = totals.write_back;
   last_totals_ = totals;
 }
 

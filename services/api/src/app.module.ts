@@ -3,11 +3,18 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BenchmarksController } from './benchmarks/benchmarks.controller.js';
+import { BenchmarksRepository } from './benchmarks/benchmarks.repository.js';
+import { BenchmarksService } from './benchmarks/benchmarks.service.js';
+import { RollupsController } from './benchmarks/rollups.controller.js';
+import { RollupsRepository } from './benchmarks/rollups.repository.js';
+import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
 import { HostController } from './hosts/host.controller.js';
@@ -40,6 +47,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     DatabaseModule,
     HealthModule,
     AuthModule,
+    AccountsModule,
     AuditModule,
     NotificationsModule,
     ThrottlerModule.forRootAsync({
@@ -57,6 +65,8 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     MetricsExportController,
     RecommendationController,
     ApiKeysController,
+    BenchmarksController,
+    RollupsController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: RateLimitGuard },
@@ -76,6 +86,10 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     RecommendationService,
     ApiKeysRepository,
     ApiKeysService,
+    BenchmarksRepository,
+    BenchmarksService,
+    RollupsRepository,
+    RollupsService,
   ],
 })
 export class AppModule {}

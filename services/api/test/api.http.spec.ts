@@ -59,7 +59,7 @@ describe('api over HTTP (real PostgreSQL)', () => {
   it('answers 401 for a missing or unknown key and 400 for a malformed volume id', async () => {
     const missing = await get('/v1/volumes');
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing Authorization: Bearer <api key>' });
+    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing credential: Authorization: Bearer <api key>, or the portal session cookie' });
     const unknown = await get('/v1/fleet/summary', 'twk_not-a-real-key');
     expect(unknown.status).toBe(401);
     expect(await unknown.json()).toMatchObject({ code: 'unauthorized', message: 'API key is unknown or revoked' });

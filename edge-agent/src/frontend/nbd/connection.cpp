@@ -283,6 +283,10 @@ void Connection::start(Command* cmd) {
       break;
     case kCmdTrim:
       rc = volume_->engine->submit_discard(req.offset, req.length, on_discard_done, cmd);
+      if (rc == -EOPNOTSUPP) {
+        complete(cmd, 0);  // TRIM is advisory: nothing to deallocate here
+        return;
+      }
       break;
     case kCmdWriteZeroes:
       submit_chunk(cmd);

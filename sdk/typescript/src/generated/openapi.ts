@@ -210,6 +210,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fleet benchmarks: where the tenant stands in its cohorts
+         * @description Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant's own figures are returned.
+         */
+        get: operations["BenchmarksController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rollups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * I/O, cache and latency time series per volume, host, cluster or tenant at 10 s, 1 min, 1 h or 1 d
+         * @description Latency percentiles come from the merged histograms of each window. Retention: 10 s 2 days, 1 min 14 days, 1 h 180 days, 1 d 3 years.
+         */
+        get: operations["RollupsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -220,6 +260,314 @@ export interface paths {
         get: operations["HealthController_health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account and its organization (you become owner); a verification link is mailed */
+        post: operations["AuthController_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an e-mail address with the token of the mailed link */
+        post: operations["AuthController_verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a new verification link (same answer whether or not the address has an account) */
+        post: operations["AuthController_resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a password reset link (same answer whether or not the address has an account) */
+        post: operations["AuthController_requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the token of the mailed link; logs out every session */
+        post: operations["AuthController_resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in with e-mail and password: sets the session cookie (a new one at every login) */
+        post: operations["AuthController_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The logged-in user, organization and a fresh CSRF token */
+        get: operations["AuthController_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switch the session to another of your organizations (a new session cookie) */
+        post: operations["AuthController_switchOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log out this session */
+        post: operations["AuthController_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log out every session of your account, in every organization and browser */
+        post: operations["AuthController_logoutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start an OIDC login: redirects to the identity provider (authorization code + PKCE) */
+        get: operations["OidcController_login"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's redirect back: logs in (session cookie) and redirects to the portal */
+        get: operations["OidcController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the organization with their roles */
+        get: operations["MembersController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (their sessions in this organization end) */
+        delete: operations["MembersController_remove"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (only an owner touches the owner role; the last owner stays) */
+        patch: operations["MembersController_changeRole"];
+        trace?: never;
+    };
+    "/v1/organization/membership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Leave the organization of this session (the last owner cannot) */
+        delete: operations["MembersController_leave"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending invitations of the organization */
+        get: operations["MembersController_listInvitations"];
+        put?: never;
+        /** Invite an e-mail address with a role (a link is mailed; it works once, for 7 days) */
+        post: operations["MembersController_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation */
+        delete: operations["MembersController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: a new account gives display_name and password; an existing one must be logged in (with x-csrf-token) */
+        post: operations["MembersController_accept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -444,10 +792,6 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         FleetSummaryDto: {
-            /** @description volumes in the inventory */
-            volumes: number;
-            /** @description hosts in the inventory */
-            hosts: number;
             /** @description front-end read I/Os */
             read_ops: number;
             /** @description front-end write I/Os */
@@ -460,6 +804,10 @@ export interface components {
             cache_hits: number;
             /** @description tier misses, 4 KiB blocks, all directions */
             cache_misses: number;
+            /** @description volumes in the inventory */
+            volumes: number;
+            /** @description hosts in the inventory */
+            hosts: number;
             /** @description cache_hits / (cache_hits + cache_misses); null without lookups */
             hit_ratio: number | null;
             /** @description sum of the volumes' working set sizes, bytes (window 'all') */
@@ -786,9 +1134,202 @@ export interface components {
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
+        ScalarStandingDto: {
+            /** @description the caller's own value over its volumes of the cohort */
+            own: number | null;
+            /** @description 25th percentile over the cohort's tenants (each tenant weighs the same); null when not published */
+            cohort_p25: number | null;
+            /** @description 50th percentile; null when not published */
+            cohort_p50: number | null;
+            /** @description 75th percentile; null when not published */
+            cohort_p75: number | null;
+            /** @description share (0..1) of the cohort's tenants whose value is below the caller's; null when not published */
+            rank: number | null;
+        };
+        LatencyStandingDto: {
+            /** @enum {string} */
+            direction: "read" | "write";
+            /** @description ioLength bin: upper bound in bytes ('512' .. '524288') or '>524288' */
+            size_bin: string;
+            /** @description the caller's median latency, µs */
+            own_p50_us: number | null;
+            /** @description the caller's 95th percentile latency, µs */
+            own_p95_us: number | null;
+            /** @description the caller's 99th percentile latency, µs */
+            own_p99_us: number | null;
+            /** @description the cohort's median latency, µs (tenants weigh the same); null unless 5 tenants have I/O in this bin */
+            cohort_p50_us: number | null;
+            /** @description the cohort's 95th percentile latency, µs */
+            cohort_p95_us: number | null;
+            /** @description the cohort's 99th percentile latency, µs */
+            cohort_p99_us: number | null;
+        };
+        CohortBenchmarkDto: {
+            /**
+             * @description media of the volumes' current tier recommendation ('none' without one)
+             * @enum {string}
+             */
+            media: "ram" | "nvme" | "none";
+            /**
+             * @description reads >= 70 % of front-end I/Os, between, or <= 30 %
+             * @enum {string}
+             */
+            workload_class: "read-heavy" | "mixed" | "write-heavy";
+            /** @description whether the cohort has at least min_tenants tenants; cohort figures are null otherwise */
+            published: boolean;
+            /** @description tenants in the cohort; null when not published */
+            tenant_count: number | null;
+            /** @description the caller's volumes in this cohort */
+            volume_ids: string[];
+            /** @description reads / (reads + writes), front-end I/Os */
+            read_share: components["schemas"]["ScalarStandingDto"];
+            /** @description working set size / tier capacity */
+            wss_per_capacity: components["schemas"]["ScalarStandingDto"];
+            /** @description latency percentiles per direction and ioLength bin where the caller has I/O */
+            latency: components["schemas"]["LatencyStandingDto"][];
+        };
+        BenchmarksDto: {
+            /** @description days of 1 d rollups the benchmarks cover (ending today) */
+            window_days: number;
+            /** @description tenants a cohort (and a latency bin) needs before its figures are published */
+            min_tenants: number;
+            cohorts: components["schemas"]["CohortBenchmarkDto"][];
+        };
+        RollupLatencyDto: {
+            /** @enum {string} */
+            direction: "read" | "write";
+            /** @description ioLength bin: upper bound in bytes ('512' .. '524288') or '>524288' */
+            size_bin: string;
+            /** @description front-end I/Os in the histogram */
+            count: number;
+            /** @description median latency, µs (interpolated inside its histogram bucket) */
+            p50_us: number;
+            /** @description 95th percentile latency, µs */
+            p95_us: number;
+            /** @description 99th percentile latency, µs */
+            p99_us: number;
+        };
+        RollupPointDto: {
+            /** @description front-end read I/Os */
+            read_ops: number;
+            /** @description front-end write I/Os */
+            write_ops: number;
+            /** @description front-end bytes read */
+            read_bytes: number;
+            /** @description front-end bytes written */
+            write_bytes: number;
+            /** @description tier hits, 4 KiB blocks, all directions */
+            cache_hits: number;
+            /** @description tier misses, 4 KiB blocks, all directions */
+            cache_misses: number;
+            /** @description window start, RFC 3339 */
+            window_start: string;
+            /** @description volumes that reported in the window */
+            volumes: number;
+            /** @description bytes evicted from the tier */
+            evicted_bytes: number;
+            /** @description sum over volumes of each one's latest occupancy in the window, bytes */
+            occupancy_bytes: number;
+            /** @description sum over volumes of each one's latest tier capacity in the window, bytes */
+            capacity_bytes: number;
+            latency: components["schemas"]["RollupLatencyDto"][];
+        };
+        RollupSeriesDto: {
+            /** @description volume, host or cluster id, or the tenant id */
+            scope_id: string;
+            points: components["schemas"]["RollupPointDto"][];
+        };
+        RollupsDto: {
+            /** @enum {string} */
+            scope: "volume" | "host" | "cluster" | "tenant";
+            /** @enum {string} */
+            resolution: "10s" | "1m" | "1h" | "1d";
+            /** @description window length, seconds */
+            window_seconds: number;
+            /** @description start of the range, RFC 3339 (inclusive) */
+            from: string;
+            /** @description end of the range, RFC 3339 (exclusive) */
+            to: string;
+            /** @description more than 2000 points matched; narrow the range or name a scope_id */
+            truncated: boolean;
+            series: components["schemas"]["RollupSeriesDto"][];
+        };
         HealthDto: {
             /** @constant */
             status: "ok";
+        };
+        AcceptedDto: {
+            /** @example if the address has an account, a mail is on its way */
+            message: string;
+        };
+        UserDto: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            display_name: string;
+        };
+        OrganizationDto: {
+            /**
+             * Format: uuid
+             * @description the tenant id
+             */
+            id: string;
+            name: string;
+            /**
+             * @description your role there
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "viewer";
+        };
+        SessionDto: {
+            user: components["schemas"]["UserDto"];
+            /** @description the organization this session acts in */
+            organization: components["schemas"]["OrganizationDto"];
+            /** @description every organization you belong to */
+            organizations: components["schemas"]["OrganizationDto"][];
+            /** @description send it as x-csrf-token with every POST/PUT/PATCH/DELETE of this session */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description absolute expiry of the session (idle expiry comes sooner without use)
+             */
+            expires_at: string;
+        };
+        LoggedOutDto: {
+            /** @description sessions ended */
+            sessions_ended: number;
+        };
+        MemberDto: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            display_name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "viewer";
+            /** Format: date-time */
+            joined_at: string;
+        };
+        MemberListDto: {
+            members: components["schemas"]["MemberDto"][];
+        };
+        InvitationDto: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "viewer";
+            /**
+             * Format: uuid
+             * @description the user who invited
+             */
+            invited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        InvitationListDto: {
+            invitations: components["schemas"]["InvitationDto"][];
         };
         AuditActorDto: {
             /** @enum {string} */
@@ -2259,6 +2800,146 @@ export interface operations {
             };
         };
     };
+    BenchmarksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchmarksDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    RollupsController_get: {
+        parameters: {
+            query?: {
+                /** @description volume, host, cluster or tenant */
+                scope?: "volume" | "host" | "cluster" | "tenant";
+                /** @description one volume, host or cluster id (or the tenant id); absent: every id of the scope */
+                scope_id?: string;
+                /** @description 10s, 1m, 1h or 1d */
+                resolution?: "10s" | "1m" | "1h" | "1d";
+                /** @description first window start (inclusive), RFC 3339; default: to minus 100 windows */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollupsDto"];
+                };
+            };
+            /** @description malformed scope, scope_id, resolution, from or to */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     HealthController_health: {
         parameters: {
             query?: never;
@@ -2278,6 +2959,1434 @@ export interface operations {
             };
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description e-mail address
+                     */
+                    email: string;
+                    /** @description password, 12-256 characters */
+                    password: string;
+                    /** @description your name */
+                    display_name: string;
+                    /** @description the organization to create, of which you become owner */
+                    organization_name: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedDto"];
+                };
+            };
+            /** @description malformed body (the message names the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the e-mail link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedDto"];
+                };
+            };
+            /** @description malformed body, or a token that is unknown, used or expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description e-mail address
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedDto"];
+                };
+            };
+            /** @description malformed body (the message names the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description e-mail address
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedDto"];
+                };
+            };
+            /** @description malformed body (the message names the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the e-mail link */
+                    token: string;
+                    /** @description password, 12-256 characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedDto"];
+                };
+            };
+            /** @description malformed body or password, or a token that is unknown, used or expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description e-mail address
+                     */
+                    email: string;
+                    password: string;
+                    /**
+                     * Format: uuid
+                     * @description organization to log in to; default: your oldest membership
+                     */
+                    organization_id?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description malformed body (the message names the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description e-mail address or password is wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description e-mail not verified, or not a member of the organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_current: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid x-csrf-token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_switchOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    organization_id: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description malformed body (the message names the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid x-csrf-token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description you are not a member of that organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedOutDto"];
+                };
+            };
+            /** @description no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid x-csrf-token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AuthController_logoutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedOutDto"];
+                };
+            };
+            /** @description no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid x-csrf-token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OidcController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description redirect to the provider */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description OIDC login is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the provider cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OidcController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description logged in: redirect to the portal */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no login in progress, or the provider refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no verified e-mail, or no organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description OIDC login is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the address got an account meanwhile; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the provider cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberListDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed userId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such member in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description it would leave the organization without an owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_changeRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner: everything incl. owners; admin: everything but owners; viewer: read only
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description role changed */
+            204: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed userId or role */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such member in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description it would leave the organization without an owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description left; the session ended */
+            204: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid x-csrf-token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description you are the last owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description e-mail address
+                     */
+                    email: string;
+                    /**
+                     * @description owner: everything incl. owners; admin: everything but owners; viewer: read only
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationDto"];
+                };
+            };
+            /** @description malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description already a member, or already invited */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed invitationId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant member.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such pending invitation in this organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    MembersController_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the e-mail link */
+                    token: string;
+                    /** @description your name (new account only) */
+                    display_name?: string;
+                    /** @description your password (new account only) */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description malformed body, or a new account without name or password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the address has an account: log in as it first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description unknown, used, revoked or expired invitation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description already a member, or the address got an account meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

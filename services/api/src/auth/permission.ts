@@ -14,15 +14,20 @@ export enum Permission {
   ApiKeyRead = 'api_key.read',
   ApiKeyWrite = 'api_key.write',
   AuditRead = 'audit.read',
+  /** List the organization's members and pending invitations. */
+  MemberRead = 'member.read',
+  /** Invite, change a member's role, remove a member (owner-only rules in MembersService). */
+  MemberWrite = 'member.write',
+  /** Notification channels, routes, alert rules, mute windows and the delivery log. */
   NotificationsRead = 'notifications.read',
   /** Change notification channels, routes, alert rules and mute windows. */
   NotificationsWrite = 'notifications.write',
 }
 
 /** Permissions that change something: refused to a principal of scope 'read' whatever its role. */
-const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.NotificationsWrite]);
+const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.MemberWrite, Permission.NotificationsWrite]);
 
-const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.NotificationsRead];
+const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.MemberRead, Permission.NotificationsRead];
 const ADMIN = [...VIEWER, ...CHANGES, Permission.ApiKeyRead, Permission.AuditRead];
 
 /** The permissions of each role (owner and admin differ in member management, which is not an api permission). */

@@ -1,23 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IoTotalsDto } from './io-totals.dto.js';
 
 /** Totals over every volume of the tenant, over everything received. */
-export class FleetSummaryDto {
+export class FleetSummaryDto extends IoTotalsDto {
   @ApiProperty({ description: 'volumes in the inventory' })
   volumes!: number;
   @ApiProperty({ description: 'hosts in the inventory' })
   hosts!: number;
-  @ApiProperty({ description: 'front-end read I/Os' })
-  read_ops!: number;
-  @ApiProperty({ description: 'front-end write I/Os' })
-  write_ops!: number;
-  @ApiProperty({ description: 'front-end bytes read' })
-  read_bytes!: number;
-  @ApiProperty({ description: 'front-end bytes written' })
-  write_bytes!: number;
-  @ApiProperty({ description: 'tier hits, 4 KiB blocks, all directions' })
-  cache_hits!: number;
-  @ApiProperty({ description: 'tier misses, 4 KiB blocks, all directions' })
-  cache_misses!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'cache_hits / (cache_hits + cache_misses); null without lookups' })
   hit_ratio!: number | null;
   @ApiProperty({ description: "sum of the volumes' working set sizes, bytes (window 'all')" })

@@ -44,8 +44,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, HttpStatus>> = {
 export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.BadRequest]: 'A query or path parameter is malformed (the message names it). Fix the request; retrying it unchanged fails again.',
   [ErrorCode.InvalidBody]: 'The request body does not match its schema (the message names the field). Fix the body.',
-  [ErrorCode.Unauthorized]: 'No credential, or an unknown or revoked one. Send `Authorization: Bearer <api key>` with a live key.',
-  [ErrorCode.Forbidden]: "The credential's role or scope does not allow this operation (a read key cannot change anything; the audit log and API keys need an admin).",
+  [ErrorCode.Unauthorized]: 'No credential, or an unknown, revoked or expired one (or a wrong e-mail address or password at login). Send `Authorization: Bearer <api key>` with a live key, or log in again for a portal session cookie.',
+  [ErrorCode.Forbidden]: "The credential's role or scope does not allow this operation (a read key or a viewer cannot change anything; the audit log, API keys and members need an admin; the owner role needs an owner), a portal session's change lacks its x-csrf-token, or the e-mail address is not verified yet.",
   [ErrorCode.NotFound]: 'The route, or the resource it names, does not exist in your tenant.',
   [ErrorCode.Conflict]: 'The change conflicts with the current state (the message says which).',
   [ErrorCode.IdempotencyKeyInUse]: 'A request with the same Idempotency-Key is still being processed. Retry after it finished.',

@@ -1,6 +1,7 @@
 /**
- * Arranges the rows the stream jobs would write for a volume (volume_io_stats,
- * volume_block_sizes, volume_working_sets, volume_mrcs, recommendations, volume_metrics_10s) plus the inventory
+ * Arranges the rows the stream jobs would write for a volume (volume_io_stats and today's 1 d
+ * volume rollup in metric_rollups, volume_block_sizes, volume_working_sets, volume_mrcs,
+ * recommendations, volume_metrics_10s) plus the inventory
  * row ingest writes, as tierwise_owner.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,7 @@ export interface VolumeFixture {
   volumeId: string;
   hostId: string;
   displayName?: string;
-  /** Front-end I/O totals and cache counters; absent = no volume_io_stats row. */
+  /** Front-end I/O totals and cache counters; absent = no volume_io_stats row and no rollup. */
   io?: { readOps: number; writeOps: number; hits: number; misses: number; readHits?: number; readMisses?: number };
   /** Working set size, bytes (window 'all'); absent = no row. */
   wssBytes?: number;
@@ -45,6 +46,14 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
       `INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval, read_ops, write_ops, read_bytes, write_bytes,
                                     cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, capacity_bytes)
        VALUES ($1, $2, '2026-11-20T10:00:00Z', '2026-11-20T11:59:50Z', $3, $4, $3::bigint * 4096, $4::bigint * 8192, $5, $6, $7, $8, 1048576, 17179869184)`,
+      [tenantId, volume.volumeId, readOps, writeOps, hits, misses, readHits, readMisses],
+    );
+    await db.query(
+      `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes,
+                                   write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
+                                   occupancy_bytes, capacity_bytes, latency_us)
+       VALUES ($1, 'volume', $2, '1d', date_trunc('day', now()), 1, $3, $4, $3::bigint * 4096, $4::bigint * 8192, $5, $6, $7, $8,
+               1048576, 1048576, 17179869184, '{}')`,
       [tenantId, volume.volumeId, readOps, writeOps, hits, misses, readHits, readMisses],
     );
   }

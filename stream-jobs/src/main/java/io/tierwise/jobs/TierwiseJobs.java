@@ -5,6 +5,7 @@ import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.MetricsRollupJob;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.sink.PostgresSinks;
+import io.tierwise.jobs.sink.RollupRetention;
 import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
 import io.tierwise.jobs.workingset.WorkingSetJob;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * pipelines, as one Flink job: in an embedded MiniCluster with {@code java -jar}, or on a Flink
  * cluster with {@code flink run}. Reads TIERWISE_KAFKA_BROKERS and TIERWISE_JDBC_URL. Logs
  * {@value #RUNNING_LINE} once the job is RUNNING; exits 1 with the reason when it cannot start or
- * fails.
+ * fails. Embedded, it also enforces the rollup retention every hour ({@link RollupRetention}) and
+ * runs until the job ends; on a cluster, main returns once the job runs.
  */
 public final class TierwiseJobs {
   /** The line start-up scripts wait for. */
@@ -52,9 +54,18 @@ public final class TierwiseJobs {
       JobSettings settings = JobSettings.fromEnvironment(System.getenv());
       KafkaSources.requireTopics(settings.kafkaBrokers(), List.of(settings.metricsTopic(), settings.refsTopic()));
       new PostgresSinks(settings.jdbcUrl()).requireWritableTables();
+      boolean embedded = StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
+      if (embedded) {
+        RollupRetention.schedule(settings.jdbcUrl());
+      }
       JobClient client = start(settings);
       LOG.info("{} (job {}, Kafka {}, PostgreSQL {})", RUNNING_LINE, client.getJobID(), settings.kafkaBrokers(),
           settings.jdbcUrl().replaceFirst("\\?.*", ""));
+      if (!embedded) {
+        LOG.info("tierwise-stream-jobs: submitted to the Flink cluster; run io.tierwise.jobs.sink.RollupRetention"
+            + " hourly (docs/flink-cluster.md)");
+        return;
+      }
       client.getJobExecutionResult().get();
       LOG.error("tierwise-stream-jobs: the job ended");
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -77,7 +88,7 @@ public final class TierwiseJobs {
     new MetricsRollupJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.metricsTopic(),
             settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class)),
-        pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
+        pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
         .addTo(env);
     new WorkingSetJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),

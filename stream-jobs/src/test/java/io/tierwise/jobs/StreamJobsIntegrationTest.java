@@ -1,45 +1,30 @@
 package io.tierwise.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tierwise.jobs.ingest.KafkaSources;
 import io.tierwise.jobs.testing.AgentTelemetry;
-import io.tierwise.jobs.testing.Repo;
+import io.tierwise.jobs.testing.TestStack;
 import io.tierwise.proto.v1.BlockReference;
 import io.tierwise.proto.v1.Direction;
 import io.tierwise.proto.v1.IngestRecord;
 import io.tierwise.proto.v1.ReferenceBatch;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListGroupsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -56,9 +41,7 @@ class StreamJobsIntegrationTest {
   private static final long MIB = 1L << 20;
   private static final Duration RESULT_TIMEOUT = Duration.ofSeconds(60);
 
-  private static String brokers;
-  private static String jdbcUrl;
-  private static String ownerJdbcUrl;
+  private static TestStack stack;
   private static String runId;
   private static String tenant;
   private static JobSettings settings;
@@ -66,35 +49,14 @@ class StreamJobsIntegrationTest {
 
   @BeforeAll
   static void startJobs() throws Exception {
-    brokers = System.getenv("TIERWISE_KAFKA_BROKERS");
-    jdbcUrl = System.getenv("TIERWISE_JDBC_URL");
-    String ownerUrl = System.getenv("TIERWISE_PG_OWNER_URL");
-    if (brokers == null || jdbcUrl == null || ownerUrl == null) {
-      String why = "TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL and TIERWISE_PG_OWNER_URL must be set"
-          + " (TIERWISE_PROFILE=test: source infra/local/env.sh, start infra/local/postgres.sh and kafka.sh)";
-      if (Repo.isCi()) {
-        fail(why);
-      }
-      Assumptions.abort(why);
-    }
-    ownerJdbcUrl = jdbcFromPostgresUrl(ownerUrl);
+    stack = TestStack.fromEnvironment();
     runId = "it-" + UUID.randomUUID().toString().substring(0, 8);
-    try (Connection c = DriverManager.getConnection(ownerJdbcUrl);
-        PreparedStatement ps = c.prepareStatement("INSERT INTO tenants (name) VALUES (?) RETURNING id")) {
-      ps.setString(1, "stream-jobs " + runId);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        tenant = rs.getString(1);
-      }
-    }
-    try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(runId + ".metrics", 2, (short) 1),
-          new NewTopic(runId + ".refs", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
-    }
+    tenant = stack.newTenant("stream-jobs " + runId);
+    stack.createTopics(runId, 2);
     Path checkpoints = Files.createTempDirectory("tierwise-it-checkpoints");
-    settings = new JobSettings(brokers, jdbcUrl, runId + ".metrics", runId + ".refs", runId, checkpoints,
+    settings = new JobSettings(stack.brokers(), stack.jdbcUrl(), runId + ".metrics", runId + ".refs", runId, checkpoints,
         Duration.ofSeconds(2), Duration.ofMillis(500));
-    KafkaSources.requireTopics(brokers, List.of(settings.metricsTopic(), settings.refsTopic()));
+    KafkaSources.requireTopics(stack.brokers(), List.of(settings.metricsTopic(), settings.refsTopic()));
     job = TierwiseJobs.start(settings);
   }
 
@@ -103,35 +65,22 @@ class StreamJobsIntegrationTest {
     if (job != null) {
       job.cancel().get(60, TimeUnit.SECONDS);
     }
-    if (runId != null && brokers != null) {
-      try (Admin admin = admin()) {
-        admin.deleteTopics(List.of(runId + ".metrics", runId + ".refs")).all().get(30, TimeUnit.SECONDS);
-        List<String> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all()
-            .get(30, TimeUnit.SECONDS).stream().map(g -> g.groupId()).filter(g -> g.startsWith(runId + ".")).toList();
-        admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
-      }
+    if (runId != null && stack != null) {
+      stack.deleteTopicsAndGroups(runId);
     }
     if (tenant != null) {
-      try (Connection c = DriverManager.getConnection(ownerJdbcUrl)) {
-        for (String table : List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
-            "volume_working_sets", "volume_mrcs", "recommendations")) {
-          try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)")) {
-            ps.setString(1, tenant);
-            ps.executeUpdate();
-          }
-        }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM tenants WHERE id = CAST(? AS uuid)")) {
-          ps.setString(1, tenant);
-          ps.executeUpdate();
-        }
+      for (String table : List.of("volume_metrics_10s", "metric_rollups", "volume_io_stats", "volume_block_sizes",
+          "volume_working_sets", "volume_mrcs", "recommendations")) {
+        stack.ownerRows("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)", tenant);
       }
+      stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
     }
   }
 
   @Test
   void metricsAndReferencesBecomeRowsInPostgres() throws Exception {
     long sentAt;
-    try (KafkaProducer<String, byte[]> producer = producer()) {
+    try (KafkaProducer<String, byte[]> producer = stack.producer()) {
       List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
       // Metrics: volumes m0..m2, intervals 0..2 sent newest first and interleaved; m2's
       // interval 1 arrives as two records (a split batch); one record with a bad tenant.
@@ -170,7 +119,7 @@ class StreamJobsIntegrationTest {
 
     awaitRows("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND read_ops = "
         + "(CASE volume_id WHEN 'm0' THEN 600 WHEN 'm1' THEN 603 ELSE 606 END)", 3);
-    awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND "
+    awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND window_name = 'all' AND "
         + "sampled_references = (CASE volume_id WHEN 'r0' THEN 6000 ELSE 200 END)", 2);
     awaitRows("SELECT count(*) FROM recommendations WHERE tenant_id = CAST(? AS uuid)", 1);
     System.out.printf("stream jobs: all rows visible %.1f s after the last record was produced%n",
@@ -197,6 +146,13 @@ class StreamJobsIntegrationTest {
         .containsEntry("read_bytes", 600L * 4096).containsEntry("read_cache_hits", 300L)
         .containsEntry("cache_hits", 300L + 3).containsEntry("first_ok", true).containsEntry("last_ok", true);
 
+    // metric_rollups: the nine volume intervals (one of them split in two records) fall in one
+    // minute, hour and day of the tenant.
+    for (String resolution : List.of("1m", "1h", "1d")) {
+      awaitRows("SELECT coalesce(sum(read_ops), 0) FROM metric_rollups WHERE tenant_id = CAST(? AS uuid)"
+          + " AND scope = 'tenant' AND resolution = '" + resolution + "'", 600 + 603 + 606);
+    }
+
     // volume_block_sizes: reads in the 4096 bin, writes in the 65536 bin.
     assertThat(query("SELECT direction, bin_label, bin_upper_bytes, ops, bytes FROM volume_block_sizes"
         + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'm2' ORDER BY direction"))
@@ -214,8 +170,12 @@ class StreamJobsIntegrationTest {
 
     // MRC: a loop over 2000 sampled blocks (~781 MiB scaled) read 3 times: everything misses
     // below the loop, a third (the first pass) above it.
-    JsonNode points = new ObjectMapper().readTree((String) single("SELECT method, points::text AS points"
-        + " FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'").get("points"));
+    Map<String, Object> mrc = single("SELECT method, points::text AS points"
+        + " FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0' AND window_name = 'all'");
+    assertThat(mrc).containsEntry("method", "shards-fixed-size");
+    assertThat(count("SELECT count(*) FROM volume_mrcs WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'"))
+        .as("windows all, 1h, 24h, 7d").isEqualTo(4);
+    JsonNode points = new ObjectMapper().readTree((String) mrc.get("points"));
     assertThat(points.get(0).get("cache_bytes").asLong()).isEqualTo(4 * MIB);
     for (JsonNode p : points) {
       double expected = p.get("cache_bytes").asLong() <= 768 * MIB ? 1.0 : 1.0 / 3;
@@ -225,7 +185,7 @@ class StreamJobsIntegrationTest {
 
     // Recommendation: achievable 2/3, target 0.6, reached at 1 GiB; 80 % reads -> 1 GiB of RAM.
     Map<String, Object> rec = single("SELECT tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,"
-        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share FROM recommendations"
+        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share, window_name, replicas FROM recommendations"
         + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'");
     assertThat(rec).containsEntry("tier_bytes", 1024 * MIB).containsEntry("media", "ram")
         .containsEntry("policy", "write-through").containsEntry("read_share", "0.8");
@@ -294,16 +254,7 @@ class StreamJobsIntegrationTest {
   }
 
   private static void awaitRows(String countSql, long expected) throws Exception {
-    long deadline = System.nanoTime() + RESULT_TIMEOUT.toNanos();
-    long seen = -1;
-    while (System.nanoTime() < deadline) {
-      seen = count(countSql);
-      if (seen == expected) {
-        return;
-      }
-      Thread.sleep(250);
-    }
-    fail("after " + RESULT_TIMEOUT.toSeconds() + " s, " + countSql + " gives " + seen + ", expected " + expected);
+    stack.awaitValue(countSql, expected, RESULT_TIMEOUT, tenant);
   }
 
   private static long count(String sql) throws Exception {
@@ -318,38 +269,6 @@ class StreamJobsIntegrationTest {
 
   /** Runs {@code sql} as tierwise_jobs with the tenant id as its only parameter. */
   private static List<Map<String, Object>> query(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(jdbcUrl); PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, tenant);
-      List<Map<String, Object>> rows = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          Map<String, Object> row = new HashMap<>();
-          for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-            row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
-          }
-          rows.add(row);
-        }
-      }
-      return rows;
-    }
-  }
-
-  private static KafkaProducer<String, byte[]> producer() {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-  }
-
-  private static Admin admin() {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-    return Admin.create(p);
-  }
-
-  /** postgres://user@host:port/db -> jdbc:postgresql://host:port/db?user=user */
-  private static String jdbcFromPostgresUrl(String url) {
-    URI u = URI.create(url);
-    return "jdbc:postgresql://" + u.getHost() + ":" + u.getPort() + u.getPath() + "?user=" + u.getUserInfo();
+    return stack.rows(sql, tenant);
   }
 }

@@ -9,6 +9,10 @@ public class IntervalMetrics {
   public String tenantId;
   /** Pseudonymous volume id (resource attribute tierwise.volume.id). */
   public String volumeId;
+  /** Pseudonymous host id (resource attribute host.id), or null when absent. */
+  public String hostId;
+  /** Pseudonymous cluster id (resource attribute tierwise.cluster.id), or null when absent. */
+  public String clusterId;
   /** Interval start (the data points' start_time_unix_nano), Unix epoch nanoseconds. */
   public long intervalStartUnixNano;
   /** Interval end (time_unix_nano), Unix epoch nanoseconds. */
@@ -17,6 +21,8 @@ public class IntervalMetrics {
   public IoCounters io = new IoCounters();
   /** Front-end I/O size distribution of the interval. */
   public BlockSizeCounts blockSizes = new BlockSizeCounts();
+  /** Front-end latency histograms per direction and ioLength bin (tierwise.io.latency). */
+  public LatencyHistograms latency = new LatencyHistograms();
   /** Bytes held by the tier at interval end, or -1. */
   public long occupancyBytes = -1;
   /** Tier capacity in bytes, or -1. */

@@ -5,19 +5,24 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
 
 /**
  * The metrics pipeline: interval telemetry of every volume -> {@link MetricsRollupFunction} keyed by
- * tenant/volume -> volume_metrics_10s, volume_io_stats and volume_block_sizes. Source and sinks
- * are given, so tests can run it on their own inputs.
+ * tenant/volume -> volume_metrics_10s, volume_io_stats and volume_block_sizes; and the same
+ * intervals routed to their volume, host, cluster and tenant ({@link ScopedMetrics}) -> {@link
+ * RollupFunction} keyed by scope -> metric_rollups (10 s, 1 min, 1 h, 1 d). Source and sinks are
+ * given, so tests can run it on their own inputs.
  */
 public final class MetricsRollupJob {
   private final Source<IntervalMetrics, ?, ?> source;
   private final Sink<VolumeMetricsRow> volumeMetrics;
   private final Sink<VolumeIoStatsRow> volumeIoStats;
   private final Sink<BlockSizeRow> blockSizes;
+  private final Sink<RollupRow> rollups;
   private final Duration flushDelay;
   private final Duration intervalRetention;
 
@@ -26,25 +31,29 @@ public final class MetricsRollupJob {
    * @param volumeMetrics sink of volume_metrics_10s rows
    * @param volumeIoStats sink of volume_io_stats rows
    * @param blockSizes sink of volume_block_sizes rows
+   * @param rollups sink of metric_rollups rows
    * @param flushDelay rows are written at most this long after the first new record
-   * @param intervalRetention how long an interval's aggregate stays open to late records
+   * @param intervalRetention how long an interval's aggregate stays open to late records, and
+   *     how far behind a scope's latest interval a rollup window stays open
    */
   public MetricsRollupJob(Source<IntervalMetrics, ?, ?> source, Sink<VolumeMetricsRow> volumeMetrics,
-      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Duration flushDelay,
+      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Duration flushDelay,
       Duration intervalRetention) {
     this.source = source;
     this.volumeMetrics = volumeMetrics;
     this.volumeIoStats = volumeIoStats;
     this.blockSizes = blockSizes;
+    this.rollups = rollups;
     this.flushDelay = flushDelay;
     this.intervalRetention = intervalRetention;
   }
 
   /** Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore). */
   public void addTo(StreamExecutionEnvironment env) {
-    SingleOutputStreamOperator<VolumeMetricsRow> rows = env
+    DataStream<IntervalMetrics> intervals = env
         .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.metrics.v1")
-        .uid("metrics-source")
+        .uid("metrics-source");
+    SingleOutputStreamOperator<VolumeMetricsRow> rows = intervals
         .keyBy(IntervalMetrics::volumeKey, Types.STRING)
         .process(new MetricsRollupFunction(flushDelay.toMillis(), intervalRetention.toMillis()))
         .uid("metrics-rollup")
@@ -54,5 +63,16 @@ public final class MetricsRollupJob {
         .uid("sink-volume-io-stats").name("volume_io_stats");
     rows.getSideOutput(MetricsRollupFunction.BLOCK_SIZES).sinkTo(blockSizes)
         .uid("sink-volume-block-sizes").name("volume_block_sizes");
+    intervals
+        .flatMap((IntervalMetrics m, Collector<ScopedMetrics> out) -> {
+          for (ScopedMetrics s : ScopedMetrics.scopesOf(m)) {
+            out.collect(s);
+          }
+        }, Types.POJO(ScopedMetrics.class))
+        .uid("rollup-scopes").name("rollup scopes")
+        .keyBy(s -> s.scopeKey, Types.STRING)
+        .process(new RollupFunction(flushDelay.toMillis(), intervalRetention.toMillis()), Types.POJO(RollupRow.class))
+        .uid("rollup").name("rollup 10s/1m/1h/1d")
+        .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
   }
 }

@@ -13,6 +13,7 @@ import io.tierwise.jobs.ingest.InvalidRecordException;
 import io.tierwise.jobs.ingest.PayloadParser;
 import io.tierwise.proto.v1.IngestRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,7 +27,8 @@ import java.util.TreeMap;
  * {@code io.source=frontend}; {@code tierwise.io.size} (histogram over the vscsiStats ioLength
  * bins) and {@code tierwise.io.size.bytes}; {@code tierwise.cache.hits}, {@code .misses},
  * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}. Other metrics
- * are ignored. Sums and histograms must be delta temporality. Data points are grouped into
+ * are ignored. Resource attributes {@code host.id} and {@code tierwise.cluster.id} (both optional)
+ * name the host and cluster the volume's rollups add to. Sums and histograms must be delta temporality. Data points are grouped into
  * intervals by their {@code time_unix_nano} (the interval end), the start taken from
  * {@code start_time_unix_nano} (gauges may leave it 0).
  *
@@ -39,6 +41,10 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
 
   /** Resource attribute holding the pseudonymous volume id. */
   public static final String VOLUME_ID_ATTRIBUTE = "tierwise.volume.id";
+  /** Resource attribute holding the pseudonymous host id (OpenTelemetry semantic conventions). */
+  public static final String HOST_ID_ATTRIBUTE = "host.id";
+  /** Resource attribute holding the pseudonymous cluster id (optional). */
+  public static final String CLUSTER_ID_ATTRIBUTE = "tierwise.cluster.id";
 
   @Override
   public List<IntervalMetrics> parse(IngestRecord record) throws InvalidRecordException {
@@ -67,7 +73,11 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         new MetricReader(metric, tenantId, volumeId, byEnd).read();
       }
     }
+    String hostId = stringAttribute(resource.getResource().getAttributesList(), HOST_ID_ATTRIBUTE);
+    String clusterId = stringAttribute(resource.getResource().getAttributesList(), CLUSTER_ID_ATTRIBUTE);
     for (IntervalMetrics m : byEnd.values()) {
+      m.hostId = hostId == null || hostId.isEmpty() ? null : hostId;
+      m.clusterId = clusterId == null || clusterId.isEmpty() ? null : clusterId;
       if (m.intervalStartUnixNano == 0 || m.intervalStartUnixNano >= m.intervalEndUnixNano) {
         throw new InvalidRecordException("volume " + volumeId + ": interval ending at "
             + m.intervalEndUnixNano + " ns has no valid start_time_unix_nano ("
@@ -130,6 +140,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           }
         }
         case "tierwise.io.size" -> readSizeHistogram();
+        case "tierwise.io.latency" -> readLatencyHistogram();
         case "tierwise.io.size.bytes" -> {
           for (NumberDataPoint p : deltaSum()) {
             String label = stringAttribute(p.getAttributesList(), "tierwise.io.size_bin");
@@ -172,20 +183,13 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           }
         }
         default -> {
-          // Other agent metrics (latency, destaged, dirty, population...) are not stored yet.
+          // Other agent metrics (destaged, dirty, population...) are not stored yet.
         }
       }
     }
 
     private void readSizeHistogram() throws InvalidRecordException {
-      if (!metric.hasHistogram()) {
-        throw invalid("is not a histogram");
-      }
-      if (metric.getHistogram().getAggregationTemporality()
-          != AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA) {
-        throw invalid("temporality " + metric.getHistogram().getAggregationTemporality() + " is not delta");
-      }
-      for (HistogramDataPoint p : metric.getHistogram().getDataPointsList()) {
+      for (HistogramDataPoint p : deltaHistogram()) {
         if (!IoLengthBins.matches(p.getExplicitBoundsList())) {
           throw invalid("explicit_bounds " + p.getExplicitBoundsList() + " are not the vscsiStats ioLength bins");
         }
@@ -199,6 +203,45 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           ops[i] += p.getBucketCounts(i);
         }
       }
+    }
+
+    private void readLatencyHistogram() throws InvalidRecordException {
+      for (HistogramDataPoint p : deltaHistogram()) {
+        String source = stringAttribute(p.getAttributesList(), "io.source");
+        if (source == null) {
+          throw invalid("data point without io.source");
+        }
+        if (!source.equals("frontend")) {
+          continue;
+        }
+        if (!LatencyHistograms.matches(p.getExplicitBoundsList())) {
+          throw invalid("explicit_bounds " + p.getExplicitBoundsList() + " are not the latency bounds of METRICS.md");
+        }
+        if (p.getBucketCountsCount() != LatencyHistograms.BUCKETS) {
+          throw invalid(p.getBucketCountsCount() + " bucket counts, expected " + LatencyHistograms.BUCKETS);
+        }
+        String label = stringAttribute(p.getAttributesList(), "tierwise.io.size_bin");
+        int bin = label == null ? -1 : IoLengthBins.indexOf(label);
+        if (bin < 0) {
+          throw invalid("tierwise.io.size_bin '" + label + "' is not a vscsiStats ioLength bin");
+        }
+        long[] buckets = p.getBucketCountsList().stream().mapToLong(Long::longValue).toArray();
+        if (Arrays.stream(buckets).anyMatch(c -> c < 0)) {
+          throw invalid("bucket count above 2^63 (fixed64 overflow)");
+        }
+        interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).latency.add(isWrite(p.getAttributesList()), bin, buckets);
+      }
+    }
+
+    private List<HistogramDataPoint> deltaHistogram() throws InvalidRecordException {
+      if (!metric.hasHistogram()) {
+        throw invalid("is not a histogram");
+      }
+      if (metric.getHistogram().getAggregationTemporality()
+          != AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA) {
+        throw invalid("temporality " + metric.getHistogram().getAggregationTemporality() + " is not delta");
+      }
+      return metric.getHistogram().getDataPointsList();
     }
 
     private List<NumberDataPoint> deltaSum() throws InvalidRecordException {

@@ -6,18 +6,30 @@ public class Recommendation {
   public String tenantId;
   /** Volume id. */
   public String volumeId;
+  /** Window the MRC was taken over ("24h": volume_working_sets.window_name). */
+  public String windowName;
   /** Recommended tier size, bytes (a multiple of the media's size step). */
   public long tierBytes;
   /** "ram" or "nvme". */
   public String media;
   /** "write-through" or "write-back". */
   public String policy;
+  /** Peer replicas of dirty data: 1 for write-back (WB+1), 0 for write-through. */
+  public int replicas;
   /** Hit ratio the MRC predicts at tierBytes, 0..1. */
   public double predictedHitRatio;
   /** Hit ratio of an unlimited cache (1 - cold-miss ratio), 0..1. */
   public double achievableHitRatio;
   /** Target: 90 % of the achievable hit ratio, 0..1. */
   public double targetHitRatio;
+  /** I/Os per second the tier keeps from the datastore (hits), predicted. */
+  public double offloadedIops;
+  /** Bytes per second the tier keeps from the datastore, predicted. */
+  public double offloadedBytesPerSecond;
+  /** Mean VM-observed latency with the tier, microseconds, predicted ({@link LatencyModel}). */
+  public double predictedLatencyMicros;
+  /** Mean VM-observed latency without a tier (datastore only), microseconds, same model. */
+  public double datastoreLatencyMicros;
   /** JSON object with everything the recommendation was computed from. */
   public String inputsJson;
   /** Plain-language reason for the portal. */
@@ -27,7 +39,7 @@ public class Recommendation {
   public Recommendation() {}
 
   /**
-   * Whether this differs materially from {@code previous}: other size, media or policy, or a
+   * Whether this differs materially from {@code previous}: other size, media, policy or replicas, or a
    * predicted hit ratio that moved by more than {@code hitRatioTolerance}.
    */
   public boolean differsMateriallyFrom(Recommendation previous, double hitRatioTolerance) {
@@ -35,6 +47,7 @@ public class Recommendation {
         || tierBytes != previous.tierBytes
         || !media.equals(previous.media)
         || !policy.equals(previous.policy)
+        || replicas != previous.replicas
         || Math.abs(predictedHitRatio - previous.predictedHitRatio) > hitRatioTolerance;
   }
 }

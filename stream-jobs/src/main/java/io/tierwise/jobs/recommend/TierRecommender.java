@@ -1,30 +1,41 @@
 package io.tierwise.jobs.recommend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.sink.Json;
 import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.MrcEstimator;
 import java.util.Optional;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * The first-cut tier recommendation of DESIGN section 4, from a volume's LRU miss ratio curve.
+ * The tier recommendation of DESIGN section 4 for one volume, from its LRU miss ratio curves over
+ * one window and its I/O mix ({@link IoProfile}).
  *
  * <ol>
- *   <li>achievable hit ratio {@code a} = the hit ratio at the MRC's largest size (at least twice
- *       the working set, so only cold misses remain);
- *   <li>target hit ratio = {@value #TARGET_FRACTION} x {@code a} (DESIGN section 4 default);
- *   <li>required size = the smallest MRC size whose hit ratio reaches the target;
+ *   <li>policy: write-back (with {@value #WRITE_BACK_REPLICAS} peer replica, "WB+1", so an
+ *       acknowledged write survives the loss of one host) when writes are more than
+ *       {@value #WRITE_BACK_ABOVE_WRITE_SHARE} of I/Os, or when writes cause more than
+ *       {@value #WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE} of the VM-observed latency; otherwise
+ *       write-through (clean data, no replica);
+ *   <li>the curve that matters: a write-through tier serves reads only, so the MRC of the reads;
+ *       a write-back tier also absorbs writes, so the MRC of all references;
+ *   <li>achievable hit ratio {@code a} = that curve's hit ratio at its largest size (at least twice
+ *       the working set: only cold misses remain); target = {@value #TARGET_FRACTION} x {@code a};
+ *       required size = the smallest MRC size reaching the target;
  *   <li>media and size: RAM, rounded up to a multiple of 256 MiB, when that is at most 4 GiB and
- *       the volume is read-heavy (reads &ge; {@value #READ_HEAVY_SHARE} of references, the
- *       conventional 70/30 read/write mix); otherwise NVMe rounded up to a multiple of 1 GiB;
- *   <li>policy: write-back when writes are more than {@value #WRITE_BACK_ABOVE_WRITE_SHARE} of
- *       references, else write-through;
- *   <li>predicted hit ratio = 1 - the MRC's miss ratio at the recommended size.
+ *       reads are at least {@value #READ_HEAVY_SHARE} of I/Os; otherwise NVMe, rounded up to a
+ *       multiple of 1 GiB;
+ *   <li>predictions at the recommended size: hit ratio (1 - miss ratio of the curve), offloaded
+ *       I/Os and bytes per second (hits never reach the datastore), and the mean VM-observed
+ *       latency from {@link LatencyModel}: a read hit costs the tier, a read miss the datastore,
+ *       a write-through write the datastore, a write-back write the tier and one peer in
+ *       parallel (the slower of the two).
  * </ol>
  *
- * Read and write shares are those of the sampled 4 KiB block references. No recommendation is
- * made from fewer than {@value #MIN_SAMPLED_REFERENCES} sampled references, or when no block is
- * ever re-referenced (achievable hit ratio 0: no tier would help).
+ * No recommendation from fewer than {@value #MIN_SAMPLED_REFERENCES} sampled references, or when
+ * an unlimited tier would serve less than {@value #MIN_ACHIEVABLE_HIT_RATIO} of what it sees
+ * (almost no block is re-referenced: no tier would help).
  */
 public final class TierRecommender {
   /** Target = this fraction of the achievable hit ratio (DESIGN section 4). */
@@ -35,98 +46,227 @@ public final class TierRecommender {
   public static final long RAM_MAX_BYTES = 4L << 30;
   /** NVMe tiers are sized in multiples of 1 GiB. */
   public static final long NVME_STEP_BYTES = 1L << 30;
-  /** A volume is read-heavy when at least this share of its references are reads. */
+  /** A volume is read-heavy when at least this share of its I/Os are reads (the 70/30 mix). */
   public static final double READ_HEAVY_SHARE = 0.7;
-  /** Write-back when the write share exceeds this. */
+  /** Write-back when the write share of I/Os exceeds this. */
   public static final double WRITE_BACK_ABOVE_WRITE_SHARE = 0.5;
+  /** Write-back when writes cause more than this share of the VM-observed latency. */
+  public static final double WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE = 0.5;
+  /** Peer replicas of a write-back tier. */
+  public static final int WRITE_BACK_REPLICAS = 1;
+  /** I/Os of this size and larger are "large" in explanations, bytes. */
+  public static final long LARGE_IO_BYTES = 64 * 1024;
+  /**
+   * Below this achievable hit ratio no tier is worth its cost: almost every reference is a first
+   * reference (e.g. a volume that only writes new blocks).
+   */
+  public static final double MIN_ACHIEVABLE_HIT_RATIO = 0.05;
   /** Fewer sampled references than this are too little data for a recommendation. */
   public static final long MIN_SAMPLED_REFERENCES = 1000;
 
   private TierRecommender() {}
 
   /**
-   * What the recommendation is computed from, for one volume.
+   * What the recommendation is computed from, for one volume and window.
    *
    * @param tenantId tenant (UUID text)
    * @param volumeId volume id
-   * @param mrc the MRC on the grid of {@link MissRatioCurve#cacheSizeGrid}
-   * @param missRatioAt the same MRC at any cache size in bytes (for the predicted hit ratio)
-   * @param readShare reads / all sampled references, 0..1
+   * @param windowName the window of the curves ("24h", ...)
+   * @param mrc the MRC of all references on the grid of {@link MissRatioCurve#cacheSizeGrid}
+   * @param missRatioAt the same MRC at any cache size in bytes
+   * @param readMrc the MRC of the reads on the same grid
+   * @param readMissRatioAt the same at any cache size in bytes
    * @param wssBytes estimated working set size, bytes
-   * @param samplingRate SHARDS sampling rate R
-   * @param sampledReferences sampled references behind the MRC
+   * @param method SHARDS method of the curves
+   * @param samplingRate SHARDS rate R of the estimate
+   * @param sampledReferences sampled references behind the curves
+   * @param io the volume's I/O mix
    */
-  public record Input(String tenantId, String volumeId, MissRatioCurve mrc, LongToDoubleFunction missRatioAt,
-      double readShare, long wssBytes, double samplingRate, long sampledReferences) {}
+  public record Input(String tenantId, String volumeId, String windowName, MissRatioCurve mrc,
+      LongToDoubleFunction missRatioAt, MissRatioCurve readMrc, LongToDoubleFunction readMissRatioAt, long wssBytes,
+      String method, double samplingRate, long sampledReferences, IoProfile io) {
+
+    /**
+     * The input from an estimator's state (a volume without sampled reads gets a reads curve that
+     * misses everywhere: only write-back can help it).
+     *
+     * @throws IllegalStateException when the estimator has no reference
+     */
+    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io) {
+      long[] grid = MissRatioCurve.cacheSizeGrid(e.workingSetBytes());
+      MissRatioCurve read = e.readMissRatioCurve(grid).orElseGet(() -> {
+        double[] ones = new double[grid.length];
+        java.util.Arrays.fill(ones, 1.0);
+        return new MissRatioCurve(grid, ones);
+      });
+      return new Input(tenantId, volumeId, windowName, e.missRatioCurve(grid), e::missRatioAt, read,
+          bytes -> e.readMissRatioCurve(new long[] {bytes}).map(c -> c.missRatio(0)).orElse(1.0),
+          e.workingSetBytes(), e.method(), e.rate(), e.references(), io);
+    }
+  }
 
   /**
    * The recommendation for one volume, or empty when the data cannot support one (see class doc).
    */
   public static Optional<Recommendation> recommend(Input in) {
-    double achievable = in.mrc().achievableHitRatio();
-    if (in.sampledReferences() < MIN_SAMPLED_REFERENCES || achievable <= 0) {
+    if (in.sampledReferences() < MIN_SAMPLED_REFERENCES) {
+      return Optional.empty();
+    }
+    IoProfile io = in.io();
+    double readOps = IoProfile.sum(io.readOps);
+    double writeOps = IoProfile.sum(io.writeOps);
+    double ops = readOps + writeOps;
+    if (ops <= 0) {
+      return Optional.empty();
+    }
+    double readShare = readOps / ops;
+    double writeLatency = latency(io.writeOps, io.writeBytes, LatencyModel.DATASTORE, 0);
+    double readLatency = latency(io.readOps, io.readBytes, LatencyModel.DATASTORE, 0);
+    double writeLatencyShare = writeLatency / Math.max(1e-9, writeLatency + readLatency);
+    boolean writeBack = 1 - readShare > WRITE_BACK_ABOVE_WRITE_SHARE
+        || writeLatencyShare > WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE;
+    MissRatioCurve curve = writeBack ? in.mrc() : in.readMrc();
+    LongToDoubleFunction missAt = writeBack ? in.missRatioAt() : in.readMissRatioAt();
+    double achievable = curve.achievableHitRatio();
+    if (achievable < MIN_ACHIEVABLE_HIT_RATIO) {
       return Optional.empty();
     }
     double target = TARGET_FRACTION * achievable;
     // The last point has hit ratio `achievable` >= target, so some point reaches it.
-    int required = in.mrc().smallestReaching(target).orElse(in.mrc().size() - 1);
-    long requiredBytes = in.mrc().cacheBytes(required);
-    boolean readHeavy = in.readShare() >= READ_HEAVY_SHARE;
+    int required = curve.smallestReaching(target).orElse(curve.size() - 1);
+    long requiredBytes = curve.cacheBytes(required);
+    boolean readHeavy = readShare >= READ_HEAVY_SHARE;
     long ramBytes = roundUp(requiredBytes, RAM_STEP_BYTES);
     boolean ram = readHeavy && ramBytes <= RAM_MAX_BYTES;
-    double writeShare = 1 - in.readShare();
+    LatencyModel tier = ram ? LatencyModel.RAM : LatencyModel.NVME;
 
     Recommendation r = new Recommendation();
     r.tenantId = in.tenantId();
     r.volumeId = in.volumeId();
+    r.windowName = in.windowName();
     r.tierBytes = ram ? ramBytes : roundUp(requiredBytes, NVME_STEP_BYTES);
     r.media = ram ? "ram" : "nvme";
-    r.policy = writeShare > WRITE_BACK_ABOVE_WRITE_SHARE ? "write-back" : "write-through";
-    r.predictedHitRatio = 1 - in.missRatioAt().applyAsDouble(r.tierBytes);
+    r.policy = writeBack ? "write-back" : "write-through";
+    r.replicas = writeBack ? WRITE_BACK_REPLICAS : 0;
+    r.predictedHitRatio = 1 - missAt.applyAsDouble(r.tierBytes);
     r.achievableHitRatio = achievable;
     r.targetHitRatio = target;
-    r.inputsJson = Json.text(inputs(in, requiredBytes));
-    r.explanation = explain(in, r, requiredBytes, readHeavy, ramBytes);
+    double readHit = 1 - in.readMissRatioAt().applyAsDouble(r.tierBytes);
+    // Write hits (overwrites of cached blocks) of a write-back tier: all hits minus read hits, by reference.
+    double writeHit = writeBack ? writeHitRatio(in, r.tierBytes, readShare) : 0;
+    double seconds = io.seconds();
+    r.offloadedIops = (readOps * readHit + writeOps * writeHit) / seconds;
+    r.offloadedBytesPerSecond = (IoProfile.sum(io.readBytes) * readHit + IoProfile.sum(io.writeBytes) * writeHit)
+        / seconds;
+    r.datastoreLatencyMicros = (readLatency + writeLatency) / ops;
+    double readWithTier = readHit * latency(io.readOps, io.readBytes, tier, 0)
+        + (1 - readHit) * readLatency;
+    double writeWithTier = writeBack ? latency(io.writeOps, io.writeBytes, tier, r.replicas) : writeLatency;
+    r.predictedLatencyMicros = (readWithTier + writeWithTier) / ops;
+    double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
+    r.inputsJson = Json.text(inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit));
+    r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
+        largeWriteLatencyShare);
     return Optional.of(r);
+  }
+
+  private static double writeHitRatio(Input in, long tierBytes, double readShare) {
+    double all = 1 - in.missRatioAt().applyAsDouble(tierBytes);
+    double read = 1 - in.readMissRatioAt().applyAsDouble(tierBytes);
+    return readShare >= 1 ? 0 : Math.max(0, Math.min(1, (all - read * readShare) / (1 - readShare)));
+  }
+
+  /**
+   * Summed latency of the I/Os of every bin on {@code device}, microseconds; with {@code replicas}
+   * a peer copy in parallel (the slower of device and peer).
+   */
+  private static double latency(double[] ops, double[] bytes, LatencyModel device, int replicas) {
+    double sum = 0;
+    for (int b = 0; b < ops.length; b++) {
+      if (ops[b] > 0) {
+        double size = bytes[b] / ops[b];
+        double t = device.micros(size);
+        sum += ops[b] * (replicas > 0 ? Math.max(t, LatencyModel.PEER.micros(size)) : t);
+      }
+    }
+    return sum;
+  }
+
+  /** Datastore latency summed over the bins of I/Os of {@link #LARGE_IO_BYTES} and larger. */
+  private static double largeShare(double[] ops, double[] bytes) {
+    double sum = 0;
+    for (int b = 0; b < ops.length; b++) {
+      Long upper = IoLengthBins.upperBytes(b);
+      if (ops[b] > 0 && (upper == null || upper >= LARGE_IO_BYTES)) {
+        sum += ops[b] * LatencyModel.DATASTORE.micros(bytes[b] / ops[b]);
+      }
+    }
+    return sum;
   }
 
   private static long roundUp(long bytes, long step) {
     return Math.max(1, (bytes + step - 1) / step) * step;
   }
 
-  private static ObjectNode inputs(Input in, long requiredBytes) {
+  private static ObjectNode inputs(Input in, long requiredBytes, double readShare, double writeLatencyShare,
+      double largeWriteLatencyShare, double readHit) {
     ObjectNode o = Json.object();
-    o.put("method", "shards-fixed-rate");
+    o.put("window", in.windowName());
+    o.put("method", in.method());
     o.put("sampling_rate", in.samplingRate());
     o.put("sampled_references", in.sampledReferences());
     o.put("wss_bytes", in.wssBytes());
-    o.put("read_share", in.readShare());
+    o.put("read_share", readShare);
+    o.put("seconds", in.io().seconds());
+    o.put("read_ops", IoProfile.sum(in.io().readOps));
+    o.put("write_ops", IoProfile.sum(in.io().writeOps));
+    o.put("read_bytes", IoProfile.sum(in.io().readBytes));
+    o.put("write_bytes", IoProfile.sum(in.io().writeBytes));
+    o.put("write_latency_share", writeLatencyShare);
+    o.put("large_write_latency_share", largeWriteLatencyShare);
+    o.put("predicted_read_hit_ratio", readHit);
     o.put("target_fraction", TARGET_FRACTION);
     o.put("required_cache_bytes", requiredBytes);
+    ObjectNode models = o.putObject("latency_models");
+    for (LatencyModel m : new LatencyModel[] {LatencyModel.DATASTORE, LatencyModel.RAM, LatencyModel.NVME,
+        LatencyModel.PEER}) {
+      models.putObject(m.name()).put("base_us", m.baseMicros()).put("bytes_per_us", m.bytesPerMicro());
+    }
     o.set("mrc_points", Json.mrcPoints(in.mrc().cacheBytes(), in.mrc().missRatios()));
+    o.set("read_mrc_points", Json.mrcPoints(in.readMrc().cacheBytes(), in.readMrc().missRatios()));
     return o;
   }
 
-  private static String explain(Input in, Recommendation r, long requiredBytes, boolean readHeavy, long ramBytes) {
+  private static String explain(Input in, Recommendation r, long requiredBytes, double readShare, boolean readHeavy,
+      long ramBytes, double writeLatencyShare, double largeWriteLatencyShare) {
     String mediaReason;
     if (r.media.equals("ram")) {
       mediaReason = "RAM because the volume is read-heavy and the tier is at most " + Sizes.human(RAM_MAX_BYTES);
     } else if (!readHeavy) {
-      mediaReason = "NVMe because reads are under " + Sizes.percent(READ_HEAVY_SHARE) + " of references";
+      mediaReason = "NVMe because reads are under " + Sizes.percent(READ_HEAVY_SHARE) + " of I/Os";
     } else {
       mediaReason = "NVMe because " + Sizes.human(ramBytes) + " is more than the " + Sizes.human(RAM_MAX_BYTES)
           + " RAM limit";
     }
-    return "Reads are " + Sizes.percent(in.readShare()) + " of the sampled block references and the working set is "
-        + Sizes.human(in.wssBytes()) + ". An unlimited cache would hit " + Sizes.percent(r.achievableHitRatio)
-        + " of references (the rest are first references); the target is "
+    String policyReason = r.policy.equals("write-back")
+        ? "Write-back with " + r.replicas + " peer replica because writes are " + Sizes.percent(1 - readShare)
+            + " of I/Os and cause " + Sizes.percent(writeLatencyShare) + " of the datastore latency; writes of "
+            + Sizes.human(LARGE_IO_BYTES) + " and larger cause " + Sizes.percent(largeWriteLatencyShare)
+            + " of write latency."
+        : "Write-through because writes are " + Sizes.percent(1 - readShare) + " of I/Os and cause "
+            + Sizes.percent(writeLatencyShare) + " of the datastore latency (write-back above "
+            + Sizes.percent(WRITE_BACK_ABOVE_WRITE_SHARE) + " of either); writes of " + Sizes.human(LARGE_IO_BYTES)
+            + " and larger cause " + Sizes.percent(largeWriteLatencyShare) + " of write latency.";
+    String served = r.policy.equals("write-back") ? "references" : "reads";
+    return "Over the last " + in.windowName() + ", reads are " + Sizes.percent(readShare)
+        + " of I/Os and the working set is " + Sizes.human(in.wssBytes()) + ". An unlimited tier would serve "
+        + Sizes.percent(r.achievableHitRatio) + " of " + served + " (the rest are first references); the target is "
         + Sizes.percent(TARGET_FRACTION) + " of that, " + Sizes.percent(r.targetHitRatio)
         + ". The miss ratio curve reaches it at " + Sizes.human(requiredBytes) + ", rounded up to "
         + Sizes.human(r.tierBytes) + " (" + mediaReason + "), where it predicts a hit ratio of "
-        + Sizes.percent(r.predictedHitRatio) + ". " + (r.policy.equals("write-back")
-            ? "Write-back because writes are " + Sizes.percent(1 - in.readShare()) + " of references (over "
-                + Sizes.percent(WRITE_BACK_ABOVE_WRITE_SHARE) + ")."
-            : "Write-through because writes are " + Sizes.percent(1 - in.readShare())
-                + " of references (write-back above " + Sizes.percent(WRITE_BACK_ABOVE_WRITE_SHARE) + ").");
+        + Sizes.percent(r.predictedHitRatio) + ", " + String.format(java.util.Locale.ROOT, "%.1f", r.offloadedIops)
+        + " I/Os and " + Sizes.human(Math.round(r.offloadedBytesPerSecond)) + " per second kept from the datastore,"
+        + " and a mean VM-observed latency of " + Math.round(r.predictedLatencyMicros) + " us instead of "
+        + Math.round(r.datastoreLatencyMicros) + " us. " + policyReason;
   }
 }

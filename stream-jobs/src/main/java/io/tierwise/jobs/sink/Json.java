@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tierwise.jobs.metrics.IoLengthBins;
+import io.tierwise.jobs.metrics.LatencyHistograms;
 
 /** JSON for the jsonb columns (Jackson). */
 public final class Json {
@@ -27,6 +29,29 @@ public final class Json {
       points.addObject().put("cache_bytes", cacheBytes[i]).put("miss_ratio", missRatios[i]);
     }
     return points;
+  }
+
+  /**
+   * Latency histograms as stored in metric_rollups.latency_us: {"read": {"<ioLength bin label>":
+   * [{@value LatencyHistograms#BUCKETS} counts]}, "write": {...}}, only bins with counts.
+   */
+  public static ObjectNode latency(LatencyHistograms h) {
+    ObjectNode root = MAPPER.createObjectNode();
+    for (int i = 0; i < h.cells.length; i++) {
+      int histogram = h.cells[i] / LatencyHistograms.BUCKETS;
+      String direction = histogram >= IoLengthBins.COUNT ? "write" : "read";
+      String bin = IoLengthBins.label(histogram % IoLengthBins.COUNT);
+      ObjectNode byBin = root.has(direction) ? (ObjectNode) root.get(direction) : root.putObject(direction);
+      ArrayNode buckets = (ArrayNode) byBin.get(bin);
+      if (buckets == null) {
+        buckets = byBin.putArray(bin);
+        for (int b = 0; b < LatencyHistograms.BUCKETS; b++) {
+          buckets.add(0L);
+        }
+      }
+      buckets.set(h.cells[i] % LatencyHistograms.BUCKETS, h.counts[i]);
+    }
+    return root;
   }
 
   /** The compact JSON text of {@code node}. */

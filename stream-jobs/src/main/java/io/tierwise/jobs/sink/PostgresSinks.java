@@ -2,6 +2,8 @@ package io.tierwise.jobs.sink;
 
 import io.tierwise.jobs.metrics.BlockSizeRow;
 import io.tierwise.jobs.metrics.IoCounters;
+import io.tierwise.jobs.metrics.RollupFunction;
+import io.tierwise.jobs.metrics.RollupRow;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
 import io.tierwise.jobs.metrics.VolumeMetricsRow;
 import io.tierwise.jobs.recommend.Recommendation;
@@ -70,15 +72,30 @@ public final class PostgresSinks {
         bin_upper_bytes = EXCLUDED.bin_upper_bytes, ops = EXCLUDED.ops, bytes = EXCLUDED.bytes,
         updated_at = now()""";
 
+  private static final String METRIC_ROLLUPS = """
+      INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), now())
+      ON CONFLICT (tenant_id, scope, scope_id, resolution, window_start) DO UPDATE SET
+        volumes = EXCLUDED.volumes, read_ops = EXCLUDED.read_ops, write_ops = EXCLUDED.write_ops,
+        read_bytes = EXCLUDED.read_bytes, write_bytes = EXCLUDED.write_bytes,
+        cache_hits = EXCLUDED.cache_hits, cache_misses = EXCLUDED.cache_misses,
+        read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses,
+        evicted_bytes = EXCLUDED.evicted_bytes, occupancy_bytes = EXCLUDED.occupancy_bytes,
+        capacity_bytes = EXCLUDED.capacity_bytes, latency_us = EXCLUDED.latency_us, updated_at = now()""";
+
   private static final String WORKING_SETS = """
       INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end,
-        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes,
+        updated_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
       ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
         window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
         wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
         wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
-        sampling_rate = EXCLUDED.sampling_rate, updated_at = now()""";
+        sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes,
+        updated_at = now()""";
 
   private static final String MRCS = """
       INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points,
@@ -90,18 +107,25 @@ public final class PostgresSinks {
 
   private static final String RECOMMENDATIONS = """
       INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
-        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, created_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, now())
+        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
+        replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+        datastore_latency_us, created_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, now())
       ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
         tier_bytes = EXCLUDED.tier_bytes, media = EXCLUDED.media, policy = EXCLUDED.policy,
         predicted_hit_ratio = EXCLUDED.predicted_hit_ratio,
         achievable_hit_ratio = EXCLUDED.achievable_hit_ratio,
         target_hit_ratio = EXCLUDED.target_hit_ratio, inputs = EXCLUDED.inputs,
-        explanation = EXCLUDED.explanation, created_at = now()""";
+        explanation = EXCLUDED.explanation, window_name = EXCLUDED.window_name,
+        replicas = EXCLUDED.replicas, offloaded_iops = EXCLUDED.offloaded_iops,
+        offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
+        predicted_latency_us = EXCLUDED.predicted_latency_us,
+        datastore_latency_us = EXCLUDED.datastore_latency_us, measured_hits = 0, measured_misses = 0,
+        measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
-      "volume_working_sets", "volume_mrcs", "recommendations");
+      "metric_rollups", "volume_working_sets", "volume_mrcs", "recommendations");
 
   private final String jdbcUrl;
 
@@ -183,12 +207,31 @@ public final class PostgresSinks {
     });
   }
 
-  /** volume_working_sets, window 'all'. */
+  /**
+   * metric_rollups, one row per (scope, resolution, window): a complete window value, so the
+   * upsert replaces (see {@link RollupFunction} on exactly-once).
+   */
+  public Sink<RollupRow> metricRollups() {
+    return sink(METRIC_ROLLUPS, (ps, r) -> {
+      ps.setString(1, r.tenantId);
+      ps.setString(2, r.scope);
+      ps.setString(3, r.scopeId);
+      ps.setString(4, r.resolution);
+      ps.setObject(5, Instant.ofEpochSecond(r.windowStartSeconds).atOffset(ZoneOffset.UTC));
+      ps.setInt(6, r.volumes);
+      int next = setCounters(ps, 7, r.io);
+      ps.setLong(next, r.occupancyBytes);
+      ps.setLong(next + 1, r.capacityBytes);
+      ps.setString(next + 2, Json.text(Json.latency(r.latency)));
+    });
+  }
+
+  /** volume_working_sets, one row per window. */
   public Sink<VolumeAnalysis> workingSets() {
     return sink(WORKING_SETS, (ps, a) -> {
       ps.setString(1, a.tenantId);
       ps.setString(2, a.volumeId);
-      ps.setString(3, VolumeAnalysis.WINDOW_ALL);
+      ps.setString(3, a.windowName);
       ps.setObject(4, timestamp(a.windowStartUnixNano));
       ps.setObject(5, timestamp(a.windowEndUnixNano));
       ps.setLong(6, a.wssBytes);
@@ -196,16 +239,17 @@ public final class PostgresSinks {
       ps.setLong(8, a.wssWriteBytes);
       ps.setLong(9, a.sampledReferences);
       ps.setDouble(10, a.samplingRate);
+      ps.setLong(11, a.stateBytes);
     });
   }
 
-  /** volume_mrcs, window 'all'. */
+  /** volume_mrcs, one row per window. */
   public Sink<VolumeAnalysis> missRatioCurves() {
     return sink(MRCS, (ps, a) -> {
       ps.setString(1, a.tenantId);
       ps.setString(2, a.volumeId);
-      ps.setString(3, VolumeAnalysis.WINDOW_ALL);
-      ps.setString(4, VolumeAnalysis.METHOD);
+      ps.setString(3, a.windowName);
+      ps.setString(4, a.method);
       ps.setDouble(5, a.samplingRate);
       ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
     });
@@ -224,6 +268,12 @@ public final class PostgresSinks {
       ps.setDouble(8, r.targetHitRatio);
       ps.setString(9, r.inputsJson);
       ps.setString(10, r.explanation);
+      ps.setString(11, r.windowName);
+      ps.setInt(12, r.replicas);
+      ps.setDouble(13, r.offloadedIops);
+      ps.setDouble(14, r.offloadedBytesPerSecond);
+      ps.setDouble(15, r.predictedLatencyMicros);
+      ps.setDouble(16, r.datastoreLatencyMicros);
     });
   }
 

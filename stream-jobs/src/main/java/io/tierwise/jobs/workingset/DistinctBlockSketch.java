@@ -196,6 +196,11 @@ public final class DistinctBlockSketch {
         dense == null ? null : dense.clone());
   }
 
+  /** Bytes of {@link #writeTo}. */
+  long serializedBytes() {
+    return dense != null ? 2 + dense.length : 6 + 4L * sparse.size();
+  }
+
   /** Writes precision, then the sparse (index, value) pairs or the dense registers. */
   void writeTo(DataOutputView out) throws IOException {
     out.writeByte(precision);

@@ -27,6 +27,8 @@ public class ReferenceBatchEvent {
   public long[] blockHashes;
   /** True where the reference is a write. */
   public boolean[] writes;
+  /** Length of the I/O that made each reference, 4 KiB blocks (&ge; 1). */
+  public int[] lengthBlocks;
   /** Time of each reference after baseTimeUnixNano, microseconds, non-decreasing. */
   public long[] timeOffsetsMicros;
   /** N of the batch's span: all block references considered, sampled or not (0 without totals). */

@@ -67,6 +67,7 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     event.blockHashes = new long[n];
     event.writes = new boolean[n];
     event.timeOffsetsMicros = new long[n];
+    event.lengthBlocks = new int[n];
     for (int i = 0; i < n; i++) {
       BlockReference ref = batch.getReferences(i);
       String at = prefix + "reference " + i + ": ";
@@ -88,6 +89,7 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
             + " is before the previous reference's (references must be in time order)");
       }
       event.blockHashes[i] = ref.getBlockHash();
+      event.lengthBlocks[i] = ref.getLengthBlocks();
       event.timeOffsetsMicros[i] = ref.getTimeOffsetUs();
     }
     parseStreamTotals(prefix, batch, event);

@@ -1,9 +1,8 @@
 package io.tierwise.jobs.workingset;
 
-import it.unimi.dsi.fastutil.longs.Long2LongMap;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Optional;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -33,14 +32,10 @@ import org.apache.flink.core.memory.DataOutputView;
  *       read and write working sets count the distinct blocks seen read, respectively written.
  * </ul>
  *
- * <p>Stack distances are computed as in Bennett and Kruskal, "LRU stack processing", IBM J. R&amp;D
- * 19(4), 1975: each sampled reference gets the next logical time; a map holds each sampled block's
- * last access time and a Fenwick tree ({@link FenwickTree}) holds one mark per block at that time;
- * the distance of a re-reference is the number of marks after the block's previous time, in
- * O(log n). When the time counter reaches the tree's capacity the live times are renumbered
- * 0..n-1 (order kept), so memory stays proportional to the distinct sampled blocks, not to the
- * references. Distances are kept exactly in a histogram indexed by sampled distance; the MRC can
- * then be evaluated at any cache size.
+ * <p>Stack distances come from {@link ReuseDistanceStack} (Bennett and Kruskal 1975), so memory
+ * is proportional to the distinct sampled blocks (unbounded: {@link ShardsFixedSize} bounds it).
+ * Distances are kept exactly in a histogram indexed by sampled distance; the MRC can then be
+ * evaluated at any cache size.
  *
  * <p><b>Stream totals.</b> Agents send, per batch, the count of all block references they
  * considered (sampled or not; summed here into {@code N}) and a HyperLogLog sketch of the distinct
@@ -69,40 +64,27 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Not thread-safe. Serialised for Flink state by {@link ShardsFixedRateSerializer}.
  */
-public final class ShardsFixedRate {
+public final class ShardsFixedRate implements MrcEstimator {
   /** Bytes per block: the unit of the MRC and the working set (DESIGN section 3). */
   public static final int BLOCK_BYTES = 4096;
 
-  private static final int MIN_CAPACITY = 1024;
-  private static final int FLAG_BITS = 2;
-  private static final long READ_FLAG = 1;
-  private static final long WRITE_FLAG = 2;
-  private static final long NOT_SEEN = -1;
-  /** Version of {@link #writeTo}'s layout (2: with the stream totals). */
-  private static final int STATE_FORMAT = 2;
+  /** Version of {@link #writeTo}'s layout (3: LRU stack in {@link ReuseDistanceStack}'s layout). */
+  private static final int STATE_FORMAT = 3;
 
   private final long modulus;
   private final long threshold;
   private final double rate;
-  /** Sampled block hash -> (last access time << 2) | READ_FLAG | WRITE_FLAG. */
-  private final Long2LongOpenHashMap lastAccess;
-  /** One mark per sampled block at its last access time. */
-  private FenwickTree live;
-  /** The next logical time. */
-  private int clock;
+  private final ReuseDistanceStack stack;
   /** distanceCounts[d]: re-references with sampled stack distance d. */
   private long[] distanceCounts;
+  /** readDistanceCounts[d]: re-references that were reads, with sampled stack distance d. */
+  private long[] readDistanceCounts;
   private long references;
   private long readReferences;
   private long writeReferences;
   private long distinctRead;
   private long distinctWrite;
-  /** N: considered references summed over the batches with stream totals. */
-  private long consideredReferences;
-  /** Distinct blocks considered; null until a batch brings the sketch. */
-  private DistinctBlockSketch distinctBlocks;
-  /** Some batch came without stream totals: the classic estimate applies. */
-  private boolean totalsIncomplete;
+  private final StreamTotals totals;
 
   /**
    * An empty estimator for sampling parameters {@code P} (modulus) and {@code T} (threshold),
@@ -111,20 +93,18 @@ public final class ShardsFixedRate {
    * @throws IllegalArgumentException when {@code P = 0}, {@code T = 0} or {@code T > P}
    */
   public ShardsFixedRate(long modulus, long threshold) {
-    this(modulus, threshold, new Long2LongOpenHashMap(), new FenwickTree(MIN_CAPACITY), 0,
-        new long[16]);
+    this(modulus, threshold, new ReuseDistanceStack(), new long[16], new long[16], new StreamTotals());
   }
 
-  private ShardsFixedRate(long modulus, long threshold, Long2LongOpenHashMap lastAccess,
-      FenwickTree live, int clock, long[] distanceCounts) {
+  private ShardsFixedRate(long modulus, long threshold, ReuseDistanceStack stack, long[] distanceCounts,
+      long[] readDistanceCounts, StreamTotals totals) {
     this.rate = samplingRate(modulus, threshold);
     this.modulus = modulus;
     this.threshold = threshold;
-    this.lastAccess = lastAccess;
-    this.lastAccess.defaultReturnValue(NOT_SEEN);
-    this.live = live;
-    this.clock = clock;
+    this.stack = stack;
     this.distanceCounts = distanceCounts;
+    this.readDistanceCounts = readDistanceCounts;
+    this.totals = totals;
   }
 
   /**
@@ -151,19 +131,25 @@ public final class ShardsFixedRate {
     return Long.compareUnsigned(Long.remainderUnsigned(blockHash, modulus), threshold) < 0;
   }
 
-  /** The hash modulus {@code P}. */
+  @Override
   public long modulus() {
     return modulus;
   }
 
-  /** The threshold {@code T}. */
+  @Override
   public long threshold() {
     return threshold;
   }
 
   /** The sampling rate {@code R = T / P}. */
+  @Override
   public double rate() {
     return rate;
+  }
+
+  @Override
+  public String method() {
+    return METHOD_FIXED_RATE;
   }
 
   /**
@@ -172,20 +158,19 @@ public final class ShardsFixedRate {
    * @param blockHash {@code H(L)} of the 4 KiB block referenced
    * @param write true for a write, false for a read
    */
+  @Override
   public void reference(long blockHash, boolean write) {
-    if (clock == live.capacity()) {
-      compact();
-    }
-    long previous = lastAccess.get(blockHash);
+    long flag = write ? ReuseDistanceStack.WRITE : ReuseDistanceStack.READ;
+    long previous = stack.reference(blockHash, flag);
     long flags = 0;
-    if (previous != NOT_SEEN) {
-      int previousTime = (int) (previous >>> FLAG_BITS);
-      int distance = lastAccess.size() - live.prefixSum(previousTime);
-      live.add(previousTime, -1);
-      countDistance(distance);
-      flags = previous & (READ_FLAG | WRITE_FLAG);
+    if (previous != ReuseDistanceStack.FIRST_REFERENCE) {
+      int distance = (int) (previous >>> 2);
+      distanceCounts = countDistance(distanceCounts, distance);
+      if (!write) {
+        readDistanceCounts = countDistance(readDistanceCounts, distance);
+      }
+      flags = previous & 3;
     }
-    long flag = write ? WRITE_FLAG : READ_FLAG;
     if ((flags & flag) == 0) {
       if (write) {
         distinctWrite++;
@@ -199,90 +184,40 @@ public final class ShardsFixedRate {
       readReferences++;
     }
     references++;
-    live.add(clock, 1);
-    lastAccess.put(blockHash, ((long) clock << FLAG_BITS) | flags | flag);
-    clock++;
   }
 
-  /**
-   * Adds one batch's stream totals ({@code tierwise.v1.ReferenceBatch} fields 9 to 11). A batch
-   * without them ({@code hllPrecision = 0}) switches the estimate to classic SHARDS for good.
-   *
-   * @param consideredReferences N of the batch: all block references of its span, &ge; 0
-   * @param hllPrecision p of the distinct-block sketch, 0 when the batch has no totals
-   * @param hllUpdates register updates {@code (index << 8) | value}
-   * @throws IllegalArgumentException when p differs from earlier batches' ({@link #sketchPrecision})
-   *     or an update is invalid ({@link DistinctBlockSketch#checkUpdate})
-   */
+  @Override
   public void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
-    if (hllPrecision == 0) {
-      totalsIncomplete = true;
-      return;
-    }
-    if (distinctBlocks == null) {
-      distinctBlocks = new DistinctBlockSketch(hllPrecision);
-    } else if (distinctBlocks.precision() != hllPrecision) {
-      throw new IllegalArgumentException("HyperLogLog precision changed from " + distinctBlocks.precision()
-          + " to " + hllPrecision);
-    }
-    for (int update : hllUpdates) {
-      distinctBlocks.merge(update);
-    }
-    this.consideredReferences += consideredReferences;
+    totals.add(consideredReferences, hllPrecision, hllUpdates);
   }
 
-  /** p of the distinct-block sketch, 0 before any batch brought one. */
+  @Override
   public int sketchPrecision() {
-    return distinctBlocks == null ? 0 : distinctBlocks.precision();
+    return totals.sketchPrecision();
   }
 
   /** True when every batch brought the stream totals (and at least one did): the R' estimate. */
   public boolean hasStreamTotals() {
-    return !totalsIncomplete && distinctBlocks != null && consideredReferences > 0;
+    return totals.complete();
   }
 
   /** N: all block references considered, summed over the batches (0 without stream totals). */
   public long consideredReferences() {
-    return consideredReferences;
+    return totals.consideredReferences();
   }
 
-  private void countDistance(int distance) {
-    if (distance >= distanceCounts.length) {
-      distanceCounts = Arrays.copyOf(distanceCounts, Math.max(distance + 1, 2 * distanceCounts.length));
-    }
-    distanceCounts[distance]++;
+  private static long[] countDistance(long[] counts, int distance) {
+    long[] c = distance < counts.length ? counts : Arrays.copyOf(counts, Math.max(distance + 1, 2 * counts.length));
+    c[distance]++;
+    return c;
   }
 
-  /** Renumbers the live last-access times 0..n-1 in order and sizes the tree to 2n. */
-  private void compact() {
-    int n = lastAccess.size();
-    long[] hashes = new long[n];
-    long[] values = new long[n];
-    long[] timeThenIndex = new long[n];
-    int i = 0;
-    for (Long2LongMap.Entry e : lastAccess.long2LongEntrySet()) {
-      hashes[i] = e.getLongKey();
-      values[i] = e.getLongValue();
-      timeThenIndex[i] = ((values[i] >>> FLAG_BITS) << 32) | i;
-      i++;
-    }
-    Arrays.sort(timeThenIndex);
-    int[] times = new int[n];
-    for (int t = 0; t < n; t++) {
-      int k = (int) timeThenIndex[t];
-      lastAccess.put(hashes[k], ((long) t << FLAG_BITS) | (values[k] & (READ_FLAG | WRITE_FLAG)));
-      times[t] = t;
-    }
-    live = FenwickTree.withMarks(Math.max(MIN_CAPACITY, 2 * n), times);
-    clock = n;
-  }
-
-  /** Sampled references processed. */
+  @Override
   public long references() {
     return references;
   }
 
-  /** Sampled references that were reads. */
+  @Override
   public long readReferences() {
     return readReferences;
   }
@@ -294,7 +229,7 @@ public final class ShardsFixedRate {
 
   /** Distinct sampled blocks. */
   public long distinctBlocks() {
-    return lastAccess.size();
+    return stack.size();
   }
 
   /**
@@ -307,7 +242,7 @@ public final class ShardsFixedRate {
       return rate;
     }
     double blocks = distinctBlocksEstimate();
-    return blocks == 0 ? 0 : lastAccess.size() / blocks;
+    return blocks == 0 ? 0 : stack.size() / blocks;
   }
 
   /**
@@ -316,22 +251,22 @@ public final class ShardsFixedRate {
    */
   public double distinctBlocksEstimate() {
     if (!hasStreamTotals()) {
-      return lastAccess.size() / rate;
+      return stack.size() / rate;
     }
-    return rate == 1 ? lastAccess.size() : Math.max(distinctBlocks.estimate(), lastAccess.size());
+    return rate == 1 ? stack.size() : Math.max(totals.distinctBlocks(), stack.size());
   }
 
-  /** Estimated working set size: {@link #distinctBlocksEstimate} x 4096, bytes. */
+  @Override
   public long workingSetBytes() {
     return Math.round(distinctBlocksEstimate()) * BLOCK_BYTES;
   }
 
-  /** Estimated read working set size (distinct blocks read at least once), bytes. */
+  @Override
   public long readWorkingSetBytes() {
     return scaleBlocksToBytes(distinctRead);
   }
 
-  /** Estimated write working set size (distinct blocks written at least once), bytes. */
+  @Override
   public long writeWorkingSetBytes() {
     return scaleBlocksToBytes(distinctWrite);
   }
@@ -342,94 +277,109 @@ public final class ShardsFixedRate {
   }
 
   /**
-   * Estimated LRU miss ratio of a cache of {@code cacheBytes} bytes.
-   *
-   * @return a value in [0, 1]
-   * @throws IllegalStateException when no reference has been processed
-   */
-  public double missRatioAt(long cacheBytes) {
-    return missRatioCurve(new long[] {cacheBytes}).missRatio(0);
-  }
-
-  /**
    * The estimated MRC at the given cache sizes in one pass over the distance histogram.
    *
    * @param cacheBytes cache sizes in bytes, strictly increasing
    * @throws IllegalStateException when no reference has been processed
    * @throws IllegalArgumentException when the sizes do not increase
    */
+  @Override
   public MissRatioCurve missRatioCurve(long[] cacheBytes) {
     if (references == 0) {
       throw new IllegalStateException("no sampled references yet: the MRC is undefined");
     }
-    double scale = effectiveRate();
     // Expected sampled references: R' N with stream totals (SHARDS_adj), else the sampled ones.
-    double expectedReferences = hasStreamTotals() ? scale * consideredReferences : references;
+    double expected = hasStreamTotals() ? effectiveRate() * totals.consideredReferences() : references;
+    return curve(cacheBytes, distanceCounts, references, expected);
+  }
+
+  /** Classic SHARDS over the reads: sampled read misses / sampled reads; empty without reads. */
+  @Override
+  public Optional<MissRatioCurve> readMissRatioCurve(long[] cacheBytes) {
+    return readReferences == 0 ? Optional.empty()
+        : Optional.of(curve(cacheBytes, readDistanceCounts, readReferences, readReferences));
+  }
+
+  /** {@code (refs - #(distance / R' < c)) / expected} at each size c, in one pass. */
+  private MissRatioCurve curve(long[] cacheBytes, long[] counts, long refs, double expected) {
+    double scale = effectiveRate();
     double[] missRatios = new double[cacheBytes.length];
     long hits = 0;
     int distance = 0;
     for (int i = 0; i < cacheBytes.length; i++) {
       // A reference hits a cache of c blocks when distance / R' < c, i.e. distance < c * R'.
       double limit = (double) cacheBytes[i] / BLOCK_BYTES * scale;
-      while (distance < distanceCounts.length && distance < limit) {
-        hits += distanceCounts[distance++];
+      while (distance < counts.length && distance < limit) {
+        hits += counts[distance++];
       }
-      missRatios[i] = Math.min(1.0, (references - hits) / expectedReferences);
+      missRatios[i] = Math.min(1.0, (refs - hits) / expected);
     }
     return new MissRatioCurve(cacheBytes, missRatios);
   }
 
-  /** An independent deep copy. */
+  @Override
   public ShardsFixedRate copy() {
-    ShardsFixedRate c = new ShardsFixedRate(modulus, threshold, new Long2LongOpenHashMap(lastAccess),
-        live.copy(), clock, distanceCounts.clone());
-    c.copyCounters(this);
+    ShardsFixedRate c = new ShardsFixedRate(modulus, threshold, stack.copy(), distanceCounts.clone(),
+        readDistanceCounts.clone(), totals.copy());
+    c.references = references;
+    c.readReferences = readReferences;
+    c.writeReferences = writeReferences;
+    c.distinctRead = distinctRead;
+    c.distinctWrite = distinctWrite;
     return c;
   }
 
-  private void copyCounters(ShardsFixedRate from) {
-    references = from.references;
-    readReferences = from.readReferences;
-    writeReferences = from.writeReferences;
-    distinctRead = from.distinctRead;
-    distinctWrite = from.distinctWrite;
-    consideredReferences = from.consideredReferences;
-    distinctBlocks = from.distinctBlocks == null ? null : from.distinctBlocks.copy();
-    totalsIncomplete = from.totalsIncomplete;
+  @Override
+  public long stateBytes() {
+    return 4 + 16 + 24 + 8 + 8L * (used(distanceCounts) + used(readDistanceCounts))
+        + ReuseDistanceStack.serializedBytes(stack.size())
+        + totals.serializedBytes();
   }
 
   /**
    * Writes the state: format version, sampling parameters, counters, the distance histogram, the
-   * (block hash, last access) pairs and the stream totals. The Fenwick tree is rebuilt on read.
+   * LRU stack and the stream totals.
    */
-  void writeTo(DataOutputView out) throws IOException {
+  @Override
+  public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
     out.writeLong(modulus);
     out.writeLong(threshold);
     out.writeLong(references);
     out.writeLong(readReferences);
     out.writeLong(writeReferences);
-    out.writeInt(clock);
-    out.writeInt(live.capacity());
-    int used = distanceCounts.length;
-    while (used > 0 && distanceCounts[used - 1] == 0) {
+    writeCounts(out, distanceCounts);
+    writeCounts(out, readDistanceCounts);
+    stack.writeTo(out);
+    totals.writeTo(out);
+  }
+
+  private static int used(long[] counts) {
+    int used = counts.length;
+    while (used > 0 && counts[used - 1] == 0) {
       used--;
     }
+    return used;
+  }
+
+  private static void writeCounts(DataOutputView out, long[] counts) throws IOException {
+    int used = used(counts);
     out.writeInt(used);
     for (int d = 0; d < used; d++) {
-      out.writeLong(distanceCounts[d]);
+      out.writeLong(counts[d]);
     }
-    out.writeInt(lastAccess.size());
-    for (Long2LongMap.Entry e : lastAccess.long2LongEntrySet()) {
-      out.writeLong(e.getLongKey());
-      out.writeLong(e.getLongValue());
+  }
+
+  private static long[] readCounts(DataInputView in) throws IOException {
+    int used = in.readInt();
+    if (used < 0) {
+      throw new IOException("inconsistent SHARDS state: histogram length " + used);
     }
-    out.writeLong(consideredReferences);
-    out.writeBoolean(totalsIncomplete);
-    out.writeBoolean(distinctBlocks != null);
-    if (distinctBlocks != null) {
-      distinctBlocks.writeTo(out);
+    long[] counts = new long[Math.max(16, used)];
+    for (int d = 0; d < used; d++) {
+      counts[d] = in.readLong();
     }
+    return counts;
   }
 
   /**
@@ -448,45 +398,21 @@ public final class ShardsFixedRate {
     long references = in.readLong();
     long readReferences = in.readLong();
     long writeReferences = in.readLong();
-    int clock = in.readInt();
-    int capacity = in.readInt();
-    int used = in.readInt();
-    long[] distanceCounts = new long[Math.max(16, used)];
-    for (int d = 0; d < used; d++) {
-      distanceCounts[d] = in.readLong();
-    }
-    int blocks = in.readInt();
-    if (capacity < 1 || clock > capacity || blocks > clock || used < 0) {
-      throw new IOException("inconsistent SHARDS state: clock " + clock + ", capacity " + capacity
-          + ", blocks " + blocks + ", histogram length " + used);
-    }
-    Long2LongOpenHashMap lastAccess = new Long2LongOpenHashMap(blocks);
-    int[] times = new int[blocks];
-    long distinctRead = 0;
-    long distinctWrite = 0;
-    for (int i = 0; i < blocks; i++) {
-      long hash = in.readLong();
-      long value = in.readLong();
-      lastAccess.put(hash, value);
-      times[i] = (int) (value >>> FLAG_BITS);
-      distinctRead += value & READ_FLAG;
-      distinctWrite += (value & WRITE_FLAG) >>> 1;
-    }
+    long[] distanceCounts = readCounts(in);
+    long[] readDistanceCounts = readCounts(in);
+    ReuseDistanceStack stack = ReuseDistanceStack.readFrom(in);
+    StreamTotals totals = StreamTotals.readFrom(in);
     ShardsFixedRate s;
     try {
-      s = new ShardsFixedRate(modulus, threshold, lastAccess,
-          FenwickTree.withMarks(capacity, times), clock, distanceCounts);
-    } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+      s = new ShardsFixedRate(modulus, threshold, stack, distanceCounts, readDistanceCounts, totals);
+    } catch (IllegalArgumentException e) {
       throw new IOException("inconsistent SHARDS state: " + e.getMessage(), e);
     }
     s.references = references;
     s.readReferences = readReferences;
     s.writeReferences = writeReferences;
-    s.distinctRead = distinctRead;
-    s.distinctWrite = distinctWrite;
-    s.consideredReferences = in.readLong();
-    s.totalsIncomplete = in.readBoolean();
-    s.distinctBlocks = in.readBoolean() ? DistinctBlockSketch.readFrom(in) : null;
+    s.distinctRead = stack.count(ReuseDistanceStack.READ);
+    s.distinctWrite = stack.count(ReuseDistanceStack.WRITE);
     return s;
   }
 }

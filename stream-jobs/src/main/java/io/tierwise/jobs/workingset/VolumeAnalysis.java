@@ -3,16 +3,20 @@ package io.tierwise.jobs.workingset;
 import io.tierwise.jobs.recommend.Recommendation;
 
 /**
- * One volume's working set, miss ratio curve and recommendation over the window 'all' (everything
- * received), as computed by {@link WorkingSetFunction} (a Flink POJO). Feeds volume_working_sets,
- * volume_mrcs and recommendations.
+ * One volume's working set, miss ratio curve and (for {@link #RECOMMENDATION_WINDOW})
+ * recommendation over one window ({@link WindowedEstimators}), as computed by {@link
+ * WorkingSetFunction} (a Flink POJO). Feeds volume_working_sets, volume_mrcs and recommendations.
  */
 public class VolumeAnalysis {
-  /** Window name of everything received so far. */
-  public static final String WINDOW_ALL = "all";
-  /** volume_mrcs.method of fixed-rate SHARDS. */
-  public static final String METHOD = "shards-fixed-rate";
+  /** The window recommendations are computed over: a day, so a daily cycle is in it. */
+  public static final String RECOMMENDATION_WINDOW = "24h";
 
+  /** Window name: "1h", "24h", "7d" or "all". */
+  public String windowName;
+  /** {@link MrcEstimator#method()}. */
+  public String method;
+  /** Bytes of the volume's whole SHARDS state (every window), as checkpointed. */
+  public long stateBytes;
   /** Tenant (UUID text). */
   public String tenantId;
   /** Volume id. */
@@ -29,7 +33,7 @@ public class VolumeAnalysis {
   public long wssWriteBytes;
   /** Sampled references processed. */
   public long sampledReferences;
-  /** SHARDS sampling rate R. */
+  /** SHARDS sampling rate R of the estimate (fixed size: the current, lowered rate). */
   public double samplingRate;
   /** MRC cache sizes, bytes, increasing. */
   public long[] mrcCacheBytes;

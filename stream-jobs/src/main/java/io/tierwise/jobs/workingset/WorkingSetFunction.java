@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.recommend.IoProfile;
 import io.tierwise.jobs.recommend.TierRecommender;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes one volume's {@link ReferenceBatchEvent}s in sequence order and keeps its fixed-rate
- * SHARDS estimator ({@link ShardsFixedRate}); emits a {@link VolumeAnalysis} (working set sizes,
- * the MRC on {@link MissRatioCurve#cacheSizeGrid}, and the {@link TierRecommender}
+ * Consumes one volume's {@link ReferenceBatchEvent}s in sequence order and keeps its SHARDS
+ * estimators over the windows 1 h, 24 h, 7 d and all ({@link WindowedEstimators}, fixed-size by
+ * default) and its I/O mix ({@link IoProfile}); emits one {@link VolumeAnalysis} per window
+ * (working set sizes, the MRC on {@link MissRatioCurve#cacheSizeGrid}, and for the
+ * {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the {@link TierRecommender}
  * recommendation) at most once per {@code flushDelayMillis} of processing time. Keyed by
- * "tenant/volume"; the window is 'all' (everything received).
+ * "tenant/volume".
  *
  * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
  * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * already passed is a duplicate (dropped) unless its references start after everything processed:
  * then the agent restarted its sequence, and the stream continues from it. A change of sampling
  * parameters or of the distinct-block sketch's precision restarts the estimate (the old and new
- * samples cannot be mixed). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
+ * samples cannot be mixed), except a lower threshold T with fixed-size estimators: the agent's bounded
+ * sample lowered it, and the estimators evict the blocks above it and go on. Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
  * a skipped gap loses its batches' considered references and sketch register rises together with
  * their sampled references.
  */
@@ -38,8 +42,10 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   private final long flushDelayMillis;
   private final long gapTimeoutMillis;
   private final int maxPendingBatches;
+  private final MrcEstimators estimators;
 
-  private transient ValueState<ShardsFixedRate> shards;
+  private transient ValueState<WindowedEstimators> shards;
+  private transient ValueState<IoProfile> ioProfile;
   private transient ValueState<VolumeStream> stream;
   private transient MapState<Long, ReferenceBatchEvent> pending;
 
@@ -47,16 +53,20 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
    * @param flushDelayMillis at most this long after a processed batch its result is emitted, ms
    * @param gapTimeoutMillis how long batches wait for a missing sequence number, ms
    * @param maxPendingBatches how many batches may wait before the gap is skipped at once
+   * @param estimators the SHARDS method of every window
    */
-  public WorkingSetFunction(long flushDelayMillis, long gapTimeoutMillis, int maxPendingBatches) {
+  public WorkingSetFunction(long flushDelayMillis, long gapTimeoutMillis, int maxPendingBatches,
+      MrcEstimators estimators) {
     this.flushDelayMillis = flushDelayMillis;
     this.gapTimeoutMillis = gapTimeoutMillis;
     this.maxPendingBatches = maxPendingBatches;
+    this.estimators = estimators;
   }
 
   @Override
   public void open(OpenContext openContext) {
-    shards = getRuntimeContext().getState(new ValueStateDescriptor<>("shards", ShardsFixedRateSerializer.INSTANCE));
+    shards = getRuntimeContext().getState(new ValueStateDescriptor<>("shards", WindowedEstimatorsSerializer.INSTANCE));
+    ioProfile = getRuntimeContext().getState(new ValueStateDescriptor<>("io-profile", Types.POJO(IoProfile.class)));
     stream = getRuntimeContext().getState(new ValueStateDescriptor<>("stream", Types.POJO(VolumeStream.class)));
     pending = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
@@ -106,9 +116,13 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     if (st.flushAtMillis != 0 && timestamp >= st.flushAtMillis) {
       st.flushAtMillis = 0;
       st.processedSinceFlush = false;
-      ShardsFixedRate s = shards.value();
-      if (s.references() > 0) {
-        out.collect(analysis(st, s));
+      WindowedEstimators w = shards.value();
+      if (w.all().references() > 0) {
+        IoProfile io = ioProfile.value();
+        long stateBytes = w.stateBytes();
+        for (WindowedEstimators.Result r : w.results()) {
+          out.collect(analysis(st, r, io, stateBytes));
+        }
       }
     }
     scheduleTimers(st, ctx, timestamp);
@@ -131,24 +145,32 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   }
 
   private void process(VolumeStream st, ReferenceBatchEvent batch) throws Exception {
-    ShardsFixedRate s = shards.value();
-    boolean sketchChanged = s != null && s.sketchPrecision() != 0 && batch.distinctBlocksHllPrecision != 0
-        && s.sketchPrecision() != batch.distinctBlocksHllPrecision;
-    if (s == null || s.modulus() != batch.samplingModulus || s.threshold() != batch.samplingThreshold
-        || sketchChanged) {
-      if (s != null) {
+    WindowedEstimators w = shards.value();
+    IoProfile io = ioProfile.value();
+    boolean sketchChanged = w != null && w.all().sketchPrecision() != 0 && batch.distinctBlocksHllPrecision != 0
+        && w.all().sketchPrecision() != batch.distinctBlocksHllPrecision;
+    int threshold = w == null ? 0 : Long.compareUnsigned(batch.samplingThreshold, w.threshold());
+    boolean lowered = threshold < 0 && w.followsLowerThreshold();
+    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered) || sketchChanged) {
+      if (w != null) {
         LOG.warn("volume {}: sampling changed from T/P = {}/{}, HyperLogLog p = {} to {}/{}, p = {};"
-            + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(s.threshold()),
-            Long.toUnsignedString(s.modulus()), s.sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
+            + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(w.threshold()),
+            Long.toUnsignedString(w.modulus()), w.all().sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
             Long.toUnsignedString(batch.samplingModulus), batch.distinctBlocksHllPrecision);
       }
-      s = new ShardsFixedRate(batch.samplingModulus, batch.samplingThreshold);
+      w = new WindowedEstimators(estimators, batch.samplingModulus, batch.samplingThreshold);
+      io = new IoProfile();
       st.windowStartUnixNano = 0;
       st.windowEndUnixNano = 0;
+    } else if (lowered) {
+      w.lowerThreshold(batch.samplingThreshold);
     }
-    s.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
+    w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
+    double agentRate = ShardsFixedRate.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
-      s.reference(batch.blockHashes[i], batch.writes[i]);
+      long time = batch.referenceTimeUnixNano(i);
+      w.reference(batch.blockHashes[i], batch.writes[i], time);
+      io.add(batch.writes[i], batch.lengthBlocks[i], agentRate, time);
     }
     if (batch.consideredReferences > 0) {
       st.processedSinceFlush = true;
@@ -161,7 +183,8 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
       st.processedSinceFlush = true;
     }
     st.nextSequence = batch.sequence + 1;
-    shards.update(s);
+    shards.update(w);
+    ioProfile.update(io);
   }
 
   /** Processes waiting batches while they continue the sequence. */
@@ -196,12 +219,17 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     }
   }
 
-  private static VolumeAnalysis analysis(VolumeStream st, ShardsFixedRate s) {
+  private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators.Result r, IoProfile io,
+      long stateBytes) {
+    MrcEstimator s = r.estimator();
     VolumeAnalysis a = new VolumeAnalysis();
     a.tenantId = st.tenantId;
     a.volumeId = st.volumeId;
-    a.windowStartUnixNano = st.windowStartUnixNano;
-    a.windowEndUnixNano = st.windowEndUnixNano;
+    a.windowName = r.window();
+    a.method = s.method();
+    a.stateBytes = stateBytes;
+    a.windowStartUnixNano = r.startUnixNano();
+    a.windowEndUnixNano = r.endUnixNano();
     a.wssBytes = s.workingSetBytes();
     a.wssReadBytes = s.readWorkingSetBytes();
     a.wssWriteBytes = s.writeWorkingSetBytes();
@@ -210,9 +238,10 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     MissRatioCurve mrc = s.missRatioCurve(MissRatioCurve.cacheSizeGrid(a.wssBytes));
     a.mrcCacheBytes = mrc.cacheBytes();
     a.mrcMissRatios = mrc.missRatios();
-    a.recommendation = TierRecommender.recommend(new TierRecommender.Input(st.tenantId, st.volumeId, mrc,
-        s::missRatioAt, (double) s.readReferences() / s.references(), a.wssBytes, s.rate(), s.references()))
-        .orElse(null);
+    if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+      a.recommendation = TierRecommender.recommend(TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), s, io))
+          .orElse(null);
+    }
     return a;
   }
 }

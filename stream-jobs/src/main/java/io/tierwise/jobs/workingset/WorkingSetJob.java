@@ -55,7 +55,8 @@ public final class WorkingSetJob {
         .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.refs.v1")
         .uid("refs-source")
         .keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
-        .process(new WorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), maxPendingBatches))
+        .process(new WorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), maxPendingBatches,
+            MrcEstimators.DEFAULT))
         .uid("working-set")
         .name("working set / MRC");
     analyses.sinkTo(workingSets).uid("sink-volume-working-sets").name("volume_working_sets");

@@ -70,6 +70,35 @@ class OtlpMetricsParserTest {
   }
 
   @Test
+  void readsFrontEndLatencyHistogramsPerSizeBinAndTheHostAndCluster() throws Exception {
+    AgentTelemetry.Interval i = interval(T0, 40);
+    i.readLatency[4] = buckets(7, 30, 3);
+    i.writeLatency[12] = buckets(9, 5, 0);
+    IntervalMetrics m = parse(AgentTelemetry.request("cl-1", "h1", "vol-a", i)).get(0);
+    assertThat(m.hostId).isEqualTo("h1");
+    assertThat(m.clusterId).isEqualTo("cl-1");
+    assertThat(m.latency.cells).as("front-end points only; the cache-source point is ignored").containsExactly(
+        LatencyHistograms.cell(false, 4, 7), LatencyHistograms.cell(false, 4, 8),
+        LatencyHistograms.cell(true, 12, 9));
+    assertThat(m.latency.counts).containsExactly(30, 3, 5);
+    assertThat(parse(AgentTelemetry.request("h1", "vol-a", i)).get(0).clusterId).isNull();
+
+    ExportMetricsServiceRequest good = AgentTelemetry.request("h1", "vol-a", i);
+    assertThatThrownBy(() -> parse(withMetric(good, "tierwise.io.latency", h -> h.toBuilder()
+        .setHistogram(h.getHistogram().toBuilder().setDataPoints(0,
+            h.getHistogram().getDataPoints(0).toBuilder().setExplicitBounds(0, 1.5))).build())))
+        .hasMessageContaining("tierwise.io.latency").hasMessageContaining("are not the latency bounds");
+  }
+
+  /** 20 latency bucket counts: {@code first} at bucket {@code bucket}, {@code next} at the one after. */
+  private static long[] buckets(int bucket, long first, long next) {
+    long[] b = new long[LatencyHistograms.BUCKETS];
+    b[bucket] = first;
+    b[bucket + 1] = next;
+    return b;
+  }
+
+  @Test
   void rejectsContractViolationsNamingTheProblem() {
     ExportMetricsServiceRequest good = AgentTelemetry.request("h1", "vol-a", interval(T0, 1));
     assertThatThrownBy(() -> parse(AgentTelemetry.request("h1", "", interval(T0, 1))))

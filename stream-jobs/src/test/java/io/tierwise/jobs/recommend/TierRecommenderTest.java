@@ -12,6 +12,8 @@ import java.util.function.LongToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 class TierRecommenderTest {
+  private static final double SECONDS = 100;
+
   /**
    * A stepped MRC: everything misses below {@code knee}, miss ratio {@code middle} from the knee,
    * the cold-miss floor {@code floor} from {@code 2 x knee}.
@@ -20,55 +22,86 @@ class TierRecommenderTest {
     return bytes -> bytes >= 2 * knee ? floor : bytes >= knee ? middle : 1.0;
   }
 
-  private static TierRecommender.Input input(LongToDoubleFunction mrc, double readShare, long wssBytes, long refs) {
+  /** {@code reads} I/Os of {@code readBytes} each and {@code writes} of {@code writeBytes}, over 100 s. */
+  private static IoProfile io(double reads, long readBytes, double writes, long writeBytes) {
+    IoProfile p = new IoProfile();
+    p.readOps[IoProfile.bin(readBytes)] = reads;
+    p.readBytes[IoProfile.bin(readBytes)] = reads * readBytes;
+    p.writeOps[IoProfile.bin(writeBytes)] = writes;
+    p.writeBytes[IoProfile.bin(writeBytes)] = writes * writeBytes;
+    p.firstUnixNano = 1;
+    p.lastUnixNano = 1 + (long) (SECONDS * 1e9);
+    return p;
+  }
+
+  private static MissRatioCurve curve(LongToDoubleFunction mrc, long wssBytes) {
     long[] sizes = MissRatioCurve.cacheSizeGrid(wssBytes);
     double[] miss = new double[sizes.length];
     for (int i = 0; i < sizes.length; i++) {
       miss[i] = mrc.applyAsDouble(sizes[i]);
     }
-    return new TierRecommender.Input("t", "v", new MissRatioCurve(sizes, miss), mrc, readShare, wssBytes, 0.01, refs);
+    return new MissRatioCurve(sizes, miss);
+  }
+
+  private static TierRecommender.Input input(LongToDoubleFunction all, LongToDoubleFunction reads, long wssBytes,
+      long refs, IoProfile io) {
+    return new TierRecommender.Input("t", "v", "24h", curve(all, wssBytes), all, curve(reads, wssBytes), reads,
+        wssBytes, "shards-fixed-size", 0.01, refs, io);
   }
 
   @Test
-  void readHeavySmallWorkingSetGetsRamRoundedTo256MiB() throws Exception {
-    // Hit ratio 0.7 from 384 MiB, 0.8 (achievable) from 768 MiB: target 0.72 needs 768 MiB.
-    Recommendation r = TierRecommender.recommend(input(stepped(384 * MIB, 0.3, 0.2), 0.9, 700 * MIB, 5000)).orElseThrow();
+  void readHeavySmallWorkingSetGetsRamWriteThroughWithOffloadAndLatency() throws Exception {
+    // Reads: hit ratio 0.7 from 384 MiB, 0.8 (achievable) from 768 MiB: target 0.72 needs 768 MiB.
+    LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
+    Recommendation r = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000,
+        io(9000, 4096, 1000, 4096))).orElseThrow();
     assertThat(r.achievableHitRatio).isCloseTo(0.8, within(1e-12));
     assertThat(r.targetHitRatio).isCloseTo(0.72, within(1e-12));
     assertThat(r.tierBytes).isEqualTo(768 * MIB);
     assertThat(r.media).isEqualTo("ram");
     assertThat(r.policy).isEqualTo("write-through");
-    assertThat(r.predictedHitRatio).isCloseTo(0.8, within(1e-12));
-    assertThat(r.explanation).contains("Reads are 90.0 %", "768 MiB", "RAM because", "Write-through");
+    assertThat(r.replicas).isZero();
+    assertThat(r.predictedHitRatio).as("the reads' curve: write-through serves reads").isCloseTo(0.8, within(1e-12));
+    // 9,000 reads x 0.8 hit over 100 s = 72 IOPS, of 4 KiB each.
+    assertThat(r.offloadedIops).isCloseTo(72, within(1e-9));
+    assertThat(r.offloadedBytesPerSecond).isCloseTo(72 * 4096, within(1e-6));
+    // Datastore 1000 + 4096/200 us per I/O; with the tier 80 % of reads cost 5 + 4096/4000 us.
+    double ds = 1000 + 4096 / 200.0;
+    double ram = 5 + 4096 / 4000.0;
+    assertThat(r.datastoreLatencyMicros).isCloseTo(ds, within(1e-9));
+    assertThat(r.predictedLatencyMicros).isCloseTo((9000 * (0.8 * ram + 0.2 * ds) + 1000 * ds) / 10_000,
+        within(1e-9));
+    assertThat(r.explanation).contains("Over the last 24h, reads are 90.0 % of I/Os", "768 MiB", "RAM because",
+        "Write-through", "72.0 I/Os");
     JsonNode inputs = new ObjectMapper().readTree(r.inputsJson);
-    assertThat(inputs.get("read_share").asDouble()).isEqualTo(0.9);
+    assertThat(inputs.get("read_share").asDouble()).isCloseTo(0.9, within(1e-12));
     assertThat(inputs.get("required_cache_bytes").asLong()).isEqualTo(768 * MIB);
+    assertThat(inputs.get("latency_models").get("datastore").get("base_us").asDouble()).isEqualTo(1000);
     assertThat(inputs.get("mrc_points")).hasSize(MissRatioCurve.cacheSizeGrid(700 * MIB).length);
   }
 
   @Test
-  void mixedWorkloadGetsNvmeRoundedToGibAndPredictionAtThatSize() {
-    // Required 768 MiB, rounded up to 1 GiB of NVMe: the prediction is read at 1 GiB.
-    Recommendation r = TierRecommender.recommend(input(stepped(384 * MIB, 0.3, 0.2), 0.6, 700 * MIB, 5000)).orElseThrow();
-    assertThat(r.media).isEqualTo("nvme");
-    assertThat(r.tierBytes).isEqualTo(GIB);
-    assertThat(r.policy).isEqualTo("write-through");
-    assertThat(r.explanation).contains("NVMe because reads are under 70.0 %");
-  }
-
-  @Test
-  void writeHeavyGetsWriteBack() {
-    Recommendation r = TierRecommender.recommend(input(stepped(64 * MIB, 0.5, 0.4), 0.3, 100 * MIB, 5000)).orElseThrow();
+  void largeWritesMakeWriteBackWithOneReplicaAndSayWhy() {
+    // 60 % reads of 4 KiB, 40 % writes of 128 KiB: writes are 40 % of I/Os but most of the latency.
+    LongToDoubleFunction all = stepped(64 * MIB, 0.5, 0.4);
+    Recommendation r = TierRecommender.recommend(input(all, stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000,
+        io(6000, 4096, 4000, 131072))).orElseThrow();
     assertThat(r.policy).isEqualTo("write-back");
+    assertThat(r.replicas).isEqualTo(1);
     assertThat(r.media).isEqualTo("nvme");
     assertThat(r.tierBytes).isEqualTo(GIB);
-    assertThat(r.explanation).contains("Write-back because writes are 70.0 %");
+    assertThat(r.predictedHitRatio).as("all references: write-back absorbs writes").isCloseTo(0.6, within(1e-12));
+    assertThat(r.explanation).contains("Write-back with 1 peer replica because writes are 40.0 % of I/Os",
+        "writes of 64 KiB and larger cause 100.0 % of write latency");
+    assertThat(r.predictedLatencyMicros).isLessThan(r.datastoreLatencyMicros);
   }
 
   @Test
   void readHeavyButLargeGoesToNvme() {
     // Knee at 3 GiB: target reached at 6 GiB, more than the 4 GiB RAM limit.
-    Recommendation r = TierRecommender.recommend(input(stepped(3 * GIB, 0.5, 0.1), 0.95, 5 * GIB, 5000)).orElseThrow();
+    LongToDoubleFunction mrc = stepped(3 * GIB, 0.5, 0.1);
+    Recommendation r = TierRecommender.recommend(input(mrc, mrc, 5 * GIB, 5000, io(9500, 8192, 500, 8192)))
+        .orElseThrow();
     assertThat(r.media).isEqualTo("nvme");
     assertThat(r.tierBytes).isEqualTo(6 * GIB);
     assertThat(r.explanation).contains("more than the 4 GiB RAM limit");
@@ -76,7 +109,9 @@ class TierRecommenderTest {
 
   @Test
   void noRecommendationWithoutReuseOrWithTooLittleData() {
-    assertThat(TierRecommender.recommend(input(b -> 1.0, 0.9, 10 * MIB, 5000))).isEmpty();
-    assertThat(TierRecommender.recommend(input(stepped(64 * MIB, 0.3, 0.2), 0.9, 100 * MIB, 999))).isEmpty();
+    IoProfile io = io(900, 4096, 100, 4096);
+    assertThat(TierRecommender.recommend(input(b -> 1.0, b -> 1.0, 10 * MIB, 5000, io))).isEmpty();
+    LongToDoubleFunction mrc = stepped(64 * MIB, 0.3, 0.2);
+    assertThat(TierRecommender.recommend(input(mrc, mrc, 100 * MIB, 999, io))).isEmpty();
   }
 }

@@ -75,6 +75,23 @@ public final class AgentReferenceSource implements ReferenceSource {
     return new MissRatioCurve(cacheBytes, miss);
   }
 
+  /**
+   * Replays a trace through the agent's cache engine ({@code replay --dry-run}, queue depth 1, so
+   * the engine is exact LRU) with a RAM tier of {@code tierBytes} (a multiple of 1 MiB) and returns
+   * the trace's summary: hits, misses, read_hits, read_misses (4 KiB blocks).
+   */
+  public JsonNode replay(Path trace, String format, long tierBytes, Path keyFile) throws Exception {
+    Path summary = Files.createTempFile("tierwise-replay-", ".json");
+    try {
+      run(binary.toString(), "replay", trace.toString(), "--format", format, "--tier-size",
+          (tierBytes / MissRatioCurve.MIB) + "MiB", "--dry-run", "--queue-depth", "1", "--key-file",
+          keyFile.toString(), "--json-summary", summary.toString());
+      return new ObjectMapper().readTree(summary.toFile()).get("traces").get(0);
+    } finally {
+      Files.deleteIfExists(summary);
+    }
+  }
+
   private static String run(String... command) throws Exception {
     Path stdout = Files.createTempFile("tierwise-agent-", ".out");
     Path stderr = Files.createTempFile("tierwise-agent-", ".err");

@@ -16,6 +16,7 @@ import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * Builds OTLP requests shaped like the agent's (proto/METRICS.md): one ResourceMetrics per
@@ -45,6 +46,10 @@ public final class AgentTelemetry {
     public long[] writeSizeOps = new long[18];
     public long[] readSizeBytes = new long[18];
     public long[] writeSizeBytes = new long[18];
+    /** Front-end latency bucket counts (20, METRICS.md bounds) per ioLength bin; null: no point. */
+    public long[][] readLatency = new long[18][];
+    /** Same for writes. */
+    public long[][] writeLatency = new long[18][];
 
     /** An interval of {@code seconds} starting at {@code startUnixNano}. */
     public Interval(long startUnixNano, long seconds) {
@@ -55,8 +60,18 @@ public final class AgentTelemetry {
 
   private AgentTelemetry() {}
 
+  /** The latency bucket bounds, microseconds (METRICS.md). */
+  public static final double[] LATENCY_BOUNDS_US = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000,
+      20000, 50000, 100000, 200000, 500000, 1000000};
+
   /** The request for one volume with the given intervals. */
   public static ExportMetricsServiceRequest request(String hostId, String volumeId, Interval... intervals) {
+    return request(null, hostId, volumeId, intervals);
+  }
+
+  /** The request for one volume of cluster {@code clusterId} (null: no cluster attribute). */
+  public static ExportMetricsServiceRequest request(String clusterId, String hostId, String volumeId,
+      Interval... intervals) {
     List<Metric> metrics = new ArrayList<>();
     metrics.add(sum("tierwise.io.operations", "{operation}", intervals, (i, pts) -> {
       pts.add(point(i, i.readOps, "io.direction", "read", "io.source", "frontend"));
@@ -98,6 +113,22 @@ public final class AgentTelemetry {
       sizes.addDataPoints(sizePoint(i, "write", i.writeSizeOps, i.writeBytes));
     }
     metrics.add(Metric.newBuilder().setName("tierwise.io.size").setUnit("By").setHistogram(sizes).build());
+    Histogram.Builder latency = Histogram.newBuilder()
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA);
+    for (Interval i : intervals) {
+      for (int b = 0; b < 18; b++) {
+        String label = b < 17 ? Long.toString((long) IO_LENGTH_BOUNDS[b]) : ">524288";
+        if (i.readLatency[b] != null) {
+          latency.addDataPoints(latencyPoint(i, "read", "frontend", label, i.readLatency[b]));
+          // A per-source point must not be counted as VM-observed latency.
+          latency.addDataPoints(latencyPoint(i, "read", "cache", label, i.readLatency[b]));
+        }
+        if (i.writeLatency[b] != null) {
+          latency.addDataPoints(latencyPoint(i, "write", "frontend", label, i.writeLatency[b]));
+        }
+      }
+    }
+    metrics.add(Metric.newBuilder().setName("tierwise.io.latency").setUnit("us").setHistogram(latency).build());
     Gauge.Builder occupancy = Gauge.newBuilder();
     Gauge.Builder capacity = Gauge.newBuilder();
     for (Interval i : intervals) {
@@ -112,12 +143,14 @@ public final class AgentTelemetry {
         .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder()
             .setTimeUnixNano(intervals[0].endUnixNano).setAsInt(4096))).build());
 
-    Resource resource = Resource.newBuilder()
+    Resource.Builder resource = Resource.newBuilder()
         .addAttributes(attr("service.name", "tierwise-agent"))
         .addAttributes(attr("host.id", hostId))
         .addAttributes(attr("tierwise.volume.id", volumeId))
-        .addAttributes(attr("tierwise.cache.mode", "write-through"))
-        .build();
+        .addAttributes(attr("tierwise.cache.mode", "write-through"));
+    if (clusterId != null) {
+      resource.addAttributes(attr("tierwise.cluster.id", clusterId));
+    }
     return ExportMetricsServiceRequest.newBuilder()
         .addResourceMetrics(ResourceMetrics.newBuilder().setResource(resource)
             .addScopeMetrics(ScopeMetrics.newBuilder()
@@ -149,19 +182,59 @@ public final class AgentTelemetry {
     return p.build();
   }
 
+  private static HistogramDataPoint latencyPoint(Interval i, String direction, String source, String sizeBin,
+      long[] counts) {
+    return histogramPoint(i, LATENCY_BOUNDS_US, counts).addAttributes(attr("io.direction", direction))
+        .addAttributes(attr("io.source", source)).addAttributes(attr("tierwise.io.size_bin", sizeBin)).build();
+  }
+
   private static HistogramDataPoint sizePoint(Interval i, String direction, long[] counts, long bytes) {
+    return histogramPoint(i, IO_LENGTH_BOUNDS, counts).addAttributes(attr("io.direction", direction)).setSum(bytes)
+        .build();
+  }
+
+  /** A delta histogram point of the interval with these explicit bounds and bucket counts. */
+  private static HistogramDataPoint.Builder histogramPoint(Interval i, double[] bounds, long[] counts) {
     HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
-        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano)
-        .addAttributes(attr("io.direction", direction)).setSum(bytes);
+        .setStartTimeUnixNano(i.startUnixNano).setTimeUnixNano(i.endUnixNano);
     long count = 0;
-    for (double bound : IO_LENGTH_BOUNDS) {
+    for (double bound : bounds) {
       p.addExplicitBounds(bound);
     }
     for (long c : counts) {
       p.addBucketCounts(c);
       count += c;
     }
-    return p.setCount(count).build();
+    return p.setCount(count);
+  }
+
+  /**
+   * A busy interval from {@code r}: 100..999 reads spread over the ioLength bins 4, 6 and 8 (4096, 8192,
+   * 16384) with latencies in one of the buckets 5..9 (20 µs .. 1 ms), up to 299 writes of 64 KiB
+   * (bin 12) in buckets 8..11, a 1 GiB tier half full.
+   */
+  public static Interval busyInterval(long startUnixNano, Random r) {
+    Interval i = new Interval(startUnixNano, 10);
+    i.readOps = 100 + r.nextInt(900);
+    i.writeOps = r.nextInt(300);
+    i.readBytes = i.readOps * 4096;
+    i.writeBytes = i.writeOps * 65536;
+    i.readHits = r.nextInt((int) i.readOps);
+    i.readMisses = i.readOps - i.readHits;
+    i.writeMisses = i.writeOps;
+    for (int bin : new int[] {4, 6, 8}) {
+      i.readSizeOps[bin] = i.readOps / 3;
+      i.readSizeBytes[bin] = i.readOps / 3 * 4096;
+      i.readLatency[bin] = new long[20];
+      i.readLatency[bin][5 + r.nextInt(5)] = i.readOps / 3;
+    }
+    i.writeSizeOps[12] = i.writeOps;
+    i.writeSizeBytes[12] = i.writeBytes;
+    i.writeLatency[12] = new long[20];
+    i.writeLatency[12][8 + r.nextInt(4)] = i.writeOps;
+    i.capacityBytes = 1L << 30;
+    i.occupancyBytes = 1L << 29;
+    return i;
   }
 
   /** A string attribute. */

@@ -198,10 +198,10 @@ class ShardsFixedRateTest {
       }
     }
     DataOutputSerializer out = new DataOutputSerializer(1024);
-    ShardsFixedRateSerializer.INSTANCE.serialize(first, out);
+    MrcEstimators.write(first, out);
     ShardsFixedRate restored =
-        ShardsFixedRateSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
-    ShardsFixedRate copied = ShardsFixedRateSerializer.INSTANCE.copy(first);
+        (ShardsFixedRate) MrcEstimators.read(new DataInputDeserializer(out.getCopyOfBuffer()));
+    ShardsFixedRate copied = first.copy();
     for (int i = 2500; i < refs.length; i++) {
       if (uninterrupted.isSampled(refs[i])) {
         uninterrupted.reference(refs[i], i % 3 == 0);

@@ -3,6 +3,7 @@ package io.tierwise.jobs.workingset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tierwise.jobs.recommend.Recommendation;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -23,7 +24,7 @@ class WorkingSetFunctionTest {
   @BeforeEach
   void open() throws Exception {
     harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4), ReferenceBatchEvent::volumeKey, Types.STRING);
+        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
 
@@ -47,22 +48,29 @@ class WorkingSetFunctionTest {
     e.blockHashes = new long[500];
     e.writes = new boolean[500];
     e.timeOffsetsMicros = new long[500];
+    e.lengthBlocks = new int[500];
     for (int i = 0; i < 500; i++) {
       e.blockHashes[i] = random.nextInt(300);
       e.writes[i] = random.nextInt(4) == 0;
       e.timeOffsetsMicros[i] = i * 1000L;
+      e.lengthBlocks[i] = 1 + i % 16;
     }
     return e;
   }
 
-  private static ShardsFixedRate inOrder(ReferenceBatchEvent... batches) {
-    ShardsFixedRate s = new ShardsFixedRate(1, 1);
+  private static ShardsFixedSize inOrder(ReferenceBatchEvent... batches) {
+    ShardsFixedSize s = new ShardsFixedSize(1, 1, ShardsFixedSize.DEFAULT_MAX_SAMPLES);
     for (ReferenceBatchEvent b : batches) {
       for (int i = 0; i < b.size(); i++) {
         s.reference(b.blockHashes[i], b.writes[i]);
       }
     }
     return s;
+  }
+
+  /** The emitted rows of the window 'all'. */
+  private List<VolumeAnalysis> all() {
+    return harness.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
   }
 
   @Test
@@ -76,11 +84,18 @@ class WorkingSetFunctionTest {
 
     harness.setProcessingTime(FLUSH_MS);
     List<VolumeAnalysis> out = harness.extractOutputValues();
-    assertThat(out).hasSize(1);
+    assertThat(out).extracting(v -> v.windowName).containsExactly("all", "1h", "24h", "7d");
+    assertThat(out).extracting(v -> v.method).containsOnly(MrcEstimator.METHOD_FIXED_SIZE);
+    // The 4 s of references are within every window: all four agree.
+    for (VolumeAnalysis w : out) {
+      assertThat(w.mrcMissRatios).containsExactly(out.get(0).mrcMissRatios);
+      assertThat(w.stateBytes).isPositive().isEqualTo(out.get(0).stateBytes);
+    }
+    assertThat(out).filteredOn(v -> v.recommendation != null).extracting(v -> v.windowName).containsExactly("24h");
     VolumeAnalysis a = out.get(0);
-    ShardsFixedRate expected = inOrder(b);
+    ShardsFixedSize expected = inOrder(b);
     assertThat(a.sampledReferences).isEqualTo(2000);
-    assertThat(a.wssBytes).isEqualTo(expected.workingSetBytes()).isEqualTo(expected.distinctBlocks() * 4096);
+    assertThat(a.wssBytes).isEqualTo(expected.workingSetBytes()).isEqualTo(expected.sampledBlocks() * 4096L);
     assertThat(a.wssReadBytes).isEqualTo(expected.readWorkingSetBytes());
     assertThat(a.wssWriteBytes).isEqualTo(expected.writeWorkingSetBytes());
     assertThat(a.mrcMissRatios).containsExactly(expected.missRatioCurve(a.mrcCacheBytes).missRatios());
@@ -89,14 +104,15 @@ class WorkingSetFunctionTest {
     assertThat(a.windowEndUnixNano).isEqualTo(T0 + 3_000_000_000L + 499_000_000L);
     assertThat(a.samplingRate).isEqualTo(1.0);
     // At most 300 blocks fit in 4 MiB: every re-reference hits, only first references miss.
-    assertThat(a.mrcMissRatios[0]).isCloseTo(expected.distinctBlocks() / 2000.0, within(1e-12));
-    assertThat(a.recommendation).isNotNull();
-    assertThat(a.recommendation.tierBytes).isEqualTo(256L << 20);
-    assertThat(a.recommendation.media).isEqualTo("ram");
+    assertThat(a.mrcMissRatios[0]).isCloseTo(expected.sampledBlocks() / 2000.0, within(1e-12));
+    Recommendation r = out.get(2).recommendation;
+    assertThat(r.tierBytes).isEqualTo(256L << 20);
+    assertThat(r.media).isEqualTo("ram");
+    assertThat(r.windowName).isEqualTo("24h");
 
     assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
-    assertThat(harness.numKeyedStateEntries()).as("estimator and stream position only, no waiting batches")
-        .isEqualTo(2);
+    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix and stream position, no waiting batches")
+        .isEqualTo(3);
   }
 
   @Test
@@ -104,19 +120,19 @@ class WorkingSetFunctionTest {
     harness.processElement(batch(0, 0), 0);
     harness.processElement(batch(2, 2), 0);
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(500L);
     harness.getOutput().clear();
 
     harness.setProcessingTime(GAP_MS);
     harness.setProcessingTime(GAP_MS + FLUSH_MS);
-    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
-    assertThat(harness.numKeyedStateEntries()).isEqualTo(2);
+    assertThat(harness.numKeyedStateEntries()).isEqualTo(3);
 
     harness.getOutput().clear();
     harness.processElement(batch(1, 1), GAP_MS + FLUSH_MS);
     harness.setProcessingTime(GAP_MS + 2 * FLUSH_MS);
-    assertThat(harness.extractOutputValues()).as("a batch after the skip is a duplicate").isEmpty();
+    assertThat(all()).as("a batch after the skip is a duplicate").isEmpty();
   }
 
   @Test
@@ -125,12 +141,12 @@ class WorkingSetFunctionTest {
     harness.processElement(batch(1, 1), 0);
     harness.processElement(batch(1, 1), 0);
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     harness.getOutput().clear();
 
     harness.processElement(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
     harness.setProcessingTime(2 * FLUSH_MS);
-    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(1500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1500L);
   }
 
   @Test
@@ -139,7 +155,7 @@ class WorkingSetFunctionTest {
       harness.processElement(batch(seq, seq), 0);
     }
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(harness.extractOutputValues()).extracting(a -> a.sampledReferences).containsExactly(2500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(2500L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }
 }

@@ -1,0 +1,528 @@
+// Write-back half of the CacheEngine: the journal (records, group commit,
+// watermark), peer acknowledgements, the destager and live mode switches.
+// The on-tier format is in writeback/journal_format.hpp; the design and its
+// crash-safety argument in docs/write-back.md.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "cache/cache_engine.hpp"
+
+namespace tierwise::cache {
+namespace {
+
+using writeback::kEntryBytes;
+using writeback::kSectorBytes;
+
+constexpr uint32_t kMinJournalEntries = 64;
+constexpr uint32_t kMaxDestagesInFlight = 32;
+constexpr uint64_t kDestageScanWindow = 4096;  // ring entries looked at per tick
+// Burst of the destage rate limit: a tenth of a second at the limit.
+constexpr uint64_t kBurstDivisor = 10;
+
+}  // namespace
+
+struct CacheEngine::WriteBack {
+  WriteBackOptions options;
+  writeback::TierLayout layout;
+  CacheMode mode = CacheMode::kWriteBack;
+  uint64_t next_seq = 1;
+  uint64_t watermark = 0;        // durable W: records <= it are destaged and dead
+  uint64_t durable_through = 0;  // every record <= it is flushed on the tier
+  std::map<uint64_t, uint64_t> durable_ranges;  // flushed [first, last] above durable_through
+  uint64_t generation = 0;       // of the newest superblock
+  // Per ring entry: the block of the record it holds and its data bytes.
+  std::vector<uint64_t> ring_block;
+  std::vector<uint32_t> ring_bytes;
+  std::unordered_map<uint64_t, DirtyBlock> dirty;
+  std::deque<Request*> ring_waiters;     // writes waiting for ring space, in order
+  std::vector<Request*> replica_waiters;  // flushed, waiting for peers or destage
+  std::vector<Request*> unflushed;       // records written, not yet in a flush
+  std::vector<Request*> flushing;        // covered by the tier flush in flight
+  bool commit_in_flight = false;
+  bool peers_failed = false;
+  bool drain_reported = true;
+  writeback::TokenBucket bucket;
+  uint32_t destages_in_flight = 0;
+  blockdev::RequestPool<Destage> destages;
+  // Watermark advance in flight: datastore flush, superblock write, tier flush.
+  bool advancing = false;
+  int advance_step = 0;
+  uint64_t advance_target = 0;
+  blockdev::AlignedBytes superblock = blockdev::allocate_aligned(kSectorBytes, 4096);
+
+  WriteBack(const WriteBackOptions& o, const writeback::TierLayout& l)
+      : options(o), layout(l), ring_block(l.entry_count), ring_bytes(l.entry_count),
+        bucket(o.destage_rate_bytes_per_s, o.destage_rate_bytes_per_s / kBurstDivisor) {}
+  size_t pos(uint64_t seq) const { return (seq - 1) % layout.entry_count; }
+  bool needs_destage(const DirtyBlock& d) const { return d.destaged_seq < d.latest_seq; }
+};
+
+// Defined here, where WriteBack is complete.
+CacheEngine::CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
+                         uint32_t slots, const EvictionOptions& eviction)
+    : datastore_(datastore),
+      tier_(tier),
+      index_(slots, slots + eviction.staging_slots, eviction::make_policy(eviction.policy, slots)),
+      cutoff_(eviction.sequential_cutoff_bytes) {}
+
+CacheEngine::~CacheEngine() = default;
+
+int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
+                                 uint64_t tier_capacity_bytes, const WriteBackOptions& options,
+                                 std::unique_ptr<CacheEngine>* out,
+                                 writeback::RecoveryReport* report, std::string* error) {
+  if (!tier.persistent()) {
+    *error = "write-back needs a persistent tier (a file or a device): a RAM tier's journal "
+             "would not survive the process";
+    return -ENOTSUP;
+  }
+  const uint64_t slots = tier_capacity_bytes / kBlockBytes;
+  if (options.journal_entries < kMinJournalEntries || slots < 2ULL * options.journal_entries) {
+    *error = "write-back needs at least " + std::to_string(kMinJournalEntries) +
+             " journal entries and twice as many 4 KiB tier slots as entries (" +
+             std::to_string(options.journal_entries) + " entries, " + std::to_string(slots) +
+             " slots)";
+    return -EINVAL;
+  }
+  std::unique_ptr<CacheEngine> engine;
+  if (const int rc = create(datastore, tier, tier_capacity_bytes, options.eviction, &engine);
+      rc != 0) {
+    *error = "the devices need 512-byte alignment at most";
+    return rc;
+  }
+  if (const int rc = writeback::recover_journal(tier, datastore, options.journal_entries,
+                                                options.volume_id, options.poll, report, error);
+      rc != 0) {
+    if (error->empty()) *error = std::string("journal recovery: ") + std::strerror(-rc);
+    return rc;
+  }
+  const auto layout = writeback::TierLayout::for_entries(options.journal_entries);
+  engine->wb_ = std::make_unique<WriteBack>(options, layout);
+  WriteBack& w = *engine->wb_;
+  w.next_seq = report->next_seq;
+  w.watermark = w.durable_through = report->next_seq - 1;
+  w.generation = report->generation;
+  engine->slot_base_ = layout.slot_base;
+  engine->counters_.destage_rate_limit_bytes_per_s = options.destage_rate_bytes_per_s;
+  engine->counters_.write_back = true;
+  engine->counters_.healthy_peers =
+      options.replicas ? static_cast<uint32_t>(options.replicas->peer_count()) : 0;
+  *out = std::move(engine);
+  return 0;
+}
+
+int CacheEngine::set_mode(CacheMode mode) {
+  if (mode == CacheMode::kWriteThrough) {
+    if (!wb_ || wb_->mode == CacheMode::kWriteThrough) return 0;
+    wb_->mode = CacheMode::kWriteThrough;
+    wb_->drain_reported = false;
+    event("write-back -> write-through: destaging " + std::to_string(counters_.dirty_bytes) +
+          " dirty bytes");
+    return 0;
+  }
+  if (!wb_) return -ENOTSUP;
+  if (wb_->peers_failed) return -EPIPE;
+  if (wb_->mode != CacheMode::kWriteBack) event("write-through -> write-back");
+  wb_->mode = CacheMode::kWriteBack;
+  return 0;
+}
+
+CacheMode CacheEngine::mode() const {
+  if (!wb_) return CacheMode::kWriteThrough;
+  const bool backlog = wb_->next_seq - 1 > wb_->watermark;
+  return wb_->mode == CacheMode::kWriteBack || backlog ? CacheMode::kWriteBack
+                                                       : CacheMode::kWriteThrough;
+}
+
+bool CacheEngine::busy() const {
+  if (!wb_) return false;
+  const WriteBack& w = *wb_;
+  return !w.ring_waiters.empty() || !w.replica_waiters.empty() || w.next_seq - 1 > w.watermark ||
+         w.commit_in_flight || w.advancing || w.destages_in_flight > 0;
+}
+
+void CacheEngine::event(std::string_view text) {
+  if (wb_->options.on_event) wb_->options.on_event(text);
+}
+
+bool CacheEngine::journal_fits(uint64_t offset, uint32_t length) const {
+  const uint64_t blocks = (offset + length - 1) / kBlockBytes - offset / kBlockBytes + 1;
+  return blocks <= wb_->layout.entry_count / 2;
+}
+
+bool CacheEngine::dirty_pinned(uint64_t block, uint32_t slot) const {
+  if (!wb_) return false;
+  const auto it = wb_->dirty.find(block);
+  return it != wb_->dirty.end() && it->second.pinned_slot == slot;
+}
+
+bool CacheEngine::wait_for_ring(Request* r) {
+  WriteBack& w = *wb_;
+  if (w.mode == CacheMode::kWriteThrough && w.dirty.empty() && w.ring_waiters.empty()) {
+    return false;  // nothing can be journaled
+  }
+  const uint64_t blocks = (r->offset + r->length - 1) / kBlockBytes - r->first_block + 1;
+  const bool room = w.next_seq - 1 + blocks - w.watermark <= w.layout.entry_count;
+  const bool first = w.ring_waiters.empty() || w.ring_waiters.front() == r;
+  if (room && first) {
+    if (!w.ring_waiters.empty()) w.ring_waiters.pop_front();
+    return false;
+  }
+  if (w.ring_waiters.empty() || w.ring_waiters.front() != r) w.ring_waiters.push_back(r);
+  return true;
+}
+
+void CacheEngine::plan_journal(Request* r) {
+  WriteBack& w = *wb_;
+  const bool all_slots = std::all_of(r->plan.begin(), r->plan.end(), [](const BlockPlan& p) {
+    return p.slot != TierIndex::kNoSlot;
+  });
+  r->to_datastore = !(w.mode == CacheMode::kWriteBack && all_slots);
+  for (uint32_t i = 0; i < r->plan.size(); ++i) {
+    const uint64_t block = r->first_block + i;
+    if (r->to_datastore && !w.dirty.contains(block)) continue;
+    BlockPlan& p = r->plan[i];
+    uint64_t lo = 0, hi = 0;
+    covered(r, i, &lo, &hi);
+    p.seq = w.next_seq++;
+    if (r->last_seq < r->first_seq) r->first_seq = p.seq;
+    r->last_seq = p.seq;
+    w.ring_block[w.pos(p.seq)] = block;
+    w.ring_bytes[w.pos(p.seq)] = static_cast<uint32_t>(hi - lo);
+    counters_.backlog_bytes += hi - lo;
+    DirtyBlock& d = w.dirty[block];
+    if (!w.needs_destage(d)) counters_.dirty_bytes += kBlockBytes;
+    d.latest_seq = p.seq;
+    d.writer = r;
+    if (!r->to_datastore && d.pinned_slot == TierIndex::kNoSlot) {
+      d.pinned_slot = p.slot;  // the only copy besides the journal: never evicted
+      index_.hold(p.slot);
+    }
+  }
+}
+
+void CacheEngine::submit_records(Request* r) {
+  WriteBack& w = *wb_;
+  const size_t count = r->last_seq - r->first_seq + 1;
+  const size_t need = count * kEntryBytes;
+  if (r->records_bytes < need) {
+    r->records = blockdev::allocate_aligned(need, 4096);
+    r->records_bytes = r->records ? need : 0;
+    if (!r->records) {
+      fail(r, -ENOMEM);
+      return;
+    }
+  }
+  ++r->pending;  // released once the records are flushed and replicated
+  r->record_writes = 1;  // held while submitting
+  for (uint32_t i = 0; i < r->plan.size(); ++i) {
+    const BlockPlan& p = r->plan[i];
+    if (p.seq == 0) continue;
+    uint64_t lo = 0, hi = 0;
+    covered(r, i, &lo, &hi);
+    const uint64_t block_start = (r->first_block + i) * kBlockBytes;
+    writeback::RecordHeader h;
+    h.seq = p.seq;
+    h.block = r->first_block + i;
+    h.offset = static_cast<uint16_t>(lo - block_start);
+    h.durable_through = w.durable_through;
+    h.volume_id = w.options.volume_id;
+    const size_t entry_size = kSectorBytes + (hi - lo);
+    std::span<std::byte> entry(r->records.get() + (p.seq - r->first_seq) * kEntryBytes, entry_size);
+    writeback::encode_record(h, std::span<const std::byte>(r->buf + (lo - r->offset), hi - lo),
+                             entry);
+    ++r->record_writes;
+    const int rc = tier_.submit_write(entry.data(), w.layout.entry_offset(p.seq),
+                                      static_cast<uint32_t>(entry_size), on_record_written, r);
+    if (rc != 0) {
+      --r->record_writes;
+      fail(r, rc);
+      continue;
+    }
+    counters_.journal_bytes += entry_size;
+    if (w.options.replicas && !w.peers_failed) {
+      w.options.replicas->send(p.seq, entry);
+      counters_.replicated_bytes += entry_size;
+    }
+  }
+  on_record_written(r, 0);  // drop the submission hold
+}
+
+void CacheEngine::on_record_written(void* arg, int status) {
+  auto* r = static_cast<Request*>(arg);
+  CacheEngine* e = r->engine;
+  if (status != 0) e->fail(r, status);
+  if (--r->record_writes > 0) return;
+  if (r->status != 0) {
+    e->put(r);  // a failed write is not acknowledged: no need to wait for a flush
+    return;
+  }
+  e->wb_->unflushed.push_back(r);
+  e->start_group_commit();
+}
+
+void CacheEngine::start_group_commit() {
+  WriteBack& w = *wb_;
+  if (w.commit_in_flight || w.unflushed.empty()) return;
+  w.flushing.swap(w.unflushed);
+  w.commit_in_flight = true;
+  if (const int rc = tier_.submit_flush(on_commit_flushed, this); rc != 0) {
+    on_commit_flushed(this, rc);
+  }
+}
+
+void CacheEngine::on_commit_flushed(void* arg, int status) {
+  auto* e = static_cast<CacheEngine*>(arg);
+  WriteBack& w = *e->wb_;
+  std::vector<Request*> batch;
+  batch.swap(w.flushing);
+  w.commit_in_flight = false;
+  for (Request* r : batch) {
+    if (status != 0) {
+      e->fail(r, status);
+      e->put(r);
+      continue;
+    }
+    w.durable_ranges.emplace(r->first_seq, r->last_seq);
+    e->journal_done(r);
+  }
+  for (auto it = w.durable_ranges.begin();
+       it != w.durable_ranges.end() && it->first <= w.durable_through + 1;
+       it = w.durable_ranges.erase(it)) {
+    w.durable_through = std::max(w.durable_through, it->second);
+  }
+  e->start_group_commit();
+}
+
+bool CacheEngine::replicated(const Request* r) const {
+  const WriteBack& w = *wb_;
+  if (!w.options.replicas || w.watermark >= r->last_seq) return true;
+  return !w.peers_failed && w.options.replicas->acked_through() >= r->last_seq;
+}
+
+void CacheEngine::journal_done(Request* r) {
+  if (replicated(r)) {
+    put(r);
+  } else {
+    r->awaiting_replicas = true;
+    wb_->replica_waiters.push_back(r);
+  }
+}
+
+bool CacheEngine::slot_settled(const DirtyBlock& d) {
+  // A write waiting only for replicas (after a peer failed: for its own destage)
+  // has finished with the slot.
+  return d.writer == nullptr || (d.writer->awaiting_replicas && d.writer->pending == 1);
+}
+
+void CacheEngine::finish_journal(Request* r) {
+  WriteBack& w = *wb_;
+  for (uint32_t i = 0; i < r->plan.size(); ++i) {
+    const BlockPlan& p = r->plan[i];
+    if (p.seq == 0) continue;
+    const auto it = w.dirty.find(r->first_block + i);
+    DirtyBlock& d = it->second;
+    d.writer = nullptr;
+    if (d.latest_seq <= w.watermark && !w.needs_destage(d) && !d.destaging) {
+      w.dirty.erase(it);  // destaged and covered by the watermark while it waited
+      continue;
+    }
+    // A write that reached the datastore destaged its own record, unless an
+    // older destage in flight may still land after it (then destage again).
+    const bool on_datastore = r->to_datastore && !d.destaging &&
+                              (r->status == 0 || d.pinned_slot == TierIndex::kNoSlot);
+    if (!on_datastore || !w.needs_destage(d)) continue;
+    d.destaged_seq = std::max(d.destaged_seq, p.seq);
+    if (w.needs_destage(d)) continue;
+    counters_.dirty_bytes -= kBlockBytes;
+    if (d.pinned_slot != TierIndex::kNoSlot) {
+      index_.release_hold(d.pinned_slot);
+      d.pinned_slot = TierIndex::kNoSlot;
+    }
+  }
+}
+
+void CacheEngine::tick() {
+  if (!wb_) return;
+  check_peers();
+  release_waiters();
+  start_destages();
+  advance_watermark();
+  report_drained();
+}
+
+void CacheEngine::report_drained() {
+  WriteBack& w = *wb_;
+  counters_.write_back = mode() == CacheMode::kWriteBack;
+  if (!w.drain_reported && mode() == CacheMode::kWriteThrough) {
+    w.drain_reported = true;
+    event("write-through: the backlog is destaged");
+  }
+}
+
+void CacheEngine::check_peers() {
+  WriteBack& w = *wb_;
+  std::string why;
+  if (!w.options.replicas || w.peers_failed || !w.options.replicas->failed(&why)) return;
+  w.peers_failed = true;
+  counters_.healthy_peers = 0;
+  ++counters_.fallbacks;
+  event("peer failed (" + why + "): falling back to write-through, destaging " +
+        std::to_string(counters_.dirty_bytes) + " dirty bytes");
+  w.mode = CacheMode::kWriteThrough;
+  w.drain_reported = false;
+}
+
+void CacheEngine::release_waiters() {
+  WriteBack& w = *wb_;
+  std::vector<Request*> still;
+  std::vector<Request*> ready;
+  for (Request* r : w.replica_waiters) (replicated(r) ? ready : still).push_back(r);
+  w.replica_waiters.swap(still);
+  for (Request* r : ready) put(r);
+  while (!w.ring_waiters.empty()) {
+    Request* r = w.ring_waiters.front();
+    const uint64_t before = w.ring_waiters.size();
+    start(r);
+    if (w.ring_waiters.size() == before) break;  // still no room
+  }
+}
+
+void CacheEngine::start_destages() {
+  WriteBack& w = *wb_;
+  const bool draining = w.mode == CacheMode::kWriteThrough;  // unthrottled
+  const auto now = writeback::TokenBucket::Clock::now();
+  const uint64_t end = std::min(w.next_seq, w.watermark + 1 + kDestageScanWindow);
+  for (uint64_t seq = w.watermark + 1;
+       seq < end && w.destages_in_flight < kMaxDestagesInFlight; ++seq) {
+    const uint64_t block = w.ring_block[w.pos(seq)];
+    auto it = w.dirty.find(block);
+    if (it == w.dirty.end()) continue;
+    DirtyBlock& d = it->second;
+    if (d.destaged_seq >= seq || d.destaging || !slot_settled(d)) continue;
+    if (d.pinned_slot == TierIndex::kNoSlot) continue;  // its writes reach the datastore
+    if (!draining && !w.bucket.take(kBlockBytes, now)) break;
+    start_destage(block, d);
+  }
+}
+
+void CacheEngine::start_destage(uint64_t block, DirtyBlock& d) {
+  WriteBack& w = *wb_;
+  Destage* ds = w.destages.acquire();
+  ds->engine = this;
+  ds->block = block;
+  ds->seq = d.latest_seq;
+  if (!ds->buf) ds->buf = blockdev::allocate_aligned(kBlockBytes, 4096);
+  d.destaging = true;
+  ++w.destages_in_flight;
+  const int rc = tier_.submit_read(ds->buf.get(), slot_offset(d.pinned_slot), kBlockBytes,
+                                   on_destage_read, ds);
+  if (rc != 0) on_destage_written(ds, rc);
+}
+
+void CacheEngine::on_destage_read(void* arg, int status) {
+  auto* ds = static_cast<Destage*>(arg);
+  if (status != 0) {
+    on_destage_written(ds, status);
+    return;
+  }
+  const int rc = ds->engine->datastore_.submit_write(ds->buf.get(), ds->block * kBlockBytes,
+                                                     kBlockBytes, on_destage_written, ds);
+  if (rc != 0) on_destage_written(ds, rc);
+}
+
+void CacheEngine::on_destage_written(void* arg, int status) {
+  auto* ds = static_cast<Destage*>(arg);
+  CacheEngine* e = ds->engine;
+  WriteBack& w = *e->wb_;
+  --w.destages_in_flight;
+  DirtyBlock& d = w.dirty[ds->block];
+  d.destaging = false;
+  w.destages.release(ds);
+  if (status != 0) {
+    e->event("destage of block " + std::to_string(ds->block) + " failed: " +
+             std::strerror(-status) + " (retried)");
+    return;
+  }
+  e->counters_.destaged_bytes += kBlockBytes;
+  if (ds->seq <= d.destaged_seq) return;
+  const bool was_dirty = w.needs_destage(d);
+  d.destaged_seq = ds->seq;
+  if (!was_dirty || w.needs_destage(d)) return;
+  e->counters_.dirty_bytes -= kBlockBytes;
+  e->index_.release_hold(d.pinned_slot);
+  d.pinned_slot = TierIndex::kNoSlot;
+}
+
+void CacheEngine::advance_watermark() {
+  WriteBack& w = *wb_;
+  if (w.advancing) return;
+  uint64_t target = w.watermark;
+  while (target + 1 < w.next_seq) {
+    const auto it = w.dirty.find(w.ring_block[w.pos(target + 1)]);
+    if (it != w.dirty.end() && it->second.destaged_seq < target + 1) break;
+    ++target;
+  }
+  if (target == w.watermark) return;
+  w.advancing = true;
+  w.advance_target = target;
+  w.advance_step = 0;
+  on_watermark_step(this, 0);
+}
+
+// The watermark advances in three steps, each started by the previous one's
+// completion: flush the datastore (the destaged blocks are durable), write the
+// superblock holding the new W, flush the tier (W is durable). Only then are
+// the ring entries up to W reused and the blocks clean for write-through.
+void CacheEngine::on_watermark_step(void* arg, int status) {
+  auto* e = static_cast<CacheEngine*>(arg);
+  WriteBack& w = *e->wb_;
+  if (status != 0) {
+    w.advancing = false;  // retried on a later tick
+    e->event(std::string("raising the journal watermark failed: ") + std::strerror(-status));
+    return;
+  }
+  int rc = 0;
+  switch (w.advance_step++) {
+    case 0:
+      rc = e->datastore_.submit_flush(on_watermark_step, e);
+      break;
+    case 1: {
+      writeback::Superblock sb;
+      sb.entry_count = w.layout.entry_count;
+      sb.generation = w.generation + 1;
+      sb.watermark = w.advance_target;
+      sb.volume_id = w.options.volume_id;
+      writeback::encode_superblock(
+          sb, std::span<std::byte, kSectorBytes>(w.superblock.get(), kSectorBytes));
+      rc = e->tier_.submit_write(w.superblock.get(),
+                                 writeback::kSuperblockOffsets[sb.generation % 2], kSectorBytes,
+                                 on_watermark_step, e);
+      break;
+    }
+    case 2:
+      rc = e->tier_.submit_flush(on_watermark_step, e);
+      break;
+    default: {
+      ++w.generation;
+      for (uint64_t seq = w.watermark + 1; seq <= w.advance_target; ++seq) {
+        e->counters_.backlog_bytes -= w.ring_bytes[w.pos(seq)];
+        const auto it = w.dirty.find(w.ring_block[w.pos(seq)]);
+        if (it != w.dirty.end() && it->second.latest_seq <= w.advance_target &&
+            it->second.writer == nullptr && !it->second.destaging) {
+          w.dirty.erase(it);
+        }
+      }
+      w.watermark = w.advance_target;
+      w.durable_through = std::max(w.durable_through, w.watermark);
+      if (w.options.replicas && !w.peers_failed) w.options.replicas->trim(w.watermark);
+      w.advancing = false;
+      e->report_drained();
+      return;
+    }
+  }
+  if (rc != 0) on_watermark_step(e, rc);
+}
+
+}  // namespace tierwise::cache

@@ -1,0 +1,37 @@
+// What the cache engine needs from its peer replicas (WB+n): send each journal
+// record to n peers, learn how far all of them acknowledged, tell them what
+// was destaged. Implemented over TCP by replication::PeerSet.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace tierwise::cache::writeback {
+
+/*
+ * Contract (all calls from the engine's thread; implementations may do their
+ * network I/O on their own threads):
+ *  - send(): queues one journal record (journal_format.hpp encoding, header +
+ *    data) for every peer. Sequence numbers arrive in increasing order.
+ *  - acked_through(): the highest sequence number every peer has acknowledged
+ *    (peers acknowledge in order, so every lower one is acknowledged too).
+ *  - trim(): every record with seq <= watermark is destaged: peers may drop them.
+ *  - failed(): true, with a reason, once any peer missed an acknowledgement
+ *    deadline or its connection broke. A failed set stays failed.
+ *  - wake_fd(): a file descriptor that becomes readable when acked_through() or
+ *    failed() changed, for the owner's poll(2) loop (-1: none).
+ */
+class ReplicaSink {
+ public:
+  virtual ~ReplicaSink() = default;
+  virtual size_t peer_count() const = 0;
+  virtual void send(uint64_t seq, std::span<const std::byte> record) = 0;
+  virtual uint64_t acked_through() const = 0;
+  virtual void trim(uint64_t watermark) = 0;
+  virtual bool failed(std::string* reason) const = 0;
+  virtual int wake_fd() const = 0;
+};
+
+}  // namespace tierwise::cache::writeback

@@ -1,0 +1,51 @@
+// The peer replication protocol's frames: a fixed header with a CRC-32C over
+// header and payload, then the payload. Owner and peer speak it over TCP.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tierwise::replication {
+
+/*
+ * Frame (version 1; integers little-endian):
+ *   0  u32 magic "TWRP"    4 u8 type    5 u8 version (1)    6 u16 reserved (0)
+ *   8  u32 payload length (<= kMaxPayload)
+ *   12 u64 value (HELLO: volume id; RECORD: sequence number; ACK: highest
+ *          sequence number stored; TRIM: watermark)
+ *   20 u32 crc32c of bytes [0, 20) then the payload
+ *   24 payload
+ *
+ * Conversation: the owner connects and sends HELLO; then RECORD frames (payload:
+ * one journal record, journal_format.hpp encoding, checked again by the peer)
+ * and TRIM frames; the peer answers every RECORD with an ACK once it holds the
+ * record. A frame that fails its checks ends the connection: the owner then
+ * counts the peer as failed.
+ */
+enum class FrameType : uint8_t { kHello = 1, kRecord = 2, kAck = 3, kTrim = 4 };
+
+inline constexpr size_t kFrameHeaderBytes = 24;
+inline constexpr uint32_t kMaxPayload = 64 * 1024;
+
+struct Frame {
+  FrameType type = FrameType::kHello;
+  uint64_t value = 0;
+  std::vector<std::byte> payload;
+};
+
+// Appends the encoded frame to `out`.
+void encode_frame(FrameType type, uint64_t value, std::span<const std::byte> payload,
+                  std::vector<std::byte>* out);
+
+// Reads one frame from the connected socket `fd` (blocking). Returns 0, -ECONNRESET
+// at end of stream, -EBADMSG (with `error`) for a bad magic, version, type,
+// length or checksum, or -errno from recv(2).
+int read_frame(int fd, Frame* frame, std::string* error);
+
+// Writes all of `bytes` to `fd` (blocking, no SIGPIPE). Returns 0 or -errno.
+int write_all(int fd, std::span<const std::byte> bytes);
+
+}  // namespace tierwise::replication

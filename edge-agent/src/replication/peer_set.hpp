@@ -1,0 +1,79 @@
+// The owner side of WB+n: one TCP connection per peer agent, records sent in
+// order, acknowledgements collected, failures detected (cache::writeback::ReplicaSink).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cache/writeback/replica_sink.hpp"
+
+namespace tierwise::replication {
+
+/*
+ * Lifecycle of a PeerSet
+ *
+ * 1. connect(): one connection per address ("host:port"), each greeted with
+ *    HELLO(volume_id). Fails (-errno, `error` set) when any peer is unreachable:
+ *    a volume does not start write-back with fewer than n peers.
+ * 2. The engine calls send()/trim() from its thread; per peer, a sender thread
+ *    writes the frames in order and a receiver thread reads ACKs.
+ * 3. A peer fails when its connection breaks, a frame is bad, or records stay
+ *    unacknowledged longer than `ack_timeout`. The set is then failed for good
+ *    (failed() true, wake_fd() readable); further sends are dropped.
+ * 4. Destroy from the engine's thread: connections are shut down, threads joined.
+ */
+class PeerSet final : public cache::writeback::ReplicaSink {
+ public:
+  static int connect(const std::vector<std::string>& addresses, uint64_t volume_id,
+                     std::chrono::milliseconds ack_timeout, std::unique_ptr<PeerSet>* out,
+                     std::string* error);
+  ~PeerSet() override;
+  PeerSet(const PeerSet&) = delete;
+  PeerSet& operator=(const PeerSet&) = delete;
+
+  size_t peer_count() const override { return peers_.size(); }
+  void send(uint64_t seq, std::span<const std::byte> record) override;
+  uint64_t acked_through() const override;
+  void trim(uint64_t watermark) override;
+  bool failed(std::string* reason) const override;
+  // Readable after an acknowledgement or a failure; read 8 bytes to clear it.
+  int wake_fd() const override { return wake_fd_; }
+
+ private:
+  struct Peer {
+    std::string address;
+    int fd = -1;
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::vector<std::byte>> queue;  // encoded frames
+    bool closing = false;
+    std::atomic<uint64_t> sent{0};   // highest RECORD seq handed to the socket
+    std::atomic<uint64_t> acked{0};
+    std::thread sender, receiver;
+  };
+
+  PeerSet(std::chrono::milliseconds ack_timeout, int wake_fd)
+      : ack_timeout_(ack_timeout), wake_fd_(wake_fd) {}
+  void enqueue(Peer& p, std::vector<std::byte> frame);
+  void run_sender(Peer& p);
+  void run_receiver(Peer& p);
+  void fail(const Peer& p, const std::string& why);
+  void wake() const;
+
+  std::chrono::milliseconds ack_timeout_;
+  int wake_fd_;
+  std::vector<std::unique_ptr<Peer>> peers_;
+  std::atomic<bool> failed_{false};
+  mutable std::mutex failure_mu_;
+  std::string failure_;
+};
+
+}  // namespace tierwise::replication

@@ -1,0 +1,58 @@
+// The peer side of WB+n: holds other agents' journal records until their owner
+// has destaged them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tierwise::replication {
+
+/*
+ * Lifecycle of a ReplicaServer
+ *
+ * 1. start(): listens on "host:port" (port 0: any free port, see port()).
+ * 2. Each owner connection is served by its own thread: HELLO names the volume;
+ *    every RECORD is checked (frame CRC, then the journal record's own header
+ *    and data CRCs), stored in memory and acknowledged; TRIM(W) drops the
+ *    volume's records with seq <= W. A bad frame closes that connection.
+ *    Records survive the connection (an owner that restarts finds them) and
+ *    live until trimmed or the server stops.
+ * 3. Destroy: stops listening, closes connections, joins threads.
+ */
+class ReplicaServer {
+ public:
+  // Returns 0 or -errno (-EADDRINUSE, -EINVAL for a malformed address).
+  static int start(const std::string& address, std::unique_ptr<ReplicaServer>* out);
+  ~ReplicaServer();
+  ReplicaServer(const ReplicaServer&) = delete;
+  ReplicaServer& operator=(const ReplicaServer&) = delete;
+
+  int port() const { return port_; }
+  // Records held for `volume_id` now, and the bytes they occupy.
+  size_t held_records(uint64_t volume_id) const;
+  uint64_t held_bytes() const;
+
+ private:
+  explicit ReplicaServer(int listen_fd, int port) : listen_fd_(listen_fd), port_(port) {}
+  void accept_loop();
+  void serve(int fd);
+
+  int listen_fd_;
+  int port_;
+  std::atomic<bool> stopping_{false};
+  std::thread acceptor_;
+  mutable std::mutex mu_;
+  std::vector<int> connections_;
+  std::vector<std::thread> workers_;
+  // volume id -> seq -> record
+  std::map<uint64_t, std::map<uint64_t, std::vector<std::byte>>> records_;
+  uint64_t held_bytes_ = 0;
+};
+
+}  // namespace tierwise::replication

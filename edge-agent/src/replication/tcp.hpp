@@ -1,0 +1,19 @@
+// TCP helpers shared by the owner and peer sides of replication.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace tierwise::replication {
+
+// Splits "host:port"; throws std::invalid_argument naming the problem.
+void split_address(const std::string& address, std::string* host, std::string* port);
+// Connects to "host:port" with TCP_NODELAY within `timeout`. Returns the socket
+// or -errno (-EINVAL for a malformed address, -ETIMEDOUT).
+int connect_tcp(const std::string& address, std::chrono::milliseconds timeout);
+// Listens on "host:port" (port 0: any free port). Returns the socket or -errno.
+int listen_tcp(const std::string& address);
+// The port a listening socket is bound to.
+int bound_port(int fd);
+
+}  // namespace tierwise::replication

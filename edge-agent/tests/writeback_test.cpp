@@ -1,0 +1,427 @@
+// Write-back: journal format and recovery (torn records, acknowledged damage),
+// acknowledgements, the destager and its rate limit, live mode switches, WB+1
+// over real TCP peers (acknowledgement, trim, fallback), the replication frames.
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "blockdev/aligned_buffer.hpp"
+#include "blockdev/ram_device.hpp"
+#include "blockdev/uring_file_device.hpp"
+#include "blockdev/uring_queue.hpp"
+#include "cache/cache_engine.hpp"
+#include "cache/engine_poll.hpp"
+#include "cache/tier_index.hpp"
+#include "cache/writeback/journal_format.hpp"
+#include "replication/frame.hpp"
+#include "replication/peer_set.hpp"
+#include "replication/replica_server.hpp"
+#include "replication/tcp.hpp"
+
+namespace tierwise::cache {
+namespace {
+
+namespace fs = std::filesystem;
+namespace wb = writeback;
+using Clock = std::chrono::steady_clock;
+constexpr uint64_t kBlock = 4096;
+constexpr uint32_t kEntries = 64;
+constexpr uint64_t kTierBytes = 512 * kBlock;
+constexpr uint64_t kVolumeId = 7;
+
+std::vector<std::byte> pattern(uint64_t seed, size_t n) {
+  std::vector<std::byte> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((seed * 131 + i * 7) % 251);
+  return v;
+}
+
+std::vector<std::byte> read_file_range(const fs::path& p, uint64_t offset, size_t n) {
+  std::vector<std::byte> v(n);
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  const ssize_t got = ::pread(fd, v.data(), n, static_cast<off_t>(offset));
+  ::close(fd);
+  if (got < static_cast<ssize_t>(n)) std::fill(v.begin() + std::max<ssize_t>(got, 0), v.end(), std::byte{0});
+  return v;
+}
+
+// A write-back volume over two io_uring files in a temporary directory.
+class Volume {
+ public:
+  explicit Volume(const fs::path& dir) : dir_(dir) {
+    EXPECT_EQ(blockdev::UringQueue::create(256, &queue_), 0);
+    EXPECT_EQ(blockdev::UringFileDevice::open(*queue_, (dir / "ds.img").string(), &datastore_), 0);
+    EXPECT_EQ(blockdev::UringFileDevice::open(*queue_, (dir / "tier.img").string(), &tier_), 0);
+  }
+  ~Volume() { close(); }
+
+  int open(uint64_t rate, wb::ReplicaSink* replicas = nullptr, uint64_t volume_id = kVolumeId) {
+    WriteBackOptions o;
+    o.volume_id = volume_id;
+    o.journal_entries = kEntries;
+    o.destage_rate_bytes_per_s = rate;
+    o.replicas = replicas;
+    o.poll = [this] { queue_->poll(true); };
+    o.on_event = [this](std::string_view e) { events.emplace_back(e); };
+    replicas_ = replicas;
+    return CacheEngine::open_write_back(*datastore_, *tier_, kTierBytes, o, &engine, &report, &error);
+  }
+  // Drops the engine without destaging, as a crash would (the tier keeps the journal).
+  void close() {
+    while (queue_ && queue_->in_flight() > 0) queue_->poll(true);
+    engine.reset();
+  }
+  void pump() { poll_engine(*queue_, *engine, replicas_ ? replicas_->wake_fd() : -1, 1); }
+  template <typename Pred>
+  bool pump_until(Pred done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+    const auto end = Clock::now() + limit;
+    while (!done() && Clock::now() < end) pump();
+    return done();
+  }
+
+  struct Done {
+    bool done = false;
+    int status = 0;
+  };
+  static void on_done(void* arg, const IoOutcome& out) {
+    auto* d = static_cast<Done*>(arg);
+    d->done = true;
+    d->status = out.status;
+  }
+  // Submits and returns without waiting; the buffer must stay alive.
+  void start_write(uint64_t offset, std::vector<std::byte>& bytes, blockdev::AlignedBytes* buf, Done* d) {
+    *buf = blockdev::allocate_aligned(bytes.size(), 4096);
+    std::memcpy(buf->get(), bytes.data(), bytes.size());
+    ASSERT_EQ(engine->submit(trace::Direction::kWrite, offset, static_cast<uint32_t>(bytes.size()),
+                             buf->get(), on_done, d),
+              0);
+  }
+  int write(uint64_t offset, std::vector<std::byte> bytes) {
+    blockdev::AlignedBytes buf;
+    Done d;
+    start_write(offset, bytes, &buf, &d);
+    pump_until([&] { return d.done; });
+    return d.done ? d.status : -ETIMEDOUT;
+  }
+  std::vector<std::byte> read(uint64_t offset, uint32_t length) {
+    auto buf = blockdev::allocate_aligned(length, 4096);
+    Done d;
+    EXPECT_EQ(engine->submit(trace::Direction::kRead, offset, length, buf.get(), on_done, &d), 0);
+    pump_until([&] { return d.done; });
+    EXPECT_EQ(d.status, 0);
+    return {buf.get(), buf.get() + length};
+  }
+  std::vector<std::byte> datastore_bytes(uint64_t offset, size_t n) const {
+    return read_file_range(dir_ / "ds.img", offset, n);
+  }
+
+  std::unique_ptr<CacheEngine> engine;
+  wb::RecoveryReport report;
+  std::string error;
+  std::vector<std::string> events;
+
+ private:
+  fs::path dir_;
+  std::unique_ptr<blockdev::UringQueue> queue_;
+  std::unique_ptr<blockdev::UringFileDevice> datastore_, tier_;
+  wb::ReplicaSink* replicas_ = nullptr;
+};
+
+class WriteBackTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tierwise-wb-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+// A peer on a free loopback port, and a PeerSet of it.
+void start_peer(std::unique_ptr<replication::ReplicaServer>* peer,
+                std::unique_ptr<replication::PeerSet>* peers) {
+  ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", peer), 0);
+  std::string error;
+  ASSERT_EQ(replication::PeerSet::connect({"127.0.0.1:" + std::to_string((*peer)->port())},
+                                          kVolumeId, std::chrono::milliseconds(1000), peers, &error),
+            0)
+      << error;
+}
+
+constexpr uint64_t kNoDestage = 1;  // 1 byte/s: the destager never gets a whole block
+
+TEST(JournalFormat, Crc32cMatchesTheRfc3720CheckValue) {
+  const std::string s = "123456789";
+  const auto bytes = std::as_bytes(std::span(s.data(), s.size()));
+  EXPECT_EQ(wb::crc32c(bytes), 0xE3069283U);
+  EXPECT_EQ(wb::crc32c(bytes.subspan(4), wb::crc32c(bytes.first(4))), 0xE3069283U);
+}
+
+TEST(JournalFormat, RecordRoundTripAndTornData) {
+  std::vector<std::byte> entry(wb::kEntryBytes);
+  const auto data = pattern(3, 1024);
+  wb::RecordHeader h;
+  h.seq = 9;
+  h.block = 12345;
+  h.offset = 512;
+  h.durable_through = 8;
+  h.volume_id = kVolumeId;
+  wb::encode_record(h, data, entry);
+  const auto got = wb::decode_record_header(std::span<const std::byte, 512>(entry.data(), 512));
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->seq, 9u);
+  EXPECT_EQ(got->block, 12345u);
+  EXPECT_EQ(got->offset, 512u);
+  EXPECT_EQ(got->length, 1024u);
+  EXPECT_EQ(got->durable_through, 8u);
+  EXPECT_TRUE(wb::record_data_intact(*got, entry));
+  entry[512 + 700] ^= std::byte{1};
+  EXPECT_FALSE(wb::record_data_intact(*got, entry));
+  entry[20] ^= std::byte{1};  // header damage: not a record at all
+  EXPECT_FALSE(wb::decode_record_header(std::span<const std::byte, 512>(entry.data(), 512)));
+}
+
+TEST_F(WriteBackTest, RamTierIsRefused) {
+  std::unique_ptr<blockdev::RamDevice> ram, ds;
+  ASSERT_EQ(blockdev::RamDevice::create(kTierBytes * 2, &ram), 0);
+  ASSERT_EQ(blockdev::RamDevice::create(kTierBytes, &ds), 0);
+  WriteBackOptions o;
+  o.journal_entries = kEntries;
+  std::unique_ptr<CacheEngine> engine;
+  wb::RecoveryReport report;
+  std::string error;
+  EXPECT_EQ(CacheEngine::open_write_back(*ds, *ram, kTierBytes, o, &engine, &report, &error),
+            -ENOTSUP);
+  EXPECT_NE(error.find("persistent tier"), std::string::npos) << error;
+}
+
+TEST_F(WriteBackTest, AcknowledgedWritesLiveInTheTierUntilDestagedBySwitchingToWriteThrough) {
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage), 0) << v.error;
+  EXPECT_TRUE(v.report.formatted);
+  ASSERT_EQ(v.write(0, pattern(1, 8192)), 0);
+  ASSERT_EQ(v.write(3 * kBlock + 512, pattern(2, 1024)), 0);  // partial block
+  EXPECT_EQ(v.engine->counters().dirty_bytes, 3 * kBlock);
+  EXPECT_EQ(v.engine->mode(), CacheMode::kWriteBack);
+  // Nothing reached the datastore yet; reads see the new data.
+  EXPECT_EQ(v.datastore_bytes(0, 8192), std::vector<std::byte>(8192));
+  EXPECT_EQ(v.read(0, 8192), pattern(1, 8192));
+  auto block3 = v.read(3 * kBlock, kBlock);
+  EXPECT_EQ(std::vector<std::byte>(block3.begin() + 512, block3.begin() + 1536), pattern(2, 1024));
+
+  ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);
+  ASSERT_TRUE(v.pump_until([&] { return v.engine->mode() == CacheMode::kWriteThrough && !v.engine->busy(); }));
+  EXPECT_EQ(v.datastore_bytes(0, 8192), pattern(1, 8192));
+  EXPECT_EQ(v.datastore_bytes(3 * kBlock, kBlock), block3);
+  EXPECT_EQ(v.engine->counters().dirty_bytes, 0u);
+  EXPECT_EQ(v.engine->counters().backlog_bytes, 0u);
+  EXPECT_EQ(v.engine->counters().destaged_bytes, 3 * kBlock);
+  ASSERT_EQ(v.events.size(), 2u);
+  EXPECT_NE(v.events[1].find("backlog is destaged"), std::string::npos);
+  // Write-through now: straight to the datastore.
+  ASSERT_EQ(v.write(kBlock * 10, pattern(4, kBlock)), 0);
+  EXPECT_EQ(v.datastore_bytes(kBlock * 10, kBlock), pattern(4, kBlock));
+  EXPECT_EQ(v.engine->counters().journal_bytes, 3 * 512 + 8192 + 1024);
+}
+
+TEST_F(WriteBackTest, RestartRecoversTheDirtyMapIntoTheDatastoreInSequenceOrder) {
+  {
+    Volume v(dir_);
+    ASSERT_EQ(v.open(kNoDestage), 0) << v.error;
+    ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);
+    ASSERT_EQ(v.write(0, pattern(2, 1024)), 0);  // overwrites the first two sectors
+    ASSERT_EQ(v.write(5 * kBlock, pattern(3, 2 * kBlock)), 0);
+  }  // "crash": nothing destaged
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage), 0) << v.error;
+  EXPECT_FALSE(v.report.formatted);
+  EXPECT_EQ(v.report.records_applied, 4u);
+  EXPECT_EQ(v.report.blocks_applied, 3u);
+  EXPECT_EQ(v.report.torn_ignored, 0u);
+  auto expect0 = pattern(1, kBlock);
+  const auto over = pattern(2, 1024);
+  std::copy(over.begin(), over.end(), expect0.begin());
+  EXPECT_EQ(v.datastore_bytes(0, kBlock), expect0);
+  EXPECT_EQ(v.datastore_bytes(5 * kBlock, 2 * kBlock), pattern(3, 2 * kBlock));
+  EXPECT_EQ(v.report.next_seq, 5u);
+  v.close();
+  Volume again(dir_);  // recovery consumed the records: nothing twice
+  ASSERT_EQ(again.open(kNoDestage), 0);
+  EXPECT_EQ(again.report.records_applied, 0u);
+}
+
+// Damages the data of the record with `seq` in the tier file.
+void damage_record(const fs::path& tier, uint64_t seq) {
+  const auto layout = wb::TierLayout::for_entries(kEntries);
+  const int fd = ::open(tier.c_str(), O_RDWR);
+  std::byte b{0x5A};
+  ASSERT_EQ(::pwrite(fd, &b, 1, static_cast<off_t>(layout.entry_offset(seq) + 512 + 100)), 1);
+  ::close(fd);
+}
+
+TEST_F(WriteBackTest, TornRecordIsIgnoredOnlyWhenNeverFlushed) {
+  {
+    Volume v(dir_);
+    ASSERT_EQ(v.open(kNoDestage), 0);
+    ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);          // seq 1
+    ASSERT_EQ(v.write(kBlock, pattern(2, kBlock)), 0);     // seq 2, durable_through 1
+  }
+  // Seq 2 was never named durable by a later record: its damage reads as a torn,
+  // never-acknowledged write and is skipped.
+  damage_record(dir_ / "tier.img", 2);
+  {
+    Volume v(dir_);
+    ASSERT_EQ(v.open(kNoDestage), 0) << v.error;
+    EXPECT_EQ(v.report.torn_ignored, 1u);
+    EXPECT_EQ(v.report.records_applied, 1u);
+    EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(1, kBlock));
+    EXPECT_EQ(v.report.next_seq, 3u);  // above the torn record's sequence number
+    ASSERT_EQ(v.write(2 * kBlock, pattern(3, kBlock)), 0);  // seq 3
+    ASSERT_EQ(v.write(3 * kBlock, pattern(4, kBlock)), 0);  // seq 4, durable_through 3
+  }
+  // Seq 3 is covered by seq 4's durable_through: it was acknowledged. Damage there
+  // must stop the volume rather than silently lose it.
+  damage_record(dir_ / "tier.img", 3);
+  Volume v(dir_);
+  EXPECT_EQ(v.open(kNoDestage), -EIO);
+  EXPECT_NE(v.error.find("acknowledged write is lost"), std::string::npos) << v.error;
+}
+
+TEST_F(WriteBackTest, AnotherVolumesJournalIsRefused) {
+  {
+    Volume v(dir_);
+    ASSERT_EQ(v.open(kNoDestage), 0);
+  }
+  Volume v(dir_);
+  EXPECT_EQ(v.open(kNoDestage, nullptr, kVolumeId + 1), -EINVAL);
+  EXPECT_NE(v.error.find("belongs to volume"), std::string::npos) << v.error;
+}
+
+TEST_F(WriteBackTest, FullJournalMakesWritesWaitForTheDestager) {
+  Volume v(dir_);
+  ASSERT_EQ(v.open(0), 0);  // unlimited destage
+  std::vector<blockdev::AlignedBytes> bufs(3 * kEntries);
+  std::vector<Volume::Done> done(3 * kEntries);
+  std::vector<std::vector<std::byte>> data;
+  for (uint32_t i = 0; i < 3 * kEntries; ++i) data.push_back(pattern(i, kBlock));
+  for (uint32_t i = 0; i < 3 * kEntries; ++i) v.start_write(i * kBlock, data[i], &bufs[i], &done[i]);
+  ASSERT_TRUE(v.pump_until([&] {
+    return std::all_of(done.begin(), done.end(), [](const auto& d) { return d.done; });
+  }));
+  for (const auto& d : done) EXPECT_EQ(d.status, 0);
+  ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);
+  ASSERT_TRUE(v.pump_until([&] { return !v.engine->busy(); }));
+  for (uint32_t i = 0; i < 3 * kEntries; ++i) {
+    ASSERT_EQ(v.datastore_bytes(i * kBlock, kBlock), data[i]) << "block " << i;
+  }
+  // A write larger than half the ring is refused rather than waiting forever.
+  auto big = blockdev::allocate_aligned((kEntries / 2 + 1) * kBlock, 4096);
+  EXPECT_EQ(v.engine->submit(trace::Direction::kWrite, 0, (kEntries / 2 + 1) * kBlock, big.get(),
+                             Volume::on_done, nullptr),
+            -EINVAL);
+}
+
+TEST_F(WriteBackTest, DestagerKeepsToItsRateLimit) {
+  Volume v(dir_);
+  constexpr uint64_t kRate = 400 * 1024;  // bytes/s; the bucket starts empty
+  const auto start = Clock::now();
+  ASSERT_EQ(v.open(kRate), 0);
+  for (uint32_t i = 0; i < 48; ++i) ASSERT_EQ(v.write(i * kBlock, pattern(i, kBlock)), 0);
+  ASSERT_TRUE(v.pump_until([&] { return v.engine->counters().dirty_bytes == 0; }));
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double destaged = static_cast<double>(v.engine->counters().destaged_bytes);
+  EXPECT_EQ(destaged, 48.0 * kBlock);
+  // 192 KiB at 400 KiB/s takes 0.48 s; allow one block of rounding, and not
+  // more than twice as long plus scheduling slack.
+  EXPECT_GE(seconds, (destaged - kBlock) / kRate);
+  EXPECT_LE(seconds, 2 * destaged / kRate + 0.5);
+  EXPECT_EQ(v.engine->counters().destage_rate_limit_bytes_per_s, kRate);
+}
+
+TEST_F(WriteBackTest, WbPlus1AcknowledgesAfterThePeerHoldsTheRecordAndTrimsAfterDestage) {
+  std::unique_ptr<replication::ReplicaServer> peer;
+  std::unique_ptr<replication::PeerSet> peers;
+  ASSERT_NO_FATAL_FAILURE(start_peer(&peer, &peers));
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage, peers.get()), 0);
+  ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);
+  ASSERT_EQ(v.write(kBlock, pattern(2, 2048)), 0);
+  // Acknowledged: so the peer holds both records already.
+  EXPECT_EQ(peer->held_records(kVolumeId), 2u);
+  EXPECT_EQ(v.engine->counters().healthy_peers, 1u);
+  EXPECT_EQ(v.engine->counters().replicated_bytes, 512 + kBlock + 512 + 2048);
+  ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);
+  ASSERT_TRUE(v.pump_until([&] { return !v.engine->busy(); }));
+  ASSERT_TRUE(v.pump_until([&] { return peer->held_records(kVolumeId) == 0; }));
+  EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(1, kBlock));
+}
+
+TEST_F(WriteBackTest, PeerFailureFallsBackToWriteThroughAndLosesNothing) {
+  std::unique_ptr<replication::ReplicaServer> peer;
+  std::unique_ptr<replication::PeerSet> peers;
+  ASSERT_NO_FATAL_FAILURE(start_peer(&peer, &peers));
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage, peers.get()), 0);
+  for (uint32_t i = 0; i < 8; ++i) ASSERT_EQ(v.write(i * kBlock, pattern(i, kBlock)), 0);
+  peer.reset();  // the peer goes away
+  // The next write cannot be replicated: it is acknowledged once destaged.
+  ASSERT_EQ(v.write(8 * kBlock, pattern(8, kBlock)), 0);
+  EXPECT_EQ(v.engine->counters().fallbacks, 1u);
+  EXPECT_EQ(v.engine->counters().healthy_peers, 0u);
+  ASSERT_FALSE(v.events.empty());
+  EXPECT_NE(v.events[0].find("peer failed"), std::string::npos) << v.events[0];
+  ASSERT_TRUE(v.pump_until([&] { return !v.engine->busy(); }));
+  EXPECT_EQ(v.engine->mode(), CacheMode::kWriteThrough);
+  for (uint32_t i = 0; i <= 8; ++i) EXPECT_EQ(v.datastore_bytes(i * kBlock, kBlock), pattern(i, kBlock));
+  EXPECT_EQ(v.engine->set_mode(CacheMode::kWriteBack), -EPIPE);
+}
+
+TEST(TierIndexHold, NoPolicyEvictsAHeldDirtyBlock) {
+  for (const eviction::PolicyKind kind : eviction::all_policies()) {
+    TierIndex index(4, 4, eviction::make_policy(kind, 4));
+    const uint32_t dirty = index.insert(0).slot;
+    index.hold(dirty);
+    for (uint64_t b = 1; b < 100; ++b) {
+      const TierIndex::Insertion ins = index.insert(b);
+      ASSERT_NE(ins.slot, TierIndex::kNoSlot) << eviction::policy_name(kind);
+      EXPECT_FALSE(ins.evicted && ins.evicted_block == 0) << eviction::policy_name(kind);
+    }
+    EXPECT_EQ(index.find(0), dirty) << eviction::policy_name(kind);
+    index.release_hold(dirty);
+    for (uint64_t b = 100; b < 200; ++b) index.insert(b);
+    EXPECT_EQ(index.find(0), TierIndex::kNoSlot) << eviction::policy_name(kind);
+  }
+}
+
+TEST(ReplicationFrame, DamagedFrameIsRejected) {
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  std::vector<std::byte> bytes;
+  const auto payload = pattern(5, 600);
+  replication::encode_frame(replication::FrameType::kRecord, 77, payload, &bytes);
+  ASSERT_EQ(replication::write_all(fds[0], bytes), 0);
+  replication::Frame f;
+  std::string error;
+  ASSERT_EQ(replication::read_frame(fds[1], &f, &error), 0);
+  EXPECT_EQ(f.value, 77u);
+  EXPECT_EQ(f.payload, payload);
+  bytes[30] ^= std::byte{4};
+  ASSERT_EQ(replication::write_all(fds[0], bytes), 0);
+  EXPECT_EQ(replication::read_frame(fds[1], &f, &error), -EBADMSG);
+  EXPECT_EQ(error, "frame checksum mismatch");
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
+}  // namespace
+}  // namespace tierwise::cache

@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { BenchmarksDto } from './benchmarks.dto.js';
+import { BenchmarksService } from './benchmarks.service.js';
+
+@ApiTags('benchmarks')
+@Controller('v1/benchmarks')
+export class BenchmarksController {
+  constructor(private readonly benchmarks: BenchmarksService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.FleetRead })
+  @ApiOperation({
+    summary: 'Fleet benchmarks: where the tenant stands in its cohorts',
+    description:
+      'Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. ' +
+      'Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant\'s own figures are returned.',
+  })
+  @ApiOkResponse({ type: BenchmarksDto })
+  get(@Auth() auth: Principal): Promise<BenchmarksDto> {
+    return this.benchmarks.get(auth);
+  }
+}

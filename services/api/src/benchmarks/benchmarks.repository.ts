@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import type { Queryable } from '@tierwise/common';
+import type { CohortBenchmarkRow } from './benchmarks.dto.js';
+
+@Injectable()
+export class BenchmarksRepository {
+  /**
+   * The caller's cohorts over the last `days` days of 1 d rollups: fleet_benchmarks() reads
+   * every tenant's rows (SECURITY DEFINER) but returns only cohort aggregates (k = 5) and the
+   * tenant of the transaction's own figures.
+   * @param db a client in the tenant's transaction (withTenant sets current_tenant_id()).
+   */
+  async cohorts(db: Queryable, days: number): Promise<CohortBenchmarkRow[]> {
+    const { rows } = await db.query<CohortBenchmarkRow>('SELECT * FROM fleet_benchmarks($1)', [days]);
+    return rows;
+  }
+}

@@ -1,0 +1,270 @@
+package io.tierwise.jobs.workingset;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * One reference stream's SHARDS estimators over the windows of DESIGN section 6: the last 1 h,
+ * 24 h and 7 d, and 'all' (everything since the stream (re)started).
+ *
+ * <p>Sliding windows from panes (the "panes" of Li et al., "No pane, no gain", SIGMOD Record
+ * 34(1), 2005): a window of length W starts a fresh estimator every W / {@value #PANES} of
+ * reference time (event time: the references' own timestamps) and drops one once it is older than
+ * W, so {@value #PANES} estimators are live and the oldest covers between 3W/4 and W of the most
+ * recent references; that one is reported. The estimator of 'all' receives the agent's stream
+ * totals (considered references, distinct-block sketch); the pane estimators cannot (the sketch
+ * updates are register rises since the stream's start, meaningless for a pane that starts later),
+ * so they normalise by the references their sample stands for and scale the working set by
+ * {@code 1/R} (classic SHARDS). Memory: 1 + 3 x {@value #PANES} = 13 estimators, each bounded with
+ * fixed-size SHARDS ({@link #stateBytes}). Not thread-safe.
+ */
+public final class WindowedEstimators {
+  /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
+  public record Window(String name, long seconds) {}
+
+  /** The sliding windows, shortest first. */
+  public static final List<Window> SLIDING = List.of(new Window("1h", 3600), new Window("24h", 86_400),
+      new Window("7d", 7 * 86_400));
+  /** Name of the window of everything received. */
+  public static final String ALL = "all";
+  /** Estimators per sliding window. */
+  public static final int PANES = 4;
+  private static final int STATE_FORMAT = 1;
+  private static final int[] NO_UPDATES = new int[0];
+
+  /** A window's result: the estimator and the time span of the references it has seen. */
+  public record Result(String window, MrcEstimator estimator, long startUnixNano, long endUnixNano) {}
+
+  private static final class Pane {
+    final long startUnixNano;
+    final MrcEstimator estimator;
+    long firstUnixNano;
+    long lastUnixNano;
+
+    Pane(long startUnixNano, MrcEstimator estimator) {
+      this.startUnixNano = startUnixNano;
+      this.estimator = estimator;
+    }
+  }
+
+  private final MrcEstimators factory;
+  private final long modulus;
+  private long threshold;
+  private final Pane all;
+  private final List<ArrayDeque<Pane>> panes = new ArrayList<>();
+
+  /** Empty estimators for the agent's {@code P} and {@code T} (unsigned). */
+  public WindowedEstimators(MrcEstimators factory, long modulus, long threshold) {
+    this(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)));
+  }
+
+  private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, Pane all) {
+    this.factory = factory;
+    this.modulus = modulus;
+    this.threshold = threshold;
+    this.all = all;
+    for (int i = 0; i < SLIDING.size(); i++) {
+      panes.add(new ArrayDeque<>());
+    }
+  }
+
+  /** The agent's {@code P}. */
+  public long modulus() {
+    return modulus;
+  }
+
+  /** The agent's {@code T}. */
+  public long threshold() {
+    return threshold;
+  }
+
+  /**
+   * Follows the agent's lower threshold (its bounded sample) without restarting: every fixed-size
+   * estimator evicts the blocks at or above it ({@link ShardsFixedSize#lowerThreshold}), and new
+   * panes start from it.
+   *
+   * @throws IllegalStateException when the estimators are fixed-rate (they must restart instead)
+   */
+  public void lowerThreshold(long lowered) {
+    if (!(all.estimator instanceof ShardsFixedSize)) {
+      throw new IllegalStateException("fixed-rate SHARDS cannot follow a lower threshold; restart it");
+    }
+    threshold = lowered;
+    ((ShardsFixedSize) all.estimator).lowerThreshold(lowered);
+    for (ArrayDeque<Pane> window : panes) {
+      for (Pane p : window) {
+        ((ShardsFixedSize) p.estimator).lowerThreshold(lowered);
+      }
+    }
+  }
+
+  /** Whether {@link #lowerThreshold} applies (fixed-size estimators). */
+  public boolean followsLowerThreshold() {
+    return all.estimator instanceof ShardsFixedSize;
+  }
+
+  /** The estimator of 'all'. */
+  public MrcEstimator all() {
+    return all.estimator;
+  }
+
+  /**
+   * Adds a batch's stream totals: all of them to 'all', the considered references alone to the
+   * live panes (see class doc).
+   */
+  public void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
+    all.estimator.addStreamTotals(consideredReferences, hllPrecision, hllUpdates);
+    for (ArrayDeque<Pane> window : panes) {
+      for (Pane p : window) {
+        p.estimator.addStreamTotals(consideredReferences, 0, NO_UPDATES);
+      }
+    }
+  }
+
+  /**
+   * Processes one sampled reference, in time order.
+   *
+   * @param blockHash {@code H(L)}
+   * @param write true for a write
+   * @param timeUnixNano the reference's time, Unix epoch nanoseconds, non-decreasing
+   */
+  public void reference(long blockHash, boolean write, long timeUnixNano) {
+    touch(all, timeUnixNano);
+    all.estimator.reference(blockHash, write);
+    for (int w = 0; w < SLIDING.size(); w++) {
+      ArrayDeque<Pane> window = roll(w, timeUnixNano);
+      for (Pane p : window) {
+        touch(p, timeUnixNano);
+        p.estimator.reference(blockHash, write);
+      }
+    }
+  }
+
+  private static void touch(Pane p, long timeUnixNano) {
+    if (p.firstUnixNano == 0) {
+      p.firstUnixNano = timeUnixNano;
+    }
+    p.lastUnixNano = timeUnixNano;
+  }
+
+  /** Starts the pane of {@code now} when due and drops the panes older than the window. */
+  private ArrayDeque<Pane> roll(int w, long now) {
+    long length = SLIDING.get(w).seconds() * 1_000_000_000L;
+    long hop = length / PANES;
+    long start = Math.floorDiv(now, hop) * hop;
+    ArrayDeque<Pane> window = panes.get(w);
+    if (window.isEmpty() || window.peekLast().startUnixNano < start) {
+      window.addLast(new Pane(start, factory.create(modulus, threshold)));
+    }
+    while (window.peekFirst().startUnixNano < now - length) {
+      window.removeFirst();
+    }
+    return window;
+  }
+
+  /** 'all', then each sliding window's oldest live pane (windows without references are left out). */
+  public List<Result> results() {
+    List<Result> out = new ArrayList<>();
+    out.add(new Result(ALL, all.estimator, all.firstUnixNano, all.lastUnixNano));
+    for (int w = 0; w < SLIDING.size(); w++) {
+      Pane oldest = panes.get(w).peekFirst();
+      if (oldest != null && oldest.estimator.references() > 0) {
+        out.add(new Result(SLIDING.get(w).name(), oldest.estimator, oldest.firstUnixNano, all.lastUnixNano));
+      }
+    }
+    return out;
+  }
+
+  /** Bytes of the serialised state of every estimator: the checkpoint size of one volume. */
+  public long stateBytes() {
+    long bytes = all.estimator.stateBytes();
+    for (ArrayDeque<Pane> window : panes) {
+      for (Pane p : window) {
+        bytes += 24 + p.estimator.stateBytes();
+      }
+    }
+    return bytes;
+  }
+
+  /** An independent deep copy. */
+  public WindowedEstimators copy() {
+    WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, copyOf(all));
+    for (int w = 0; w < panes.size(); w++) {
+      for (Pane p : panes.get(w)) {
+        c.panes.get(w).addLast(copyOf(p));
+      }
+    }
+    return c;
+  }
+
+  private static Pane copyOf(Pane p) {
+    Pane c = new Pane(p.startUnixNano, p.estimator.copy());
+    c.firstUnixNano = p.firstUnixNano;
+    c.lastUnixNano = p.lastUnixNano;
+    return c;
+  }
+
+  /** Writes the format, the factory, P, T, and every pane. */
+  void writeTo(DataOutputView out) throws IOException {
+    out.writeInt(STATE_FORMAT);
+    out.writeUTF(factory.method());
+    out.writeInt(factory.maxSamples());
+    out.writeLong(modulus);
+    out.writeLong(threshold);
+    writePane(all, out);
+    for (ArrayDeque<Pane> window : panes) {
+      out.writeInt(window.size());
+      for (Pane p : window) {
+        writePane(p, out);
+      }
+    }
+  }
+
+  private static void writePane(Pane p, DataOutputView out) throws IOException {
+    out.writeLong(p.startUnixNano);
+    out.writeLong(p.firstUnixNano);
+    out.writeLong(p.lastUnixNano);
+    MrcEstimators.write(p.estimator, out);
+  }
+
+  /**
+   * Reads estimators written by {@link #writeTo}.
+   *
+   * @throws IOException on a read error or an inconsistent state
+   */
+  static WindowedEstimators readFrom(DataInputView in) throws IOException {
+    int format = in.readInt();
+    if (format != STATE_FORMAT) {
+      throw new IOException("windowed SHARDS state format " + format + " is not " + STATE_FORMAT);
+    }
+    MrcEstimators factory;
+    try {
+      factory = new MrcEstimators(in.readUTF(), in.readInt());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("inconsistent windowed SHARDS state: " + e.getMessage(), e);
+    }
+    long modulus = in.readLong();
+    long threshold = in.readLong();
+    WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, readPane(in));
+    for (ArrayDeque<Pane> window : w.panes) {
+      for (int n = in.readInt(); n > 0; n--) {
+        window.addLast(readPane(in));
+      }
+    }
+    return w;
+  }
+
+  private static Pane readPane(DataInputView in) throws IOException {
+    long start = in.readLong();
+    long first = in.readLong();
+    long last = in.readLong();
+    Pane p = new Pane(start, MrcEstimators.read(in));
+    p.firstUnixNano = first;
+    p.lastUnixNano = last;
+    return p;
+  }
+}

@@ -1,0 +1,114 @@
+package io.tierwise.jobs.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RollupFunctionTest {
+  private static final long FLUSH_MS = 1000;
+  private static final long LATENESS_MS = 3_600_000;
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+  /** 2023-11-14T22:00:00Z: a whole hour, so 1 h windows start here. */
+  private static final long T0_S = 1_700_000_000L - 1_700_000_000L % 3600;
+
+  private KeyedOneInputStreamOperatorTestHarness<String, ScopedMetrics, RollupRow> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+        new RollupFunction(FLUSH_MS, LATENESS_MS), s -> s.scopeKey, Types.STRING);
+    harness.setProcessingTime(0);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  /** Volume {@code volume}'s 10 s interval number {@code n}: {@code reads} reads, latencies in bucket {@code bucket}. */
+  private static IntervalMetrics interval(String volume, int n, long reads, int bucket, long capacity) {
+    IntervalMetrics m = new IntervalMetrics();
+    m.tenantId = TENANT;
+    m.volumeId = volume;
+    m.hostId = "host-1";
+    m.intervalStartUnixNano = (T0_S + 10L * n) * 1_000_000_000L;
+    m.intervalEndUnixNano = m.intervalStartUnixNano + 10_000_000_000L;
+    m.io.readOps = reads;
+    m.io.readBytes = reads * 4096;
+    long[] buckets = new long[LatencyHistograms.BUCKETS];
+    buckets[bucket] = reads;
+    m.latency.add(false, 4, buckets);
+    m.capacityBytes = capacity;
+    m.occupancyBytes = capacity / 2;
+    return m;
+  }
+
+  private void send(IntervalMetrics m) throws Exception {
+    for (ScopedMetrics s : ScopedMetrics.scopesOf(m)) {
+      harness.processElement(new StreamRecord<>(s));
+    }
+  }
+
+  /** The last row written per "scope|scope id|resolution|window start - T0". */
+  private Map<String, RollupRow> rows() {
+    return harness.extractOutputValues().stream().collect(Collectors.toMap(
+        r -> r.scope + "|" + r.scopeId + "|" + r.resolution + "|" + (r.windowStartSeconds - T0_S), Function.identity(), (a, b) -> b));
+  }
+
+  @Test
+  void sumsCountersAndMergesLatencyHistogramsAtEveryResolutionAndScope() throws Exception {
+    for (int n = 0; n < 12; n++) { // two minutes of two volumes
+      send(interval("vol-a", n, 10 + n, 6, 1000));
+      send(interval("vol-b", n, 100, 9, 5000));
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    Map<String, RollupRow> rows = rows();
+
+    RollupRow tenantMinute = rows.get("tenant|" + TENANT + "|1m|0");
+    assertThat(tenantMinute.scopeId).isEqualTo(TENANT);
+    assertThat(tenantMinute.io.readOps).isEqualTo((10 + 11 + 12 + 13 + 14 + 15) + 6 * 100);
+    assertThat(tenantMinute.volumes).isEqualTo(2);
+    assertThat(tenantMinute.capacityBytes).as("latest gauge of each volume, summed").isEqualTo(6000);
+    assertThat(tenantMinute.occupancyBytes).isEqualTo(3000);
+    assertThat(tenantMinute.latency.cells).containsExactly(
+        LatencyHistograms.cell(false, 4, 6), LatencyHistograms.cell(false, 4, 9));
+    assertThat(tenantMinute.latency.counts).containsExactly(10 + 11 + 12 + 13 + 14 + 15, 600);
+
+    RollupRow volumeHour = rows.get("volume|vol-a|1h|0");
+    assertThat(volumeHour.io.readOps).isEqualTo(12 * 10 + 66);
+    RollupRow hostDay = rows.get("host|host-1|1d|" + (Resolutions.windowStart(3, T0_S) - T0_S));
+    assertThat(hostDay.scopeId).isEqualTo("host-1");
+    assertThat(hostDay.io.readOps).isEqualTo(12 * 10 + 66 + 1200);
+    assertThat(rows.get("volume|vol-a|10s|110").io.readOps).isEqualTo(21);
+    assertThat(rows.keySet().stream().filter(k -> k.startsWith("tenant|" + TENANT + "|10s|"))).hasSize(12);
+    assertThat(rows.keySet()).noneMatch(k -> k.startsWith("cluster|"));
+  }
+
+  @Test
+  void rewritesAWindowWithItsCompleteValueAndDropsIntervalsBeyondTheLateness() throws Exception {
+    send(interval("vol-a", 0, 10, 6, 0));
+    harness.setProcessingTime(FLUSH_MS);
+    send(interval("vol-a", 1, 5, 6, 0));
+    harness.setProcessingTime(2 * FLUSH_MS);
+    List<RollupRow> minute = harness.extractOutputValues().stream()
+        .filter(r -> r.scope.equals("volume") && r.resolution.equals("1m")).toList();
+    assertThat(minute).extracting(r -> r.io.readOps).as("complete values, not increments").containsExactly(10L, 15L);
+
+    send(interval("vol-a", 2 * 360 + 6, 1, 6, 0)); // two hours later
+    send(interval("vol-a", 2, 99, 6, 0)); // more than an hour behind: late
+    harness.setProcessingTime(3 * FLUSH_MS);
+    assertThat(harness.extractOutputValues().stream()
+        .filter(r -> r.scope.equals("volume") && r.resolution.equals("1m") && r.windowStartSeconds == T0_S))
+        .as("the late interval does not overwrite the closed window").hasSize(2);
+  }
+}

@@ -1,0 +1,58 @@
+package io.tierwise.jobs.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tierwise.jobs.testing.TestStack;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retention of metric_rollups against the real PostgreSQL of the test profile: 10 s rows
+ * older than 2 days go with their dropped partition (or from the default partition), newer ones
+ * and coarser resolutions stay.
+ */
+class RollupRetentionTest {
+  private static final String INSERT = """
+      INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops,
+        write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
+        evicted_bytes, occupancy_bytes, capacity_bytes, latency_us)
+      VALUES (CAST(? AS uuid), 'volume', 'vol-r', ?, now() - CAST(? AS interval), 1, 1, 0, 4096, 0, 0, 0, 0, 0,
+        0, 0, 0, '{}')""";
+
+  @Test
+  void dropsPartitionsOlderThanTheRetentionOfTheirResolution() throws Exception {
+    TestStack stack = TestStack.fromEnvironment();
+    String tenant = stack.newTenant("rollup retention test");
+    try {
+      // Partitions as an hourly run five days ago left them (10 s: from 7 days ago).
+      stack.rows("SELECT * FROM maintain_rollup_partitions(now() - interval '5 days')");
+      String oldPartition = "metric_rollups_10s_p" + (now(stack) - 4 * 86400) / 86400 * 86400;
+      stack.ownerRows(INSERT, tenant, "10s", "4 days");
+      stack.ownerRows(INSERT, tenant, "10s", "9 days"); // older than every partition: default partition
+      stack.ownerRows(INSERT, tenant, "10s", "1 hour");
+      stack.ownerRows(INSERT, tenant, "1d", "9 days");
+      assertThat(regclass(stack, oldPartition)).isTrue();
+
+      int dropped = RollupRetention.enforce(stack.jdbcUrl());
+
+      assertThat(dropped).isGreaterThanOrEqualTo(1);
+      assertThat(regclass(stack, oldPartition)).as(oldPartition + " dropped").isFalse();
+      List<Map<String, Object>> left = stack.ownerRows("SELECT resolution, (now() - window_start) < interval '2 days'"
+          + " AS recent FROM metric_rollups WHERE tenant_id = CAST(? AS uuid) ORDER BY resolution", tenant);
+      assertThat(left).extracting(r -> r.get("resolution") + (Boolean.TRUE.equals(r.get("recent")) ? " recent" : " old"))
+          .containsExactly("10s recent", "1d old");
+    } finally {
+      stack.ownerRows("DELETE FROM metric_rollups WHERE tenant_id = CAST(? AS uuid)", tenant);
+      stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
+    }
+  }
+
+  private static long now(TestStack stack) throws Exception {
+    return ((Number) stack.rows("SELECT floor(extract(epoch FROM now()))::bigint AS s").get(0).get("s")).longValue();
+  }
+
+  private static boolean regclass(TestStack stack, String name) throws Exception {
+    return stack.rows("SELECT to_regclass(?) IS NOT NULL AS present", name).get(0).get("present").equals(true);
+  }
+}
