@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -145,6 +146,29 @@ TEST_F(UringFileDeviceTest, FlushCompletesAndFileStaysSparse) {
   ASSERT_EQ(::stat(path_.c_str(), &st), 0);
   EXPECT_EQ(st.st_size, (1ll << 30) + 4096);
   EXPECT_LT(st.st_blocks * 512, 1 << 20) << "the datastore file should be sparse";
+}
+
+TEST_F(UringFileDeviceTest, DiscardPunchesAHoleThatReadsAsZeros) {
+  auto buf = allocate_aligned(64 * 1024, 4096);
+  std::memset(buf.get(), 7, 64 * 1024);
+  Done w, d, r;
+  ASSERT_EQ(dev_->submit_write(buf.get(), 0, 64 * 1024, on_done, &w), 0);
+  wait_all();
+  ASSERT_EQ(w.status, 0);
+  EXPECT_EQ(dev_->submit_discard(100, 512, on_done, &d), -EINVAL);  // unaligned: refused
+  ASSERT_EQ(dev_->submit_discard(16 * 1024, 32 * 1024, on_done, &d), 0);
+  wait_all();
+  ASSERT_EQ(d.status, 0);
+  ASSERT_EQ(dev_->submit_read(buf.get(), 0, 64 * 1024, on_done, &r), 0);
+  wait_all();
+  ASSERT_EQ(r.status, 0);
+  for (size_t i = 0; i < 64 * 1024; ++i) {
+    const bool hole = i >= 16 * 1024 && i < 48 * 1024;
+    ASSERT_EQ(buf[i], std::byte(hole ? 0 : 7)) << "byte " << i;
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 64 * 1024) << "the hole keeps the size";
 }
 
 TEST_F(UringFileDeviceTest, UsesDirectIoWhereTheFilesystemAllowsIt) {

@@ -115,6 +115,10 @@ class Harness {
 
   CacheEngine& engine() { return *engine_; }
   const std::string& path() const { return path_; }
+  // Polls the datastore's queue until nothing is in flight.
+  void drain() {
+    while (queue_->in_flight() > 0) EXPECT_GE(queue_->poll(true), 0);
+  }
 
  private:
   static inline int counter_ = 0;
@@ -240,6 +244,36 @@ TEST(CacheEngineTest, WriteThroughDataSurvivesEvictionAndLandsOnTheDatastoreBefo
   EXPECT_GT(c.miss_blocks[0], 0u);
   EXPECT_GT(c.eviction_bytes, 0u);
   EXPECT_LE(c.occupancy_bytes, 4 * kBlock);
+}
+
+TEST(CacheEngineTest, DiscardDropsWholeBlocksFromTheTierAndTheDatastore) {
+  Harness h(16 * kBlock);
+  auto buf = blockdev::allocate_aligned(8 * kBlock, 4096);
+  std::memset(buf.get(), 0x77, 8 * kBlock);
+  ASSERT_EQ(h.run(Direction::kWrite, 0, 8 * kBlock, buf.get()).status, 0);
+  EXPECT_EQ(h.engine().counters().occupancy_bytes, 8 * kBlock);
+  // Blocks 1..5 whole, plus half of block 0 and of block 6 (kept as they are).
+  struct Result {
+    int calls = 0, status = 1;
+  } result;
+  auto cb = [](void* arg, int status) {
+    auto* r = static_cast<Result*>(arg);
+    ++r->calls;
+    r->status = status;
+  };
+  EXPECT_EQ(h.engine().submit_discard(100, 512, cb, &result), -EINVAL);
+  ASSERT_EQ(h.engine().submit_discard(kBlock / 2, 6 * kBlock, cb, &result), 0);
+  h.drain();
+  ASSERT_EQ(result.calls, 1);
+  ASSERT_EQ(result.status, 0);
+  EXPECT_EQ(h.engine().counters().occupancy_bytes, 3 * kBlock);  // blocks 0, 6 and 7
+  const IoOutcome o = h.run(Direction::kRead, 0, 8 * kBlock, buf.get());
+  ASSERT_EQ(o.status, 0);
+  EXPECT_EQ(o.datastore.bytes, 5 * kBlock) << "the discarded blocks are misses";
+  for (uint64_t i = 0; i < 8 * kBlock; ++i) {
+    const bool discarded = i >= kBlock && i < 6 * kBlock;
+    ASSERT_EQ(buf[i], std::byte(discarded ? 0 : 0x77)) << "byte " << i;
+  }
 }
 
 TEST(CacheEngineTest, PartialWriteOfAnAbsentBlockFillsTheRestFromTheDatastore) {

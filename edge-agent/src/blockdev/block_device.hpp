@@ -7,6 +7,7 @@
 // (a file driven by io_uring, the datastore) and RamDevice (the RAM tier).
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 
@@ -54,6 +55,13 @@ class BlockDevice {
                            IoCompletion cb, void* cb_arg) = 0;
   // Makes completed writes durable (fdatasync for files). Returns 0 or -errno.
   virtual int submit_flush(IoCompletion cb, void* cb_arg) = 0;
+  // Deallocates `length` bytes at byte `offset` (SPDK: spdk_bdev_unmap): later
+  // reads of the range return zeros. Same alignment rules as writes. Returns 0
+  // or -errno; -EOPNOTSUPP (the default) when the device cannot deallocate.
+  virtual int submit_discard(uint64_t offset, uint32_t length, IoCompletion cb, void* cb_arg) {
+    (void)offset, (void)length, (void)cb, (void)cb_arg;
+    return -EOPNOTSUPP;
+  }
   // True when completed writes survive the process (files, devices); false for
   // memory. A write-back journal needs a persistent tier.
   virtual bool persistent() const { return true; }

@@ -1,6 +1,7 @@
 #include "blockdev/uring_file_device.hpp"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +73,14 @@ int UringFileDevice::submit_write(const void* buf, uint64_t offset, uint32_t len
   if (const int rc = check(buf, offset, length); rc != 0) return rc;
   size_hint_ = std::max(size_hint_, offset + length);
   queue_.enqueue_write(fd_, buf, offset, length, cb, cb_arg);
+  return 0;
+}
+
+int UringFileDevice::submit_discard(uint64_t offset, uint32_t length, IoCompletion cb,
+                                    void* cb_arg) {
+  if (length == 0 || offset % kBlockSize != 0 || length % kBlockSize != 0) return -EINVAL;
+  queue_.enqueue_fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length, cb,
+                           cb_arg);
   return 0;
 }
 

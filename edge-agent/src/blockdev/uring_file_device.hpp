@@ -47,6 +47,10 @@ class UringFileDevice final : public BlockDevice {
   int submit_write(const void* buf, uint64_t offset, uint32_t length, IoCompletion cb,
                    void* cb_arg) override;
   int submit_flush(IoCompletion cb, void* cb_arg) override;
+  // Punches a hole (fallocate FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE): the
+  // range reads as zeros and its space is freed. Fails with -EOPNOTSUPP from the
+  // completion where the filesystem or block device cannot.
+  int submit_discard(uint64_t offset, uint32_t length, IoCompletion cb, void* cb_arg) override;
 
   // True when the file is open with O_DIRECT.
   bool direct_io() const { return direct_; }

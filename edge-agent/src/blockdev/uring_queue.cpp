@@ -43,6 +43,16 @@ void UringQueue::enqueue_fsync(int fd, IoCompletion cb, void* cb_arg) {
   enqueue(r);
 }
 
+void UringQueue::enqueue_fallocate(int fd, int mode, uint64_t offset, uint32_t length,
+                                   IoCompletion cb, void* cb_arg) {
+  Request* r = requests_.acquire();
+  *r = Request{Op::kFallocate, fd, nullptr, offset, length, static_cast<uint32_t>(mode), nullptr,
+               cb, cb_arg};
+  enqueue(r);
+}
+
+int UringQueue::register_eventfd(int eventfd) { return io_uring_register_eventfd(&ring_, eventfd); }
+
 void UringQueue::enqueue(Request* r) {
   ++in_flight_;
   // Never hold more requests in the kernel than the completion queue can take,
@@ -79,6 +89,9 @@ void UringQueue::prepare(Request* r) {
     case Op::kFsync:
       io_uring_prep_fsync(sqe, r->fd, IORING_FSYNC_DATASYNC);
       break;
+    case Op::kFallocate:
+      io_uring_prep_fallocate(sqe, r->fd, static_cast<int>(r->done), r->offset, r->length);
+      break;
   }
   io_uring_sqe_set_data(sqe, r);
   ++in_kernel_;
@@ -95,7 +108,7 @@ void UringQueue::prepare_backlog() {
 
 bool UringQueue::on_cqe(Request* r, int res) {
   int status = 0;
-  if (r->op == Op::kFsync) {
+  if (r->op == Op::kFsync || r->op == Op::kFallocate) {
     status = res < 0 ? res : 0;
   } else if (res == -EAGAIN || res == -EINTR) {
     prepare(r);  // transient: try the same range again

@@ -50,6 +50,14 @@ class UringQueue {
                      IoCompletion cb, void* cb_arg);
   // Queue an fdatasync of `fd` (IORING_OP_FSYNC with IORING_FSYNC_DATASYNC).
   void enqueue_fsync(int fd, IoCompletion cb, void* cb_arg);
+  // Queue an fallocate(2) of `fd` with `mode` over [offset, offset + length)
+  // (IORING_OP_FALLOCATE; FALLOC_FL_PUNCH_HOLE deallocates).
+  void enqueue_fallocate(int fd, int mode, uint64_t offset, uint32_t length, IoCompletion cb,
+                         void* cb_arg);
+
+  // Has the kernel signal `eventfd` for every completion (io_uring_register_eventfd),
+  // so an event loop can sleep in epoll and poll() when it fires. 0 or -errno.
+  int register_eventfd(int eventfd);
 
   // Submits prepared requests and runs the callbacks of completed ones. With
   // `wait`, blocks until at least one completion when any request is in flight.
@@ -67,14 +75,14 @@ class UringQueue {
   uint64_t submitted_requests() const { return submitted_requests_; }
 
  private:
-  enum class Op : uint8_t { kRead, kWrite, kFsync };
+  enum class Op : uint8_t { kRead, kWrite, kFsync, kFallocate };
   struct Request {
     Op op;
     int fd;
     std::byte* buf;
     uint64_t offset;
     uint32_t length;
-    uint32_t done;  // bytes transferred so far
+    uint32_t done;  // bytes transferred so far; kFallocate: the mode
     const uint64_t* eof_hint;
     IoCompletion cb;
     void* cb_arg;

@@ -77,6 +77,32 @@ int CacheEngine::submit_flush(blockdev::IoCompletion cb, void* cb_arg) {
   return datastore_.submit_flush(cb, cb_arg);
 }
 
+int CacheEngine::submit_discard(uint64_t offset, uint32_t length, blockdev::IoCompletion cb,
+                                void* cb_arg) {
+  if (length == 0 || offset % kSectorBytes != 0 || length % kSectorBytes != 0 ||
+      offset > UINT64_MAX - length) {
+    return -EINVAL;
+  }
+  // Write-back keeps dirty blocks and their journal records until destaged;
+  // dropping them here would let a later destage undo the discard.
+  if (mode() == CacheMode::kWriteBack) return -EOPNOTSUPP;
+  const uint64_t first = (offset + kBlockBytes - 1) / kBlockBytes;
+  const uint64_t end = (offset + length) / kBlockBytes;
+  if (first >= end) {
+    cb(cb_arg, 0);  // no whole block: nothing to deallocate
+    return 0;
+  }
+  for (uint64_t block = first; block < end; ++block) {
+    if (const uint32_t slot = index_.find(block); slot != TierIndex::kNoSlot) {
+      index_.pin(slot);
+      index_.unpin(slot, /*drop=*/true);  // leaves the tier; not an eviction
+    }
+  }
+  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  return datastore_.submit_discard(first * kBlockBytes,
+                                   static_cast<uint32_t>((end - first) * kBlockBytes), cb, cb_arg);
+}
+
 void CacheEngine::covered(const Request* r, uint32_t i, uint64_t* lo, uint64_t* hi) const {
   const uint64_t block_start = (r->first_block + i) * kBlockBytes;
   *lo = std::max(block_start, r->offset);

@@ -209,6 +209,15 @@ class CacheEngine {
   // Passes a flush to the datastore: write-through writes become durable
   // (write-back acknowledgements already are).
   int submit_flush(blockdev::IoCompletion cb, void* cb_arg);
+  // Discards (TRIM) the whole 4 KiB blocks inside [offset, offset + length):
+  // they leave the tier and are deallocated on the datastore
+  // (BlockDevice::submit_discard), so they read as zeros afterwards. The parts
+  // of blocks the range covers only partly keep their data. Follows rule 3 like
+  // submit(). Returns 0 (accepted: `cb` runs once with 0 or -errno, e.g.
+  // -EOPNOTSUPP when the datastore cannot deallocate) or -EINVAL for an empty or
+  // unaligned range, or -EOPNOTSUPP in write-back mode (dirty blocks stay
+  // until destaged). Not counted as an I/O.
+  int submit_discard(uint64_t offset, uint32_t length, blockdev::IoCompletion cb, void* cb_arg);
 
   // Switches the mode live. Returns 0; -ENOTSUP for write-back on an engine made
   // by create() (no journal); -EPIPE for write-back when the peers have failed.

@@ -13,6 +13,7 @@
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
 #include "cli/replay_command.hpp"
 #include "cli/send_spool_command.hpp"
+#include "cli/serve_command.hpp"
 #endif
 
 namespace {
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
   tierwise::cli::register_replay_command(app);
   tierwise::cli::register_send_spool_command(app);
+  tierwise::cli::register_serve_command(app);
 #endif
   try {
     app.parse(argc, argv);

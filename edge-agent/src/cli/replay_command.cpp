@@ -1,16 +1,15 @@
 #include "cli/replay_command.hpp"
 
 #include <cmath>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/byte_size.hpp"
+#include "cli/export_options.hpp"
 #include "cli/spool_options.hpp"
 #include "replay/replay.hpp"
-#include "sampling/shards_sampler.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace tierwise::cli {
@@ -53,13 +52,7 @@ void run(ReplayArguments& args) {
           : *parse_byte_size(args.sequential_cutoff);
   o.eviction = *cache::eviction::parse_policy(args.eviction);  // checked by IsMember
   if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
-  int code = 0;
-  try {
-    code = replay::run_replay(o);
-  } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError(e.what());
-  }
-  if (code != 0) throw CLI::RuntimeError(code);
+  run_with_exit_code([&] { return replay::run_replay(o); });
 }
 
 }  // namespace
@@ -79,12 +72,9 @@ void register_replay_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "Trace format, or auto to detect it per file")
       ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
-  cmd->add_option("--ingest", o.ingest_url, "Ingest base URL, e.g. http://127.0.0.1:4318");
-  cmd->add_option("--token", o.token, "Agent token (Authorization: Bearer)")
-      ->envname("TIERWISE_AGENT_TOKEN");
-  cmd->add_option("--key-file", o.key_file,
-                  "Tenant key file (32 hex characters; created when missing). Default: "
-                  "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
+  add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, args->interval_seconds, o.sample_rate,
+                            o.send_names, o.host_name},
+                     "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)");
   cmd->add_option("--tier-size", args->tier_size, "RAM tier capacity per volume (e.g. 256MiB)")
       ->check(byte_size_validator())
       ->capture_default_str();
@@ -99,23 +89,12 @@ void register_replay_command(CLI::App& app) {
                   "tier (as bcache's sequential_cutoff, whose default is 4MiB); off or 0: never")
       ->check(byte_size_validator() | CLI::IsMember({"off", "0"}))
       ->capture_default_str();
-  cmd->add_option("--interval", args->interval_seconds,
-                  "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)")
-      ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
-                                        CLI::AsNumberWithUnit::CASE_SENSITIVE))
-      ->check(CLI::Range(1.0, 86400.0))
-      ->default_str("10s");
-  cmd->add_option("--sample-rate", o.sample_rate, "Initial SHARDS sampling rate R")
-      ->check(CLI::Range(1.0 / sampling::kShardsModulus, 1.0))
-      ->capture_default_str();
   cmd->add_option("--max-sampled-blocks", o.max_sampled_blocks,
                   "Bound of each volume's sample: T falls as the footprint grows (0: fixed rate)")
       ->capture_default_str();
   cmd->add_option("--datastore-dir", o.datastore_dir,
                   "Directory for the sparse datastore files (kept). Default: a temporary "
                   "directory, removed at the end");
-  cmd->add_flag("--send-names", o.send_names, "Also send host.name and tierwise.volume.name");
-  cmd->add_option("--host-name", o.host_name, "Host name to report (default: this host's)");
   cmd->add_option("--json-summary", o.json_summary, "Write a JSON summary to this file");
   cmd->add_flag("--dry-run", o.dry_run, "Replay and summarize; export nothing");
   cmd->add_option("--queue-depth", o.queue_depth, "Front-end I/Os in flight at once")

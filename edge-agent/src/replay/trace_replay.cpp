@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "export/batches.hpp"
+#include "replay/engine_telemetry.hpp"
 #include "replay/progress.hpp"
 
 namespace tierwise::replay {
@@ -18,28 +19,6 @@ constexpr uint64_t kBlock = cache::CacheEngine::kBlockBytes;
 constexpr int kMaxPrintedMalformed = 5;
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
-  telemetry::CacheTotals t;
-  for (size_t d = 0; d < telemetry::kDirectionCount; ++d) {
-    t.hit_blocks[d] = c.hit_blocks[d];
-    t.miss_blocks[d] = c.miss_blocks[d];
-  }
-  t.population_bytes = c.population_bytes;
-  t.eviction_bytes = c.eviction_bytes;
-  t.occupancy_bytes = c.occupancy_bytes;
-  t.capacity_bytes = c.capacity_bytes;
-  t.destaged_bytes = c.destaged_bytes;
-  t.dirty_bytes = c.dirty_bytes;
-  t.backlog_bytes = c.backlog_bytes;
-  t.journal_bytes = c.journal_bytes;
-  t.replicated_bytes = c.replicated_bytes;
-  t.fallbacks = c.fallbacks;
-  t.destage_rate_limit_bytes_per_s = c.destage_rate_limit_bytes_per_s;
-  t.healthy_peers = c.healthy_peers;
-  t.write_back = c.write_back;
-  return t;
-}
 
 std::string errno_text(int negative_errno) { return std::strerror(-negative_errno); }
 
@@ -269,17 +248,7 @@ void TraceReplay::on_io_done(void* arg, const cache::IoOutcome& outcome) {
 }
 
 void TraceReplay::complete(IoSlot* slot, const cache::IoOutcome& outcome) {
-  telemetry::VolumeCollector& c = slot->volume->collector;
-  const trace::Direction d = outcome.direction;
-  c.record_frontend(d, slot->record_length, outcome.frontend_latency_ns);
-  if (outcome.cache.bytes > 0) {
-    c.record_source(d, telemetry::Source::kCache, slot->record_length, outcome.cache.bytes,
-                    outcome.cache.latency_ns);
-  }
-  if (outcome.datastore.bytes > 0) {
-    c.record_source(d, telemetry::Source::kDatastore, slot->record_length, outcome.datastore.bytes,
-                    outcome.datastore.latency_ns);
-  }
+  record_outcome(slot->volume->collector, slot->record_length, outcome);
   if (outcome.status != 0) {
     ++summary_.io_errors;
     if (io_error_.empty()) {

@@ -1,0 +1,60 @@
+#include "cli/serve_command.hpp"
+
+#include <memory>
+#include <string>
+
+#include "cli/byte_size.hpp"
+#include "cli/export_options.hpp"
+#include "cli/serve_run.hpp"
+#include "cli/spool_options.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+struct ServeArguments {
+  ServeOptions options;
+  bool no_telemetry = false;
+  std::string spool_max = "256MiB";
+};
+
+void run(ServeArguments& args) {
+  ServeOptions& o = args.options;
+  o.telemetry = !args.no_telemetry;
+  o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
+  run_with_exit_code([&] { return run_serve(o); });
+}
+
+}  // namespace
+
+void register_serve_command(CLI::App& app) {
+  auto args = std::make_shared<ServeArguments>();
+  ServeOptions& o = args->options;
+  CLI::App* cmd = app.add_subcommand(
+      "serve",
+      "Serve the volumes of a volumes file over NBD (one export per volume; Unix socket or "
+      "TCP) through the write-through cache engine (RAM tier over an io_uring datastore), "
+      "with live telemetry and SHARDS sampling exported to ingest like `replay`. Runs until "
+      "SIGTERM or SIGINT.");
+  cmd->add_option("--config", o.config_path,
+                  "Volumes file (JSON): {\"listen\": \"unix:/path\", \"volumes\": [{\"name\": "
+                  "\"vm1\", \"datastore\": \"/data/vm1.img\", \"size\": \"10GiB\", \"tier\": "
+                  "{\"ram\": \"1GiB\"}, \"policy\": \"lru\"}]}")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--socket", o.socket_path, "Listen on this Unix socket (overrides \"listen\")");
+  cmd->add_option("--listen", o.tcp_listen, "Listen on TCP HOST:PORT, e.g. 127.0.0.1:10809 (overrides \"listen\")");
+  cmd->add_flag("--no-telemetry", args->no_telemetry, "Collect no telemetry and sample nothing");
+  add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, o.interval_seconds, o.sample_rate,
+                            o.send_names, o.host_name},
+                     "Telemetry interval (wall clock; e.g. 10s, 1m; at least 1s)");
+  add_spool_options(*cmd, o.spool_dir, args->spool_max, o.drain_timeout_seconds);
+  cmd->footer(
+      "Log lines (volumes, the listen address, one line per volume and interval, the stop) go "
+      "to stderr.\n"
+      "Exit codes: 0 stopped by SIGTERM/SIGINT after finishing in-flight requests and flushing "
+      "the datastores; 1 failure (datastore, socket, io_uring); 2 bad volumes file or options; "
+      "4 ingest rejected batches; 5 batches not delivered (left in the spool).");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace tierwise::cli

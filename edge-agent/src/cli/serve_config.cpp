@@ -1,0 +1,132 @@
+#include "cli/serve_config.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "cache/eviction/eviction_policy.hpp"
+#include "cli/byte_size.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw std::invalid_argument(where + ": " + what);
+}
+
+void only_keys(const json& j, std::initializer_list<const char*> keys, const std::string& where) {
+  for (const auto& [key, value] : j.items()) {
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
+      fail(where, "unknown key \"" + key + "\"");
+    }
+  }
+}
+
+std::string string_field(const json& j, const char* key, const std::string& where, bool required) {
+  if (!j.contains(key)) {
+    if (required) fail(where, std::string("\"") + key + "\" is missing");
+    return "";
+  }
+  if (!j[key].is_string() || j[key].get<std::string>().empty()) {
+    fail(where, std::string("\"") + key + "\" must be a non-empty string");
+  }
+  return j[key].get<std::string>();
+}
+
+uint64_t size_field(const json& j, const char* key, const std::string& where, uint64_t multiple) {
+  const std::string text = string_field(j, key, where, true);
+  const std::optional<uint64_t> v = parse_byte_size(text);
+  if (!v) fail(where, std::string("\"") + key + "\" is not a byte size such as \"1GiB\": " + text);
+  if (*v % multiple != 0) {
+    fail(where, std::string("\"") + key + "\" must be a multiple of " + std::to_string(multiple) +
+                    " bytes: " + text);
+  }
+  return *v;
+}
+
+bool valid_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64 &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+         });
+}
+
+VolumeConfig parse_volume(const json& j, const std::string& where) {
+  if (!j.is_object()) fail(where, "must be an object");
+  VolumeConfig v;
+  v.name = string_field(j, "name", where, true);
+  const std::string at = where + " (" + v.name + ")";
+  only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff"}, at);
+  if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
+  v.datastore = string_field(j, "datastore", at, true);
+  if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);
+  if (!j.contains("tier") || !j["tier"].is_object()) {
+    fail(at, "\"tier\" must be an object: {\"ram\": \"1GiB\"} or {\"file\": \"/nvme/t\", \"size\": \"8GiB\"}");
+  }
+  const json& tier = j["tier"];
+  if (tier.contains("ram") == tier.contains("file")) fail(at + " tier", "give either \"ram\" or \"file\"");
+  if (tier.contains("ram")) {
+    only_keys(tier, {"ram"}, at + " tier");
+    v.tier_bytes = size_field(tier, "ram", at + " tier", 4096);
+  } else {
+    only_keys(tier, {"file", "size"}, at + " tier");
+    v.tier_file = string_field(tier, "file", at + " tier", true);
+    v.tier_bytes = size_field(tier, "size", at + " tier", 4096);
+  }
+  if (j.contains("policy")) {
+    v.policy = string_field(j, "policy", at, true);
+    if (!cache::eviction::parse_policy(v.policy)) {
+      std::string names;
+      for (cache::eviction::PolicyKind k : cache::eviction::all_policies()) {
+        names += (names.empty() ? "" : ", ") + std::string(cache::eviction::policy_name(k));
+      }
+      fail(at, "\"policy\" must be one of " + names + ": " + v.policy);
+    }
+  }
+  if (j.contains("sequential_cutoff")) {
+    const std::string text = string_field(j, "sequential_cutoff", at, true);
+    const std::optional<uint64_t> bytes = text == "off" ? std::optional<uint64_t>(0) : parse_byte_size(text);
+    if (!bytes) fail(at, "\"sequential_cutoff\" must be \"off\" or a byte size such as \"4MiB\": " + text);
+    v.sequential_cutoff_bytes = *bytes;
+  }
+  return v;
+}
+
+}  // namespace
+
+ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin) {
+  const json j = json::parse(json_text, nullptr, false);
+  if (j.is_discarded()) fail(origin, "not valid JSON");
+  if (!j.is_object()) fail(origin, "must be a JSON object with \"volumes\"");
+  only_keys(j, {"listen", "volumes"}, origin);
+  ServeConfig c;
+  c.listen = string_field(j, "listen", origin, false);
+  if (!j.contains("volumes") || !j["volumes"].is_array() || j["volumes"].empty()) {
+    fail(origin, "\"volumes\" must be a non-empty array");
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < j["volumes"].size(); ++i) {
+    VolumeConfig v = parse_volume(j["volumes"][i], origin + ": volumes[" + std::to_string(i) + "]");
+    if (!names.insert(v.name).second) fail(origin, "two volumes are named \"" + v.name + "\"");
+    c.volumes.push_back(std::move(v));
+  }
+  return c;
+}
+
+ServeConfig load_serve_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read volumes file " + path + ": " + std::strerror(errno));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_serve_config(text.str(), path);
+}
+
+}  // namespace tierwise::cli

@@ -1,0 +1,43 @@
+// The volumes file of `tierwise-agent serve` (JSON), parsed and checked.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tierwise::cli {
+
+// One volume: an NBD export backed by a datastore behind a cache tier.
+struct VolumeConfig {
+  std::string name;        // export name; [A-Za-z0-9._-], 1-64 characters
+  std::string datastore;   // regular file (created sparse when missing) or block device
+  uint64_t size_bytes = 0; // 0: the datastore's size; else the export's size (a file grows to it)
+  uint64_t tier_bytes = 0;      // tier capacity, bytes (multiple of 4096)
+  std::string tier_file;        // empty: a RAM tier; else a file or device (NVMe/SSD), O_DIRECT
+  std::string policy;           // eviction policy: lru, s3fifo, arc, 2q; empty: the engine's default
+  uint64_t sequential_cutoff_bytes = UINT64_MAX;  // UINT64_MAX: the engine's default; 0: off
+};
+
+struct ServeConfig {
+  std::string listen;  // "unix:<path>" or "tcp:<ipv4>:<port>"; empty: not in the file
+  std::vector<VolumeConfig> volumes;
+};
+
+// Parses the JSON text of a volumes file:
+//   {"listen": "unix:/run/tierwise/nbd.sock",
+//    "volumes": [{"name": "vm1", "datastore": "/var/lib/tierwise/vm1.img",
+//                 "size": "10GiB", "tier": {"ram": "1GiB"}, "policy": "lru"}]}
+// A flash tier is {"file": "/nvme/vm1.tier", "size": "8GiB"} instead of "ram".
+// "size" is optional for an existing datastore; "policy" (lru, s3fifo, arc,
+// 2q) and "sequential_cutoff" ("off" or a byte size) default to the engine's.
+// `origin` names the file in messages. Throws std::invalid_argument naming
+// the file, the volume and the field for anything malformed: bad JSON,
+// unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not
+// multiples of 512 (size) / 4096 (tier), a tier with both or neither of "ram"
+// and "file", an unknown policy.
+ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin);
+
+// Reads and parses the file at `path`; std::invalid_argument when unreadable.
+ServeConfig load_serve_config(const std::string& path);
+
+}  // namespace tierwise::cli

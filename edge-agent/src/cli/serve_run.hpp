@@ -1,0 +1,38 @@
+// `tierwise-agent serve`: the volumes of a volumes file served over NBD
+// through write-through cache engines, with live telemetry.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tierwise::cli {
+
+struct ServeOptions {
+  std::string config_path;          // volumes file (serve_config.hpp)
+  std::string socket_path;          // Unix socket; overrides the file's "listen"
+  std::string tcp_listen;           // "HOST:PORT" (IPv4); overrides the file's "listen"
+  bool telemetry = true;            // collectors and SHARDS sampling on the data plane
+  std::string ingest_url;           // export to ingest when set (needs token)
+  std::string token;
+  std::string key_file;             // tenant key; empty: sampling::default_key_file_path()
+  double interval_seconds = 10;     // telemetry interval (wall clock), >= 1
+  double sample_rate = 0.01;        // SHARDS sampling rate R
+  bool send_names = false;
+  std::string host_name;            // empty: gethostname()
+  std::string spool_dir;
+  uint64_t spool_max_bytes = 256ull << 20;
+  double drain_timeout_seconds = 60;  // at exit, wait this long for the export to drain
+};
+
+// Exit codes of `serve` beyond 0 (stopped by SIGTERM/SIGINT after an orderly
+// drain) and 1 (failure: a datastore cannot be opened, io_uring, the socket,
+// a failed final flush): 4 and 5 as `replay` (batches rejected / undelivered).
+//
+// Serves until SIGTERM or SIGINT, then stops taking requests, completes those
+// in flight, flushes every datastore (fdatasync), closes the last telemetry
+// interval and drains the export. Log lines go to stderr. Throws
+// std::invalid_argument for a bad volumes file or options (exit 2) and
+// std::runtime_error when serving cannot start.
+int run_serve(const ServeOptions& options);
+
+}  // namespace tierwise::cli

@@ -1,0 +1,90 @@
+// Telemetry of `tierwise-agent serve`: the replay's per-volume collectors and
+// SHARDS reference sampling, fed by the NBD data plane instead of a trace.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cache/cache_engine.hpp"
+#include "export/http_sender.hpp"
+#include "export/otlp_metrics.hpp"
+#include "frontend/nbd/volume.hpp"
+#include "sampling/keyed_hash.hpp"
+#include "sampling/reference_batcher.hpp"
+#include "sampling/shards_sampler.hpp"
+#include "telemetry/volume_collector.hpp"
+#include "trace/record.hpp"
+
+namespace tierwise::cli {
+
+// One volume's figures over one closed interval (for the log line).
+struct IntervalLine {
+  std::string volume;
+  uint64_t reads = 0, writes = 0;           // front-end I/Os
+  uint64_t read_hit_blocks = 0, read_miss_blocks = 0;
+};
+
+/*
+ * Lifecycle of a LiveTelemetry
+ *
+ * 1. Construct with the volumes' names and engines (not owned), the keyed
+ *    hasher and sampler, and the sender (null: collect, never export).
+ * 2. on_io() (the IoObserver hook, reactor thread) records every completed
+ *    I/O into its volume's VolumeCollector (sizes, sources, latencies) and
+ *    offers its 4 KiB blocks to the volume's ReferenceBatcher (SHARDS; full
+ *    batches go to the sender). Collectors only add to fixed arrays; the
+ *    batcher only grows its pending batch.
+ * 3. close_interval() (reactor thread, every interval): for each volume that
+ *    saw I/O, ends its interval with the engine's cumulative counters, encodes
+ *    the OTLP metrics of the wall-clock window (previous close, now] and
+ *    queues them; returns one line per such volume. An I/O counts in the
+ *    interval in which it completed; the cache counters are taken at the close.
+ * 4. finish(): closes the last interval and flushes partial reference batches.
+ */
+class LiveTelemetry final : public frontend::nbd::IoObserver {
+ public:
+  struct VolumeSource {
+    std::string name;
+    const cache::CacheEngine* engine;
+  };
+  struct Options {
+    std::string host_name;
+    bool send_names = false;
+    std::string agent_version;
+  };
+
+  LiveTelemetry(const Options& options, const std::vector<VolumeSource>& volumes,
+                const sampling::KeyedHasher& hasher, const sampling::ShardsSampler& sampler,
+                exporter::HttpSender* sender, int64_t start_unix_us);
+
+  void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) override;
+  std::vector<IntervalLine> close_interval(int64_t now_unix_us);
+  std::vector<IntervalLine> finish(int64_t now_unix_us);
+
+  // Metric requests and reference batches handed to the sender so far.
+  uint64_t metric_requests() const { return metric_requests_; }
+  uint64_t reference_batches() const { return reference_batches_; }
+
+ private:
+  struct Volume {
+    std::string name;
+    const cache::CacheEngine* engine;
+    exporter::VolumeResource resource;
+    telemetry::VolumeCollector collector;
+    std::unique_ptr<sampling::ReferenceBatcher> batcher;
+    trace::IoRecord record;  // reused: the batcher's view of each I/O
+    int64_t last_us = 0;
+  };
+
+  std::vector<std::unique_ptr<Volume>> volumes_;
+  exporter::HttpSender* sender_;
+  std::string agent_version_;
+  int64_t interval_start_us_;
+  exporter::ExportMetricsServiceRequest request_;
+  uint64_t metric_requests_ = 0;
+  uint64_t reference_batches_ = 0;
+};
+
+}  // namespace tierwise::cli

@@ -1,0 +1,138 @@
+#include "cli/serve_volumes.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "cache/eviction/eviction_policy.hpp"
+
+namespace tierwise::cli {
+namespace {
+
+// Slots beyond the tier's capacity for blocks whose eviction waits for an
+// in-flight I/O (cache/tier_index.hpp): 32 MiB, the most one request can
+// touch (kMaxPayloadBytes), so a large read never loses its population.
+// RAM takes them only when used.
+constexpr uint32_t kStagingSlots = (32u << 20) / cache::CacheEngine::kBlockBytes;
+
+[[noreturn]] void fail(const VolumeConfig& c, const std::string& what) {
+  throw std::runtime_error("volume " + c.name + ": " + what);
+}
+
+std::string errno_text(int negative_errno) { return std::strerror(-negative_errno); }
+
+// Size of the block device at `path`, bytes (BLKGETSIZE64).
+uint64_t block_device_size(const VolumeConfig& c) {
+  const int fd = ::open(c.datastore.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(c, "cannot open block device " + c.datastore + ": " + std::strerror(errno));
+  uint64_t size = 0;
+  const int rc = ioctl(fd, BLKGETSIZE64, &size);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) fail(c, "cannot read the size of " + c.datastore + ": " + std::strerror(err));
+  return size;
+}
+
+}  // namespace
+
+std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue) {
+  auto v = std::make_unique<ServedVolume>();
+  v->config = config;
+  struct stat st {};
+  const bool exists = ::stat(config.datastore.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) {
+    fail(config, "cannot stat datastore " + config.datastore + ": " + std::strerror(errno));
+  }
+  if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+    fail(config, "datastore " + config.datastore + " is neither a regular file nor a block device");
+  }
+  v->block_device = exists && S_ISBLK(st.st_mode);
+  const uint64_t current = v->block_device ? block_device_size(config)
+                           : exists        ? static_cast<uint64_t>(st.st_size)
+                                           : 0;
+  if (config.size_bytes == 0) {
+    if (current == 0) fail(config, "datastore " + config.datastore + " is missing or empty: give \"size\"");
+    v->size_bytes = current / cache::CacheEngine::kSectorBytes * cache::CacheEngine::kSectorBytes;
+  } else {
+    if (v->block_device && config.size_bytes > current) {
+      fail(config, "\"size\" " + std::to_string(config.size_bytes) + " exceeds block device " +
+                       config.datastore + " (" + std::to_string(current) + " bytes)");
+    }
+    v->size_bytes = config.size_bytes;
+  }
+  if (const int rc = blockdev::UringFileDevice::open(queue, config.datastore, &v->datastore); rc != 0) {
+    fail(config, "cannot open datastore " + config.datastore + ": " + errno_text(rc));
+  }
+  if (!v->block_device && current < v->size_bytes &&
+      ::truncate(config.datastore.c_str(), static_cast<off_t>(v->size_bytes)) != 0) {
+    fail(config, "cannot extend datastore " + config.datastore + ": " + std::strerror(errno));
+  }
+  cache::EvictionOptions eviction;
+  if (!config.policy.empty()) eviction.policy = *cache::eviction::parse_policy(config.policy);
+  if (config.sequential_cutoff_bytes != UINT64_MAX) eviction.sequential_cutoff_bytes = config.sequential_cutoff_bytes;
+  eviction.staging_slots = kStagingSlots;
+  // The tier holds the capacity plus the staging room of deferred eviction.
+  const uint64_t tier_device_bytes = config.tier_bytes + uint64_t{kStagingSlots} * cache::CacheEngine::kBlockBytes;
+  if (config.tier_file.empty()) {
+    std::unique_ptr<blockdev::RamDevice> ram;
+    if (const int rc = blockdev::RamDevice::create(tier_device_bytes, &ram); rc != 0) {
+      fail(config, "RAM tier: " + errno_text(rc));
+    }
+    v->tier = std::move(ram);
+  } else {
+    std::unique_ptr<blockdev::UringFileDevice> file;
+    if (const int rc = blockdev::UringFileDevice::open(queue, config.tier_file, &file); rc != 0) {
+      fail(config, "cannot open tier " + config.tier_file + ": " + errno_text(rc));
+    }
+    if (file->buffer_alignment() > cache::CacheEngine::kSectorBytes) {
+      fail(config, "tier " + config.tier_file + " needs " + std::to_string(file->buffer_alignment()) +
+                       "-byte aligned buffers for direct I/O; the cache engine hands the tier "
+                       "512-byte aligned ones");
+    }
+    v->tier = std::move(file);
+  }
+  if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, eviction, &v->engine);
+      rc != 0) {
+    fail(config, "cache engine: " + errno_text(rc));
+  }
+  return v;
+}
+
+namespace {
+
+struct FlushWait {
+  int pending = 0;
+  int status = 0;
+};
+
+void on_flushed(void* arg, int status) {
+  auto* w = static_cast<FlushWait*>(arg);
+  if (status != 0 && w->status == 0) w->status = status;
+  --w->pending;
+}
+
+}  // namespace
+
+int flush_volumes(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
+                  blockdev::UringQueue& queue) {
+  FlushWait wait;
+  for (const auto& v : volumes) {
+    ++wait.pending;
+    if (const int rc = v->engine->submit_flush(on_flushed, &wait); rc != 0) {
+      --wait.pending;
+      if (wait.status == 0) wait.status = rc;
+    }
+  }
+  while (wait.pending > 0) {
+    if (const int rc = queue.poll(true); rc < 0) return rc;
+  }
+  return wait.status;
+}
+
+}  // namespace tierwise::cli

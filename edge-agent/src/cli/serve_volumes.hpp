@@ -1,0 +1,39 @@
+// The data plane of `serve`: each volume's datastore, RAM tier and cache
+// engine, all driven by one UringQueue.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blockdev/ram_device.hpp"
+#include "blockdev/uring_file_device.hpp"
+#include "blockdev/uring_queue.hpp"
+#include "cache/cache_engine.hpp"
+#include "cli/serve_config.hpp"
+
+namespace tierwise::cli {
+
+struct ServedVolume {
+  VolumeConfig config;
+  uint64_t size_bytes = 0;  // the export's size
+  bool block_device = false;
+  std::unique_ptr<blockdev::UringFileDevice> datastore;
+  std::unique_ptr<blockdev::BlockDevice> tier;  // RamDevice or UringFileDevice
+  std::unique_ptr<cache::CacheEngine> engine;
+};
+
+// Opens the datastore (a missing file is created sparse; a file smaller than
+// "size" is extended, sparse), the tier (RAM, or a file/device through the
+// same io_uring, O_DIRECT) and the engine of `config`.
+// Throws std::runtime_error naming the volume and the cause (missing size,
+// unreadable path, io_uring, a size that is not a multiple of 512).
+std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue);
+
+// Flushes every volume's datastore (fdatasync through the queue) and waits.
+// Returns the first error as -errno, or 0.
+int flush_volumes(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
+                  blockdev::UringQueue& queue);
+
+}  // namespace tierwise::cli
