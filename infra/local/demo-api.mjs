@@ -75,17 +75,24 @@ export function requireEnv(name) {
 
 /**
  * GET helper for the Tierwise API ($TIERWISE_API_URL) with the demo tenant's
- * API key. get(path) resolves to the parsed JSON body.
+ * API key. get(path) resolves to the parsed JSON body; a 429 is retried after its Retry-After.
  * @throws Error with the API's {code, message} on a non-2xx answer.
  */
 export function apiClient(apiKey = loadDemoTenant().api_key) {
   const base = requireEnv('TIERWISE_API_URL');
   return {
     async get(path) {
-      const res = await fetch(base + path, {
-        headers: { authorization: `Bearer ${apiKey}` },
-        signal: AbortSignal.timeout(30_000),
-      });
+      let res;
+      // A 429 is waited out as its Retry-After says (at most 5 times), as any API client should.
+      for (let attempt = 1; ; attempt++) {
+        res = await fetch(base + path, {
+          headers: { authorization: `Bearer ${apiKey}` },
+          signal: AbortSignal.timeout(30_000),
+        });
+        if (res.status !== 429 || attempt > 5) break;
+        await res.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, Number(res.headers.get('retry-after')) || 1)));
+      }
       const body = await res.text();
       if (!res.ok) {
         let detail = body;

@@ -13,7 +13,7 @@
 //       volumes that can have one. Exits 1 with what is missing after S seconds,
 //       or at once when the tenant holds more than was replayed (counted twice).
 import { parseArgs } from 'node:util';
-import { apiClient, listVolumes, loadReplaySummary, mapPooled, runMain } from './demo-api.mjs';
+import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
 
 const POLL_MS = 2_000;
 const PROGRESS_MS = 15_000;
@@ -26,20 +26,16 @@ async function fleetOps(api) {
 }
 
 /**
- * The working sets of the tenant: {volumes, refs, withoutMrc, key}, where refs
- * sums working_set.sampled_references and key identifies the list state (the
- * details are fetched again only when it changes: pass the previous result).
+ * Working-set coverage of the tenant from the fleet summary: {volumes (with a working set),
+ * refs (the SHARDS-sampled references behind them), withoutMrc (of those, volumes without a
+ * miss ratio curve)}. One request however many volumes the tenant has.
  */
-async function workingSets(api, previous) {
-  const withWs = (await listVolumes(api)).filter((v) => v.wss_bytes !== null);
-  const key = withWs.map((v) => `${v.volume_id}:${v.wss_bytes}:${v.last_seen}`).sort().join(',');
-  if (previous && previous.key === key) return previous;
-  const details = await mapPooled(withWs, 8, (v) => api.get(`/v1/volumes/${encodeURIComponent(v.volume_id)}`));
+async function workingSets(api) {
+  const fleet = await api.get('/v1/fleet/summary');
   return {
-    key,
-    volumes: details.length,
-    refs: details.reduce((n, d) => n + (d.working_set?.sampled_references ?? 0), 0),
-    withoutMrc: details.filter((d) => !d.mrc || d.mrc.points.length === 0).length,
+    volumes: fleet.working_set_volumes,
+    refs: fleet.sampled_references,
+    withoutMrc: fleet.working_set_volumes - fleet.mrc_volumes,
   };
 }
 
@@ -66,13 +62,13 @@ async function main() {
   let lastProgress = t0;
   let lastStatus = '';
   let lastChange = t0;
-  let ws = { key: null, volumes: 0, refs: 0, withoutMrc: 0 };
+  let ws = { volumes: 0, refs: 0, withoutMrc: 0 };
   for (;;) {
     const ops = await fleetOps(api);
     if (ops > expectedOps) {
       throw new Error(`the tenant holds ${ops} I/Os but ${expectedOps} were replayed: I/Os were counted twice`);
     }
-    if (ops === expectedOps) ws = await workingSets(api, ws);
+    if (ops === expectedOps) ws = await workingSets(api);
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }

@@ -49,6 +49,10 @@ export TIERWISE_SMTP_URL="smtp://127.0.0.1:$TIERWISE_SMTP_PORT"
 # The portal reads its API key from here (until portal login exists): `./tierwise demo`
 # writes the demo tenant's read key into it.
 export TIERWISE_PORTAL_API_KEY_FILE="$TIERWISE_STATE_DIR/portal-api-key"
+# Requests per minute one credential may make to the api (production default 600). The demo
+# summary reads the detail of every replayed volume (2,000 for the Tencent sample), so the
+# local stack allows more.
+export TIERWISE_API_RATE_LIMIT_PER_MINUTE="${TIERWISE_API_RATE_LIMIT_PER_MINUTE:-20000}"
 # Nothing phones home: no telemetry from turbo or Next.js.
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 unset _base

@@ -812,6 +812,12 @@ export interface components {
             hit_ratio: number | null;
             /** @description sum of the volumes' working set sizes, bytes (window 'all') */
             wss_bytes: number;
+            /** @description volumes with a working set estimate (window 'all') */
+            working_set_volumes: number;
+            /** @description SHARDS-sampled block references behind those estimates (window 'all') */
+            sampled_references: number;
+            /** @description volumes with a miss ratio curve of at least one point (window 'all') */
+            mrc_volumes: number;
         };
         /**
          * @description machine-readable error code

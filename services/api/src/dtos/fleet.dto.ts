@@ -11,6 +11,12 @@ export class FleetSummaryDto extends IoTotalsDto {
   hit_ratio!: number | null;
   @ApiProperty({ description: "sum of the volumes' working set sizes, bytes (window 'all')" })
   wss_bytes!: number;
+  @ApiProperty({ description: "volumes with a working set estimate (window 'all')" })
+  working_set_volumes!: number;
+  @ApiProperty({ description: "SHARDS-sampled block references behind those estimates (window 'all')" })
+  sampled_references!: number;
+  @ApiProperty({ description: "volumes with a miss ratio curve of at least one point (window 'all')" })
+  mrc_volumes!: number;
 }
 
 /** The row of FleetRepository.summary: already the DTO's shape (bigint sums cast to float8). */
@@ -28,5 +34,8 @@ export function mapFleetSummary(row: FleetSummaryRow): FleetSummaryDto {
     cache_misses: row.cache_misses,
     hit_ratio: row.hit_ratio,
     wss_bytes: row.wss_bytes,
+    working_set_volumes: row.working_set_volumes,
+    sampled_references: row.sampled_references,
+    mrc_volumes: row.mrc_volumes,
   };
 }

@@ -7,7 +7,7 @@ import { hitRatioSql } from './hit-ratio.sql.js';
 @Injectable()
 export class FleetRepository {
   /**
-   * Inventory counts and I/O totals of one tenant over everything received.
+   * Inventory counts, I/O totals and working-set coverage of one tenant over everything received.
    * @param db a client in the tenant's transaction.
    */
   async summary(db: Queryable, tenantId: string): Promise<FleetSummaryRow> {
@@ -20,9 +20,13 @@ export class FleetRepository {
        SELECT (SELECT count(*) FROM volumes WHERE tenant_id = $1)::int AS volumes,
               (SELECT count(*) FROM hosts WHERE tenant_id = $1)::int AS hosts,
               io.*, ${hitRatioSql('io.cache_hits', 'io.cache_misses')} AS hit_ratio,
-              (SELECT coalesce(sum(wss_bytes), 0)::float8 FROM volume_working_sets
-                WHERE tenant_id = $1 AND window_name = $2) AS wss_bytes
-         FROM io`,
+              ws.wss_bytes, ws.working_set_volumes, ws.sampled_references,
+              (SELECT count(*) FROM volume_mrcs
+                WHERE tenant_id = $1 AND window_name = $2 AND jsonb_array_length(points) > 0)::int AS mrc_volumes
+         FROM io,
+              (SELECT coalesce(sum(wss_bytes), 0)::float8 AS wss_bytes, count(*)::int AS working_set_volumes,
+                      coalesce(sum(sampled_references), 0)::float8 AS sampled_references
+                 FROM volume_working_sets WHERE tenant_id = $1 AND window_name = $2) AS ws`,
       [tenantId, REPORTED_WINDOW],
     );
     return rows[0];

@@ -24,7 +24,7 @@ describe('FleetService (real PostgreSQL)', () => {
   it("sums the tenant's volumes only", async () => {
     const [mine, theirs] = [await tenants.create('fleet-mine'), await tenants.create('fleet-theirs')];
     const host = hexId();
-    await insertVolume(tenants.owner, mine.tenant_id, { volumeId: hexId(), hostId: host, io: { readOps: 100, writeOps: 10, hits: 30, misses: 10 }, wssBytes: 4096 });
+    await insertVolume(tenants.owner, mine.tenant_id, { volumeId: hexId(), hostId: host, io: { readOps: 100, writeOps: 10, hits: 30, misses: 10 }, wssBytes: 4096, mrcCacheBytes: 8192 });
     await insertVolume(tenants.owner, mine.tenant_id, { volumeId: hexId(), hostId: host, io: { readOps: 50, writeOps: 40, hits: 10, misses: 30 } });
     await insertVolume(tenants.owner, theirs.tenant_id, { volumeId: hexId(), hostId: hexId(), io: { readOps: 7, writeOps: 7, hits: 7, misses: 7 }, wssBytes: 8192 });
 
@@ -40,6 +40,9 @@ describe('FleetService (real PostgreSQL)', () => {
       cache_misses: 40,
       hit_ratio: 0.5,
       wss_bytes: 4096,
+      working_set_volumes: 1,
+      sampled_references: 52000,
+      mrc_volumes: 1,
     });
   });
 });
