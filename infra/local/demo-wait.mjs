@@ -5,17 +5,19 @@
 //   node demo-wait.mjs --baseline-json '{"ops":N,"refs":M}' --timeout-s S SUMMARY.json...
 //       polls every 2 s until
 //         (1) the fleet's read_ops + write_ops equal N plus the replayed I/Os, and
-//         (2) the sampled_references of the tenant's working sets add up to M plus
-//             the SHARDS references the replays sent, every volume with a working
-//             set also having a miss ratio curve.
-//       A volume none of whose blocks was sampled (few distinct blocks at rate R)
-//       gets no working set; (2) counts references, so it waits for exactly the
-//       volumes that can have one. Exits 1 with what is missing after S seconds,
-//       or at once when the tenant holds more than was replayed (counted twice).
+//         (2) the working sets have settled: their sampled_references have not moved
+//             for 20 s (the jobs write results a few seconds after new references),
+//             and every volume with a working set also has a miss ratio curve.
+//       The working sets hold at most M plus the SHARDS references the replays sent:
+//       SHARDS fixed-size keeps only references under its current threshold, so
+//       fewer is expected, more means counted twice. Exits 1 with what is missing
+//       after S seconds, at once when the tenant holds more than was replayed.
 import { parseArgs } from 'node:util';
 import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
 
 const POLL_MS = 2_000;
+// The working sets are complete once their counts stop moving for this long.
+const SETTLE_MS = 20_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;
@@ -63,6 +65,8 @@ async function main() {
   let lastStatus = '';
   let lastChange = t0;
   let ws = { volumes: 0, refs: 0, withoutMrc: 0 };
+  let lastRefs = -1;
+  let refsSince = t0;
   for (;;) {
     const ops = await fleetOps(api);
     if (ops > expectedOps) {
@@ -72,9 +76,14 @@ async function main() {
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }
-    const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} of ${expectedRefs} sampled references `
+    const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
       + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve`;
-    if (ops === expectedOps && ws.refs === expectedRefs && ws.withoutMrc === 0) {
+    if (ws.refs !== lastRefs) {
+      lastRefs = ws.refs;
+      refsSince = Date.now();
+    }
+    const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS;
+    if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;
     }
