@@ -23,4 +23,12 @@ describe('loadEnv', () => {
     );
     expect(() => loadEnv(['TIERWISE_API_PORT'], { TIERWISE_API_PORT: '70000' })).toThrow(/TIERWISE_API_PORT is invalid/);
   });
+
+  it('binds to 127.0.0.1 unless TIERWISE_BIND_ADDRESS names another IP address', () => {
+    expect(loadEnv(['TIERWISE_BIND_ADDRESS'], {})).toEqual({ TIERWISE_BIND_ADDRESS: '127.0.0.1' });
+    expect(loadEnv(['TIERWISE_BIND_ADDRESS'], { TIERWISE_BIND_ADDRESS: '0.0.0.0' })).toEqual({ TIERWISE_BIND_ADDRESS: '0.0.0.0' });
+    expect(() => loadEnv(['TIERWISE_BIND_ADDRESS'], { TIERWISE_BIND_ADDRESS: 'localhost' })).toThrow(
+      'TIERWISE_BIND_ADDRESS is invalid: must be an IPv4 or IPv6 address',
+    );
+  });
 });

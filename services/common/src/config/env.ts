@@ -24,6 +24,11 @@ export const ENV_SCHEMA = {
   TIERWISE_API_PORT: port,
   /** Requests one credential (API key, else client address) may make to the api's /v1 per minute (default 600). */
   TIERWISE_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
+   * IP address the HTTP services listen on (default 127.0.0.1, the local stack's rule); a
+   * deployment behind a load balancer sets 0.0.0.0 (infra/terraform sets it on every task).
+   */
+  TIERWISE_BIND_ADDRESS: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).default('127.0.0.1'),
 } as const;
 
 export type EnvName = keyof typeof ENV_SCHEMA;

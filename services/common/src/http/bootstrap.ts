@@ -8,7 +8,7 @@ import { ErrorFilter } from '../errors/error.filter.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { requestLogMiddleware } from './request-log.middleware.js';
 
-/** Address every Tierwise server binds to. */
+/** Address the local stack's servers and the tests bind to (services: TIERWISE_BIND_ADDRESS, same default). */
 export const BIND_ADDRESS = '127.0.0.1';
 
 export interface ServiceAppOptions {
@@ -55,17 +55,17 @@ export interface RunServiceOptions<K extends EnvName> extends ServiceAppOptions 
 
 /**
  * `main.ts` of a service: checks the environment (a problem is printed alone, exit 1), creates
- * the app, lets `configure` add to it, and listens on 127.0.0.1:<port>.
+ * the app, lets `configure` add to it, and listens on TIERWISE_BIND_ADDRESS (default 127.0.0.1):<port>.
  */
 export async function runService<K extends EnvName>(module: Type<unknown>, options: RunServiceOptions<K>): Promise<void> {
-  let env: Env<K>;
+  let env: Env<K | 'TIERWISE_BIND_ADDRESS'>;
   try {
-    env = loadEnv(options.env);
+    env = loadEnv([...options.env, 'TIERWISE_BIND_ADDRESS']);
   } catch (error) {
     process.stderr.write(`${(error as EnvError).message}\n`);
     process.exit(1);
   }
   const app = await createServiceApp(module, options);
   await options.configure?.(app);
-  await app.listen(env[options.port] as number, BIND_ADDRESS);
+  await app.listen(env[options.port] as number, env.TIERWISE_BIND_ADDRESS as string);
 }
