@@ -53,7 +53,8 @@ for (const name of ['TIERWISE_INGEST_URL', 'TIERWISE_API_URL', 'TIERWISE_STATE_D
 }
 const pidOf = (name) => {
   try {
-    return Number(readFileSync(path.join(env.TIERWISE_STATE_DIR, 'run', `${name}.pid`), 'utf8').trim());
+    // infra/local/lib.sh writes "<pid> <start time>".
+    return Number(readFileSync(path.join(env.TIERWISE_STATE_DIR, 'run', `${name}.pid`), 'utf8').trim().split(/\s+/)[0]);
   } catch {
     return null;
   }

@@ -18,6 +18,7 @@ export type Policy = Schemas['PolicyDto'];
 export type DesiredPolicy = NonNullable<paths['/v1/volumes/{volumeId}/policy']['put']['requestBody']>['content']['application/json'];
 export type Recommendation = Schemas['RecommendationItemDto'];
 export type AppliedRecommendation = Schemas['AppliedRecommendationDto'];
+export type RecommendationHistoryEntry = Schemas['RecommendationHistoryItemDto'];
 export type ApplyOptions = NonNullable<paths['/v1/recommendations/{volumeId}/apply']['post']['requestBody']>['content']['application/json'];
 export type ApiKey = Schemas['ApiKeyDto'];
 export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
@@ -26,6 +27,7 @@ export type AuditEntry = Schemas['AuditEntryDto'];
 export type HostListQuery = QueryOf<'/v1/hosts'>;
 export type VolumeListQuery = QueryOf<'/v1/volumes'>;
 export type RecommendationListQuery = QueryOf<'/v1/recommendations'>;
+export type RecommendationHistoryQuery = QueryOf<'/v1/volumes/{volumeId}/recommendations/history'>;
 export type ApiKeyListQuery = QueryOf<'/v1/api-keys'>;
 export type AuditListQuery = QueryOf<'/v1/audit-log'>;
 export type MetricsExportQuery = QueryOf<'/v1/volumes/{volumeId}/metrics/export'>;
@@ -110,6 +112,11 @@ export class Tierwise {
     iterate: (query: IterateQuery<RecommendationListQuery> = {}): AsyncGenerator<Recommendation> =>
       paginate((cursor) => this.recommendations.list({ ...query, cursor })),
     get: (volumeId: string): Promise<Recommendation> => unwrap(this.raw.GET('/v1/recommendations/{volumeId}', { params: { path: { volumeId } } })),
+    /** The volume's past predictions, newest first, each with the hit ratio measured while it ran (null until measured). */
+    history: (volumeId: string, query: RecommendationHistoryQuery = {}): Promise<Page<RecommendationHistoryEntry>> =>
+      unwrap(this.raw.GET('/v1/volumes/{volumeId}/recommendations/history', { params: { path: { volumeId }, query } })),
+    iterateHistory: (volumeId: string, query: IterateQuery<RecommendationHistoryQuery> = {}): AsyncGenerator<RecommendationHistoryEntry> =>
+      paginate((cursor) => this.recommendations.history(volumeId, { ...query, cursor })),
     /** Applies the volume's recommendation: it becomes the volume's desired policy. */
     apply: (volumeId: string, choice: ApplyOptions = {}, options: PostOptions = {}): Promise<AppliedRecommendation> =>
       unwrap(

@@ -83,7 +83,10 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
   it('shows and applies a recommendation, which sets the policy', async () => {
     const show = await tierwise(['recommendations', 'show', world.recommendedVolume]);
     expect(show.stdout).toMatch(new RegExp(`${world.recommendedVolume}\\s+${world.hostId}\\s+64 GiB\\s+nvme\\s+write-through\\s+86.0 %\\s+open`));
+    expect(show.stdout).toMatch(/24h\s+0\s+1250\.5\s+5 MiB\/s\s+180\.5 µs\s+950\.0 µs\s+-\s+-/);
     expect(show.stdout).toContain('a 64 GiB NVMe tier reaches 86 % hits');
+    const history = await tierwise(['recommendations', 'history', world.recommendedVolume]);
+    expect(history.stdout).toMatch(/2026-11-20T12:00:05\.000Z\s+24h\s+64 GiB\s+nvme\s+write-through\s+86\.0 %\s+-\s+-/);
     const apply = await tierwise(['recommendations', 'apply', world.recommendedVolume, '--eviction', 's3-fifo']);
     expect(apply).toMatchObject({ code: 0, stdout: `applied: volume ${world.recommendedVolume} policy version 1: write-through, 64 GiB nvme, eviction s3-fifo\n` });
     const again = await tierwise(['recommendations', 'apply', world.recommendedVolume]);

@@ -16,7 +16,19 @@ describe('SDK: recommendations (real api process, real PostgreSQL)', () => {
   it('lists and shows the open recommendation, and nothing of the other tenant', async () => {
     const page = await admin.recommendations.list();
     expect(page.data.map((r) => [r.volume_id, r.status, r.tier_bytes, r.media])).toEqual([[world.recommendedVolume, 'open', 64 * GiB, 'nvme']]);
-    expect(await admin.recommendations.get(world.recommendedVolume)).toMatchObject({ volume_id: world.recommendedVolume, host_id: world.hostId, policy: 'write-through', status: 'open' });
+    expect(await admin.recommendations.get(world.recommendedVolume)).toMatchObject({
+      volume_id: world.recommendedVolume,
+      host_id: world.hostId,
+      policy: 'write-through',
+      status: 'open',
+      window_name: '24h',
+      offloaded_iops: 1250.5,
+      offloaded_bytes_per_second: 5 * 1024 ** 2,
+      predicted_latency_us: 180.5,
+      datastore_latency_us: 950,
+      measured_hit_ratio: null,
+      hit_ratio_error: null,
+    });
     await expect(admin.recommendations.get(world.otherVolume)).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -38,5 +50,17 @@ describe('SDK: recommendations (real api process, real PostgreSQL)', () => {
     const dismissed = await admin.recommendations.dismiss(world.recommendedVolume, 'volume is being retired');
     expect(dismissed).toMatchObject({ status: 'dismissed', reason: 'volume is being retired' });
     expect((await admin.recommendations.list({ status: 'dismissed' })).data.map((r) => r.volume_id)).toEqual([world.recommendedVolume]);
+  });
+
+  it('pages the history of the predictions newest first, and refuses the other tenant\'s volume', async () => {
+    const history = [];
+    for await (const entry of admin.recommendations.iterateHistory(world.recommendedVolume, { limit: 1 })) {
+      history.push([entry.tier_bytes, entry.predicted_hit_ratio, entry.measured_hit_ratio]);
+    }
+    expect(history).toEqual([
+      [128 * GiB, 0.86, null],
+      [64 * GiB, 0.86, null],
+    ]);
+    await expect(admin.recommendations.history(world.otherVolume)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

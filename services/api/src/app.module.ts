@@ -31,6 +31,7 @@ import { PolicyController } from './policies/policy.controller.js';
 import { PolicyRepository } from './policies/policy.repository.js';
 import { PolicyService } from './policies/policy.service.js';
 import { RecommendationController } from './recommendations/recommendation.controller.js';
+import { RecommendationHistoryController } from './recommendations/recommendation-history.controller.js';
 import { RecommendationRepository } from './recommendations/recommendation.repository.js';
 import { RecommendationService } from './recommendations/recommendation.service.js';
 import { FleetRepository } from './repositories/fleet.repository.js';
@@ -64,6 +65,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     PolicyController,
     MetricsExportController,
     RecommendationController,
+    RecommendationHistoryController,
     ApiKeysController,
     BenchmarksController,
     RollupsController,

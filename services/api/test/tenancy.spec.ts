@@ -308,6 +308,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
         `GET /v1/volumes/{volumeId}/metrics/export ${both}`,
         `GET /v1/recommendations ${both}`,
         `GET /v1/recommendations/{volumeId} ${both}`,
+        `GET /v1/volumes/{volumeId}/recommendations/history ${both}`,
         `POST /v1/recommendations/{volumeId}/apply ${both}`,
         `POST /v1/recommendations/{volumeId}/dismiss ${both}`,
         `GET /v1/api-keys ${both}`,

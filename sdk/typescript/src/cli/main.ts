@@ -7,10 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { type Recommendation, Tierwise, TierwiseApiError, type VolumeSummary } from '../index.js';
+import { type Recommendation, type RecommendationHistoryEntry, Tierwise, TierwiseApiError, type VolumeSummary } from '../index.js';
 import { CliError, DEFAULT_API_URL, loadCredentials, saveCredentials } from './config.js';
 import { printJson, printTable } from './output.js';
-import { formatBytes, formatRatio, parseBytes, parseMode } from './units.js';
+import { formatBytes, formatBytesPerSecond, formatMicroseconds, formatRatio, formatRatioError, parseBytes, parseMode } from './units.js';
 
 const USER_AGENT = 'tierwise-cli/0.1.0';
 
@@ -59,6 +59,29 @@ const recommendationColumns: [string, (r: Recommendation) => string][] = [
   ['PREDICTED HIT RATIO', (r) => formatRatio(r.predicted_hit_ratio)],
   ['STATUS', (r) => r.status],
   ['CREATED', (r) => r.created_at],
+];
+
+/** What a prediction expects of the tier, and what was measured (`recommendations show`). */
+const predictionColumns: [string, (r: Recommendation) => string][] = [
+  ['WINDOW', (r) => r.window_name],
+  ['REPLICAS', (r) => String(r.replicas)],
+  ['OFFLOADED IOPS', (r) => r.offloaded_iops.toFixed(1)],
+  ['OFFLOADED THROUGHPUT', (r) => formatBytesPerSecond(r.offloaded_bytes_per_second)],
+  ['PREDICTED LATENCY', (r) => formatMicroseconds(r.predicted_latency_us)],
+  ['DATASTORE LATENCY', (r) => formatMicroseconds(r.datastore_latency_us)],
+  ['MEASURED HIT RATIO', (r) => formatRatio(r.measured_hit_ratio)],
+  ['ERROR', (r) => formatRatioError(r.hit_ratio_error)],
+];
+
+const historyColumns: [string, (r: RecommendationHistoryEntry) => string][] = [
+  ['CREATED', (r) => r.created_at],
+  ['WINDOW', (r) => r.window_name],
+  ['TIER', (r) => formatBytes(r.tier_bytes)],
+  ['MEDIA', (r) => r.media],
+  ['POLICY', (r) => r.policy],
+  ['PREDICTED HIT RATIO', (r) => formatRatio(r.predicted_hit_ratio)],
+  ['MEASURED HIT RATIO', (r) => formatRatio(r.measured_hit_ratio)],
+  ['ERROR', (r) => formatRatioError(r.hit_ratio_error)],
 ];
 
 const program = new Command('tierwise')
@@ -137,7 +160,15 @@ recommendations
     const recommendation = await client().recommendations.get(volumeId);
     if (options.json) return printJson(recommendation);
     printTable([recommendation], recommendationColumns);
+    printTable([recommendation], predictionColumns);
     process.stdout.write(`\n${recommendation.explanation}\n`);
+  });
+pageOptions(recommendations.command('history <volumeId>').description("a volume's past predictions, newest first: predicted against measured hit ratio"))
+  .action(async (volumeId: string, options: { all?: boolean; limit?: number; cursor?: string; json?: boolean }) => {
+    const api = client();
+    const items = await listed(options, (page) => api.recommendations.history(volumeId, page), () => api.recommendations.iterateHistory(volumeId));
+    if (options.json) return printJson(items);
+    printTable(items, historyColumns);
   });
 recommendations
   .command('apply <volumeId>')

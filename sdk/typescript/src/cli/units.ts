@@ -30,6 +30,21 @@ export function formatRatio(ratio: number | null | undefined): string {
   return ratio === null || ratio === undefined ? '-' : `${(ratio * 100).toFixed(1)} %`;
 }
 
+/** A throughput in bytes per second, e.g. `4.9 MiB/s`, or '-'. */
+export function formatBytesPerSecond(bytesPerSecond: number | null | undefined): string {
+  return bytesPerSecond === null || bytesPerSecond === undefined ? '-' : `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** A latency in microseconds with one decimal, e.g. `180.5 µs`, or '-' (no latency samples). */
+export function formatMicroseconds(microseconds: number | null | undefined): string {
+  return microseconds === null || microseconds === undefined ? '-' : `${microseconds.toFixed(1)} µs`;
+}
+
+/** A hit ratio error (measured - predicted, 0..1 scale) in signed percentage points, e.g. `-11.0 pp`, or '-'. */
+export function formatRatioError(error: number | null | undefined): string {
+  return error === null || error === undefined ? '-' : `${error >= 0 ? '+' : ''}${(error * 100).toFixed(1)} pp`;
+}
+
 /**
  * The cache mode of `--mode`: `write-through` (or `wt`), `write-back+N` (or `wb+N`) for WB+n.
  * @throws CliError for anything else.

@@ -175,6 +175,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/volumes/{volumeId}/recommendations/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A volume's past predictions, newest first, each with the hit ratio measured while it ran and the error (measured - predicted) */
+        get: operations["RecommendationHistoryController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -976,17 +993,46 @@ export interface components {
             media: "ram" | "nvme";
             /** @example write-through */
             policy: string;
+            /**
+             * @description working-set window the prediction was computed over
+             * @example 24h
+             */
+            window_name: string;
+            /** @description n of WB+n: copies of dirty blocks on other hosts (0 for write-through) */
+            replicas: number;
+            /** @description hit ratio the miss ratio curve predicts at tier_bytes, 0-1 */
             predicted_hit_ratio: number;
-            /** @description hit ratio of an unbounded cache over the window */
+            /** @description hit ratio of an unbounded cache over the window, 0-1 */
             achievable_hit_ratio: number;
+            /** @description hit ratio the tier was sized for, 0-1 */
             target_hit_ratio: number;
+            /** @description I/Os per second the tier takes off the datastore (predicted hits) */
+            offloaded_iops: number;
+            /** @description bytes per second the tier takes off the datastore (predicted hits) */
+            offloaded_bytes_per_second: number;
+            /** @description predicted mean latency with the tier, microseconds; null without latency samples */
+            predicted_latency_us: number | null;
+            /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
+            datastore_latency_us: number | null;
+            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            measured_hit_ratio: number | null;
+            /**
+             * Format: date-time
+             * @description when measured_hit_ratio was last updated
+             */
+            measured_at: string | null;
+            /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
+            hit_ratio_error: number | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
             explanation: string;
             /** @description the inputs the recommendation was computed from */
             inputs: {
                 [key: string]: unknown;
             };
-            /** Format: date-time */
-            created_at: string;
         };
         VolumeDetailDto: {
             volume_id: string;
@@ -1042,17 +1088,46 @@ export interface components {
             media: "ram" | "nvme";
             /** @example write-through */
             policy: string;
+            /**
+             * @description working-set window the prediction was computed over
+             * @example 24h
+             */
+            window_name: string;
+            /** @description n of WB+n: copies of dirty blocks on other hosts (0 for write-through) */
+            replicas: number;
+            /** @description hit ratio the miss ratio curve predicts at tier_bytes, 0-1 */
             predicted_hit_ratio: number;
-            /** @description hit ratio of an unbounded cache over the window */
+            /** @description hit ratio of an unbounded cache over the window, 0-1 */
             achievable_hit_ratio: number;
+            /** @description hit ratio the tier was sized for, 0-1 */
             target_hit_ratio: number;
+            /** @description I/Os per second the tier takes off the datastore (predicted hits) */
+            offloaded_iops: number;
+            /** @description bytes per second the tier takes off the datastore (predicted hits) */
+            offloaded_bytes_per_second: number;
+            /** @description predicted mean latency with the tier, microseconds; null without latency samples */
+            predicted_latency_us: number | null;
+            /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
+            datastore_latency_us: number | null;
+            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            measured_hit_ratio: number | null;
+            /**
+             * Format: date-time
+             * @description when measured_hit_ratio was last updated
+             */
+            measured_at: string | null;
+            /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
+            hit_ratio_error: number | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
             explanation: string;
             /** @description the inputs the recommendation was computed from */
             inputs: {
                 [key: string]: unknown;
             };
-            /** Format: date-time */
-            created_at: string;
             volume_id: string;
             host_id: string;
             /** @enum {string} */
@@ -1074,6 +1149,58 @@ export interface components {
             recommendation: components["schemas"]["RecommendationItemDto"];
             /** @description the volume's new desired policy */
             policy: components["schemas"]["PolicyDto"];
+        };
+        RecommendationHistoryItemDto: {
+            /** @description recommended tier size, bytes */
+            tier_bytes: number;
+            /** @enum {string} */
+            media: "ram" | "nvme";
+            /** @example write-through */
+            policy: string;
+            /**
+             * @description working-set window the prediction was computed over
+             * @example 24h
+             */
+            window_name: string;
+            /** @description n of WB+n: copies of dirty blocks on other hosts (0 for write-through) */
+            replicas: number;
+            /** @description hit ratio the miss ratio curve predicts at tier_bytes, 0-1 */
+            predicted_hit_ratio: number;
+            /** @description hit ratio of an unbounded cache over the window, 0-1 */
+            achievable_hit_ratio: number;
+            /** @description hit ratio the tier was sized for, 0-1 */
+            target_hit_ratio: number;
+            /** @description I/Os per second the tier takes off the datastore (predicted hits) */
+            offloaded_iops: number;
+            /** @description bytes per second the tier takes off the datastore (predicted hits) */
+            offloaded_bytes_per_second: number;
+            /** @description predicted mean latency with the tier, microseconds; null without latency samples */
+            predicted_latency_us: number | null;
+            /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
+            datastore_latency_us: number | null;
+            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            measured_hit_ratio: number | null;
+            /**
+             * Format: date-time
+             * @description when measured_hit_ratio was last updated
+             */
+            measured_at: string | null;
+            /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
+            hit_ratio_error: number | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
+            /** @description id of the history entry */
+            id: string;
+            volume_id: string;
+            explanation: string;
+        };
+        RecommendationHistoryPageDto: {
+            data: components["schemas"]["RecommendationHistoryItemDto"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
         };
         CreatedByDto: {
             /** @enum {string} */
@@ -2508,6 +2635,92 @@ export interface operations {
             };
             /** @description idempotency_key_reused: the key was used with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    RecommendationHistoryController_history: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 */
+                limit?: number;
+                /** @description next_cursor of the previous page; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description pseudonymous volume id */
+                volumeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationHistoryPageDto"];
+                };
+            };
+            /** @description malformed volumeId, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant recommendation.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -51,6 +51,7 @@ export async function createWorld(name: string): Promise<World> {
     io: { readOps: 900, writeOps: 100, hits: 600, misses: 200 },
     wssBytes: 40 * GiB,
     tierBytes: 64 * GiB,
+    prediction: { window: '24h', replicas: 0, offloadedIops: 1250.5, offloadedBytesPerSecond: 5 * 1024 ** 2, predictedLatencyUs: 180.5, datastoreLatencyUs: 950 },
     intervals: intervalStarts.map((start, index) => ({ start, readOps: 100 * (index + 1), writeOps: 10, hits: 75, misses: 25 })),
   });
   await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: world.plainVolume, hostId, io: { readOps: 5, writeOps: 5, hits: 1, misses: 1 } });

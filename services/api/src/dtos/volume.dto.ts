@@ -70,10 +70,25 @@ export interface RecommendationRow {
   predicted_hit_ratio: number;
   achievable_hit_ratio: number;
   target_hit_ratio: number;
+  window_name: string;
+  replicas: number;
+  offloaded_iops: number;
+  offloaded_bytes_per_second: number;
+  predicted_latency_us: number | null;
+  datastore_latency_us: number | null;
+  measured_hit_ratio: number | null;
+  measured_at: Date | null;
+  hit_ratio_error: number | null;
   explanation: string;
   inputs: Record<string, unknown>;
   created_at: Date;
 }
+
+/** The recommendation columns every recommendation query selects (table alias r), as RecommendationRow. */
+export const RECOMMENDATION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
+  r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
+  r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.hit_ratio_error,
+  r.explanation, r.inputs, r.created_at`;
 
 // ---- DTOs (API) ------------------------------------------------------------------------
 
@@ -156,17 +171,35 @@ export class MrcDto {
   @ApiProperty({ type: [MrcPointDto], description: 'in increasing cache_bytes' }) points!: MrcPointDto[];
 }
 
-export class RecommendationDto {
+/** A prediction of the stream jobs: tier size, media, policy and what the tier should achieve. */
+export class PredictionDto {
   @ApiProperty({ description: 'recommended tier size, bytes' }) tier_bytes!: number;
   @ApiProperty({ enum: ['ram', 'nvme'] }) media!: 'ram' | 'nvme';
   @ApiProperty({ example: 'write-through' }) policy!: string;
-  @ApiProperty() predicted_hit_ratio!: number;
-  @ApiProperty({ description: 'hit ratio of an unbounded cache over the window' }) achievable_hit_ratio!: number;
-  @ApiProperty() target_hit_ratio!: number;
+  @ApiProperty({ description: 'working-set window the prediction was computed over', example: '24h' }) window_name!: string;
+  @ApiProperty({ description: 'n of WB+n: copies of dirty blocks on other hosts (0 for write-through)' }) replicas!: number;
+  @ApiProperty({ description: 'hit ratio the miss ratio curve predicts at tier_bytes, 0-1' }) predicted_hit_ratio!: number;
+  @ApiProperty({ description: 'hit ratio of an unbounded cache over the window, 0-1' }) achievable_hit_ratio!: number;
+  @ApiProperty({ description: 'hit ratio the tier was sized for, 0-1' }) target_hit_ratio!: number;
+  @ApiProperty({ description: 'I/Os per second the tier takes off the datastore (predicted hits)' }) offloaded_iops!: number;
+  @ApiProperty({ description: 'bytes per second the tier takes off the datastore (predicted hits)' }) offloaded_bytes_per_second!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'predicted mean latency with the tier, microseconds; null without latency samples' })
+  predicted_latency_us!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'measured mean datastore (miss) latency, microseconds; null without latency samples' })
+  datastore_latency_us!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured" })
+  measured_hit_ratio!: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
+  measured_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured' })
+  hit_ratio_error!: number | null;
+  @ApiProperty({ format: 'date-time', description: 'when the prediction was made' }) created_at!: string;
+}
+
+export class RecommendationDto extends PredictionDto {
   @ApiProperty() explanation!: string;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'the inputs the recommendation was computed from' })
   inputs!: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
 export class VolumeDetailDto {
@@ -250,16 +283,33 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
       sampling_rate: mrc.sampling_rate,
       points: mrc.points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) })),
     },
-    recommendation: recommendation && {
-      tier_bytes: recommendation.tier_bytes,
-      media: recommendation.media,
-      policy: recommendation.policy,
-      predicted_hit_ratio: recommendation.predicted_hit_ratio,
-      achievable_hit_ratio: recommendation.achievable_hit_ratio,
-      target_hit_ratio: recommendation.target_hit_ratio,
-      explanation: recommendation.explanation,
-      inputs: recommendation.inputs,
-      created_at: recommendation.created_at.toISOString(),
-    },
+    recommendation: recommendation && mapRecommendationFields(recommendation),
   };
+}
+
+/** The prediction fields of a recommendation or history row (timestamps as ISO 8601). */
+export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inputs'>): PredictionDto {
+  return {
+    tier_bytes: row.tier_bytes,
+    media: row.media,
+    policy: row.policy,
+    window_name: row.window_name,
+    replicas: row.replicas,
+    predicted_hit_ratio: row.predicted_hit_ratio,
+    achievable_hit_ratio: row.achievable_hit_ratio,
+    target_hit_ratio: row.target_hit_ratio,
+    offloaded_iops: row.offloaded_iops,
+    offloaded_bytes_per_second: row.offloaded_bytes_per_second,
+    predicted_latency_us: row.predicted_latency_us,
+    datastore_latency_us: row.datastore_latency_us,
+    measured_hit_ratio: row.measured_hit_ratio,
+    measured_at: row.measured_at?.toISOString() ?? null,
+    hit_ratio_error: row.hit_ratio_error,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** A recommendation row as RecommendationDto. */
+export function mapRecommendationFields(row: RecommendationRow): RecommendationDto {
+  return { ...mapPrediction(row), explanation: row.explanation, inputs: row.inputs };
 }

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { EVICTIONS, MEDIA, PolicyDto } from '../policies/policy.dto.js';
-import { RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
+import { mapPrediction, mapRecommendationFields, PredictionDto, RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
 /** Where a recommendation stands: open until someone applies or dismisses it (that version of it). */
@@ -26,6 +26,17 @@ export const recommendationListQuerySchema = z.object({
   host_id: z.string().regex(/^[0-9a-f]{8,64}$/, 'host_id must be 8-64 lowercase hex characters').optional().describe('only volumes of this host'),
 });
 export type RecommendationListQuery = z.output<typeof recommendationListQuerySchema>;
+
+/** A row of recommendation_history (RecommendationRepository.history): a past prediction and its measurement. */
+export interface RecommendationHistoryRow extends Omit<RecommendationRow, 'inputs'> {
+  /** recommendation_history.id (bigserial, as text). */
+  id: string;
+  volume_id: string;
+}
+
+/** Query of GET /v1/volumes/{volumeId}/recommendations/history: newest first. */
+export const recommendationHistoryQuerySchema = z.object(pageQueryShape);
+export type RecommendationHistoryQuery = z.output<typeof recommendationHistoryQuerySchema>;
 
 /** Body of POST /v1/recommendations/{volumeId}/apply: what the recommendation does not say. */
 export const applyRecommendationSchema = z.object({
@@ -51,6 +62,15 @@ export class RecommendationItemDto extends RecommendationDto {
 
 export class RecommendationPageDto extends PageDto(RecommendationItemDto) {}
 
+/** A past prediction of a volume, and the hit ratio measured while it ran (the closed loop). */
+export class RecommendationHistoryItemDto extends PredictionDto {
+  @ApiProperty({ description: 'id of the history entry' }) id!: string;
+  @ApiProperty() volume_id!: string;
+  @ApiProperty() explanation!: string;
+}
+
+export class RecommendationHistoryPageDto extends PageDto(RecommendationHistoryItemDto) {}
+
 export class AppliedRecommendationDto {
   @ApiProperty({ type: RecommendationItemDto }) recommendation!: RecommendationItemDto;
   @ApiProperty({ type: PolicyDto, description: "the volume's new desired policy" }) policy!: PolicyDto;
@@ -60,17 +80,13 @@ export function mapRecommendation(row: RecommendationListRow): RecommendationIte
   return {
     volume_id: row.volume_id,
     host_id: row.host_id,
-    tier_bytes: row.tier_bytes,
-    media: row.media,
-    policy: row.policy,
-    predicted_hit_ratio: row.predicted_hit_ratio,
-    achievable_hit_ratio: row.achievable_hit_ratio,
-    target_hit_ratio: row.target_hit_ratio,
-    explanation: row.explanation,
-    inputs: row.inputs,
-    created_at: row.created_at.toISOString(),
+    ...mapRecommendationFields(row),
     status: row.status,
     decided_at: row.decided_at?.toISOString() ?? null,
     reason: row.reason,
   };
+}
+
+export function mapRecommendationHistory(row: RecommendationHistoryRow): RecommendationHistoryItemDto {
+  return { id: row.id, volume_id: row.volume_id, ...mapPrediction(row), explanation: row.explanation };
 }

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import type { Actor } from '../auth/principal.js';
 import type { Media } from '../policies/policy.dto.js';
-import type { RecommendationListRow, RecommendationStatus } from './recommendation.dto.js';
+import { RECOMMENDATION_COLUMNS } from '../dtos/volume.dto.js';
+import type { RecommendationHistoryRow, RecommendationListRow, RecommendationStatus } from './recommendation.dto.js';
 
 /** Recommendations with their volume's host and the decision on their current version; $1 = tenant. */
 const RECOMMENDATIONS = `
-  SELECT r.volume_id, v.host_id, r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
-         r.achievable_hit_ratio, r.target_hit_ratio, r.explanation, r.inputs, r.created_at,
+  SELECT r.volume_id, v.host_id, ${RECOMMENDATION_COLUMNS},
          coalesce(d.decision, 'open') AS status, d.decided_at, d.reason
     FROM recommendations r
     JOIN volumes v ON v.tenant_id = r.tenant_id AND v.volume_id = r.volume_id
@@ -44,6 +44,34 @@ export class RecommendationRepository {
   async get(db: Queryable, tenantId: string, volumeId: string, forUpdate = false): Promise<RecommendationListRow | null> {
     const { rows } = await db.query<RecommendationListRow>(`${RECOMMENDATIONS} AND r.volume_id = $2 ${forUpdate ? 'FOR UPDATE OF r' : ''}`, [tenantId, volumeId]);
     return rows[0] ?? null;
+  }
+
+  /**
+   * The volume's past predictions (recommendation_history), newest first (ties by id, newest
+   * first), keyset-paginated; `after` is the last entry of the previous page (created_at to the
+   * millisecond, id).
+   */
+  async history(db: Queryable, tenantId: string, volumeId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<RecommendationHistoryRow[]> {
+    const { rows } = await db.query<RecommendationHistoryRow>(
+      `SELECT r.id::text AS id, r.volume_id, r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.window_name, r.replicas,
+              r.predicted_hit_ratio, r.achievable_hit_ratio, r.target_hit_ratio, r.offloaded_iops, r.offloaded_bytes_per_second,
+              r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.hit_ratio_error,
+              r.explanation, r.created_at
+         FROM recommendation_history r
+        WHERE r.tenant_id = $1 AND r.volume_id = $2
+          AND ($3::timestamptz IS NULL OR date_trunc('milliseconds', r.created_at) < $3
+               OR (date_trunc('milliseconds', r.created_at) = $3 AND r.id < $4::bigint))
+        ORDER BY date_trunc('milliseconds', r.created_at) DESC, r.id DESC
+        LIMIT $5`,
+      [tenantId, volumeId, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+    return rows;
+  }
+
+  /** Whether the tenant has the volume. */
+  async volumeExists(db: Queryable, tenantId: string, volumeId: string): Promise<boolean> {
+    const { rowCount } = await db.query('SELECT 1 FROM volumes WHERE tenant_id = $1 AND volume_id = $2', [tenantId, volumeId]);
+    return (rowCount ?? 0) > 0;
   }
 
   /**

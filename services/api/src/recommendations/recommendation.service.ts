@@ -12,6 +12,9 @@ import {
   type ApplyRecommendation,
   type DismissRecommendation,
   mapRecommendation,
+  mapRecommendationHistory,
+  type RecommendationHistoryItemDto,
+  type RecommendationHistoryQuery,
   type RecommendationItemDto,
   type RecommendationListQuery,
   type RecommendationListRow,
@@ -20,7 +23,9 @@ import { RecommendationRepository } from './recommendation.repository.js';
 import { timestampSchema } from '../http/timestamp.js';
 
 const CURSOR_KIND = 'recommendations';
+const HISTORY_CURSOR_KIND = 'recommendation-history';
 const positionSchema = z.tuple([timestampSchema, z.string()]);
+const historyPositionSchema = z.tuple([timestampSchema, z.string().regex(/^[0-9]{1,19}$/)]);
 
 /**
  * The desired policy a recommendation stands for: its mode (recommendations.policy is
@@ -63,6 +68,22 @@ export class RecommendationService {
       const filter = { status: query.status, media: query.media, hostId: query.host_id, after: after && { createdAt: after[0], volumeId: after[1] } };
       const rows = await this.recommendations.list(db, auth.tenantId, filter, query.limit + 1);
       return toPage(rows, query.limit, mapRecommendation, (last) => encodeCursor(CURSOR_KIND, [last.created_at.toISOString(), last.volume_id]));
+    });
+  }
+
+  /**
+   * One page of the volume's past predictions, newest first, each with the hit ratio measured
+   * while it ran (null when it never ran at its tier size).
+   * @throws ApiError bad_request for a cursor of another list; not_found when the tenant has no such volume.
+   */
+  async history(auth: Principal, volumeId: string, query: RecommendationHistoryQuery): Promise<Page<RecommendationHistoryItemDto>> {
+    const after = query.cursor ? decodeCursor(query.cursor, HISTORY_CURSOR_KIND, historyPositionSchema) : undefined;
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      if (!(await this.recommendations.volumeExists(db, auth.tenantId, volumeId))) {
+        throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
+      }
+      const rows = await this.recommendations.history(db, auth.tenantId, volumeId, after && { createdAt: after[0], id: after[1] }, query.limit + 1);
+      return toPage(rows, query.limit, mapRecommendationHistory, (last) => encodeCursor(HISTORY_CURSOR_KIND, [last.created_at.toISOString(), last.id]));
     });
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import { REPORTED_WINDOW } from '../api.constants.js';
 import type { VolumeSort } from '../dtos/volume-query.js';
-import type { BlockSizeRow, MrcRow, RecommendationRow, VolumePageRow, VolumeRow, WorkingSetRow } from '../dtos/volume.dto.js';
+import { type BlockSizeRow, type MrcRow, RECOMMENDATION_COLUMNS, type RecommendationRow, type VolumePageRow, type VolumeRow, type WorkingSetRow } from '../dtos/volume.dto.js';
 import { hitRatioSql } from './hit-ratio.sql.js';
 
 /**
@@ -108,9 +108,7 @@ export class VolumeRepository {
 
   async recommendation(db: Queryable, tenantId: string, volumeId: string): Promise<RecommendationRow | null> {
     const { rows } = await db.query<RecommendationRow>(
-      `SELECT tier_bytes::float8 AS tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio,
-              explanation, inputs, created_at
-         FROM recommendations WHERE tenant_id = $1 AND volume_id = $2`,
+      `SELECT ${RECOMMENDATION_COLUMNS} FROM recommendations r WHERE r.tenant_id = $1 AND r.volume_id = $2`,
       [tenantId, volumeId],
     );
     return rows[0] ?? null;

@@ -39,6 +39,7 @@ describe('VolumeService (real PostgreSQL)', () => {
       io: { readOps: 9_000_000_000_000, writeOps: 400, hits: 700, misses: 300, readHits: 90, readMisses: 10 },
       wssBytes: 48 * GiB,
       tierBytes: 64 * GiB,
+      prediction: { window: '24h', replicas: 1, offloadedIops: 820.25, offloadedBytesPerSecond: 3_358_720, predictedLatencyUs: 212.5, datastoreLatencyUs: 1_400 },
     });
     await tenants.owner.query(
       `INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes, ops, bytes) VALUES
@@ -95,6 +96,15 @@ describe('VolumeService (real PostgreSQL)', () => {
         predicted_hit_ratio: 0.86,
         achievable_hit_ratio: 0.95,
         target_hit_ratio: 0.855,
+        window_name: '24h',
+        replicas: 1,
+        offloaded_iops: 820.25,
+        offloaded_bytes_per_second: 3_358_720,
+        predicted_latency_us: 212.5,
+        datastore_latency_us: 1_400,
+        measured_hit_ratio: null,
+        measured_at: null,
+        hit_ratio_error: null,
         explanation: 'a 64 GiB NVMe tier reaches 86 % hits',
         inputs: { window: 'all', read_share: 0.8 },
         created_at: '2026-11-20T12:00:05.000Z',

@@ -17,6 +17,11 @@ export interface VolumeFixture {
   wssBytes?: number;
   /** Recommended tier size, bytes; absent = no row. */
   tierBytes?: number;
+  /**
+   * The recommendation's window, WB+n replicas, offload (I/Os per second, bytes per second) and
+   * latencies (microseconds); absent = the columns' defaults ('all', 0, 0, 0, NULL, NULL).
+   */
+  prediction?: { window: string; replicas: number; offloadedIops: number; offloadedBytesPerSecond: number; predictedLatencyUs: number; datastoreLatencyUs: number };
   /** Read I/Os of 4 KiB (vscsiStats bin '4096'); absent = no volume_block_sizes row. */
   blockSizeOps?: number;
   /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
@@ -66,12 +71,15 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
     );
   }
   if (volume.tierBytes !== undefined) {
+    const prediction = volume.prediction;
     await db.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,
-                                    target_hit_ratio, inputs, explanation, created_at)
+                                    target_hit_ratio, inputs, explanation, created_at, window_name, replicas, offloaded_iops,
+                                    offloaded_bytes_per_second, predicted_latency_us, datastore_latency_us)
        VALUES ($1, $2, $3, 'nvme', 'write-through', 0.86, 0.95, 0.855, '{"window":"all","read_share":0.8}',
-               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z')`,
-      [tenantId, volume.volumeId, volume.tierBytes],
+               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z', $4, $5, $6, $7, $8, $9)`,
+      [tenantId, volume.volumeId, volume.tierBytes, prediction?.window ?? 'all', prediction?.replicas ?? 0, prediction?.offloadedIops ?? 0,
+       prediction?.offloadedBytesPerSecond ?? 0, prediction?.predictedLatencyUs ?? null, prediction?.datastoreLatencyUs ?? null],
     );
   }
   if (volume.blockSizeOps !== undefined) {

@@ -1,0 +1,118 @@
+/**
+ * Recommendations over HTTP (real PostgreSQL): the stream jobs' prediction fields with their
+ * units, and a volume's recommendation history, predicted against measured (issue 5).
+ * The rows are what the jobs write: the recommendation (its history row comes from the trigger),
+ * then 10-second metrics at the recommended tier size (the measuring trigger), then a new
+ * prediction (the upsert clears the measurement).
+ */
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ProvisionedTenant } from '@tierwise/common';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi } from './support/live-api.js';
+
+const GIB = 1024 ** 3;
+
+interface HistoryPage {
+  data: { id: string; volume_id: string; tier_bytes: number; predicted_hit_ratio: number; measured_hit_ratio: number | null; hit_ratio_error: number | null; created_at: string }[];
+  next_cursor: string | null;
+}
+
+describe('recommendations over HTTP (real PostgreSQL)', () => {
+  const tenants = new TestTenants();
+  let app: NestExpressApplication;
+  let url: string;
+  let a: ProvisionedTenant;
+  let b: ProvisionedTenant;
+  const volumeOfA = hexId();
+  const volumeOfB = hexId();
+
+  const get = async (path: string, apiKey: string) => {
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    ({ app, url } = await startApi());
+    [a, b] = [await tenants.create('rec-a'), await tenants.create('rec-b')];
+    // 16 GiB write-through tier; the interval ran at 16 GiB with 3 read hits and 1 read miss: measured 0.75 against 0.86.
+    await insertVolume(tenants.owner, a.tenant_id, {
+      volumeId: volumeOfA,
+      hostId: hexId(),
+      tierBytes: 16 * GIB,
+      prediction: { window: '24h', replicas: 0, offloadedIops: 1250.5, offloadedBytesPerSecond: 5_122_048, predictedLatencyUs: 180.5, datastoreLatencyUs: 950 },
+      intervals: [{ start: '2026-11-20T12:00:10Z', readOps: 4, writeOps: 0, hits: 3, misses: 1 }],
+    });
+    // The jobs' next prediction: 32 GiB, 0.93, not measured yet.
+    await tenants.owner.query(
+      `UPDATE recommendations SET tier_bytes = $3, predicted_hit_ratio = 0.93, created_at = '2026-11-20T12:10:05Z',
+              measured_hits = 0, measured_misses = 0, measured_hit_ratio = NULL, measured_at = NULL
+        WHERE tenant_id = $1 AND volume_id = $2`,
+      [a.tenant_id, volumeOfA, 32 * GIB],
+    );
+    await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), tierBytes: 8 * GIB });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await tenants.cleanUp();
+  });
+
+  it('returns the window, replicas, offload per second and latencies in microseconds, null until measured', async () => {
+    const expected = {
+      tier_bytes: 32 * GIB,
+      window_name: '24h',
+      replicas: 0,
+      predicted_hit_ratio: 0.93,
+      offloaded_iops: 1250.5,
+      offloaded_bytes_per_second: 5_122_048,
+      predicted_latency_us: 180.5,
+      datastore_latency_us: 950,
+      measured_hit_ratio: null,
+      measured_at: null,
+      hit_ratio_error: null,
+      created_at: '2026-11-20T12:10:05.000Z',
+    };
+    const one = await get(`/v1/recommendations/${volumeOfA}`, a.api_key);
+    expect(one).toMatchObject({ status: 200, body: { volume_id: volumeOfA, ...expected } });
+    const list = await get('/v1/recommendations', a.api_key);
+    expect(list.body.data).toEqual([expect.objectContaining({ volume_id: volumeOfA, ...expected })]);
+    const detail = await get(`/v1/volumes/${volumeOfA}`, a.api_key);
+    expect(detail.body.recommendation).toMatchObject(expected);
+    // A recommendation written without latency samples: the latencies are null, not 0.
+    expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ window_name: 'all', predicted_latency_us: null, datastore_latency_us: null });
+  });
+
+  it('lists the history newest first, the measured hit ratio and its error where the prediction ran', async () => {
+    const { status, body } = await get(`/v1/volumes/${volumeOfA}/recommendations/history`, a.api_key);
+    expect(status).toBe(200);
+    const page = body as unknown as HistoryPage;
+    expect(page.data.map(({ tier_bytes, predicted_hit_ratio, measured_hit_ratio, created_at }) => ({ tier_bytes, predicted_hit_ratio, measured_hit_ratio, created_at }))).toEqual([
+      { tier_bytes: 32 * GIB, predicted_hit_ratio: 0.93, measured_hit_ratio: null, created_at: '2026-11-20T12:10:05.000Z' },
+      { tier_bytes: 16 * GIB, predicted_hit_ratio: 0.86, measured_hit_ratio: 0.75, created_at: '2026-11-20T12:00:05.000Z' },
+    ]);
+    expect(page.data[0].hit_ratio_error).toBeNull();
+    expect(page.data[1].hit_ratio_error).toBeCloseTo(-0.11, 12);
+    expect(page.data[1]).toMatchObject({ volume_id: volumeOfA, offloaded_bytes_per_second: 5_122_048, predicted_latency_us: 180.5, measured_at: expect.any(String) });
+    expect(page.next_cursor).toBeNull();
+  });
+
+  it('pages the history with the cursor, and refuses a cursor of another list', async () => {
+    const first = (await get(`/v1/volumes/${volumeOfA}/recommendations/history?limit=1`, a.api_key)).body as unknown as HistoryPage;
+    expect(first.data.map((entry) => entry.tier_bytes)).toEqual([32 * GIB]);
+    const second = (await get(`/v1/volumes/${volumeOfA}/recommendations/history?limit=1&cursor=${first.next_cursor}`, a.api_key)).body as unknown as HistoryPage;
+    expect(second).toMatchObject({ data: [{ tier_bytes: 16 * GIB }], next_cursor: null });
+    const listCursor = Buffer.from(JSON.stringify(['recommendations', '2026-11-20T12:10:05.000Z', volumeOfA])).toString('base64url');
+    expect(await get(`/v1/volumes/${volumeOfA}/recommendations/history?cursor=${listCursor}`, a.api_key)).toMatchObject({
+      status: 400,
+      body: { code: 'bad_request', message: 'cursor belongs to recommendations, not recommendation-history' },
+    });
+  });
+
+  it("answers 404 for another tenant's volume and shows each tenant its own history only", async () => {
+    expect(await get(`/v1/volumes/${volumeOfA}/recommendations/history`, b.api_key)).toMatchObject({ status: 404, body: { code: 'not_found', message: `volume ${volumeOfA} not found` } });
+    const ofB = (await get(`/v1/volumes/${volumeOfB}/recommendations/history`, b.api_key)).body as unknown as HistoryPage;
+    expect(ofB.data.map((entry) => [entry.volume_id, entry.tier_bytes])).toEqual([[volumeOfB, 8 * GIB]]);
+    expect(await get(`/v1/volumes/${volumeOfB}/recommendations/history`, a.api_key)).toMatchObject({ status: 404 });
+  });
+});
