@@ -160,6 +160,7 @@ agent_kill)
   start_agent
   recovered=$(grep -c "journal recovered: [1-9]" "$work/agent.log" || true)
   (( recovered >= 8 )) || fail "only $recovered of 20 restarts found records to apply in the journal"
+  echo "$recovered of 20 restarts applied acknowledged records from the journal"
   final_verify
   grep -q "write-back (WB+0" "$work/agent.log" || fail "the volume did not open in write-back"
   # TRIM is not advertised on a write-back volume, and refused (EINVAL) if sent anyway.
