@@ -247,6 +247,11 @@ bad_config)
   echo '{"volumes": [{"name": "v", "datastore": "x", "size": "1000", "tier": {"ram": "1MiB"}}]}' >"$work/size.json"
   rc=0; "$agent" serve --config "$work/size.json" --socket "$sock" 2>"$work/err" || rc=$?
   [[ $rc == 2 ]] && grep -q '"size" must be a multiple of 512' "$work/err" || fail "bad size accepted: $(cat "$work/err")"
+  echo '{"volumes": [{"name": "v", "datastore": "x", "size": "1MiB", "tier": {"ram": "1MiB"}, "mode": "write-back"}]}' \
+    >"$work/wbram.json"
+  rc=0; "$agent" serve --config "$work/wbram.json" --socket "$sock" 2>"$work/err" || rc=$?
+  [[ $rc == 2 ]] && grep -q 'volumes\[0\] (v): write-back needs a persistent tier' "$work/err" ||
+    fail "write-back on a RAM tier accepted: $(cat "$work/err")"
   ;;
 
 *)

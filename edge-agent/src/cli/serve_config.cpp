@@ -59,12 +59,50 @@ bool valid_name(const std::string& name) {
          });
 }
 
+// "mode", "peers", "journal_entries" and "destage_rate" of the volume at `at`.
+void parse_write_back(const json& j, const std::string& at, VolumeConfig* v) {
+  if (j.contains("mode")) {
+    const std::string mode = string_field(j, "mode", at, true);
+    if (mode != "write-through" && mode != "write-back") {
+      fail(at, "\"mode\" must be \"write-through\" or \"write-back\": " + mode);
+    }
+    v->write_back = mode == "write-back";
+  }
+  if (v->write_back && v->tier_file.empty()) {
+    fail(at, "write-back needs a persistent tier ({\"file\": ..., \"size\": ...}): a RAM tier "
+             "cannot hold the journal across a crash");
+  }
+  if (j.contains("peers")) {
+    if (!v->write_back) fail(at, "\"peers\" needs \"mode\": \"write-back\"");
+    if (!j["peers"].is_array()) fail(at, "\"peers\" must be an array of \"host:port\" strings");
+    for (const json& p : j["peers"]) {
+      if (!p.is_string() || p.get<std::string>().find(':') == std::string::npos) {
+        fail(at, "\"peers\" must be an array of \"host:port\" strings");
+      }
+      v->peers.push_back(p.get<std::string>());
+    }
+  }
+  if (j.contains("journal_entries")) {
+    if (!v->write_back) fail(at, "\"journal_entries\" needs \"mode\": \"write-back\"");
+    const json& e = j["journal_entries"];
+    if (!e.is_number_unsigned() || e.get<uint64_t>() < 64 || e.get<uint64_t>() > (1u << 20)) {
+      fail(at, "\"journal_entries\" must be an integer from 64 to 1048576");
+    }
+    v->journal_entries = static_cast<uint32_t>(e.get<uint64_t>());
+  }
+  if (j.contains("destage_rate")) {
+    if (!v->write_back) fail(at, "\"destage_rate\" needs \"mode\": \"write-back\"");
+    v->destage_rate_bytes_per_s = size_field(j, "destage_rate", at, 1);
+  }
+}
+
 VolumeConfig parse_volume(const json& j, const std::string& where) {
   if (!j.is_object()) fail(where, "must be an object");
   VolumeConfig v;
   v.name = string_field(j, "name", where, true);
   const std::string at = where + " (" + v.name + ")";
-  only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff"}, at);
+  only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff", "mode", "peers",
+                 "journal_entries", "destage_rate"}, at);
   if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
   v.datastore = string_field(j, "datastore", at, true);
   if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);
@@ -97,6 +135,7 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
     if (!bytes) fail(at, "\"sequential_cutoff\" must be \"off\" or a byte size such as \"4MiB\": " + text);
     v.sequential_cutoff_bytes = *bytes;
   }
+  parse_write_back(j, at, &v);
   return v;
 }
 

@@ -16,6 +16,10 @@ struct VolumeConfig {
   std::string tier_file;        // empty: a RAM tier; else a file or device (NVMe/SSD), O_DIRECT
   std::string policy;           // eviction policy: lru, s3fifo, arc, 2q; empty: the engine's default
   uint64_t sequential_cutoff_bytes = UINT64_MAX;  // UINT64_MAX: the engine's default; 0: off
+  bool write_back = false;          // "mode": "write-back" (needs a tier file/device)
+  std::vector<std::string> peers;   // WB+n: "host:port" of `tierwise-agent peer --listen`
+  uint32_t journal_entries = 16384; // write-back journal ring entries (4608 bytes each), >= 64
+  uint64_t destage_rate_bytes_per_s = 0;  // write-back destager limit, bytes/s; 0: unlimited
 };
 
 struct ServeConfig {
@@ -30,11 +34,16 @@ struct ServeConfig {
 // A flash tier is {"file": "/nvme/vm1.tier", "size": "8GiB"} instead of "ram".
 // "size" is optional for an existing datastore; "policy" (lru, s3fifo, arc,
 // 2q) and "sequential_cutoff" ("off" or a byte size) default to the engine's.
+// "mode" is "write-through" (default) or "write-back"; write-back needs a
+// "file" tier and takes optional "peers" (["host:port", ...], WB+n) and
+// "journal_entries" (ring entries, 64..1048576; default 16384, 72 MiB) and
+// "destage_rate" (a byte size per second, e.g. "64MiB"; default unlimited).
 // `origin` names the file in messages. Throws std::invalid_argument naming
 // the file, the volume and the field for anything malformed: bad JSON,
 // unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not
 // multiples of 512 (size) / 4096 (tier), a tier with both or neither of "ram"
-// and "file", an unknown policy.
+// and "file", an unknown policy, write-back on a RAM tier, peers or
+// journal_entries / destage_rate without write-back.
 ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin);
 
 // Reads and parses the file at `path`; std::invalid_argument when unreadable.

@@ -159,10 +159,14 @@ int run_serve(const ServeOptions& input) {
   std::vector<nbd::Volume> exports;
   std::vector<LiveTelemetry::VolumeSource> sources;
   for (const VolumeConfig& c : config.volumes) {
-    volumes.push_back(open_volume(c, *queue));
+    volumes.push_back(open_volume(c, *queue, [name = c.name](std::string_view event) {
+      std::fprintf(stderr, "tierwise-agent: volume %s: %.*s\n", name.c_str(), static_cast<int>(event.size()),
+                   event.data());
+    }));
     const ServedVolume& v = *volumes.back();
     nbd::Volume e;
-    e.info = nbd::ExportInfo{c.name, "tierwise volume " + c.name, v.size_bytes, nbd::kVolumeTransmissionFlags};
+    e.info = nbd::ExportInfo{c.name, "tierwise volume " + c.name, v.size_bytes,
+                             c.write_back ? nbd::kWriteBackTransmissionFlags : nbd::kVolumeTransmissionFlags};
     e.engine = v.engine.get();
     exports.push_back(std::move(e));
     sources.push_back({c.name, v.engine.get()});
@@ -173,6 +177,10 @@ int run_serve(const ServeOptions& input) {
                  v.block_device ? "block device" : "file",
                  v.datastore->direct_io() ? ", O_DIRECT" : ", buffered", tier.c_str(),
                  std::string(cache::eviction::policy_name(v.engine->index().policy().kind())).c_str());
+    if (c.write_back) {
+      std::fprintf(stderr, "tierwise-agent: volume %s: write-back (WB+%zu, journal %u entries), %s\n",
+                   c.name.c_str(), c.peers.size(), c.journal_entries, v.recovery.c_str());
+    }
   }
 
   std::unique_ptr<sampling::KeyedHasher> hasher;
@@ -213,6 +221,15 @@ int run_serve(const ServeOptions& input) {
                  strsignal(static_cast<int>(info.ssi_signo)), server->open_connections());
     server->stop();
   });
+  // WB+n: peer acknowledgements and failures wake the loop (settle() ticks the engines).
+  for (const auto& v : volumes) {
+    if (!v->peers) continue;
+    const int fd = v->peers->wake_fd();
+    server->watch(fd, [fd] {
+      uint64_t count = 0;
+      [[maybe_unused]] const ssize_t got = ::read(fd, &count, sizeof count);
+    });
+  }
   const Fd timer{o.telemetry ? interval_timer_fd(o.interval_seconds) : -1};
   if (telemetry) {
     server->watch(timer.fd, [&] {

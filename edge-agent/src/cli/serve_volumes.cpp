@@ -6,11 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
 #include "cache/eviction/eviction_policy.hpp"
+#include "cache/writeback/journal_format.hpp"
+#include "sampling/sodium_init.hpp"
 
 namespace tierwise::cli {
 namespace {
@@ -20,6 +25,10 @@ namespace {
 // touch (kMaxPayloadBytes), so a large read never loses its population.
 // RAM takes them only when used.
 constexpr uint32_t kStagingSlots = (32u << 20) / cache::CacheEngine::kBlockBytes;
+
+// A peer that leaves records unacknowledged this long is failed (the volume
+// falls back to write-through).
+constexpr std::chrono::milliseconds kPeerAckTimeout{500};
 
 [[noreturn]] void fail(const VolumeConfig& c, const std::string& what) {
   throw std::runtime_error("volume " + c.name + ": " + what);
@@ -39,9 +48,62 @@ uint64_t block_device_size(const VolumeConfig& c) {
   return size;
 }
 
+// The journal's volume id: the first 8 bytes of BLAKE2b (libsodium
+// crypto_generichash) of the volume name, so recovery refuses a tier that
+// another volume's journal is on.
+uint64_t volume_id(const std::string& name) {
+  sampling::ensure_sodium();
+  unsigned char digest[crypto_generichash_BYTES_MIN];
+  crypto_generichash(digest, sizeof digest, reinterpret_cast<const unsigned char*>(name.data()),
+                     name.size(), nullptr, 0);
+  uint64_t id = 0;
+  std::memcpy(&id, digest, sizeof id);
+  return id;
+}
+
+// Connects the peers, then opens the engine in write-back (journal recovery
+// runs here, polling `queue`).
+void open_write_back(ServedVolume& v, blockdev::UringQueue& queue, const cache::EvictionOptions& eviction,
+                     std::function<void(std::string_view)> on_event) {
+  const VolumeConfig& c = v.config;
+  const uint64_t id = volume_id(c.name);
+  // A tier file holds the journal (superblocks and ring) before the slots.
+  const uint64_t need = cache::writeback::TierLayout::for_entries(c.journal_entries).slot_base + c.tier_bytes +
+                        uint64_t{eviction.staging_slots} * cache::CacheEngine::kBlockBytes;
+  struct stat st {};
+  if (::stat(c.tier_file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) < need &&
+      ::truncate(c.tier_file.c_str(), static_cast<off_t>(need)) != 0) {
+    fail(c, "cannot extend tier " + c.tier_file + ": " + std::strerror(errno));
+  }
+  std::string error;
+  if (!c.peers.empty() &&
+      replication::PeerSet::connect(c.peers, id, kPeerAckTimeout, &v.peers, &error) != 0) {
+    fail(c, "write-back peers: " + error);
+  }
+  cache::WriteBackOptions wb;
+  wb.volume_id = id;
+  wb.journal_entries = c.journal_entries;
+  wb.destage_rate_bytes_per_s = c.destage_rate_bytes_per_s;
+  wb.replicas = v.peers.get();
+  wb.eviction = eviction;
+  wb.poll = [&queue] { queue.poll(true); };
+  wb.on_event = std::move(on_event);
+  cache::writeback::RecoveryReport r;
+  if (const int rc = cache::CacheEngine::open_write_back(*v.datastore, *v.tier, c.tier_bytes, wb, &v.engine, &r,
+                                                         &error);
+      rc != 0) {
+    fail(c, "write-back: " + (error.empty() ? errno_text(rc) : error));
+  }
+  v.recovery = r.formatted ? "fresh journal formatted"
+                           : "journal recovered: " + std::to_string(r.records_applied) + " records (" +
+                                 std::to_string(r.blocks_applied) + " blocks) applied, " +
+                                 std::to_string(r.torn_ignored) + " torn ignored";
+}
+
 }  // namespace
 
-std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue) {
+std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue,
+                                          std::function<void(std::string_view)> on_event) {
   auto v = std::make_unique<ServedVolume>();
   v->config = config;
   struct stat st {};
@@ -96,6 +158,10 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
                        "512-byte aligned ones");
     }
     v->tier = std::move(file);
+  }
+  if (config.write_back) {
+    open_write_back(*v, queue, eviction, std::move(on_event));
+    return v;
   }
   if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, eviction, &v->engine);
       rc != 0) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "blockdev/uring_queue.hpp"
 #include "cache/cache_engine.hpp"
 #include "cli/serve_config.hpp"
+#include "replication/peer_set.hpp"
 
 namespace tierwise::cli {
 
@@ -21,15 +24,23 @@ struct ServedVolume {
   bool block_device = false;
   std::unique_ptr<blockdev::UringFileDevice> datastore;
   std::unique_ptr<blockdev::BlockDevice> tier;  // RamDevice or UringFileDevice
-  std::unique_ptr<cache::CacheEngine> engine;
+  std::unique_ptr<replication::PeerSet> peers;  // write-back with "peers" (WB+n)
+  std::unique_ptr<cache::CacheEngine> engine;    // destroyed before peers and devices
+  std::string recovery;  // write-back: what journal recovery found, one line
 };
 
 // Opens the datastore (a missing file is created sparse; a file smaller than
 // "size" is extended, sparse), the tier (RAM, or a file/device through the
 // same io_uring, O_DIRECT) and the engine of `config`.
+// In write-back the peers are connected (every one must answer) and the
+// tier's journal is recovered into the datastore before this returns, so the
+// export never serves I/O ahead of recovery; `on_event` gets the engine's
+// mode changes (a peer failing) on the reactor thread.
 // Throws std::runtime_error naming the volume and the cause (missing size,
-// unreadable path, io_uring, a size that is not a multiple of 512).
-std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue);
+// unreadable path, io_uring, a size that is not a multiple of 512, an
+// unreachable peer, a damaged journal).
+std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue,
+                                          std::function<void(std::string_view)> on_event);
 
 // Flushes every volume's datastore (fdatasync through the queue) and waits.
 // Returns the first error as -errno, or 0.

@@ -179,8 +179,20 @@ void NbdServer::update_interest(Watch* w) {
   w->interest = want;
 }
 
+void NbdServer::tick_engines() {
+  for (Volume& v : volumes_) v.engine->tick();
+}
+
+bool NbdServer::engines_busy() const {
+  for (const Volume& v : volumes_) {
+    if (v.engine->busy()) return true;
+  }
+  return false;
+}
+
 int NbdServer::settle() {
   for (;;) {
+    tick_engines();  // write-back: peer acks, group commit, destager, watermark
     while (!ready_.empty()) {
       Command* cmd = ready_.back();
       ready_.pop_back();
@@ -216,8 +228,9 @@ void NbdServer::reap_finished() {
 int NbdServer::run() {
   epoll_event events[kMaxEvents];
   for (;;) {
-    if (stopping_ && connections_.empty() && queue_.in_flight() == 0) return 0;
-    const int timeout = stopping_ ? 100 : -1;
+    if (stopping_ && connections_.empty() && queue_.in_flight() == 0 && !engines_busy()) return 0;
+    // Write-back engines want tick() at least every millisecond while busy.
+    const int timeout = engines_busy() ? 1 : stopping_ ? 100 : -1;
     const int n = epoll_wait(epoll_fd_, events, kMaxEvents, timeout);
     if (n < 0 && errno != EINTR) return -errno;
     for (int i = 0; i < n; ++i) {

@@ -35,7 +35,8 @@ struct ListenAddress {
  *    UringQueue so datastore completions wake the loop. Returns 0 or -errno.
  * 2. watch(): adds other descriptors to the loop (signalfd, timerfd), whose
  *    callbacks run on the reactor thread between I/Os.
- * 3. run(): the loop, on the calling thread. Each turn: wait in epoll, read
+ * 3. run(): the loop, on the calling thread. Each turn: wait in epoll (at most
+ *    1 ms while a write-back engine is busy), tick every engine, read
  *    every readable connection (requests are parsed in batches), submit the
  *    io_uring requests they produced in one system call, reap completions,
  *    start commands whose range lock was granted, then send each connection's
@@ -77,8 +78,11 @@ class NbdServer {
   int listen_on(const ListenAddress& address);
   void accept_all();
   void on_connection_event(Watch* w, uint32_t events);
-  // Runs granted commands and io_uring completions until both are quiet.
+  // Runs granted commands, engine ticks and io_uring completions until quiet.
   int settle();
+  // CacheEngine::tick() of every volume (write-back background work).
+  void tick_engines();
+  bool engines_busy() const;
   void send_replies();
   void update_interest(Watch* w);
   void reap_finished();

@@ -37,4 +37,13 @@ inline constexpr uint16_t kVolumeTransmissionFlags = kFlagHasFlags | kFlagSendFl
                                                      kFlagSendTrim | kFlagSendWriteZeroes |
                                                      kFlagCanMultiConn;
 
+// Transmission flags of a write-back volume: the same without TRIM. A write is
+// acknowledged once its journal record is flushed on the tier (and held by the
+// peers), i.e. durable, so a FLUSH on any connection still covers writes
+// completed on all (it flushes the datastore for those that went straight
+// there) and MULTI_CONN stays. TRIM is not sent: the engine cannot drop dirty
+// blocks before they are destaged, and answering success would be a lie.
+inline constexpr uint16_t kWriteBackTransmissionFlags =
+    static_cast<uint16_t>(kVolumeTransmissionFlags & ~kFlagSendTrim);
+
 }  // namespace tierwise::frontend::nbd
