@@ -104,7 +104,9 @@ class ShardsAccuracyTest {
       }
       assertThat(fixedRate.hasStreamTotals()).as("every batch carries the stream totals").isTrue();
       assertThat(fixedRate.consideredReferences()).as("N: every block reference of the trace").isEqualTo(1_141_869);
-      assertThat(fixedSize.sampledBlocks()).isEqualTo(ShardsFixedSize.DEFAULT_MAX_SAMPLES);
+      // Full to s_max, less the few blocks a late threshold drop (agent side) evicted.
+      assertThat(fixedSize.sampledBlocks())
+          .isBetween(ShardsFixedSize.DEFAULT_MAX_SAMPLES * 99 / 100, ShardsFixedSize.DEFAULT_MAX_SAMPLES);
       fixedSizeMae[k] = fixedSize.missRatioCurve(sizes).meanAbsoluteError(exact);
       fixedRateMae[k] = fixedRate.missRatioCurve(sizes).meanAbsoluteError(exact);
       wssBlocks[k] = fixedSize.workingSetBytes() / ShardsFixedRate.BLOCK_BYTES;
