@@ -18,7 +18,15 @@ export interface ApiKeyRow {
 
 /** Body of POST /v1/api-keys. */
 export const createApiKeySchema = z.object({
-  name: z.string().trim().min(1).max(100).describe('what the key is for, e.g. "terraform"').meta({ example: 'terraform' }),
+  // No control characters (PostgreSQL text cannot hold NUL; a name is for display).
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .describe('what the key is for, e.g. "terraform"')
+    .meta({ example: 'terraform' }),
   scope: z.enum(['read', 'read-write']).describe("'read' (acts as a viewer) or 'read-write' (acts as an admin)").meta({ example: 'read' }),
 });
 export type CreateApiKey = z.output<typeof createApiKeySchema>;
