@@ -27,7 +27,9 @@ export class ErrorFilter implements ExceptionFilter {
           retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
           cause: caught,
         })
-      : caught;
+      : isNulCharacterRejected(caught)
+        ? new ApiError(ErrorCode.InvalidBody, 'text must not contain NUL characters (\\u0000)', { cause: caught })
+        : caught;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
@@ -76,4 +78,13 @@ function httpMessage(exception: HttpException): string {
     }
   }
   return exception.message;
+}
+
+/**
+ * PostgreSQL refused a NUL character in text or jsonb (SQLSTATE 22021 invalid byte sequence,
+ * 22P05 untranslatable character; PostgreSQL manual, Appendix A): the client's input, a 400.
+ */
+function isNulCharacterRejected(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (code === '22021' && String((error as Error).message).includes('0x00')) || code === '22P05';
 }
