@@ -1533,7 +1533,7 @@ export interface components {
             write_latency: components["schemas"]["SeriesLatencyDto"] | null;
             /** @description the custom breakdown; null unless direction or size_bins was given */
             selection: components["schemas"]["SeriesSelectionDto"] | null;
-            /** @description block-size distribution and latency by block size (heatmap cells) */
+            /** @description block-size distribution and latency by block size (heatmap cells); empty unless sizes=true */
             sizes: components["schemas"]["SeriesSizeDto"][];
         };
         SeriesDto: {
@@ -1610,7 +1610,7 @@ export interface components {
             top_by_latency: components["schemas"]["OverviewVolumeDto"][];
             /** @description by IOPS, highest first */
             top_by_iops: components["schemas"]["OverviewVolumeDto"][];
-            /** @description hosts with I/O in the period and their volumes, by I/Os */
+            /** @description hosts and their volumes (idle ones too), by I/Os in the period */
             hosts: components["schemas"]["OverviewHostDto"][];
         };
         WorkingSetPointDto: {
@@ -3414,7 +3414,7 @@ export interface operations {
     SeriesController_get: {
         parameters: {
             query?: {
-                /** @description volume, host, cluster or tenant */
+                /** @description volume, host, cluster or tenant; default: volume with a scope_id, else tenant */
                 scope?: "volume" | "host" | "cluster" | "tenant";
                 /** @description the volume, host or cluster id; absent for scope=tenant (the caller's tenant) */
                 scope_id?: string;
@@ -3426,6 +3426,8 @@ export interface operations {
                 width?: number;
                 /** @description read this rollup resolution instead of the one chosen from range and width */
                 resolution?: "10s" | "1m" | "1h" | "1d";
+                /** @description true: every point carries `sizes` (block-size distribution, latency by block size: the heatmap cells) */
+                sizes?: string;
                 /** @description custom breakdown: only this direction */
                 direction?: "read" | "write";
                 /** @description custom breakdown: only these vscsiStats ioLength bins, comma-separated (e.g. 65536,131072,>524288) */
@@ -3628,6 +3630,15 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant volume.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

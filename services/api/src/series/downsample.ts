@@ -1,4 +1,4 @@
-import { addCounts, quantile, total } from './histogram.js';
+import { addCounts, emptyCounts, quantile, total } from './histogram.js';
 import type { SeriesLatencyDto, SeriesPointDto, SeriesSizeDto } from './series.dto.js';
 import type { SeriesWindowRow } from './series.repository.js';
 
@@ -13,7 +13,7 @@ export interface Selection {
 
 /** A merged histogram and the worst 99th percentile of the windows added into it. */
 class Merged {
-  counts: number[] = [];
+  counts: number[] = emptyCounts();
   p99Max = 0;
   add(counts: readonly number[]): void {
     addCounts(this.counts, counts);
@@ -28,10 +28,10 @@ class Merged {
     if (count <= 0) return null;
     return {
       count,
-      p50_us: quantile(this.counts, 0.5)!,
-      p95_us: quantile(this.counts, 0.95)!,
-      p99_us: quantile(this.counts, 0.99)!,
-      p99_max_us: this.p99Max,
+      p50_us: round(quantile(this.counts, 0.5)!),
+      p95_us: round(quantile(this.counts, 0.95)!),
+      p99_us: round(quantile(this.counts, 0.99)!),
+      p99_max_us: round(this.p99Max),
     };
   }
 }
@@ -53,13 +53,24 @@ class Bucket {
   bytesMax = 0;
   occupancy = 0;
   capacity = 0;
-  readonly latency = new Map<string, Merged>();
-  merged(key: string): Merged {
-    let m = this.latency.get(key);
-    if (!m) this.latency.set(key, (m = new Merged()));
+  /** Per direction ('read', 'write', 'all'): the merged histogram and per ioLength bin. */
+  readonly directions = new Map<string, { merged: Merged; bins: Map<string, Merged> }>();
+  readonly selection = new Merged();
+  direction(name: string) {
+    let d = this.directions.get(name);
+    if (!d) this.directions.set(name, (d = { merged: new Merged(), bins: new Map() }));
+    return d;
+  }
+  cell(direction: string, bin: string): Merged {
+    const bins = this.direction(direction).bins;
+    let m = bins.get(bin);
+    if (!m) bins.set(bin, (m = new Merged()));
     return m;
   }
 }
+
+/** `x` rounded to `digits` decimals (rates and microseconds: 3; ratios: 6), which keeps the body small. */
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const byBin = (a: string, b: string) => binOrder(a) - binOrder(b);
 /** Sort key of an ioLength bin label ('>524288' last). */
@@ -76,6 +87,7 @@ export function downsample(
   rows: readonly SeriesWindowRow[],
   plan: { alignedFrom: number; bucketSeconds: number; windowSeconds: number },
   selection: Selection | null,
+  withSizes = true,
 ): { points: SeriesPointDto[]; sizeBins: string[] } {
   const buckets = new Map<number, Bucket>();
   const bins = new Set<string>();
@@ -104,29 +116,29 @@ export function downsample(
     b.bytesMax = Math.max(b.bytesMax, bytes);
     b.occupancy = row.occupancy_bytes;
     b.capacity = row.capacity_bytes;
-    // This window's merged histograms per key, so each key's worst window p99 is known.
-    const window = new Map<string, number[]>();
-    const put = (key: string, counts: readonly number[]) => {
-      const into = window.get(key);
-      if (into) addCounts(into, counts);
-      else window.set(key, [...counts]);
-    };
+    // Cells add into the bucket; each direction's and the window's whole histogram also keep
+    // this window's own p99 for the point's worst-window p99.
+    const windowAll = emptyCounts();
+    let windowHasLatency = false;
     for (const [direction, cells] of Object.entries(row.latency_us)) {
+      const windowDirection = emptyCounts();
+      windowHasLatency = true;
       for (const [bin, counts] of Object.entries(cells)) {
         bins.add(bin);
-        put(`${direction}|${bin}`, counts);
-        put(`all|${bin}`, counts);
-        put(direction, counts);
-        put('all', counts);
-        if (selected(direction, bin)) put('selection', counts);
+        b.cell(direction, bin).add(counts);
+        b.cell('all', bin).add(counts);
+        addCounts(windowDirection, counts);
+        if (selected(direction, bin)) b.selection.add(counts);
       }
+      b.direction(direction).merged.addWindow(windowDirection);
+      addCounts(windowAll, windowDirection);
     }
-    for (const [key, counts] of window) b.merged(key).addWindow(counts);
+    if (windowHasLatency) b.direction('all').merged.addWindow(windowAll);
   }
   const sizeBins = [...bins].sort(byBin);
   const points = [...buckets.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([index, b]) => point(plan, index, b, sizeBins, selection !== null));
+    .map(([index, b]) => point(plan, index, b, sizeBins, selection !== null, withSizes));
   return { points, sizeBins };
 }
 
@@ -136,44 +148,42 @@ function point(
   b: Bucket,
   sizeBins: readonly string[],
   withSelection: boolean,
+  withSizes: boolean,
 ): SeriesPointDto {
   const seconds = b.windows * plan.windowSeconds;
   const frontBytes = (b.readBytes + b.writeBytes) / seconds;
   const cacheBytes = (b.hits * BLOCK_BYTES) / seconds;
-  const directionOps: Record<string, number> = {
-    read: total(b.latency.get('read')?.counts ?? []),
-    write: total(b.latency.get('write')?.counts ?? []),
-    all: total(b.latency.get('all')?.counts ?? []),
-  };
+  const latency = (direction: string) => b.directions.get(direction)?.merged.latency() ?? null;
   const sizes: SeriesSizeDto[] = [];
-  for (const direction of ['read', 'write', 'all'] as const) {
+  for (const direction of withSizes ? (['read', 'write', 'all'] as const) : []) {
+    const directionOps = total(b.directions.get(direction)?.merged.counts ?? []);
     for (const bin of sizeBins) {
-      const latency = b.latency.get(`${direction}|${bin}`)?.latency();
-      if (!latency) continue;
-      sizes.push({ direction, size_bin: bin, ops_per_s: latency.count / seconds, share: latency.count / directionOps[direction], ...latency });
+      const cell = b.directions.get(direction)?.bins.get(bin)?.latency();
+      if (!cell) continue;
+      sizes.push({ direction, size_bin: bin, ops_per_s: round(cell.count / seconds), share: round(cell.count / directionOps, 6), ...cell });
     }
   }
-  const selection = withSelection ? (b.latency.get('selection')?.latency() ?? null) : null;
+  const selection = withSelection ? b.selection.latency() : null;
   return {
     t: new Date((plan.alignedFrom + index * plan.bucketSeconds) * 1000).toISOString(),
     windows: b.windows,
-    read_iops: b.readOps / seconds,
-    write_iops: b.writeOps / seconds,
-    iops_min: b.opsMin,
-    iops_max: b.opsMax,
-    read_bytes_per_s: b.readBytes / seconds,
-    write_bytes_per_s: b.writeBytes / seconds,
-    throughput_min: b.bytesMin,
-    throughput_max: b.bytesMax,
-    storage: { vm_observed: frontBytes, cache: cacheBytes, datastore: Math.max(0, frontBytes - cacheBytes), peer: null },
-    hit_ratio: b.hits + b.misses > 0 ? b.hits / (b.hits + b.misses) : null,
-    read_hit_ratio: b.readHits + b.readMisses > 0 ? b.readHits / (b.readHits + b.readMisses) : null,
+    read_iops: round(b.readOps / seconds),
+    write_iops: round(b.writeOps / seconds),
+    iops_min: round(b.opsMin),
+    iops_max: round(b.opsMax),
+    read_bytes_per_s: round(b.readBytes / seconds),
+    write_bytes_per_s: round(b.writeBytes / seconds),
+    throughput_min: round(b.bytesMin),
+    throughput_max: round(b.bytesMax),
+    storage: { vm_observed: round(frontBytes), cache: round(cacheBytes), datastore: round(Math.max(0, frontBytes - cacheBytes)), peer: null },
+    hit_ratio: b.hits + b.misses > 0 ? round(b.hits / (b.hits + b.misses), 6) : null,
+    read_hit_ratio: b.readHits + b.readMisses > 0 ? round(b.readHits / (b.readHits + b.readMisses), 6) : null,
     occupancy_bytes: b.occupancy,
     capacity_bytes: b.capacity,
-    latency: b.latency.get('all')?.latency() ?? null,
-    read_latency: b.latency.get('read')?.latency() ?? null,
-    write_latency: b.latency.get('write')?.latency() ?? null,
-    selection: selection ? { ...selection, ops_per_s: selection.count / seconds } : null,
+    latency: latency('all'),
+    read_latency: latency('read'),
+    write_latency: latency('write'),
+    selection: selection ? { ...selection, ops_per_s: round(selection.count / seconds) } : null,
     sizes,
   };
 }

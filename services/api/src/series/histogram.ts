@@ -13,9 +13,15 @@ export const LATENCY_BOUNDS_US: readonly number[] = [
 /** latency_us of one rollup window: direction -> ioLength bin label -> bucket counts. */
 export type LatencyCells = Record<string, Record<string, number[]>>;
 
-/** Adds `counts` into `into` element-wise (growing it as needed); returns `into`. */
+/** Buckets of a histogram: one per bound and the open one above the last. */
+export const BUCKETS = LATENCY_BOUNDS_US.length + 1;
+
+/** An empty histogram (BUCKETS zero counts). */
+export const emptyCounts = (): number[] => new Array<number>(BUCKETS).fill(0);
+
+/** Adds `counts` into `into` (at least as long) element-wise; returns `into`. */
 export function addCounts(into: number[], counts: readonly number[]): number[] {
-  for (let i = 0; i < counts.length; i++) into[i] = (into[i] ?? 0) + counts[i];
+  for (let i = 0; i < counts.length; i++) into[i] += counts[i];
   return into;
 }
 

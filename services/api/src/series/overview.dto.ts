@@ -62,6 +62,6 @@ export class OverviewDto {
   top_by_latency!: OverviewVolumeDto[];
   @ApiProperty({ type: [OverviewVolumeDto], description: 'by IOPS, highest first' })
   top_by_iops!: OverviewVolumeDto[];
-  @ApiProperty({ type: [OverviewHostDto], description: 'hosts with I/O in the period and their volumes, by I/Os' })
+  @ApiProperty({ type: [OverviewHostDto], description: 'hosts and their volumes (idle ones too), by I/Os in the period' })
   hosts!: OverviewHostDto[];
 }

@@ -41,18 +41,21 @@ export class OverviewService {
 
       const volumes: OverviewVolumeDto[] = [];
       let writesAccelerated = 0;
-      for (const [volumeId, rows] of groupBy(volumeRows)) {
+      const windowsOf = groupBy(volumeRows);
+      const ids = new Set([...infos.map((v) => v.volume_id), ...windowsOf.keys()]);
+      for (const volumeId of ids) {
+        const rows = windowsOf.get(volumeId) ?? [];
         const v = info.get(volumeId);
-        const [p] = downsample(rows, whole, null).points;
+        const p = downsample(rows, whole, null, false).points.at(0);
         if (v?.write_back) writesAccelerated += sum(rows, (r) => r.write_ops);
         volumes.push({
           volume_id: volumeId,
           display_name: v?.display_name ?? null,
           host_id: v?.host_id ?? 'unknown',
           ios: sum(rows, (r) => r.read_ops + r.write_ops),
-          iops: p.read_iops + p.write_iops,
-          bytes_per_s: p.read_bytes_per_s + p.write_bytes_per_s,
-          latency: p.latency,
+          iops: p ? p.read_iops + p.write_iops : 0,
+          bytes_per_s: p ? p.read_bytes_per_s + p.write_bytes_per_s : 0,
+          latency: p?.latency ?? null,
         });
       }
 
@@ -60,7 +63,7 @@ export class OverviewService {
       const readHits = sum(tenantRows, (r) => r.read_cache_hits);
       const readLookups = readHits + sum(tenantRows, (r) => r.read_cache_misses);
       const readHitRatio = readLookups > 0 ? readHits / readLookups : null;
-      const [tenantPoint] = downsample(tenantRows, whole, null).points;
+      const [tenantPoint] = downsample(tenantRows, whole, null, false).points;
 
       const hosts = new Map<string, OverviewHostDto>();
       for (const v of volumes) {

@@ -84,7 +84,7 @@ export class SeriesPointDto {
   write_latency!: SeriesLatencyDto | null;
   @ApiProperty({ type: SeriesSelectionDto, nullable: true, description: 'the custom breakdown; null unless direction or size_bins was given' })
   selection!: SeriesSelectionDto | null;
-  @ApiProperty({ type: [SeriesSizeDto], description: 'block-size distribution and latency by block size (heatmap cells)' })
+  @ApiProperty({ type: [SeriesSizeDto], description: 'block-size distribution and latency by block size (heatmap cells); empty unless sizes=true' })
   sizes!: SeriesSizeDto[];
 }
 

@@ -11,7 +11,7 @@ const SIZE_BIN = /^(>?\d{3,7})$/;
 /** Query of GET /v1/series. */
 export const seriesQuerySchema = z
   .object({
-    scope: z.enum(ROLLUP_SCOPES).default('volume').describe('volume, host, cluster or tenant'),
+    scope: z.enum(ROLLUP_SCOPES).optional().describe('volume, host, cluster or tenant; default: volume with a scope_id, else tenant'),
     scope_id: z
       .string()
       .regex(/^[0-9a-zA-Z-]{1,64}$/, 'scope_id must be 1-64 letters, digits or dashes')
@@ -24,6 +24,10 @@ export const seriesQuerySchema = z
       .enum(Object.keys(ROLLUP_RESOLUTIONS) as [RollupResolution, ...RollupResolution[]])
       .optional()
       .describe('read this rollup resolution instead of the one chosen from range and width'),
+    sizes: z
+      .stringbool()
+      .default(false)
+      .describe('true: every point carries `sizes` (block-size distribution, latency by block size: the heatmap cells)'),
     direction: z.enum(['read', 'write']).optional().describe('custom breakdown: only this direction'),
     size_bins: z
       .string()
@@ -41,5 +45,9 @@ export const seriesQuerySchema = z
       .describe('custom breakdown: only these vscsiStats ioLength bins, comma-separated (e.g. 65536,131072,>524288)'),
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { message: 'from must be before to', path: ['from'] })
-  .refine((q) => q.scope === 'tenant' || q.scope_id !== undefined, { message: 'scope_id is required unless scope=tenant', path: ['scope_id'] });
+  .refine((q) => q.scope === undefined || q.scope === 'tenant' || q.scope_id !== undefined, {
+    message: 'scope_id is required unless scope=tenant',
+    path: ['scope_id'],
+  })
+  .transform((q) => ({ ...q, scope: q.scope ?? (q.scope_id === undefined ? ('tenant' as const) : ('volume' as const)) }));
 export type SeriesQuery = z.output<typeof seriesQuerySchema>;

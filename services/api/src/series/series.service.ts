@@ -30,6 +30,7 @@ export class SeriesService {
         rows,
         { alignedFrom: plan.alignedFrom.getTime() / 1000, bucketSeconds: plan.bucketSeconds, windowSeconds: plan.windowSeconds },
         selection,
+        query.sizes,
       );
       return {
         scope: query.scope,

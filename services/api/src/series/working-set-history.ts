@@ -1,6 +1,6 @@
 import { Controller, Get, Injectable, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { DatabaseService, ErrorBodyDto } from '@tierwise/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiError, DatabaseService, ErrorBodyDto, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
@@ -56,12 +56,15 @@ export class WorkingSetHistoryService {
   /**
    * A volume's working-set estimates over time (db table volume_working_set_history, one row per
    * minute), in about `width` epoch-aligned points: min, max and the latest estimate of each.
+   * @throws ApiError not_found when the tenant has no such volume.
    */
   get(auth: Principal, volumeId: string, q: WorkingSetHistoryQuery, now = new Date()): Promise<WorkingSetHistoryDto> {
     const to = q.to ? new Date(q.to) : now;
     const from = q.from ? new Date(q.from) : new Date(to.getTime() - 7 * 86400_000);
     const bucketSeconds = Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000 / q.width / 60)) * 60;
     return this.database.withTenant(auth.tenantId, async (db) => {
+      const known = await db.query('SELECT 1 FROM volumes WHERE tenant_id = $1 AND volume_id = $2', [auth.tenantId, volumeId]);
+      if (known.rowCount === 0) throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
       const { rows } = await db.query<WorkingSetPointDto>(
         `SELECT to_char(to_timestamp(floor(extract(epoch FROM at) / $5) * $5) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t,
                 max(wss_bytes)::float8 AS wss_max_bytes, min(wss_bytes)::float8 AS wss_min_bytes,
@@ -88,6 +91,7 @@ export class WorkingSetHistoryController {
   @ApiOperation({ summary: "A volume's working set size over time, downsampled to the chart's width" })
   @ApiOkResponse({ type: WorkingSetHistoryDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId, window, from, to or width' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
   get(
     @Auth() auth: Principal,
     @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,
