@@ -13,6 +13,8 @@ interface EChartProps {
   /** Extra data-* attributes describing the drawing (e.g. marks), set with the container. */
   data?: Record<`data-${string}`, string | number>;
   height?: number;
+  /** Called with the clicked item's series and data index (click a point to see its detail). */
+  onItemClick?: (item: { seriesIndex: number; dataIndex: number; name: string }) => void;
 }
 
 /**
@@ -20,15 +22,18 @@ interface EChartProps {
  * data-points only after the chart's "finished" event, so a test can wait for the drawing.
  * Resizes with its container (narrow screens).
  */
-export function EChart({ option, label, testId, points, data, height = 320 }: EChartProps) {
+export function EChart({ option, label, testId, points, data, height = 320, onItemClick }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const drawn = useRef(points);
+  const click = useRef(onItemClick);
+  click.current = onItemClick;
 
   useEffect(() => {
     const node = el.current!;
     const instance = echarts.init(node, null, { renderer: "svg" });
     instance.on("finished", () => node.setAttribute("data-points", String(drawn.current)));
+    instance.on("click", (p) => click.current?.({ seriesIndex: p.seriesIndex ?? 0, dataIndex: p.dataIndex, name: p.name }));
     const resize = new ResizeObserver(() => instance.resize());
     resize.observe(node);
     chart.current = instance;
