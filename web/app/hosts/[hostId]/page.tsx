@@ -9,7 +9,7 @@ import { BREAKDOWN_LABELS, type Breakdown } from "@/components/analytics/breakdo
 import { getOverview, getSeries } from "@/lib/analytics-api";
 import { PortalError } from "@/lib/errors";
 import { definePage } from "@/lib/page";
-import { one } from "@/lib/query";
+import { one } from "@/lib/search-params";
 import { parseRange, rangeQuery } from "@/lib/time-range";
 
 export const metadata: Metadata = { title: "Host" };

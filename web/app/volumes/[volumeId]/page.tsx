@@ -15,7 +15,7 @@ import { getSeries } from "@/lib/analytics-api";
 import { PortalError } from "@/lib/errors";
 import { formatPercent } from "@/lib/format";
 import { definePage } from "@/lib/page";
-import { many, one } from "@/lib/query";
+import { many, one } from "@/lib/search-params";
 import { parseRange, rangeQuery } from "@/lib/time-range";
 
 export const metadata: Metadata = { title: "Volume" };

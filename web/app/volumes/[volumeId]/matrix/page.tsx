@@ -9,7 +9,7 @@ import { getSeries } from "@/lib/analytics-api";
 import { directionOf, DIRECTIONS } from "@/lib/direction";
 import { PortalError } from "@/lib/errors";
 import { definePage } from "@/lib/page";
-import { one } from "@/lib/query";
+import { one } from "@/lib/search-params";
 import { parseRange, rangeQuery } from "@/lib/time-range";
 
 export const metadata: Metadata = { title: "Performance matrix" };

@@ -7,7 +7,7 @@ import { VolumeHeader } from "@/components/analytics/VolumeHeader";
 import { getVolume } from "@/lib/api";
 import { getSeries } from "@/lib/analytics-api";
 import { definePage } from "@/lib/page";
-import { one } from "@/lib/query";
+import { one } from "@/lib/search-params";
 import { directionOf, DIRECTIONS } from "@/lib/direction";
 import { parseRange, rangeQuery } from "@/lib/time-range";
 
