@@ -50,7 +50,7 @@ export function TimeSeriesChart({ times, lines, band, unit, stepSeconds, label, 
         points={times.length}
         height={height}
         data={{ "data-series": counts }}
-        onItemClick={onSelect ? ({ dataIndex, seriesIndex }) => onSelect(pointIndex(times, option, seriesIndex, dataIndex)) : undefined}
+        onPlotClick={onSelect ? (x) => onSelect(nearest(times, x)) : undefined}
       />
       <DataTable
         caption={label}
@@ -62,12 +62,13 @@ export function TimeSeriesChart({ times, lines, band, unit, stepSeconds, label, 
   );
 }
 
-/** The index in `times` of a clicked item (gap markers shift the drawn indices). */
-function pointIndex(times: string[], option: ChartOption, seriesIndex: number, dataIndex: number): number {
-  const series = (option.series as { data: [number, unknown][] }[])[seriesIndex];
-  const at = series?.data[dataIndex]?.[0];
-  const i = times.findIndex((t) => Date.parse(t) === at);
-  return i >= 0 ? i : Math.min(dataIndex, times.length - 1);
+/** The index of the time in `times` (ascending ISO strings) nearest to `x` (ms). */
+function nearest(times: string[], x: number): number {
+  let best = 0;
+  times.forEach((t, i) => {
+    if (Math.abs(Date.parse(t) - x) < Math.abs(Date.parse(times[best]) - x)) best = i;
+  });
+  return best;
 }
 
 function withGaps(times: string[], values: (number | null)[], stepSeconds: number): [number, number | null][] {
