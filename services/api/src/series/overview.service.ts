@@ -37,6 +37,7 @@ export class OverviewService {
       const volumeRows = await read('volume', null);
       const infos = await volumeInfo(db, auth.tenantId);
       const info = new Map(infos.map((v) => [v.volume_id, v]));
+      const hostNames = new Map(infos.map((v) => [v.host_id, v.host_name]));
       const sum = (rows: readonly SeriesWindowRow[], f: (r: SeriesWindowRow) => number) => rows.reduce((s, r) => s + f(r), 0);
 
       const volumes: OverviewVolumeDto[] = [];
@@ -68,7 +69,7 @@ export class OverviewService {
       const hosts = new Map<string, OverviewHostDto>();
       for (const v of volumes) {
         let h = hosts.get(v.host_id);
-        if (!h) hosts.set(v.host_id, (h = { host_id: v.host_id, display_name: infos.find((i) => i.host_id === v.host_id)?.host_name ?? null, ios: 0, volumes: [] }));
+        if (!h) hosts.set(v.host_id, (h = { host_id: v.host_id, display_name: hostNames.get(v.host_id) ?? null, ios: 0, volumes: [] }));
         h.ios += v.ios;
         h.volumes.push(v);
       }
