@@ -1,6 +1,8 @@
 import "server-only";
+// Reads of the administration pages (settings, agents): one function per API call.
 import type { z } from "zod";
 import { ApiKeyPage, type ApiKeyStatus, AuditPage, ChannelList, DeliveryPage, type DeliveryStatus, InvitationList, MemberList, RouteList } from "./account-schemas";
+import { AgentPage, type AgentStatus, EnrollmentTokenPage } from "./agent-schemas";
 import { getJson } from "./api-client";
 
 /** The query string of a page request: the given filters (unset ones left out), `cursor` and `limit`. */
@@ -44,4 +46,14 @@ export function listRoutes() {
 /** One page of the delivery log, newest first, optionally in one state (GET /v1/notifications/deliveries). */
 export function listDeliveries(status: z.infer<typeof DeliveryStatus> | undefined, cursor: string | null, limit = 50) {
   return getJson(`/v1/notifications/deliveries?${pageQuery(cursor, limit, { status })}`, DeliveryPage);
+}
+
+/** One page of the tenant's agents with their last reported health, newest first (GET /v1/agents). */
+export function listAgents(status: z.infer<typeof AgentStatus>, cursor: string | null, limit = 50) {
+  return getJson(`/v1/agents?${pageQuery(cursor, limit, { status })}`, AgentPage);
+}
+
+/** The newest enrollment tokens that can still enroll an agent (GET /v1/enrollment-tokens?status=usable; admins). */
+export function listUsableEnrollmentTokens(limit = 20) {
+  return getJson(`/v1/enrollment-tokens?${pageQuery(null, limit, { status: "usable" })}`, EnrollmentTokenPage);
 }

@@ -35,6 +35,7 @@ export const PAGES = [
     },
   },
   { name: "volume-narrow", path: busiestVolume, viewport: NARROW },
+  { name: "agents", path: "/agents" },
   { name: "settings-members", path: "/settings/members" },
   { name: "settings-api-keys", path: "/settings/api-keys" },
   { name: "settings-notifications", path: "/settings/notifications" },

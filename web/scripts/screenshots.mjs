@@ -7,7 +7,8 @@
  * $TIERWISE_STATE_DIR/demo-tenant.json) and visits every page listed in pages.mjs, driving
  * Debian's /usr/bin/chromium through playwright-core; writes docs/screenshots/<name>.png
  * (1280 px wide full pages unless the entry says otherwise), palette-quantised with sharp
- * (libimagequant) to keep each file small in the repository.
+ * (libimagequant) to keep each file small in the repository. Page names as arguments
+ * (`npm run -w @tierwise/web screenshots -- agents settings-members`) shoot only those.
  * Exits non-zero, naming the page, when the portal is unreachable, a page renders its error
  * or not-found view, or a chart does not draw within the timeout.
  */
@@ -81,15 +82,21 @@ async function logIn(page, baseUrl) {
 }
 
 /**
- * Shoots every entry of PAGES (pages.mjs): the signed-out ones first, then signs in.
+ * Shoots the entries of PAGES (pages.mjs) named in `names` (all when empty): the signed-out
+ * ones first, then signs in.
  * @param {import("playwright-core").Page} page
  * @param {string} baseUrl TIERWISE_WEB_URL, e.g. http://127.0.0.1:3000
+ * @param {string[]} names page names from the command line
+ * @throws Error naming an unknown page name.
  */
-async function shootAll(page, baseUrl) {
+async function shootAll(page, baseUrl, names) {
   await page.goto(`${baseUrl}/login`).catch((e) => {
     throw new Error(`the portal at ${baseUrl} does not answer (${e.message.split("\n")[0]}); run ./tierwise demo first`);
   });
-  const ordered = [...PAGES.filter((p) => p.signedIn === false), ...PAGES.filter((p) => p.signedIn !== false)];
+  const unknown = names.filter((n) => !PAGES.some((p) => p.name === n));
+  if (unknown.length) throw new Error(`no page named ${unknown.join(", ")} in scripts/pages.mjs (known: ${PAGES.map((p) => p.name).join(", ")})`);
+  const chosen = names.length ? PAGES.filter((p) => names.includes(p.name)) : PAGES;
+  const ordered = [...chosen.filter((p) => p.signedIn === false), ...chosen.filter((p) => p.signedIn !== false)];
   let signedIn = false;
   for (const entry of ordered) {
     if (entry.signedIn !== false && !signedIn) {
@@ -112,7 +119,7 @@ async function main() {
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT_MS);
-    await shootAll(page, baseUrl.replace(/\/+$/, ""));
+    await shootAll(page, baseUrl.replace(/\/+$/, ""), process.argv.slice(2));
   } finally {
     await close();
   }

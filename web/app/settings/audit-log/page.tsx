@@ -13,14 +13,22 @@ const PATH = "/settings/audit-log";
 /** The API's action filter: "<object>.<verb>", e.g. api_key.create. */
 const Query = PageQuery.extend({ action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, "an action looks like api_key.create").optional().or(z.literal("").transform(() => undefined)) });
 
-/** A before/after state as compact JSON, or "—". */
-function state(value: Record<string, unknown> | null): string {
-  return value ? JSON.stringify(value) : "—";
+const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+/**
+ * What a change did, field by field: "field: before → after" for each field that differs
+ * (a creation lists the new fields, a deletion the old ones).
+ */
+function changes(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+  if (!before) return Object.entries(after ?? {}).map(([key, value]) => `${key}: ${show(value)}`);
+  if (!after) return Object.entries(before).map(([key, value]) => `${key}: ${show(value)} → removed`);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys.filter((k) => show(before[k]) !== show(after[k])).map((k) => `${k}: ${show(before[k])} → ${show(after[k])}`);
 }
 
 /**
  * /settings/audit-log: every change of the organization, newest first, 50 a page, with the
- * actor (the member's name, or an API key), the target, the state before and after and the client address;
+ * actor (the member's name, or an API key), the target, what changed (field: before → after) and the client address;
  * filter by action. Admins and owners only (the API's audit.read).
  */
 export default definePage({ permission: "audit.read" }, async ({ searchParams }) => {
@@ -50,7 +58,7 @@ export default definePage({ permission: "audit.read" }, async ({ searchParams })
                 <th scope="col">Action</th>
                 <th scope="col">Actor</th>
                 <th scope="col">Target</th>
-                <th scope="col">Before → after</th>
+                <th scope="col">Change</th>
                 <th scope="col">From</th>
               </tr>
             </thead>
@@ -68,9 +76,11 @@ export default definePage({ permission: "audit.read" }, async ({ searchParams })
                     {e.target_kind} <code className="small">{e.target_id.slice(0, 12)}</code>
                   </td>
                   <td className="wrap">
-                    <code className="small">
-                      {state(e.before)} → {state(e.after)}
-                    </code>
+                    <ul className="change-list">
+                      {changes(e.before, e.after).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
                   </td>
                   <td>{e.ip ?? "—"}</td>
                 </tr>
