@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/ActionForm";
+import { DataTable, FormPanel, RowAction } from "@/components/AdminBlocks";
 import { CursorPager } from "@/components/CursorPager";
 import { FilterLinks } from "@/components/FilterLinks";
 import { type Agent, AgentStatus } from "@/lib/agent-schemas";
@@ -43,111 +43,82 @@ export default definePage({ permission: "agents.read" }, async ({ searchParams, 
     <>
       <h1>Agents</h1>
       {manage && (
-        <section className="panel" aria-labelledby="add-agent-heading">
-          <h2 id="add-agent-heading">Add an agent</h2>
-          <p className="muted small">
-            A token enrolls one agent. The install command downloads the agent from this Tierwise API, enrolls it with the token and starts it; the agent then
-            reports its volumes and health here.
-          </p>
-          <ActionForm action={createEnrollmentToken} submitLabel="Get an install command" className="form form--inline" testId="enroll-form">
-            <label>
-              Name (optional)
-              <input name="name" maxLength={100} placeholder="rack 12" />
-            </label>
-            <label>
-              Valid for
-              <select name="lifetime" defaultValue="86400">
-                {Object.entries(LIFETIMES).map(([seconds, label]) => (
-                  <option key={seconds} value={seconds}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </ActionForm>
-          {tokens && tokens.data.length > 0 && (
-            <details>
-              <summary>{tokens.data.length} unused tokens</summary>
-              <ul className="plain-list" data-testid="usable-tokens">
-                {tokens.data.map((t) => (
-                  <li key={t.id} data-testid="token-row">
-                    <code>{t.token_prefix}…</code> {t.name}, expires {formatTimestamp(t.expires_at)}{" "}
-                    <ActionForm action={deleteEnrollmentToken} submitLabel="Delete" className="form--row" danger>
-                      <input type="hidden" name="id" value={t.id} />
-                    </ActionForm>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
-        </section>
+        <FormPanel
+          title="Add an agent"
+          action={createEnrollmentToken}
+          submitLabel="Get an install command"
+          testId="enroll-form"
+          intro={
+            <p className="muted small">
+              A token enrolls one agent. The install command downloads the agent from this Tierwise API, enrolls it with the token and starts it; the agent then
+              reports its volumes and health here.
+            </p>
+          }
+        >
+          <label>
+            Name (optional)
+            <input name="name" maxLength={100} placeholder="rack 12" />
+          </label>
+          <label>
+            Valid for
+            <select name="lifetime" defaultValue="86400">
+              {Object.entries(LIFETIMES).map(([seconds, label]) => (
+                <option key={seconds} value={seconds}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </FormPanel>
+      )}
+      {tokens && tokens.data.length > 0 && (
+        <details className="panel">
+          <summary>{tokens.data.length} unused enrollment tokens</summary>
+          <ul className="plain-list" data-testid="usable-tokens">
+            {tokens.data.map((t) => (
+              <li key={t.id} data-testid="token-row">
+                <code>{t.token_prefix}…</code> {t.name}, expires {formatTimestamp(t.expires_at)} <RowAction action={deleteEnrollmentToken} id={t.id} label="Delete" danger />
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       <FilterLinks path={PATH} name="status" current={query.status === "active" ? "" : query.status} values={{ "": "Active", revoked: "Revoked", all: "All" }} label="Show" />
-      {page.data.length === 0 ? (
-        <p className="muted" data-testid="no-agents">
-          No {query.status === "all" ? "" : `${query.status} `}agent{manage && query.status === "active" ? ": add one above" : ""}.
-        </p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table" data-testid="agents">
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Health</th>
-                <th scope="col">Last report</th>
-                <th scope="col">Version</th>
-                <th scope="col" className="num">Uptime</th>
-                <th scope="col" className="num">Volumes</th>
-                <th scope="col" className="num">Tier used</th>
-                <th scope="col">Last error</th>
-                {manage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((a) => (
-                <tr key={a.id} data-testid="agent-row" data-agent-id={a.id} data-status={a.revoked_at ? "revoked" : "active"}>
-                  <td>
-                    {a.name}
-                    {a.host_id && (
-                      <div className="muted small">
-                        host <code>{a.host_id}</code>
-                      </div>
-                    )}
-                  </td>
-                  <td>
-                    <HealthBadge agent={a} now={now} />
-                  </td>
-                  <td>{a.health.last_report_at ? formatTimestamp(a.health.last_report_at) : "—"}</td>
-                  <td>{a.version ?? "—"}</td>
-                  <td className="num">{a.health.uptime_seconds == null ? "—" : formatDuration(a.health.uptime_seconds)}</td>
-                  <td className="num">{a.health.volume_count ?? "—"}</td>
-                  <td className="num">
-                    {a.health.tier_used_bytes == null ? "—" : `${formatBytes(a.health.tier_used_bytes)} of ${formatBytes(a.health.tier_capacity_bytes)}`}
-                  </td>
-                  <td className="wrap">
-                    {a.health.last_error ? (
-                      <>
-                        {a.health.last_error} <span className="muted small">{formatTimestamp(a.health.last_error_at)}</span>
-                      </>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  {manage && (
-                    <td>
-                      {!a.revoked_at && (
-                        <ActionForm action={revokeAgent} submitLabel="Revoke" className="form--row" danger>
-                          <input type="hidden" name="id" value={a.id} />
-                        </ActionForm>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        testId="agents"
+        columns={["Agent", "Health", "Last report", "Version", "#Uptime", "#Volumes", "#Tier used", "Last error", ...(manage ? ["Actions"] : [])]}
+        empty={`No ${query.status === "all" ? "" : `${query.status} `}agent${manage && query.status === "active" ? ": add one above" : ""}.`}
+        rows={page.data.map((a) => (
+          <tr key={a.id} data-testid="agent-row" data-agent-id={a.id} data-status={a.revoked_at ? "revoked" : "active"}>
+            <td>
+              {a.name}
+              {a.host_id && (
+                <div className="muted small">
+                  host <code>{a.host_id}</code>
+                </div>
+              )}
+            </td>
+            <td>
+              <HealthBadge agent={a} now={now} />
+            </td>
+            <td>{a.health.last_report_at ? formatTimestamp(a.health.last_report_at) : "—"}</td>
+            <td>{a.version ?? "—"}</td>
+            <td className="num">{a.health.uptime_seconds == null ? "—" : formatDuration(a.health.uptime_seconds)}</td>
+            <td className="num">{a.health.volume_count ?? "—"}</td>
+            <td className="num">{a.health.tier_used_bytes == null ? "—" : `${formatBytes(a.health.tier_used_bytes)} of ${formatBytes(a.health.tier_capacity_bytes)}`}</td>
+            <td className="wrap">
+              {a.health.last_error ? (
+                <>
+                  {a.health.last_error} <span className="muted small">{formatTimestamp(a.health.last_error_at)}</span>
+                </>
+              ) : (
+                "—"
+              )}
+            </td>
+            {manage && <td>{!a.revoked_at && <RowAction action={revokeAgent} id={a.id} label="Revoke" danger />}</td>}
+          </tr>
+        ))}
+      />
       <CursorPager path={PATH} filters={{ status: query.status }} page={query} nextCursor={page.next_cursor} label="Agent pages" />
     </>
   );

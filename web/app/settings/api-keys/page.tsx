@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ActionForm } from "@/components/ActionForm";
+import { DataTable, FormPanel, RowAction } from "@/components/AdminBlocks";
 import { CursorPager } from "@/components/CursorPager";
 import { FilterLinks } from "@/components/FilterLinks";
 import { ApiKeyStatus } from "@/lib/account-schemas";
@@ -28,68 +28,40 @@ export default definePage({ permission: "api_keys.read" }, async ({ searchParams
     <>
       <h1>API keys</h1>
       {manage && (
-        <section className="panel" aria-labelledby="new-key-heading">
-          <h2 id="new-key-heading">New key</h2>
-          <ActionForm action={createApiKey} submitLabel="Create key" className="form form--inline" testId="create-key-form">
-            <label>
-              Name
-              <input name="name" required maxLength={100} placeholder="terraform" />
-            </label>
-            <label>
-              Scope
-              <select name="scope" defaultValue="read">
-                <option value="read">read (acts as a viewer)</option>
-                <option value="read-write">read-write (acts as an admin)</option>
-              </select>
-            </label>
-          </ActionForm>
-        </section>
+        <FormPanel title="New key" action={createApiKey} submitLabel="Create key" testId="create-key-form">
+          <label>
+            Name
+            <input name="name" required maxLength={100} placeholder="terraform" />
+          </label>
+          <label>
+            Scope
+            <select name="scope" defaultValue="read">
+              <option value="read">read (acts as a viewer)</option>
+              <option value="read-write">read-write (acts as an admin)</option>
+            </select>
+          </label>
+        </FormPanel>
       )}
       <FilterLinks path={PATH} name="status" current={query.status === "active" ? "" : query.status} values={{ "": "Active", revoked: "Revoked", all: "All" }} label="Show" />
-      {page.data.length === 0 ? (
-        <p className="muted">No {query.status === "all" ? "" : `${query.status} `}key.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table" data-testid="api-keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                {manage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((key) => (
-                <tr key={key.id} data-testid="api-key-row" data-name={key.name} data-status={key.revoked_at ? "revoked" : "active"}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.key_prefix ? `${key.key_prefix}…` : "—"}</code>
-                  </td>
-                  <td>{key.scope}</td>
-                  <td>{formatTimestamp(key.created_at)}</td>
-                  <td>{key.last_used_at ? formatTimestamp(key.last_used_at) : "never"}</td>
-                  <td>{key.revoked_at ? <span className="badge badge--muted">revoked {formatTimestamp(key.revoked_at)}</span> : <span className="badge badge--ok">active</span>}</td>
-                  {manage && (
-                    <td>
-                      {!key.revoked_at && (
-                        <ActionForm action={revokeApiKey} submitLabel="Revoke" className="form--row" danger>
-                          <input type="hidden" name="id" value={key.id} />
-                        </ActionForm>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        testId="api-keys"
+        columns={["Name", "Key", "Scope", "Created", "Last used", "Status", ...(manage ? ["Actions"] : [])]}
+        empty={`No ${query.status === "all" ? "" : `${query.status} `}key.`}
+        rows={page.data.map((key) => (
+          <tr key={key.id} data-testid="api-key-row" data-name={key.name} data-status={key.revoked_at ? "revoked" : "active"}>
+            <td>{key.name}</td>
+            <td>
+              <code>{key.key_prefix ? `${key.key_prefix}…` : "—"}</code>
+            </td>
+            <td>{key.scope}</td>
+            <td>{formatTimestamp(key.created_at)}</td>
+            <td>{key.last_used_at ? formatTimestamp(key.last_used_at) : "never"}</td>
+            <td>{key.revoked_at ? <span className="badge badge--muted">revoked {formatTimestamp(key.revoked_at)}</span> : <span className="badge badge--ok">active</span>}</td>
+            {manage && <td>{!key.revoked_at && <RowAction action={revokeApiKey} id={key.id} label="Revoke" danger />}</td>}
+          </tr>
+        ))}
+      />
       <CursorPager path={PATH} filters={{ status: query.status }} page={query} nextCursor={page.next_cursor} label="API key pages" />
     </>
   );
 });
-

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { z } from "zod";
+import { DataTable } from "@/components/AdminBlocks";
 import { CursorPager } from "@/components/CursorPager";
 import { listAuditLog, listMembers } from "@/lib/accounts-api";
 import { formatTimestamp } from "@/lib/format";
@@ -47,48 +48,33 @@ export default definePage({ permission: "audit.read" }, async ({ searchParams })
           Filter
         </button>
       </form>
-      {page.data.length === 0 ? (
-        <p className="muted">No entry{query.action ? ` for ${query.action}` : ""}.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table" data-testid="audit-log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Action</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Target</th>
-                <th scope="col">Change</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((e) => (
-                <tr key={e.id} data-testid="audit-row" data-action={e.action}>
-                  <td>{formatTimestamp(e.at)}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>
-                    {e.actor.kind === "user" ? (names.get(e.actor.id) ?? "former member") : "API key"} <code className="small">{e.actor.id.slice(0, 8)}</code>
-                  </td>
-                  <td>
-                    {e.target_kind} <code className="small">{e.target_id.slice(0, 12)}</code>
-                  </td>
-                  <td className="wrap">
-                    <ul className="change-list">
-                      {changes(e.before, e.after).map((line) => (
-                        <li key={line}>{line}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>{e.ip ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        testId="audit-log"
+        columns={["When", "Action", "Actor", "Target", "Change", "From"]}
+        empty={`No entry${query.action ? ` for ${query.action}` : ""}.`}
+        rows={page.data.map((e) => (
+          <tr key={e.id} data-testid="audit-row" data-action={e.action}>
+            <td>{formatTimestamp(e.at)}</td>
+            <td>
+              <code>{e.action}</code>
+            </td>
+            <td>
+              {e.actor.kind === "user" ? (names.get(e.actor.id) ?? "former member") : "API key"} <code className="small">{e.actor.id.slice(0, 8)}</code>
+            </td>
+            <td>
+              {e.target_kind} <code className="small">{e.target_id.slice(0, 12)}</code>
+            </td>
+            <td className="wrap">
+              <ul className="change-list">
+                {changes(e.before, e.after).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </td>
+            <td>{e.ip ?? "—"}</td>
+          </tr>
+        ))}
+      />
       <CursorPager path={PATH} filters={{ action: query.action }} page={query} nextCursor={page.next_cursor} label="Audit log pages" />
     </>
   );
