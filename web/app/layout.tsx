@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { logOut } from "./(auth)/actions";
+import { logOut, switchOrganization } from "./(auth)/actions";
 import { NavLinks } from "@/components/NavLinks";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { can } from "@/lib/permissions";
@@ -22,7 +22,8 @@ const THEME_SCRIPT = `try{var t=localStorage.getItem(${JSON.stringify(THEME_KEY)
 
 /**
  * The shell: a skip link, the header (product, the main navigation the role may see, the
- * organization and user, sign-out, the colour-scheme toggle), then the page. Signed out, only
+ * organization (a switcher when the user belongs to several) and user, sign-out, the
+ * colour-scheme toggle), then the page. Signed out, only
  * the product name shows.
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
@@ -45,7 +46,22 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <div className="topbar__end">
             {session && (
               <span className="whoami" data-testid="whoami" data-role={session.role}>
-                <span className="whoami__org">{session.organization.name}</span>
+                {session.organizations.length > 1 ? (
+                  <form action={switchOrganization} className="org-switch">
+                    <select name="organization_id" defaultValue={session.organization.id} aria-label="Organization">
+                      {session.organizations.map((o) => (
+                        <option key={o.id} value={o.id}>
+                          {o.name} ({o.role})
+                        </option>
+                      ))}
+                    </select>
+                    <button type="submit" className="button button--quiet" aria-label="Switch organization">
+                      Switch
+                    </button>
+                  </form>
+                ) : (
+                  <span className="whoami__org">{session.organization.name}</span>
+                )}
                 <span className="muted">
                   {session.user.display_name} · {session.role}
                 </span>

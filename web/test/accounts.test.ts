@@ -2,12 +2,13 @@
  * Portal accounts and administration in headless Chromium against the real api and
  * PostgreSQL (test profile): sign up, confirm the address from the mail, sign in, the empty
  * fleet; invite a member who accepts; roles decide what shows; create and revoke an API key
- * (and the api refuses it afterwards); the audit log; password reset; sign-out; every page
+ * (and the api refuses it afterwards); the audit log; password reset; switching organization; sign-out; every page
  * without a session redirects to /login with the way back. Mails are read from the notifier's
  * outbox, as the notifier would send them. Needs built @tierwise/api and @tierwise/web.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import pg from "pg";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../scripts/chromium.mjs";
 import { deleteUsers, freshEmail, latestLink, logIn, tenantOf } from "./support/accounts.js";
@@ -45,6 +46,7 @@ describe("portal accounts in headless Chromium", { timeout: 240_000 }, () => {
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let tenantId: string | undefined;
+  let secondTenantId: string | undefined;
 
   before(async () => {
     api = await startApi();
@@ -57,7 +59,7 @@ describe("portal accounts in headless Chromium", { timeout: 240_000 }, () => {
     await browser?.close();
     await web?.stop();
     await api?.stop();
-    if (tenantId) await dropTenant(env.TIERWISE_PG_OWNER_URL, tenantId);
+    for (const id of [tenantId, secondTenantId]) if (id) await dropTenant(env.TIERWISE_PG_OWNER_URL, id);
     await deleteUsers(env.TIERWISE_PG_OWNER_URL, [owner.email, member.email]);
   });
 
@@ -194,6 +196,27 @@ describe("portal accounts in headless Chromium", { timeout: 240_000 }, () => {
     assert.match(await submit(page, "reset-form", "Set the new password"), /Your password is changed/);
     await logIn(page, WEB, member.email, member.password);
     assert.equal(await page.getByTestId("whoami").getAttribute("data-role"), "admin");
+  });
+
+  test("a member of two organizations switches between them from the header", async () => {
+    const db = new pg.Client({ connectionString: env.TIERWISE_PG_OWNER_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string }>("INSERT INTO tenants (name) VALUES ('Second Storage') RETURNING id");
+      secondTenantId = rows[0].id;
+      await db.query("INSERT INTO memberships (tenant_id, user_id, role) SELECT $1, id, 'viewer' FROM users WHERE email = $2", [secondTenantId, member.email]);
+    } finally {
+      await db.end();
+    }
+    await page.goto(`${WEB}/settings/members`);
+    const switcher = page.getByLabel("Organization");
+    assert.deepEqual(await switcher.locator("option").allTextContents(), [`${owner.organization} (admin)`, "Second Storage (viewer)"]);
+    await switcher.selectOption({ label: "Second Storage (viewer)" });
+    await page.getByRole("button", { name: "Switch organization" }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="whoami"]')?.getAttribute("data-role") === "viewer");
+    assert.equal(await page.getByLabel("Organization").inputValue(), secondTenantId);
+    await page.goto(`${WEB}/settings/members`);
+    assert.deepEqual(await page.getByTestId("member-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-email"))), [member.email], "the second organization's members");
   });
 
   test("the shell: dark mode toggle, keyboard skip link, a phone-width screen", async () => {

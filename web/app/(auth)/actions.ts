@@ -98,6 +98,14 @@ export const acceptInvitation = formAction(
   { public: true },
 );
 
+/** POST /v1/auth/organization: the session moves to another organization of the user (a new session cookie), then the overview. */
+export async function switchOrganization(form: FormData): Promise<void> {
+  const { organization_id } = parseForm(z.object({ organization_id: z.uuid() }), form);
+  const { csrfToken } = await currentSession();
+  await apiRequest("POST", "/v1/auth/organization", { schema: SessionInfo, body: { organization_id }, csrfToken });
+  redirect("/");
+}
+
 /** POST /v1/auth/logout; the portal forgets the cookies even when the API had already ended the session. */
 export async function logOut(): Promise<void> {
   try {
