@@ -6,11 +6,11 @@ type Action = (previous: FormState | null, form: FormData) => Promise<FormState>
 
 /**
  * A table of an administration list in its scrolling frame (narrow screens scroll the table,
- * never the page), or the `empty` sentence when there are no rows.
+ * never the page), or the `empty` sentence (test id `<testId>-empty`) when there are no rows.
  * @param columns  header cells; a column whose name starts with "#" is numeric (right-aligned, "#" dropped).
  */
 export function DataTable({ testId, columns, empty, rows }: { testId: string; columns: string[]; empty: ReactNode; rows: ReactNode[] }) {
-  if (rows.length === 0) return <p className="muted">{empty}</p>;
+  if (rows.length === 0) return <p className="muted" data-testid={`${testId}-empty`}>{empty}</p>;
   return (
     <div className="table-scroll">
       <table className="table" data-testid={testId}>

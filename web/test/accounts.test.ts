@@ -209,12 +209,12 @@ describe("portal accounts in headless Chromium", { timeout: 240_000 }, () => {
       await db.end();
     }
     await page.goto(`${WEB}/settings/members`);
-    const switcher = page.getByLabel("Organization");
+    const switcher = page.getByLabel("Organization", { exact: true });
     assert.deepEqual(await switcher.locator("option").allTextContents(), [`${owner.organization} (admin)`, "Second Storage (viewer)"]);
     await switcher.selectOption({ label: "Second Storage (viewer)" });
     await page.getByRole("button", { name: "Switch organization" }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="whoami"]')?.getAttribute("data-role") === "viewer");
-    assert.equal(await page.getByLabel("Organization").inputValue(), secondTenantId);
+    assert.equal(await page.getByLabel("Organization", { exact: true }).inputValue(), secondTenantId);
     await page.goto(`${WEB}/settings/members`);
     assert.deepEqual(await page.getByTestId("member-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-email"))), [member.email], "the second organization's members");
   });

@@ -58,7 +58,7 @@ describe("the agents page in headless Chromium", { timeout: 180_000 }, () => {
   });
 
   test("an install command with a fresh token; the agent it enrolls shows with its health", async () => {
-    assert.match((await page.getByTestId("no-agents").textContent()) ?? "", /No active agent: add one above/);
+    assert.match((await page.getByTestId("agents-empty").textContent()) ?? "", /No active agent: add one above/);
     const form = page.getByTestId("enroll-form");
     await form.getByLabel("Name (optional)").fill("rack 12");
     await form.getByLabel("Valid for").selectOption("3600");
@@ -68,7 +68,7 @@ describe("the agents page in headless Chromium", { timeout: 180_000 }, () => {
     assert.ok(match, `an install command (got "${command}")`);
     assert.equal(match[1], API, "the installer comes from the api");
     const token = match[2];
-    await page.getByTestId("token-row").first().waitFor();
+    await page.getByTestId("token-row").first().waitFor({ state: "attached" }); // inside the closed <details>
     assert.match((await page.getByTestId("token-row").first().textContent()) ?? "", /rack 12/);
 
     const hostId = randomBytes(8).toString("hex");
