@@ -36,10 +36,25 @@ export const PAGES = [
   },
   { name: "volume-narrow", path: busiestVolume, viewport: NARROW },
   { name: "agents", path: "/agents" },
+  {
+    name: "agents-install",
+    path: "/agents",
+    prepare: async (page) => {
+      await page.getByRole("button", { name: "Get an install command" }).click();
+      await page.getByTestId("revealed-secret").waitFor();
+    },
+  },
   { name: "settings-members", path: "/settings/members" },
   { name: "settings-api-keys", path: "/settings/api-keys" },
   { name: "settings-notifications", path: "/settings/notifications" },
   { name: "settings-deliveries", path: "/settings/deliveries" },
   { name: "settings-audit-log", path: "/settings/audit-log" },
   { name: "settings-members-narrow", path: "/settings/members", viewport: NARROW },
+  {
+    name: "settings-api-keys-dark",
+    path: "/settings/api-keys",
+    prepare: async (page) => {
+      await page.emulateMedia({ colorScheme: "dark" });
+    },
+  },
 ];

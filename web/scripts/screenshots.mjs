@@ -104,6 +104,7 @@ async function shootAll(page, baseUrl, names) {
       signedIn = true;
     }
     await page.setViewportSize(entry.viewport ?? WIDE);
+    await page.emulateMedia({ colorScheme: "light" });
     const path = typeof entry.path === "function" ? await entry.path(page, baseUrl) : entry.path;
     await page.goto(`${baseUrl}${path}`);
     if (entry.prepare) await entry.prepare(page);
