@@ -298,7 +298,7 @@ else
   TIERWISE_ENROLLMENT_TOKEN=$TOKEN "$AGENT_BIN" enroll --config "$CONFIG" ||
     die "enrollment failed (the message above says why)"
   if [ "$had_key" = 0 ]; then
-    say "generated the tenant's anonymization key $KEY_FILE: install further hosts with --anonymization-key-file (copy it over a safe channel)"
+    say "install further hosts of this tenant with --anonymization-key-file (a copy of $KEY_FILE, over a safe channel)"
   fi
 fi
 chmod 0600 "$CREDENTIAL" "$KEY_FILE"

@@ -89,6 +89,7 @@ test('install.sh served by the api: install, enroll, report, re-run, revoke, uni
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stderr, /downloaded tierwise-agent_[\d.]+_linux-\w+\.tar\.gz \(SHA-256 verified\)/);
   assert.match(first.stderr, /generated the tenant's anonymization key/);
+  assert.match(first.stderr, /install further hosts of this tenant with --anonymization-key-file/);
   assert.deepEqual(await filesUnder(root), [
     'etc/tierwise/agent.credential', 'etc/tierwise/agent.yaml', 'etc/tierwise/anonymization.key',
     'opt/tierwise/bin/tierwise-agent', 'run/tierwise/tierwise-agent.pid', 'var/lib/tierwise/installed-package', 'var/log/tierwise-agent.log',
