@@ -29,3 +29,18 @@ export async function readApiConfig(): Promise<ApiConfig> {
   }
   return { baseUrl: url.data.replace(/\/+$/, "") };
 }
+
+/**
+ * The API URL hosts reach, for the agent install command: TIERWISE_PUBLIC_API_URL (the same
+ * variable the api's /install.sh honours, docs/install.md), else TIERWISE_API_URL.
+ * @throws PortalError config_invalid when TIERWISE_PUBLIC_API_URL is not an http(s) URL; as readApiConfig otherwise.
+ */
+export async function readPublicApiUrl(): Promise<string> {
+  const raw = process.env.TIERWISE_PUBLIC_API_URL?.trim();
+  if (!raw) return (await readApiConfig()).baseUrl;
+  const url = HttpUrl.safeParse(raw);
+  if (!url.success) {
+    throw new PortalError("config_invalid", `TIERWISE_PUBLIC_API_URL must be an http(s) URL such as https://tierwise.example.com (got "${raw}").`);
+  }
+  return url.data.replace(/\/+$/, "");
+}

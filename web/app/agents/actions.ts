@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Agent, CreatedEnrollmentToken, EnrollmentToken } from "@/lib/agent-schemas";
 import { formAction, parseForm } from "@/lib/actions";
-import { readApiConfig } from "@/lib/config";
+import { readPublicApiUrl } from "@/lib/config";
 import { sendJson } from "@/lib/session";
 import { LIFETIMES } from "./lifetimes";
 
@@ -24,7 +24,7 @@ export const createEnrollmentToken = formAction(
       { name: name || "enrollment token", expires_in_seconds: Number(lifetime) },
       { "Idempotency-Key": randomUUID() },
     );
-    const { baseUrl } = await readApiConfig();
+    const baseUrl = await readPublicApiUrl();
     return {
       ok: true,
       message: `Token "${created.name}" enrolls one agent until ${new Date(created.expires_at).toUTCString()}. Run this on the host as root; it is shown only now.`,
