@@ -21,6 +21,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       </ActionForm>
       <p className="auth-links">
         <Link href="/forgot-password">Forgot your password?</Link>
+        <Link href="/verify-email">Confirmation mail lost?</Link>
         <Link href="/signup">Create an account</Link>
       </p>
     </>
