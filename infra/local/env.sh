@@ -50,9 +50,6 @@ export TIERWISE_SMTP_URL="smtp://127.0.0.1:$TIERWISE_SMTP_PORT"
 # writes into agent.yaml and the packages it downloads (edge-agent/packaging/build-packages.sh).
 export TIERWISE_PUBLIC_INGEST_URL="$TIERWISE_INGEST_URL"
 export TIERWISE_AGENT_PACKAGES_DIR="$TIERWISE_ROOT/edge-agent/build/packages"
-# The portal reads its API key from here (until portal login exists): `./tierwise demo`
-# writes the demo tenant's read key into it.
-export TIERWISE_PORTAL_API_KEY_FILE="$TIERWISE_STATE_DIR/portal-api-key"
 # Requests per minute one credential may make to the api (production default 600). The demo
 # summary reads the detail of every replayed volume (2,000 for the Tencent sample), so the
 # local stack allows more.
