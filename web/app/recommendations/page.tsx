@@ -8,7 +8,7 @@ import { definePage } from "@/lib/page";
 export const metadata: Metadata = { title: "Recommendations" };
 
 /** /recommendations: every volume's current tier recommendation with its status, newest first. */
-export default definePage({ permission: "volumes.read" }, async () => {
+export default definePage({ permission: "recommendations.read" }, async () => {
   const page = await listRecommendations();
   return (
     <>

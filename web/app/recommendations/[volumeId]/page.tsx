@@ -8,6 +8,8 @@ import { StatTile } from "@/components/StatTile";
 import { getPolicy, getRecommendation, getRecommendationHistory } from "@/lib/analytics-api";
 import { formatBytes, formatCount, formatLatency, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
 import { definePage } from "@/lib/page";
+import { can } from "@/lib/permissions";
+import { currentSession } from "@/lib/session";
 
 export const metadata: Metadata = { title: "Recommendation" };
 
@@ -16,9 +18,9 @@ export const metadata: Metadata = { title: "Recommendation" };
  * Apply (becomes the volume's desired policy) and Dismiss, the desired and applied policy, and
  * every past prediction against the hit ratio measured while it ran.
  */
-export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params }) => {
+export default definePage<{ volumeId: string }>({ permission: "recommendations.read" }, async ({ params }) => {
   const { volumeId } = await params;
-  const [r, policy, history] = await Promise.all([getRecommendation(volumeId), getPolicy(volumeId), getRecommendationHistory(volumeId)]);
+  const [r, policy, history, session] = await Promise.all([getRecommendation(volumeId), getPolicy(volumeId), getRecommendationHistory(volumeId), currentSession()]);
   const latencyGain = r.predicted_latency_us != null && r.datastore_latency_us != null ? `${formatLatency(r.datastore_latency_us)} → ${formatLatency(r.predicted_latency_us)}` : "—";
   return (
     <>
@@ -46,7 +48,7 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
       <section className="panel" aria-labelledby="policy">
         <h2 id="policy">Policy</h2>
         <PolicyState policy={policy} />
-        <RecommendationDecision volumeId={volumeId} createdAt={r.created_at} status={r.status} />
+        <RecommendationDecision volumeId={volumeId} createdAt={r.created_at} status={r.status} canWrite={can(session.role, "recommendations.write")} />
       </section>
       <section className="panel" aria-labelledby="history">
         <h2 id="history">Predicted against measured</h2>
