@@ -15,6 +15,7 @@ import { formatTimestamp, formatValue } from "../lib/format.js";
 import { seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
 import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
 import { testEnv } from "./support/env.js";
+import { dropTenant } from "./support/fixture.js";
 import type { Server } from "./support/processes.js";
 import { startApi, startWeb } from "./support/stack.js";
 
@@ -65,9 +66,10 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await web?.stop();
     await api?.stop();
     if (seed) {
-      for (const table of ["volume_policies", "recommendation_decisions", "recommendation_history", "recommendations", "volume_mrcs", "volume_working_sets", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "volumes", "hosts", "audit_log", "outbox"]) {
+      for (const table of ["volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
         await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
       }
+      await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
     }
     await deleteUsers(env.TIERWISE_PG_OWNER_URL, [owner.email]);
     await db.end();
@@ -133,7 +135,9 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.ok(Object.values(shares).every((n) => n > 0));
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/matrix?${range}`);
     const matrix = await drawn(page, "latency-matrix");
-    assert.ok(Number(matrix.cells) >= 3 * 60, `${matrix.cells} heatmap cells (3 size bins x the points)`);
+    // 96 columns over 6 h are 4-minute points; the 3 seeded hours fill 45 of them, each with the 3 size bins.
+    assert.equal(Number(matrix.cells) % 3, 0, "every column has a cell per size bin");
+    assert.ok(Number(matrix.cells) >= 3 * 44, `${matrix.cells} heatmap cells (3 size bins x the points)`);
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/working-set?${range}`);
     assert.ok(Number((await drawn(page, "wss-chart")).points) > 100, "working set estimates once a minute");
     assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
@@ -150,7 +154,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/recommendations/${seed.busiest}`);
     assert.equal(await page.getByTestId("recommendation-status").textContent(), "open");
     await page.getByRole("button", { name: "Apply" }).click();
-    await page.waitForSelector('[data-testid="recommendation-status"]:text("applied")');
+    await page.getByTestId("recommendation-status").filter({ hasText: "applied" }).waitFor({ timeout: 30_000 });
     assert.match((await page.getByTestId("policy-desired").textContent())!, /^v1: 4 GiB NVME, write-through/);
     assert.match((await page.getByTestId("policy-applied").textContent())!, /not yet/);
 
