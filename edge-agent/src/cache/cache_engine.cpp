@@ -65,7 +65,8 @@ void CacheEngine::start(Request* r) {
     plan_blocks(r);
     start_read(r);
   } else {
-    if (wb_ && wait_for_ring(r)) return;  // start() runs again when there is room
+    // start() runs again when there is room, or when the destages of its blocks completed.
+    if (wb_ && (wait_for_ring(r) || wait_for_destages(r))) return;
     plan_blocks(r);
     if (wb_) plan_journal(r);
     start_write(r);
