@@ -302,6 +302,7 @@ void CacheEngine::finish(Request* r) {
   out.direction = r->direction;
   out.length_bytes = r->length;
   out.frontend_latency_ns = nanos(end - r->start);
+  out.completion_ns = nanos(end.time_since_epoch());
   if (r->cache_bytes > 0) {
     out.cache = SourceShare{r->cache_bytes, nanos(r->cache_end - r->cache_start)};
   }

@@ -73,6 +73,10 @@ struct IoOutcome {
   Direction direction = Direction::kRead;
   uint32_t length_bytes = 0;
   int64_t frontend_latency_ns = 0;  // submit() to completion: what the VM observes
+  // When it completed: std::chrono::steady_clock (CLOCK_MONOTONIC), nanoseconds
+  // since its epoch. The I/O's time stamp for collectors, so they need no clock
+  // read of their own.
+  int64_t completion_ns = 0;
   SourceShare cache;                // read bytes served from the tier
   SourceShare datastore;            // read misses and every write
 };
