@@ -64,11 +64,11 @@ JSON
   callgrind_control -d "$vg" >/dev/null
   kill -TERM "$vg"; wait "$vg" || true; vg=""
   local dump n total hook
-  dump=$(ls -t "$work"/cg.$mode.* | head -1)
+  dump=$work/cg.$mode.1  # the first dump: from the zeroing to the end of the reads
   n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['jobs'][0]['read']['total_ios'])" "$work/fio-$mode.json")
   total=$(callgrind_annotate "$dump" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
   hook=$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" |
-         awk '/LiveTelemetry::on_io/ {gsub(",", "", $1); print $1; exit}')
+         awk '!found && /LiveTelemetry::on_io/ {gsub(",", "", $1); print $1; found = 1}')
   echo "$n $total ${hook:-0}" >"$work/result-$mode"
 }
 
