@@ -1,34 +1,6 @@
 #include "telemetry/volume_collector.hpp"
 
 namespace tierwise::telemetry {
-namespace {
-
-constexpr double kNanosPerMicro = 1000.0;
-
-}  // namespace
-
-void VolumeCollector::record_frontend(Direction direction, uint32_t length_bytes,
-                                      int64_t latency_ns) {
-  active_ = true;
-  const auto d = static_cast<size_t>(direction);
-  const size_t bin = size_bin(length_bytes);
-  const auto f = static_cast<size_t>(Source::kFrontend);
-  ++metrics_.operations[d][f];
-  metrics_.bytes[d][f] += length_bytes;
-  metrics_.size[d].add(bin, static_cast<double>(length_bytes));
-  metrics_.size_bin_bytes[d][bin] += length_bytes;
-  metrics_.latency[d][f][bin].add(latency_bucket(latency_ns), latency_ns / kNanosPerMicro);
-}
-
-void VolumeCollector::record_source(Direction direction, Source source, uint32_t io_length_bytes,
-                                    uint32_t bytes, int64_t latency_ns) {
-  const auto d = static_cast<size_t>(direction);
-  const auto s = static_cast<size_t>(source);
-  ++metrics_.operations[d][s];
-  metrics_.bytes[d][s] += bytes;
-  metrics_.latency[d][s][size_bin(io_length_bytes)].add(latency_bucket(latency_ns),
-                                                        latency_ns / kNanosPerMicro);
-}
 
 void VolumeCollector::close_interval(const CacheTotals& totals) {
   CacheInterval& c = metrics_.cache;
