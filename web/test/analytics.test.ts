@@ -143,6 +143,21 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
   });
 
+  test("on a phone (390 px) the volume page's charts fit the screen", async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}?range=6h`);
+    await drawn(phone, "latency-chart");
+    const { scroll, inner, chart } = await phone.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+      chart: document.querySelector('[data-testid="iops-chart"]')!.getBoundingClientRect().width,
+    }));
+    assert.ok(scroll <= inner, `no sideways scrolling (page ${scroll} px wide in ${inner} px)`);
+    assert.ok(chart > 250 && chart <= inner, `the chart takes the screen's width (${chart} px)`);
+    await phone.close();
+  });
+
   test("the fleet overview shows offload figures, top volumes and the performance map", async () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/fleet?range=6h`);
     assert.equal(Number((await drawn(page, "performance-map")).points), 3, "three volumes with I/O on the map");
