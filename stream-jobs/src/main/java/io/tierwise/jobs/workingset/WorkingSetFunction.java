@@ -166,7 +166,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
       w.lowerThreshold(batch.samplingThreshold);
     }
     w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
-    double agentRate = ShardsFixedRate.samplingRate(batch.samplingModulus, batch.samplingThreshold);
+    double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
       long time = batch.referenceTimeUnixNano(i);
       w.reference(batch.blockHashes[i], batch.writes[i], time);

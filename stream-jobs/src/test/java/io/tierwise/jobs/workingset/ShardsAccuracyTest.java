@@ -109,7 +109,7 @@ class ShardsAccuracyTest {
           .isBetween(ShardsFixedSize.DEFAULT_MAX_SAMPLES * 99 / 100, ShardsFixedSize.DEFAULT_MAX_SAMPLES);
       fixedSizeMae[k] = fixedSize.missRatioCurve(sizes).meanAbsoluteError(exact);
       fixedRateMae[k] = fixedRate.missRatioCurve(sizes).meanAbsoluteError(exact);
-      wssBlocks[k] = fixedSize.workingSetBytes() / ShardsFixedRate.BLOCK_BYTES;
+      wssBlocks[k] = fixedSize.workingSetBytes() / ShardsEstimator.BLOCK_BYTES;
       report.append(String.format("  key %2d: MAE fixed size %.4f (R %.5f), fixed rate %.4f (R' %.5f);"
               + " WSS %,d blocks (%+.2f %%); agent shipped %,d references in %d batches%n", k, fixedSizeMae[k],
           fixedSize.rate(), fixedRateMae[k], fixedRate.effectiveRate(), wssBlocks[k],
