@@ -13,6 +13,8 @@ public class ReferenceBatchEvent {
   public String volumeId;
   /** Pseudonymous host id (may be empty). */
   public String hostId;
+  /** Pseudonymous cluster id of the volume's host, null when it is in no cluster. */
+  public String clusterId;
   /** The agent's batch id. */
   public String batchId;
   /** Position in the volume's stream: 0, 1, 2, ... */
@@ -44,6 +46,11 @@ public class ReferenceBatchEvent {
   /** The key the jobs partition by: "tenant/volume". */
   public String volumeKey() {
     return tenantId + "/" + volumeId;
+  }
+
+  /** The key of the volume's cluster, "tenant/cluster", or null when it is in no cluster. */
+  public String clusterKey() {
+    return clusterId == null ? null : tenantId + "/" + clusterId;
   }
 
   /** Number of references. */

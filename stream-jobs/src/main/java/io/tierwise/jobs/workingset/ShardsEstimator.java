@@ -251,8 +251,8 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   }
 
   @Override
-  public void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
-    totals.add(consideredReferences, hllPrecision, hllUpdates);
+  public void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
+    totals.add(part, consideredReferences, hllPrecision, hllUpdates);
   }
 
   @Override
