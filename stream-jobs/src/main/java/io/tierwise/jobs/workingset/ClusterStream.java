@@ -1,5 +1,7 @@
 package io.tierwise.jobs.workingset;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -7,6 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * One cluster's merged reference stream: a cluster's tier is shared by its hosts, so its working
@@ -32,6 +38,7 @@ import java.util.zip.CRC32C;
  */
 public final class ClusterStream {
   private static final int SAMPLING_BITS = 24;
+  private static final int STATE_FORMAT = 1;
 
   private static final class Volume {
     final int part;
@@ -44,8 +51,11 @@ public final class ClusterStream {
     /** Time of the latest reference queued, Unix epoch ns; 0 before any. */
     long latestUnixNano;
 
+    final String volumeId;
+
     Volume(int part, String volumeId) {
       this.part = part;
+      this.volumeId = volumeId;
       CRC32C crc = new CRC32C();
       crc.update(volumeId.getBytes(StandardCharsets.UTF_8));
       this.salt = crc.getValue();
@@ -64,11 +74,16 @@ public final class ClusterStream {
    * @throws IllegalArgumentException when {@code factory} is fixed-rate
    */
   public ClusterStream(MrcEstimators factory) {
+    requireFixedSize(factory);
+    this.factory = factory;
+  }
+
+  /** @throws IllegalArgumentException unless {@code factory} is fixed-size SHARDS */
+  static void requireFixedSize(MrcEstimators factory) {
     if (!factory.method().equals(MrcEstimator.METHOD_FIXED_SIZE)) {
       throw new IllegalArgumentException("a cluster's stream needs fixed-size SHARDS (it follows the lowest"
           + " threshold of its agents), got " + factory.method());
     }
-    this.factory = factory;
   }
 
   /** The key of block hash {@code blockHash} of the volume with CRC-32C {@code salt} in the merged stream. */
@@ -79,10 +94,16 @@ public final class ClusterStream {
   /**
    * Queues one volume's next batch (batches of a volume in its sequence order).
    *
-   * @throws IllegalArgumentException when the batch's {@code P} differs from the cluster's
-   *     (nothing is queued), or its references start before references already released
+   * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
+   *     differs from the cluster's (nothing is queued), or its references start before references
+   *     already released
    */
   public void offer(ReferenceBatchEvent batch) {
+    if (Long.remainderUnsigned(1L << SAMPLING_BITS, batch.samplingModulus) != 0) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
+          + Long.toUnsignedString(batch.samplingModulus) + ", which does not divide 2^" + SAMPLING_BITS
+          + " (the bits a cluster's block keys keep)");
+    }
     if (estimators != null && estimators.modulus() != batch.samplingModulus) {
       throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
           + Long.toUnsignedString(batch.samplingModulus) + ", the cluster with P = "
@@ -174,5 +195,88 @@ public final class ClusterStream {
   /** The volumes seen, in the order they were first seen. */
   public List<String> volumeIds() {
     return new ArrayList<>(volumes.keySet());
+  }
+
+  /** Volumes seen. */
+  public int volumeCount() {
+    return volumes.size();
+  }
+
+  /** Bytes of the serialised state ({@link #writeTo}): the estimators and the queued batches. */
+  public long stateBytes() {
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+    try {
+      writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.length();
+  }
+
+  /** An independent deep copy (through the serialised form). */
+  public ClusterStream copy() {
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+    try {
+      writeTo(out);
+      return readFrom(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes format, method, the released time, the estimators and each volume's queue. */
+  void writeTo(DataOutputView out) throws IOException {
+    out.writeInt(STATE_FORMAT);
+    out.writeUTF(factory.method());
+    out.writeInt(factory.maxSamples());
+    out.writeLong(releasedUnixNano);
+    out.writeBoolean(estimators != null);
+    if (estimators != null) {
+      estimators.writeTo(out);
+    }
+    out.writeInt(volumes.size());
+    for (Volume v : volumes.values()) {
+      out.writeUTF(v.volumeId);
+      out.writeInt(v.cursor);
+      out.writeBoolean(v.headCounted);
+      out.writeLong(v.latestUnixNano);
+      out.writeInt(v.queued.size());
+      for (ReferenceBatchEvent b : v.queued) {
+        b.writeTo(out);
+      }
+    }
+  }
+
+  /**
+   * Reads a state written by {@link #writeTo}.
+   *
+   * @throws IOException on a read error, another format or an inconsistent state
+   */
+  static ClusterStream readFrom(DataInputView in) throws IOException {
+    int format = in.readInt();
+    if (format != STATE_FORMAT) {
+      throw new IOException("cluster stream state format " + format + " is not " + STATE_FORMAT);
+    }
+    ClusterStream c;
+    try {
+      c = new ClusterStream(new MrcEstimators(in.readUTF(), in.readInt()));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("inconsistent cluster stream state: " + e.getMessage(), e);
+    }
+    c.releasedUnixNano = in.readLong();
+    c.estimators = in.readBoolean() ? WindowedEstimators.readFrom(in) : null;
+    int count = in.readInt();
+    for (int i = 0; i < count; i++) {
+      Volume v = new Volume(i, in.readUTF());
+      v.cursor = in.readInt();
+      v.headCounted = in.readBoolean();
+      v.latestUnixNano = in.readLong();
+      int queued = in.readInt();
+      for (int q = 0; q < queued; q++) {
+        v.queued.add(ReferenceBatchEvent.readFrom(in));
+      }
+      c.volumes.put(v.volumeId, v);
+    }
+    return c;
   }
 }

@@ -3,14 +3,11 @@ package io.tierwise.jobs.workingset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tierwise.jobs.testing.AgentReferenceSource;
 import io.tierwise.jobs.testing.ExactLru;
-import io.tierwise.jobs.testing.LocalReferenceSource;
 import io.tierwise.jobs.testing.ReferenceSource;
 import io.tierwise.jobs.testing.Repo;
 import io.tierwise.jobs.testing.VscsiTrace;
 import io.tierwise.proto.v1.ReferenceBatch;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -31,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * have MAE up to 0.022, so the mean of {@value #KEYS} keys is bounded by {@value #MAX_MEAN_MAE}.
  */
 class ClusterStreamTest {
-  private static final int KEYS = 3;
+  private static final int KEYS = 5;
   private static final long SHIFT_SECONDS = 3600;
   private static final double MAX_MEAN_MAE = 0.02;
   private static final long MIB = MissRatioCurve.MIB;
@@ -40,8 +37,7 @@ class ClusterStreamTest {
   @Test
   void theClusterMrcIsTheMrcOfTheVolumesStreamsMergedInTimeOrder() throws Exception {
     Path trace = Repo.traces().resolve("cloudphysics_w_sample.vscsi");
-    ReferenceSource agent = Files.isExecutable(AgentReferenceSource.defaultBinary())
-        ? new AgentReferenceSource(AgentReferenceSource.defaultBinary()) : new LocalReferenceSource();
+    ReferenceSource agent = ReferenceSource.agentOrStandIn();
     double[] exact = exactMergedMissRatios(trace);
     double[] clusterMae = new double[KEYS];
     double[] distanceToVolume = new double[KEYS];

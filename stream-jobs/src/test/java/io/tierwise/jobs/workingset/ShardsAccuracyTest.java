@@ -1,7 +1,6 @@
 package io.tierwise.jobs.workingset;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tierwise.jobs.testing.AgentReferenceSource;
@@ -63,7 +62,7 @@ class ShardsAccuracyTest {
   void shardsMrcAndWorkingSetMatchTheExactOnesOnTheCloudPhysicsTrace() throws Exception {
     Path trace = Repo.traces().resolve("cloudphysics_w_sample.vscsi");
     assertThat(trace).as("the shared trace (TIERWISE_TRACES_DIR)").isRegularFile();
-    ReferenceSource source = referenceSource();
+    ReferenceSource source = ReferenceSource.agentOrStandIn();
     long[] sizes = Arrays.stream(MissRatioCurve.cacheSizeGrid(0))
         .filter(b -> b >= 16 * MissRatioCurve.MIB && b <= MissRatioCurve.GIB).toArray();
     assertThat(sizes).hasSizeGreaterThanOrEqualTo(8);
@@ -164,18 +163,5 @@ class ShardsAccuracyTest {
     MissRatioCurve fromAgent = new AgentReferenceSource(agent).exactMrc(trace, sizes);
     MissRatioCurve fromJava = new LocalReferenceSource().exactMrc(trace, sizes);
     assertThat(fromAgent.missRatios()).containsExactly(fromJava.missRatios(), within(1e-6));
-  }
-
-  private static ReferenceSource referenceSource() {
-    Path agent = AgentReferenceSource.defaultBinary();
-    if (Files.isExecutable(agent)) {
-      return new AgentReferenceSource(agent);
-    }
-    if (Repo.isCi()) {
-      fail(agent + " does not exist: the accuracy test needs the edge agent's sampler and exact MRC."
-          + " Build it first (npm run -w @tierwise/edge-agent build).");
-    }
-    System.out.println("WARNING: " + agent + " not found; using the test-scope stand-in (CI=true fails instead)");
-    return new LocalReferenceSource();
   }
 }
