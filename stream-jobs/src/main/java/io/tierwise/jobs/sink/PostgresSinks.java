@@ -85,45 +85,37 @@ public final class PostgresSinks {
         evicted_bytes = EXCLUDED.evicted_bytes, occupancy_bytes = EXCLUDED.occupancy_bytes,
         capacity_bytes = EXCLUDED.capacity_bytes, latency_us = EXCLUDED.latency_us, updated_at = now()""";
 
-  private static final String WORKING_SETS = """
-      INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end,
-        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes,
-        updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
-      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
-        window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
-        wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
-        wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
-        sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes,
-        updated_at = now()""";
+  private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
+  private static final String CLUSTER_WORKING_SETS = workingSetsSql("cluster_working_sets", "cluster_id", "volumes");
+  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
+  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id");
 
-  private static final String MRCS = """
-      INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points,
-        updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
-      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
-        method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
-        updated_at = now()""";
+  /** The upsert of a volume's or cluster's working-set row; {@code extra}: one more integer column. */
+  private static String workingSetsSql(String table, String idColumn, String extra) {
+    String column = extra.isEmpty() ? "" : ", " + extra;
+    return """
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, window_start, window_end,
+          wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes%3$s,
+          updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?%4$s, now())
+        ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
+          window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
+          wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
+          wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
+          sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes%5$s,
+          updated_at = now()""".formatted(table, idColumn, column, extra.isEmpty() ? "" : ", ?",
+        extra.isEmpty() ? "" : ", " + extra + " = EXCLUDED." + extra);
+  }
 
-  private static final String CLUSTER_WORKING_SETS = """
-      INSERT INTO cluster_working_sets (tenant_id, cluster_id, window_name, window_start, window_end,
-        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes,
-        volumes, updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
-      ON CONFLICT (tenant_id, cluster_id, window_name) DO UPDATE SET
-        window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
-        wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
-        wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
-        sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes,
-        volumes = EXCLUDED.volumes, updated_at = now()""";
-
-  private static final String CLUSTER_MRCS = """
-      INSERT INTO cluster_mrcs (tenant_id, cluster_id, window_name, method, sampling_rate, points,
-        updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
-      ON CONFLICT (tenant_id, cluster_id, window_name) DO UPDATE SET
-        method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
-        updated_at = now()""";
+  /** The upsert of a volume's or cluster's MRC row. */
+  private static String mrcsSql(String table, String idColumn) {
+    return """
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
+        ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
+          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
+          updated_at = now()""".formatted(table, idColumn);
+  }
 
   private static final String RECOMMENDATIONS = """
       INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
