@@ -95,8 +95,8 @@ public final class ClusterStream {
    * Queues one volume's next batch (batches of a volume in its sequence order).
    *
    * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
-   *     differs from the cluster's (nothing is queued), or its references start before references
-   *     already released
+   *     differs from the cluster's, its sketch precision differs from the cluster's, or its
+   *     references start before references already released (nothing is queued)
    */
   public void offer(ReferenceBatchEvent batch) {
     if (Long.remainderUnsigned(1L << SAMPLING_BITS, batch.samplingModulus) != 0) {
@@ -108,6 +108,11 @@ public final class ClusterStream {
       throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
           + Long.toUnsignedString(batch.samplingModulus) + ", the cluster with P = "
           + Long.toUnsignedString(estimators.modulus()));
+    }
+    int precision = estimators == null ? 0 : estimators.all().sketchPrecision();
+    if (precision != 0 && batch.distinctBlocksHllPrecision != 0 && batch.distinctBlocksHllPrecision != precision) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + " sends a distinct-block sketch of p = "
+          + batch.distinctBlocksHllPrecision + ", the cluster's is p = " + precision);
     }
     if (batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano) {
       throw new IllegalArgumentException("volume " + batch.volumeId + ": batch " + batch.batchId

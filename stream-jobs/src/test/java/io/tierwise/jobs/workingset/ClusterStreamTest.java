@@ -90,11 +90,23 @@ class ClusterStreamTest {
   }
 
   @Test
-  void aVolumeSampledWithAnotherModulusIsRefused() {
+  void aVolumeSampledOtherwiseIsRefused() {
     ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
     cluster.offer(batch("v1", 1 << 24, 0));
     assertThatThrownBy(() -> cluster.offer(batch("v2", 1 << 20, 0)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("P = 1048576");
+    assertThatThrownBy(() -> cluster.offer(batch("v3", 100, 0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not divide 2^24");
+    ReferenceBatchEvent withSketch = batch("v1", 1 << 24, 1_000);
+    withSketch.distinctBlocksHllPrecision = 16;
+    withSketch.consideredReferences = 1;
+    withSketch.distinctBlocksHllUpdates = new int[] {(5 << 8) | 3};
+    cluster.offer(withSketch);
+    cluster.release(Long.MAX_VALUE);
+    ReferenceBatchEvent otherPrecision = batch("v2", 1 << 24, 2_000);
+    otherPrecision.distinctBlocksHllPrecision = 14;
+    assertThatThrownBy(() -> cluster.offer(otherPrecision))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p = 14");
     assertThatThrownBy(() -> new ClusterStream(new MrcEstimators(MrcEstimator.METHOD_FIXED_RATE, 1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fixed-size");
   }
