@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { AgentsModule } from './agents/agents.module.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
@@ -23,6 +24,7 @@ import { ClusterService } from './clusters/cluster.service.js';
 import { HostController } from './hosts/host.controller.js';
 import { HostRepository } from './hosts/host.repository.js';
 import { HostService } from './hosts/host.service.js';
+import { InstallController } from './install/install.controller.js';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
 import { IdempotencyRepository } from './http/idempotency.repository.js';
 import { RateLimitGuard } from './http/rate-limit.guard.js';
@@ -53,6 +55,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     AuthModule,
     AccountsModule,
     AuditModule,
+    AgentsModule,
     NotificationsModule,
     ThrottlerModule.forRootAsync({
       inject: [TIERWISE_ENV],
@@ -73,6 +76,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     ApiKeysController,
     BenchmarksController,
     RollupsController,
+    InstallController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: RateLimitGuard },
