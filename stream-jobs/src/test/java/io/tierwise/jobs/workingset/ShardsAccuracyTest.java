@@ -40,10 +40,10 @@ import org.junit.jupiter.api.Test;
  * section 5.1). The bounds are on the mean of {@value #KEYS} keys; min and max are printed. Measured
  * with 2,000 keys before (fixed rate, R'): median 0.0072, mean 0.0085, max 0.037; the 20-key mean
  * has a standard error of about 0.0014, so 0.017 is a 6-sigma bound for a correct estimator and
- * fails for classic SHARDS (mean 0.018 and above). Fixed size, 20-key means of ten runs: 0.0036 to
- * 0.0072, mean 0.0053, standard deviation 0.001 (the per-key MAE is heavy-tailed: max 0.010 to
- * 0.022); the bound {@value #MAX_MEAN_MAE_FIXED_SIZE} is 3 sigma above that mean (0.007 failed about
- * one run in ten). The goal of 0.004 is not reached on this trace: the error is flat at 0.004 to
+ * fails for classic SHARDS (mean 0.018 and above). Fixed size, 20-key means of thirteen runs:
+ * 0.0036 to 0.0072, mean 0.0054, standard deviation 0.0011 (the per-key MAE is heavy-tailed: max
+ * 0.010 to 0.022); the bound {@value #MAX_MEAN_MAE_FIXED_SIZE} is about 3 sigma above that mean (0.007
+ * failed two of the thirteen). The goal of 0.004 is not reached on this trace: the error is flat at 0.004 to
  * 0.005 from 16 to 128 MiB (which miss-heavy blocks fall into an 8,192-block sample) and biased at
  * 512 MiB, next to the curve's cliff at 512 to 520 MiB, where the binomial noise of a sampled
  * distance (1.6 % at R = 0.03) moves references across the grid size; plain SHARDS_adj, without
