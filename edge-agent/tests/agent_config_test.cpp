@@ -46,6 +46,8 @@ TEST(AgentConfig, ReadsTheInstallersFileWithoutVolumes) {
   EXPECT_EQ(c.health_interval_seconds, 30);
   EXPECT_EQ(c.telemetry_interval_seconds, 10);
   EXPECT_FALSE(c.send_names);
+  EXPECT_EQ(c.cluster, "") << "no cluster unless configured";
+  EXPECT_EQ(parse_agent_config(std::string(kInstalled) + "cluster: prod-a\n", "agent.yaml").cluster, "prod-a");
   EXPECT_EQ(c.serve.listen, "unix:/run/tierwise/nbd.sock");
   EXPECT_TRUE(c.serve.volumes.empty());
 }

@@ -58,7 +58,7 @@ telemetry::VolumeCollector sample_collector() {
 
 TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   const telemetry::VolumeCollector c = sample_collector();
-  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample"};
+  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample", "c0ffee01"};
   const VolumeResource anonymous{"h0571d", "v4567", "", ""};
   const VolumeInterval volumes[] = {{&named, &c.metrics()}, {&anonymous, &c.metrics()}};
   const IntervalWindow window{1'700'000'000'000'000'000, 1'700'000'010'000'000'000};
@@ -77,10 +77,12 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   EXPECT_EQ(attribute(attrs, "tierwise.volume.id"), "v0123");
   EXPECT_EQ(attribute(attrs, "host.name"), "esx-01");
   EXPECT_EQ(attribute(attrs, "tierwise.volume.name"), "cloudphysics_w_sample");
+  EXPECT_EQ(attribute(attrs, "tierwise.cluster.id"), "c0ffee01");
   EXPECT_EQ(attribute(attrs, "tierwise.cache.mode"), "write-back");
   const auto& anon = decoded.resource_metrics(1).resource().attributes();
   EXPECT_EQ(attribute(anon, "host.name"), "<absent>") << "names only with --send-names";
   EXPECT_EQ(attribute(anon, "tierwise.volume.name"), "<absent>");
+  EXPECT_EQ(attribute(anon, "tierwise.cluster.id"), "<absent>") << "a host in no cluster";
 
   ASSERT_EQ(rm.scope_metrics_size(), 1);
   const auto& scope = rm.scope_metrics(0);

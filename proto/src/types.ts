@@ -62,6 +62,8 @@ export interface ReferenceBatch {
   distinctBlocksHllPrecision: number;
   /** Registers that rose in the batch's span, each (index << 8) | value, ascending by index. */
   distinctBlocksHllUpdates: number[];
+  /** Pseudonymous cluster id (hex of a keyed hash of the cluster name); '' or absent: no cluster. */
+  clusterId?: string;
 }
 
 /** tierwise.v1.IngestRecord: the Kafka value written by ingest. */

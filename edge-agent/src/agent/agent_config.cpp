@@ -16,7 +16,7 @@ using nlohmann::json;
 
 const std::set<std::string> kKeys = {"api_url", "ingest_url", "credential_file", "anonymization_key_file",
                                      "spool_dir", "health_interval_seconds", "telemetry_interval_seconds",
-                                     "send_names", "listen", "volumes"};
+                                     "send_names", "cluster", "listen", "volumes"};
 
 // YAML scalars are untyped: a scalar that reads fully as an integer becomes a
 // JSON number, true/false a boolean (not YAML 1.1's yes/no/on/off), anything else a string (byte sizes such
@@ -92,6 +92,7 @@ AgentConfig parse_agent_config(const std::string& yaml_text, const std::string& 
       throw std::invalid_argument(origin + ": \"send_names\" must be true or false");
     }
   }
+  if (root["cluster"]) c.cluster = required_string(root, "cluster", origin);
   const YAML::Node volumes = root["volumes"];
   if (volumes && !volumes.IsNull() && !volumes.IsSequence()) {
     throw std::invalid_argument(origin + ": \"volumes\" must be a list");

@@ -24,6 +24,9 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
       ->capture_default_str();
   cmd.add_flag("--send-names", t.send_names, "Also send host.name and tierwise.volume.name");
   cmd.add_option("--host-name", t.host_name, "Host name to report (default: this host's)");
+  cmd.add_option("--cluster", t.cluster_name,
+                 "Name of the cluster whose shared tier this host uses; its keyed hash is sent as "
+                 "tierwise.cluster.id (default: none)");
 }
 
 void run_with_exit_code(const std::function<int()>& body) {

@@ -40,6 +40,7 @@ int run_agent(const std::string& config_path) {
   o.spool_dir = config.spool_dir;
   o.interval_seconds = config.telemetry_interval_seconds;
   o.send_names = config.send_names;
+  o.cluster_name = config.cluster;
   ServeHooks hooks;
   hooks.on_status = [&reporter](const ServeStatus& s) {
     reporter.update({s.volume_count, s.tier_used_bytes, s.tier_capacity_bytes, s.error_count, s.last_error});

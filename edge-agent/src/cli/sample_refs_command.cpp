@@ -32,6 +32,8 @@ struct SampleRefsOptions {
   size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;
   std::string out;
   std::string host;
+  std::string cluster;
+  std::string volume_name;
 };
 
 struct VolumeIos {
@@ -95,10 +97,16 @@ void run_sample_refs(const SampleRefsOptions& options) {
     references += static_cast<uint64_t>(batch.references_size());
   };
   std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
+  if (!options.volume_name.empty() && volumes.size() != 1) {
+    throw CLI::ValidationError("--volume-name", "needs a trace of one volume; this one holds " +
+                                                    std::to_string(volumes.size()));
+  }
   for (const VolumeIos& volume : volumes) {
-    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write,
+    const std::string& name = options.volume_name.empty() ? volume.name : options.volume_name;
+    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(name), sampler, write,
                                        sampling::DistinctBlockSketch::kDefaultPrecision,
                                        options.max_sampled_blocks);
+    if (!options.cluster.empty()) batcher.set_cluster_id(hasher.cluster_id(options.cluster));
     for (const trace::IoRecord& io : volume.ios) batcher.add(io, io.time_us);
     batcher.flush();
   }
@@ -143,6 +151,11 @@ void register_sample_refs_command(CLI::App& app) {
   command->add_option("--out", options->out, "Output file")->required();
   command->add_option("--host", options->host,
                       "Host name whose keyed hash becomes host_id (default: this host's name)");
+  command->add_option("--cluster", options->cluster,
+                      "Cluster name whose keyed hash becomes cluster_id (default: none)");
+  command->add_option("--volume-name", options->volume_name,
+                      "Volume name whose keyed hash becomes volume_id, for a trace of one volume "
+                      "(default: the trace's)");
   command->callback([options] { run_sample_refs(*options); });
 }
 

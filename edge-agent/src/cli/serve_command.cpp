@@ -45,7 +45,7 @@ void register_serve_command(CLI::App& app) {
   cmd->add_option("--listen", o.tcp_listen, "Listen on TCP HOST:PORT, e.g. 127.0.0.1:10809 (overrides \"listen\")");
   cmd->add_flag("--no-telemetry", args->no_telemetry, "Collect no telemetry and sample nothing");
   add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, o.interval_seconds, o.sample_rate,
-                            o.send_names, o.host_name},
+                            o.send_names, o.host_name, o.cluster_name},
                      "Telemetry interval (wall clock; e.g. 10s, 1m; at least 1s)");
   add_spool_options(*cmd, o.spool_dir, args->spool_max, o.drain_timeout_seconds);
   cmd->footer(

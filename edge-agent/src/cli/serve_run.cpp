@@ -223,7 +223,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
-        LiveTelemetry::Options{o.host_name, o.send_names, replay::agent_version()}, sources, *hasher,
+        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, replay::agent_version()}, sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
 

@@ -24,6 +24,7 @@ struct ServeOptions {
   double sample_rate = 0.01;        // SHARDS sampling rate R
   bool send_names = false;
   std::string host_name;            // empty: gethostname()
+  std::string cluster_name;         // the host's cluster; empty: none
   std::string spool_dir;
   uint64_t spool_max_bytes = 256ull << 20;
   double drain_timeout_seconds = 60;  // at exit, wait this long for the export to drain

@@ -28,12 +28,15 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
       interval_start_us_(start_unix_us),
       unix_minus_steady_us_(start_unix_us - steady_now_us()) {
   const std::string host_id = hasher.host_id(options.host_name);
+  const std::string cluster_id =
+      options.cluster_name.empty() ? std::string() : hasher.cluster_id(options.cluster_name);
   for (const VolumeSource& s : volumes) {
     auto v = std::make_unique<Volume>();
     v->name = s.name;
     v->engine = s.engine;
     v->resource.host_id = host_id;
     v->resource.volume_id = hasher.volume_id(s.name);
+    v->resource.cluster_id = cluster_id;
     if (options.send_names) {
       v->resource.host_name = options.host_name;
       v->resource.volume_name = s.name;
@@ -45,6 +48,7 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
           ++reference_batches_;
           if (sender_ != nullptr) sender_->enqueue(exporter::refs_batch(batch, 0));
         });
+    v->batcher->set_cluster_id(cluster_id);
     volumes_.push_back(std::move(v));
   }
 }

@@ -53,6 +53,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   };
   struct Options {
     std::string host_name;
+    std::string cluster_name;  // empty: the host is in no cluster
     bool send_names = false;
     std::string agent_version;
   };

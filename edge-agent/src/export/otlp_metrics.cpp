@@ -243,6 +243,9 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     add_attribute(attrs, "service.version", agent_version);
     add_attribute(attrs, "host.id", v.resource->host_id);
     add_attribute(attrs, "tierwise.volume.id", v.resource->volume_id);
+    if (!v.resource->cluster_id.empty()) {
+      add_attribute(attrs, "tierwise.cluster.id", v.resource->cluster_id);
+    }
     if (!v.resource->host_name.empty()) add_attribute(attrs, "host.name", v.resource->host_name);
     if (!v.resource->volume_name.empty()) {
       add_attribute(attrs, "tierwise.volume.name", v.resource->volume_name);

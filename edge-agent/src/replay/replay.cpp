@@ -140,7 +140,10 @@ int run_replay(const ReplayOptions& input) {
   }
 
   const ReplayContext context{&options,   queue.get(), sender.get(), &hasher, &sampler,
-                              hasher.host_id(options.host_name), datastore.path(),
+                              hasher.host_id(options.host_name),
+                              options.cluster_name.empty() ? std::string()
+                                                           : hasher.cluster_id(options.cluster_name),
+                              datastore.path(),
                               unix_now_us(), agent_version()};
   std::vector<TraceSummary> summaries;
   for (size_t i = 0; i < options.traces.size(); ++i) {

@@ -130,6 +130,7 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
     v->name = name;
     v->resource.host_id = ctx_.host_id;
     v->resource.volume_id = ctx_.hasher->volume_id(name);
+    v->resource.cluster_id = ctx_.cluster_id;
     if (ctx_.options->send_names) {
       v->resource.host_name = ctx_.options->host_name;
       v->resource.volume_name = name;
@@ -162,6 +163,7 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
           if (ctx_.sender != nullptr) ctx_.sender->enqueue(exporter::refs_batch(batch, stream_));
         },
         sampling::DistinctBlockSketch::kDefaultPrecision, ctx_.options->max_sampled_blocks);
+    v->batcher->set_cluster_id(ctx_.cluster_id);
     it = volumes_.emplace(name, std::move(v)).first;
   }
   last_volume_ = it->second.get();

@@ -34,6 +34,7 @@ struct ReplayContext {
   const sampling::KeyedHasher* hasher;
   const sampling::ShardsSampler* sampler;
   std::string host_id;
+  std::string cluster_id;     // empty: the host is in no cluster
   std::string datastore_dir;  // where each volume's sparse datastore file goes
   int64_t replay_start_us;    // Unix epoch, microseconds
   std::string agent_version;

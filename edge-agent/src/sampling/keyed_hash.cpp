@@ -49,6 +49,10 @@ std::string KeyedHasher::volume_id(std::string_view volume_name) const {
   return pseudonym("volume:", volume_name);
 }
 
+std::string KeyedHasher::cluster_id(std::string_view cluster_name) const {
+  return pseudonym("cluster:", cluster_name);
+}
+
 std::string KeyedHasher::pseudonym(std::string_view domain, std::string_view name) const {
   std::vector<unsigned char> message(domain.begin(), domain.end());
   message.insert(message.end(), name.begin(), name.end());

@@ -18,6 +18,9 @@ import { RollupsRepository } from './benchmarks/rollups.repository.js';
 import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
+import { ClusterController } from './clusters/cluster.controller.js';
+import { ClusterRepository } from './clusters/cluster.repository.js';
+import { ClusterService } from './clusters/cluster.service.js';
 import { HostController } from './hosts/host.controller.js';
 import { HostRepository } from './hosts/host.repository.js';
 import { HostService } from './hosts/host.service.js';
@@ -69,6 +72,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
   ],
   controllers: [
     FleetController,
+    ClusterController,
     HostController,
     VolumeController,
     PolicyController,
@@ -89,6 +93,8 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     IdempotencyRepository,
     FleetRepository,
     FleetService,
+    ClusterRepository,
+    ClusterService,
     HostRepository,
     HostService,
     VolumeRepository,

@@ -21,6 +21,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clusters of the tenant (hosts sharing a tier) with their working sets, one page at a time */
+        get: operations["ClusterController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{clusterId}/working-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's working set and LRU miss ratio curve: its volumes' sampled references merged in time order, per window */
+        get: operations["ClusterController_workingSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosts": {
         parameters: {
             query?: never;
@@ -1016,6 +1050,66 @@ export interface components {
              */
             doc_url: string;
         };
+        ClusterDto: {
+            /** @description pseudonymous cluster id (hex of a keyed hash of the cluster name) */
+            cluster_id: string;
+            /** @description volumes whose sampled references were merged into the cluster's */
+            volumes: number;
+            /** @description working set of the merged stream since it started, bytes */
+            wss_bytes: number;
+            /**
+             * Format: date-time
+             * @description when the stream jobs last wrote the cluster's results
+             */
+            updated_at: string;
+        };
+        ClusterPageDto: {
+            data: components["schemas"]["ClusterDto"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        WorkingSetDto: {
+            /** @description distinct 4 KiB blocks touched × 4 KiB, estimated from SHARDS samples */
+            wss_bytes: number;
+            wss_read_bytes: number;
+            wss_write_bytes: number;
+            /** @description SHARDS sampling rate R = T / P */
+            sampling_rate: number;
+            sampled_references: number;
+            /** Format: date-time */
+            window_start: string;
+            /** Format: date-time */
+            window_end: string;
+        };
+        MrcPointDto: {
+            /** @description cache size, bytes */
+            cache_bytes: number;
+            /** @description LRU miss ratio at that size, 0..1 */
+            miss_ratio: number;
+        };
+        MrcDto: {
+            /** @example shards-fixed-rate */
+            method: string;
+            sampling_rate: number;
+            /** @description in increasing cache_bytes */
+            points: components["schemas"]["MrcPointDto"][];
+        };
+        ClusterWindowDto: {
+            /**
+             * @description sliding window, or everything since the stream started
+             * @enum {string}
+             */
+            window: "1h" | "24h" | "7d" | "all";
+            working_set: components["schemas"]["WorkingSetDto"];
+            mrc: components["schemas"]["MrcDto"] | null;
+        };
+        ClusterWorkingSetDto: {
+            cluster_id: string;
+            /** @description volumes merged */
+            volumes: number;
+            /** @description one per window: 1h, 24h, 7d, all */
+            windows: components["schemas"]["ClusterWindowDto"][];
+        };
         HostDto: {
             /** @description pseudonymous host id (hex) */
             host_id: string;
@@ -1117,32 +1211,6 @@ export interface components {
             ops: number;
             /** @description bytes of the I/Os in the bin */
             bytes: number;
-        };
-        WorkingSetDto: {
-            /** @description distinct 4 KiB blocks touched × 4 KiB, estimated from SHARDS samples */
-            wss_bytes: number;
-            wss_read_bytes: number;
-            wss_write_bytes: number;
-            /** @description SHARDS sampling rate R = T / P */
-            sampling_rate: number;
-            sampled_references: number;
-            /** Format: date-time */
-            window_start: string;
-            /** Format: date-time */
-            window_end: string;
-        };
-        MrcPointDto: {
-            /** @description cache size, bytes */
-            cache_bytes: number;
-            /** @description LRU miss ratio at that size, 0..1 */
-            miss_ratio: number;
-        };
-        MrcDto: {
-            /** @example shards-fixed-rate */
-            method: string;
-            sampling_rate: number;
-            /** @description in increasing cache_bytes */
-            points: components["schemas"]["MrcPointDto"][];
         };
         RecommendationDto: {
             /** @description recommended tier size, bytes */
@@ -2183,6 +2251,161 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant fleet.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ClusterController_list: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 */
+                limit?: number;
+                /** @description next_cursor of the previous page; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterPageDto"];
+                };
+            };
+            /** @description malformed limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ClusterController_workingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pseudonymous cluster id */
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterWorkingSetDto"];
+                };
+            };
+            /** @description malformed clusterId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no results for this cluster in the caller's tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
