@@ -4,6 +4,10 @@ import { AgentAuthGuard } from './auth/agent-auth.guard.js';
 import { MetricsController } from './controllers/metrics.controller.js';
 import { ReferencesController } from './controllers/references.controller.js';
 import { INGEST_ENV } from './ingest.constants.js';
+import { PolicyChangeListener } from './policies/policy-change.listener.js';
+import { PolicyPullController } from './policies/policy-pull.controller.js';
+import { PolicyPullService } from './policies/policy-pull.service.js';
+import { AgentPolicyRepository } from './policies/policy.repository.js';
 import { AgentRepository } from './repositories/agent.repository.js';
 import { BatchRepository } from './repositories/batch.repository.js';
 import { InventoryRepository } from './repositories/inventory.repository.js';
@@ -12,7 +16,7 @@ import { IngestService } from './services/ingest.service.js';
 
 @Module({
   imports: [EnvModule.forRoot(INGEST_ENV), DatabaseModule, HealthModule],
-  controllers: [MetricsController, ReferencesController],
-  providers: [AgentAuthGuard, IngestService, AgentRepository, BatchRepository, InventoryRepository, TelemetryRepository],
+  controllers: [MetricsController, ReferencesController, PolicyPullController],
+  providers: [AgentAuthGuard, IngestService, AgentRepository, BatchRepository, InventoryRepository, TelemetryRepository, AgentPolicyRepository, PolicyChangeListener, PolicyPullService],
 })
 export class AppModule {}
