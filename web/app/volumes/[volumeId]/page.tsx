@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { BlockSizeChart } from "@/components/charts/BlockSizeChart";
 import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
+import { PolicyPanel } from "@/components/PolicyPanel";
 import { RecommendationPanel } from "@/components/RecommendationPanel";
 import { VolumeStats } from "@/components/VolumeStats";
-import { getVolume } from "@/lib/api";
+import { getVolume, getVolumePolicy } from "@/lib/api";
 import { formatPercent } from "@/lib/format";
 import { definePage } from "@/lib/page";
 
@@ -12,11 +13,12 @@ export const metadata: Metadata = { title: "Volume" };
 
 /**
  * /volumes/[volumeId]: working set and hit ratio tiles, the block-size distribution,
- * the miss ratio curve with the recommended and current tier sizes, and the recommendation.
+ * the miss ratio curve with the recommended and current tier sizes, the recommendation, and the
+ * desired cache policy beside what the agent applied.
  */
 export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params }) => {
   const { volumeId } = await params;
-  const volume = await getVolume(volumeId);
+  const [volume, policy] = await Promise.all([getVolume(volumeId), getVolumePolicy(volumeId)]);
   return (
     <>
       <p className="crumbs">
@@ -62,6 +64,10 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
       <section className="panel" aria-labelledby="recommendation">
         <h2 id="recommendation">Recommendation</h2>
         <RecommendationPanel recommendation={volume.recommendation} />
+      </section>
+      <section className="panel" aria-labelledby="policy">
+        <h2 id="policy">Cache policy</h2>
+        <PolicyPanel policy={policy} />
       </section>
     </>
   );
