@@ -24,6 +24,12 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
       ->capture_default_str();
   cmd.add_flag("--send-names", t.send_names, "Also send host.name and tierwise.volume.name");
   cmd.add_option("--host-name", t.host_name, "Host name to report (default: this host's)");
+  cmd.add_option("--otlp-endpoint", t.otlp_endpoint,
+                 "Also send the metrics to this OpenTelemetry collector (OTLP/HTTP protobuf base URL, "
+                 "e.g. http://otel-collector:4318; POST <url>/v1/metrics)")
+      ->envname("TIERWISE_OTLP_ENDPOINT");
+  cmd.add_option("--otlp-header", t.otlp_headers,
+                 "A \"Name: value\" header for the collector, e.g. \"Authorization: Basic ...\" (repeatable)");
 }
 
 void run_with_exit_code(const std::function<int()>& body) {

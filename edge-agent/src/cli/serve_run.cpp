@@ -15,6 +15,7 @@
 
 #include "cache/eviction/eviction_policy.hpp"
 #include "cli/serve_config.hpp"
+#include "cli/serve_policy.hpp"
 #include "cli/serve_telemetry.hpp"
 #include "cli/serve_volumes.hpp"
 #include "frontend/nbd/server.hpp"
@@ -201,6 +202,8 @@ int run_serve(const ServeOptions& input) {
       sc.user_agent = std::string("tierwise-agent/") + replay::agent_version();
       sc.spool_dir = replay::resolve_spool_dir(o.spool_dir, key_path);
       sc.spool_max_bytes = o.spool_max_bytes;
+      sc.collector_url = o.otlp_endpoint;
+      sc.collector_headers = o.otlp_headers;
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
@@ -230,6 +233,15 @@ int run_serve(const ServeOptions& input) {
       [[maybe_unused]] const ssize_t got = ::read(fd, &count, sizeof count);
     });
   }
+  // Policy pull: new desired versions wake the loop, which applies them to the engines.
+  std::unique_ptr<ServePolicy> policy;
+  if (sender && o.policy_pull) {
+    policy = std::make_unique<ServePolicy>(
+        policy::PolicyClientConfig{.service_url = o.ingest_url, .token = o.token,
+                                   .user_agent = std::string("tierwise-agent/") + replay::agent_version()},
+        volumes, *hasher);
+    server->watch(policy->wake_fd(), [&policy] { policy->on_wake(); });
+  }
   const Fd timer{o.telemetry ? interval_timer_fd(o.interval_seconds) : -1};
   if (telemetry) {
     server->watch(timer.fd, [&] {
@@ -238,15 +250,17 @@ int run_serve(const ServeOptions& input) {
       print_lines(telemetry->close_interval(unix_now_us()), o.interval_seconds);
     });
   }
-  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s)\n",
+  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s; policy pull %s)\n",
                volumes.size(), describe(address, *server).c_str(),
-               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported");
+               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported",
+               policy ? "on" : "off");
 
   int code = replay::kExitOk;
   if (const int rc = server->run(); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: event loop failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
   }
+  if (policy) policy->stop();
   if (const int rc = flush_volumes(volumes, *queue); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: flushing the datastores failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
@@ -262,6 +276,7 @@ int run_serve(const ServeOptions& input) {
     const exporter::SpoolStats spool = sender->spool_stats();
     const exporter::DeliveryStats st = sender->stats(0);
     replay::print_spool_summary(std::cerr, spool);
+    replay::print_collector_summary(std::cerr, *sender, 1);
     std::fprintf(stderr, "tierwise-agent: export: %llu batches sent, %llu rejected, %llu failed\n",
                  static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.rejected),
                  static_cast<unsigned long long>(st.failed));

@@ -23,9 +23,11 @@ namespace tierwise::telemetry {
 class VolumeCollector {
  public:
   // A front-end I/O of `length_bytes` that completed after `latency_ns` (the VM's
-  // view). Counts operations/bytes at source `frontend`, the size histogram, the
-  // bytes per ioLength bin and the frontend latency.
-  void record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns);
+  // view) at `completed_us` (microseconds on the interval's clock: trace time in
+  // a replay, Unix time in `serve`). Counts operations/bytes at source
+  // `frontend`, the size histogram, the bytes per ioLength bin, the frontend
+  // latency, and the I/O's second towards the interval's PeakSecond.
+  void record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns, int64_t completed_us);
 
   // The part of a front-end I/O of `io_length_bytes` that `source` served:
   // `bytes` bytes in `latency_ns`. The latency is binned by the front-end I/O's
@@ -34,7 +36,7 @@ class VolumeCollector {
                      uint32_t bytes, int64_t latency_ns);
 
   // Ends the interval: cache sums become `totals` minus the totals at the previous
-  // close, gauges are taken from `totals`.
+  // close, gauges are taken from `totals`; the last second counts towards the peaks.
   void close_interval(const CacheTotals& totals);
 
   // Starts the next interval: zeroes I/O counters and histograms.
@@ -45,7 +47,13 @@ class VolumeCollector {
   const IntervalMetrics& metrics() const { return metrics_; }
 
  private:
+  // Folds the second being counted into metrics_.peak and starts `second`.
+  void end_second(int64_t second);
+
   IntervalMetrics metrics_;
+  // The second (completed_us / 1e6) being counted, and its front-end figures.
+  int64_t second_ = INT64_MIN;
+  PeakSecond current_[kDirectionCount];  // mean_latency_us holds the sum until folded
   CacheTotals last_totals_;
   bool active_ = false;
 };

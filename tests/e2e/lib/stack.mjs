@@ -89,20 +89,25 @@ function healthy(p, url) {
 }
 
 /**
- * Starts ingest, api and the Flink jobs and waits until each is ready.
+ * Starts ingest, api and (unless `jobs` is false) the Flink jobs and waits until each is ready.
  * Returns { stop(), stopIngest(), restartIngest() } (the last two stop ingest
  * alone, and start it again and wait until it is ready). Ingest and api are
  * ready when GET /healthz answers 200; the Flink jobs when they log
- * "tierwise-stream-jobs: running".
+ * "tierwise-stream-jobs: running". Without the jobs, nothing is computed from
+ * the telemetry, but ingest still records the hosts and volumes it sees.
  */
-export async function startStack() {
+export async function startStack({ jobs = true } = {}) {
   const ingestUrl = env('TIERWISE_INGEST_URL');
   const apiUrl = env('TIERWISE_API_URL');
-  // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
-  const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
-  await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
+  let jobsProcess = { readyPromise: Promise.resolve(), child: { exitCode: 0 }, output: [] };
+  if (jobs) {
+    // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
+    const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
+    await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
+    jobsProcess = startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running');
+  }
   const procs = [
-    startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running'),
+    jobsProcess,
     startIngest(),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
@@ -131,9 +136,12 @@ function startIngest() {
   return startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]);
 }
 
-/** Creates a tenant with an agent credential and a read API key: {tenant_id, agent_id, agent_token, api_key}. */
-export async function seedTenant(name) {
-  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name], {
+/**
+ * Creates a tenant with an agent credential and an API key of `scope` (read or read-write):
+ * {tenant_id, agent_id, agent_token, api_key}.
+ */
+export async function seedTenant(name, { scope = 'read' } = {}) {
+  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name, '--scope', scope], {
     cwd: ROOT,
     env: process.env,
   });
@@ -143,6 +151,16 @@ export async function seedTenant(name) {
 /** GET `pathname` from the api with `apiKey`; returns {status, body}. */
 export async function apiGet(apiKey, pathname) {
   const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** PUT `body` (JSON) to `pathname` of the api with `apiKey`; returns {status, body}. */
+export async function apiPut(apiKey, pathname, body) {
+  const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
