@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentAuth, CurrentAgent } from '../auth/agent-auth.decorators.js';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '@tierwise/common';
 import { type AppliedReport, appliedReportSchema, type PolicyDocument, type PolicyQuery, policyQuerySchema, preferredWaitSeconds } from './policy-document.js';
 import type { IgnoredReport } from './policy.repository.js';
 import { PolicyPullService } from './policy-pull.service.js';

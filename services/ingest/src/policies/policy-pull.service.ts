@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DatabaseService } from '@tierwise/common';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { type AgentPrincipal, DatabaseService } from '@tierwise/common';
 import { PolicyChangeListener } from './policy-change.listener.js';
 import { type AppliedReport, type PolicyDocument, policyDocument } from './policy-document.js';
 import { AgentPolicyRepository, type IgnoredReport } from './policy.repository.js';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import type { AgentPrincipal, Queryable } from '@tierwise/common';
 import type { AgentPolicy, AppliedReport } from './policy-document.js';
 
 /** Why a report was not recorded. */
