@@ -236,10 +236,11 @@ int run_serve(const ServeOptions& input) {
   // Policy pull: new desired versions wake the loop, which applies them to the engines.
   std::unique_ptr<ServePolicy> policy;
   if (sender && o.policy_pull) {
-    policy = std::make_unique<ServePolicy>(
-        policy::PolicyClientConfig{.service_url = o.ingest_url, .token = o.token,
-                                   .user_agent = std::string("tierwise-agent/") + replay::agent_version()},
-        volumes, *hasher);
+    policy::PolicyClientConfig pull;
+    pull.service_url = o.ingest_url;
+    pull.token = o.token;
+    pull.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+    policy = std::make_unique<ServePolicy>(std::move(pull), volumes, *hasher);
     server->watch(policy->wake_fd(), [&policy] { policy->on_wake(); });
   }
   const Fd timer{o.telemetry ? interval_timer_fd(o.interval_seconds) : -1};
