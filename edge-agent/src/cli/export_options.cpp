@@ -13,7 +13,7 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
   cmd.add_option("--token", t.token, "Agent token (Authorization: Bearer)")->envname("TIERWISE_AGENT_TOKEN");
   cmd.add_option("--key-file", t.key_file,
                  "Tenant key file (32 hex characters; created when missing). Default: "
-                 "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
+                 "$TIERWISE_AGENT_KEY_FILE or /etc/tierwise/anonymization.key");
   cmd.add_option("--interval", t.interval_seconds, interval_help)
       ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
                                         CLI::AsNumberWithUnit::CASE_SENSITIVE))

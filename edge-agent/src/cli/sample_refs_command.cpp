@@ -13,6 +13,7 @@
 
 #include <google/protobuf/util/delimited_message_util.h>
 
+#include "cli/host_name.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/trace_input.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -37,12 +38,6 @@ struct VolumeIos {
   std::string name;
   std::vector<trace::IoRecord> ios;  // volume name cleared (it is `name`)
 };
-
-std::string local_host_name() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
-}
 
 sampling::TenantKey tenant_key(const SampleRefsOptions& options) {
   if (!options.key_hex.empty()) {
@@ -136,7 +131,7 @@ void register_sample_refs_command(CLI::App& app) {
   command
       ->add_option("--key-file", options->key_file,
                    "File holding the tenant secret; created with a random key when missing "
-                   "(default: $TIERWISE_AGENT_KEY_FILE, else ./agent.key)")
+                   "(default: $TIERWISE_AGENT_KEY_FILE, else /etc/tierwise/anonymization.key)")
       ->excludes(key);
   command->add_option("--rate", options->rate, "SHARDS sampling rate R = T / 2^24 (initial rate)")
       ->check(CLI::Range(1.0 / (1 << 24), 1.0))

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "cache/eviction/eviction_policy.hpp"
+#include "cli/host_name.hpp"
 #include "cli/serve_config.hpp"
 #include "cli/serve_policy.hpp"
 #include "cli/serve_telemetry.hpp"
@@ -37,12 +38,6 @@ int64_t unix_now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::string local_host_name() {
-  char name[256] = {0};
-  if (gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
 }
 
 // "unix:<path>" or "tcp:<ipv4>:<port>" (the volumes file), with the command
@@ -103,11 +98,7 @@ void print_lines(const std::vector<IntervalLine>& lines, double seconds) {
 // Signals are taken through a signalfd in the reactor loop: block them in
 // every thread (the export thread inherits the mask).
 int signal_fd() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  const sigset_t set = block_stop_signals();
   const int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   if (fd < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
   return fd;
@@ -132,6 +123,22 @@ struct Fd {
   }
 };
 
+ServeStatus status_of(const std::vector<std::unique_ptr<ServedVolume>>& volumes, const exporter::HttpSender* sender) {
+  ServeStatus s;
+  s.volume_count = volumes.size();
+  for (const auto& v : volumes) {
+    s.tier_used_bytes += v->engine->counters().occupancy_bytes;
+    s.tier_capacity_bytes += v->config.tier_bytes;
+  }
+  if (sender != nullptr) {
+    const exporter::DeliveryStats st = sender->stats(0);
+    const exporter::SpoolStats spool = sender->spool_stats();
+    s.error_count = st.rejected + st.failed + spool.dropped;
+    s.last_error = !st.first_problem.empty() ? st.first_problem : spool.first_problem;
+  }
+  return s;
+}
+
 void validate(const ServeOptions& o) {
   if (o.interval_seconds < 1) throw std::invalid_argument("--interval must be at least 1 s");
   if (!(o.sample_rate > 0 && o.sample_rate <= 1)) throw std::invalid_argument("--sample-rate must be in (0, 1]");
@@ -144,11 +151,23 @@ void validate(const ServeOptions& o) {
 
 }  // namespace
 
-int run_serve(const ServeOptions& input) {
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+int run_serve(const ServeOptions& options) {
+  return run_serve_config(options, load_serve_config(options.config_path), ServeHooks{});
+}
+
+int run_serve_config(const ServeOptions& input, const ServeConfig& config, const ServeHooks& hooks) {
   validate(input);
   ServeOptions o = input;
   if (o.host_name.empty()) o.host_name = local_host_name();
-  const ServeConfig config = load_serve_config(o.config_path);
   const nbd::ListenAddress address = listen_address(o, config);
   const Fd signals{signal_fd()};
 
@@ -249,8 +268,10 @@ int run_serve(const ServeOptions& input) {
       uint64_t ticks = 0;
       if (::read(timer.fd, &ticks, sizeof ticks) != sizeof ticks) return;
       print_lines(telemetry->close_interval(unix_now_us()), o.interval_seconds);
+      if (hooks.on_status) hooks.on_status(status_of(volumes, sender.get()));
     });
   }
+  if (hooks.on_status) hooks.on_status(status_of(volumes, sender.get()));
   std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s; policy pull %s)\n",
                volumes.size(), describe(address, *server).c_str(),
                !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported",

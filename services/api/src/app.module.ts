@@ -21,6 +21,7 @@ import { VolumeController } from './controllers/volume.controller.js';
 import { HostController } from './hosts/host.controller.js';
 import { HostRepository } from './hosts/host.repository.js';
 import { HostService } from './hosts/host.service.js';
+import { InstallController } from './install/install.controller.js';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
 import { IdempotencyRepository } from './http/idempotency.repository.js';
 import { RateLimitGuard } from './http/rate-limit.guard.js';
@@ -71,6 +72,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     ApiKeysController,
     BenchmarksController,
     RollupsController,
+    InstallController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -89,35 +89,30 @@ function healthy(p, url) {
 }
 
 /**
- * Starts ingest, api and (unless `jobs` is false) the Flink jobs and waits until each is ready.
+ * Starts ingest, api and (unless `streamJobs` is false: tests that need no results) the Flink
+ * jobs and waits until each is ready.
  * Returns { stop(), stopIngest(), restartIngest() } (the last two stop ingest
  * alone, and start it again and wait until it is ready). Ingest and api are
  * ready when GET /healthz answers 200; the Flink jobs when they log
- * "tierwise-stream-jobs: running". Without the jobs, nothing is computed from
- * the telemetry, but ingest still records the hosts and volumes it sees.
+ * "tierwise-stream-jobs: running".
  */
-export async function startStack({ jobs = true } = {}) {
+export async function startStack({ streamJobs = true } = {}) {
   const ingestUrl = env('TIERWISE_INGEST_URL');
   const apiUrl = env('TIERWISE_API_URL');
-  let jobsProcess = { readyPromise: Promise.resolve(), child: { exitCode: 0 }, output: [] };
-  if (jobs) {
-    // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
-    const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
-    await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
-    jobsProcess = startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running');
-  }
   const procs = [
-    jobsProcess,
+    streamJobs ? await startStreamJobs() : null,
     startIngest(),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
   const stop = async () => {
-    for (const p of procs) await stopProcess(p);
+    for (const p of procs) if (p) await stopProcess(p);
   };
   try {
     for (const [p, url] of [[procs[1], ingestUrl], [procs[2], apiUrl]]) await healthy(p, url);
-    await withTimeout(procs[0].readyPromise, 180_000,
-      () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
+    if (procs[0]) {
+      await withTimeout(procs[0].readyPromise, 180_000,
+        () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
+    }
   } catch (error) {
     await stop();
     throw error;
@@ -132,13 +127,20 @@ export async function startStack({ jobs = true } = {}) {
   };
 }
 
+async function startStreamJobs() {
+  // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
+  const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
+  await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
+  return startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running');
+}
+
 function startIngest() {
   return startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]);
 }
 
 /**
- * Creates a tenant with an agent credential and an API key of `scope` (read or read-write):
- * {tenant_id, agent_id, agent_token, api_key}.
+ * Creates a tenant with an agent credential and an API key (read, or `scope` 'read-write', which
+ * acts as the tenant's admin): {tenant_id, agent_id, agent_token, api_key}.
  */
 export async function seedTenant(name, { scope = 'read' } = {}) {
   const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name, '--scope', scope], {

@@ -28,7 +28,7 @@ let dir;
 let traces;
 
 before(async () => {
-  stack = await startStack({ jobs: false });
+  stack = await startStack({ streamJobs: false });
   tenant = await seedTenant('e2e-anonymity');
   dir = await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-anon-'));
   traces = sampleTraces(TRACES, dir, RECORDS_PER_TRACE);

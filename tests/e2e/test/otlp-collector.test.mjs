@@ -16,7 +16,7 @@ let receiver;
 const received = [];
 
 before(async () => {
-  stack = await startStack({ jobs: false });
+  stack = await startStack({ streamJobs: false });
   receiver = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));

@@ -21,7 +21,7 @@ let agent;
 const agentLog = [];
 
 before(async () => {
-  stack = await startStack({ jobs: false });
+  stack = await startStack({ streamJobs: false });
   dir = await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-policy-'));
 });
 
