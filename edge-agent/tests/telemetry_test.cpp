@@ -1,4 +1,7 @@
 // Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection.
+#include <cstdint>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "telemetry/io_bins.hpp"
@@ -32,6 +35,32 @@ TEST(IoBinsTest, LatenciesLandInLogLinearBuckets) {
   EXPECT_EQ(latency_bucket(1'000'000'000), 18u); // 1 s -> last bound
   EXPECT_EQ(latency_bucket(1'000'000'001), 19u); // above 1 s
   EXPECT_EQ(kLatencyBucketCount, 20u);
+}
+
+// The per-I/O lookups (tables by sector count and by bit width) agree with a
+// plain search of the bounds for every size up to past the last bound and for
+// latencies around every bound and every power of two.
+TEST(IoBinsTest, TableLookupsAgreeWithSearchingTheBounds) {
+  for (uint64_t bytes = 0; bytes <= kIoLengthBounds.back() + 4096; ++bytes) {
+    size_t want = 0;
+    while (want < kIoLengthBounds.size() && kIoLengthBounds[want] < bytes) ++want;
+    ASSERT_EQ(size_bin(bytes), want) << bytes << " bytes";
+  }
+  std::vector<int64_t> latencies = {-5, 0, 1, 2, 3};
+  for (uint64_t us : kLatencyBoundsUs) {
+    for (int64_t d = -2; d <= 2; ++d) latencies.push_back(static_cast<int64_t>(us * 1000) + d);
+  }
+  for (int w = 1; w < 63; ++w) {
+    for (int64_t d = -1; d <= 1; ++d) latencies.push_back((int64_t{1} << w) + d);
+  }
+  latencies.push_back(INT64_MAX);
+  for (int64_t ns : latencies) {
+    size_t want = 0;
+    while (want < kLatencyBoundsUs.size() && static_cast<int64_t>(kLatencyBoundsUs[want] * 1000) < ns) {
+      ++want;
+    }
+    ASSERT_EQ(latency_bucket(ns), want) << ns << " ns";
+  }
 }
 
 TEST(VolumeCollectorTest, RecordsOperationsBytesSizesAndLatencies) {

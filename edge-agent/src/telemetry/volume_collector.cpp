@@ -7,15 +7,28 @@
 namespace tierwise::telemetry {
 namespace {
 
-constexpr double kNanosPerMicro = 1000.0;
+// 2^(k/8), k = 0..8: the bucket bounds of one octave at scale 3.
+constexpr double kOctaveBounds[9] = {1.0,
+                                     1.0905077326652577,
+                                     1.189207115002721,
+                                     1.2968395546510096,
+                                     1.4142135623730951,
+                                     1.5422108254079407,
+                                     1.6817928305074290,
+                                     1.8340080864093424,
+                                     2.0};
+static_assert(ExponentialHistogram::kScale == 3, "kOctaveBounds holds the 8 buckets of an octave at scale 3");
 
 }  // namespace
 
 int ExponentialHistogram::index_of(double value) {
+  // value = m * 2^e with m in [1, 2): index = 8e + ceil(8 log2 m) - 1, where
+  // ceil(8 log2 m) is the first k with 2^(k/8) >= m (0 for m = 1, a power of two).
   int exponent = 0;
-  const double fraction = std::frexp(value, &exponent);  // value = fraction * 2^exponent, fraction in [0.5, 1)
-  if (fraction == 0.5) return ((exponent - 1) << kScale) - 1;  // 2^(exponent-1) closes bucket index-1
-  return static_cast<int>(std::ceil(std::log2(value) * (1 << kScale))) - 1;
+  const double m = 2 * std::frexp(value, &exponent);
+  int k = 0;
+  while (kOctaveBounds[k] < m) ++k;
+  return ((exponent - 1) << kScale) + k - 1;
 }
 
 void ExponentialHistogram::add(double value) {
@@ -43,37 +56,6 @@ void VolumeCollector::end_second(int64_t second) {
     current_[d] = PeakSecond{};
   }
   second_ = second;
-}
-
-void VolumeCollector::record_frontend(Direction direction, uint32_t length_bytes,
-                                      int64_t latency_ns, int64_t completed_us) {
-  active_ = true;
-  const auto d = static_cast<size_t>(direction);
-  // Floor division: seconds of negative times stay whole seconds too.
-  const int64_t second = completed_us / 1'000'000 - (completed_us % 1'000'000 < 0 ? 1 : 0);
-  if (second != second_) end_second(second);
-  ++current_[d].operations;
-  current_[d].bytes += length_bytes;
-  current_[d].mean_latency_us += latency_ns / kNanosPerMicro;
-  const size_t bin = size_bin(length_bytes);
-  const auto f = static_cast<size_t>(Source::kFrontend);
-  ++metrics_.operations[d][f];
-  metrics_.bytes[d][f] += length_bytes;
-  metrics_.size[d].add(bin, static_cast<double>(length_bytes));
-  metrics_.size_bin_bytes[d][bin] += length_bytes;
-  metrics_.latency[d][f][bin].add(latency_bucket(latency_ns), latency_ns / kNanosPerMicro);
-  metrics_.latency_exponential[d][f].add(latency_ns / kNanosPerMicro);
-}
-
-void VolumeCollector::record_source(Direction direction, Source source, uint32_t io_length_bytes,
-                                    uint32_t bytes, int64_t latency_ns) {
-  const auto d = static_cast<size_t>(direction);
-  const auto s = static_cast<size_t>(source);
-  ++metrics_.operations[d][s];
-  metrics_.bytes[d][s] += bytes;
-  metrics_.latency[d][s][size_bin(io_length_bytes)].add(latency_bucket(latency_ns),
-                                                        latency_ns / kNanosPerMicro);
-  metrics_.latency_exponential[d][s].add(latency_ns / kNanosPerMicro);
 }
 
 void VolumeCollector::close_interval(const CacheTotals& totals) {
