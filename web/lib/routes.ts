@@ -26,7 +26,7 @@ export interface NavItem {
  * merged yet answers 404 until it is.
  */
 export const NAV: readonly NavItem[] = [
-  { href: "/", label: "Overview", permission: "fleet.read" },
+  { href: "/fleet", label: "Overview", permission: "fleet.read" },
   { href: "/volumes", label: "Volumes", permission: "volumes.read" },
   { href: "/recommendations", label: "Recommendations", permission: "recommendations.read" },
   { href: "/benchmarks", label: "Benchmarks", permission: "fleet.read" },

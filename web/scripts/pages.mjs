@@ -20,6 +20,21 @@ async function busiestVolume(page, baseUrl) {
   return `/volumes/${await firstRow.getAttribute("data-volume-id")}`;
 }
 
+/** The busiest volume's host, from the volume page's crumbs. */
+async function busiestHost(page, baseUrl) {
+  await page.goto(`${baseUrl}${await busiestVolume(page, baseUrl)}`);
+  const href = await page.locator('.crumbs a[href^="/hosts/"]').first().getAttribute("href");
+  return href.split("?")[0];
+}
+
+/** Clicks the middle of a drawn time chart: the point detail opens below the charts. */
+async function openPointDetail(page) {
+  await page.waitForSelector('[data-testid="latency-chart"][data-points]');
+  const box = await page.getByTestId("latency-chart").boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.getByTestId("point-detail").waitFor();
+}
+
 /** @type {Array<{ name: string, path: string | ((page: import("playwright-core").Page, baseUrl: string) => Promise<string>), signedIn?: boolean, viewport?: { width: number, height: number }, prepare?: (page: import("playwright-core").Page) => Promise<void> }>} */
 export const PAGES = [
   { name: "login", path: "/login", signedIn: false },
@@ -35,6 +50,18 @@ export const PAGES = [
     },
   },
   { name: "volume-narrow", path: busiestVolume, viewport: NARROW },
+  { name: "fleet", path: "/fleet?range=7d" },
+  { name: "fleet-narrow", path: "/fleet?range=7d", viewport: NARROW },
+  { name: "host", path: async (page, baseUrl) => `${await busiestHost(page, baseUrl)}?range=7d` },
+  { name: "volume-read-write", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}?range=7d&breakdown=direction` },
+  { name: "volume-block-size", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}?range=7d&breakdown=size` },
+  { name: "volume-point-detail", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}?range=7d`, prepare: openPointDetail },
+  { name: "volume-workload", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/workload?range=7d` },
+  { name: "volume-matrix", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/matrix?range=7d` },
+  { name: "volume-working-set", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/working-set?range=7d` },
+  { name: "recommendations", path: "/recommendations" },
+  { name: "recommendation", path: async (page, baseUrl) => (await busiestVolume(page, baseUrl)).replace("/volumes/", "/recommendations/") },
+  { name: "benchmarks", path: "/benchmarks" },
   { name: "agents", path: "/agents" },
   {
     name: "agents-install",

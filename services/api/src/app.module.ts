@@ -40,6 +40,12 @@ import { FleetRepository } from './repositories/fleet.repository.js';
 import { VolumeRepository } from './repositories/volume.repository.js';
 import { FleetService } from './services/fleet.service.js';
 import { VolumeService } from './services/volume.service.js';
+import { OverviewController } from './series/overview.controller.js';
+import { OverviewService } from './series/overview.service.js';
+import { WorkingSetHistoryController, WorkingSetHistoryService } from './series/working-set-history.js';
+import { SeriesController } from './series/series.controller.js';
+import { SeriesRepository } from './series/series.repository.js';
+import { SeriesService } from './series/series.service.js';
 
 /** Window of the rate limit, milliseconds. */
 const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -72,6 +78,9 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     ApiKeysController,
     BenchmarksController,
     RollupsController,
+    SeriesController,
+    OverviewController,
+    WorkingSetHistoryController,
     InstallController,
   ],
   providers: [
@@ -96,6 +105,10 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     BenchmarksService,
     RollupsRepository,
     RollupsService,
+    SeriesRepository,
+    SeriesService,
+    OverviewService,
+    WorkingSetHistoryService,
   ],
 })
 export class AppModule {}
