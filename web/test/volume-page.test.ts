@@ -106,6 +106,11 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     assert.equal(await page.getByTestId("stat-hit-ratio").locator(".tile__value").textContent(), "77.2%");
     assert.match((await page.getByTestId("stat-hit-ratio").textContent()) ?? "", /measured at the 2 GiB tier/);
     assert.equal(await page.getByTestId("recommendation-size").textContent(), "4 GiB");
+    assert.equal(await page.getByTestId("policy-desired").textContent(), "write-back (WB+1), 4 GiB NVMe flash, lru");
+    const applied = page.getByTestId("policy-applied");
+    assert.match((await applied.textContent()) ?? "", /^version 2 applied with problems · /);
+    assert.equal(await applied.getAttribute("data-in-sync"), "false");
+    assert.equal(await page.getByTestId("policy-error").textContent(), "The agent could not apply: eviction lru is not applied live (the tier runs s3fifo)");
 
     await page.getByTestId("block-size-ops").click();
     await page.waitForSelector('[data-testid="block-size-chart"][data-metric="ops"][data-points]');

@@ -27,6 +27,12 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
   cmd.add_option("--cluster", t.cluster_name,
                  "Name of the cluster whose shared tier this host uses; its keyed hash is sent as "
                  "tierwise.cluster.id (default: none)");
+  cmd.add_option("--otlp-endpoint", t.otlp_endpoint,
+                 "Also send the metrics to this OpenTelemetry collector (OTLP/HTTP protobuf base URL, "
+                 "e.g. http://otel-collector:4318; POST <url>/v1/metrics)")
+      ->envname("TIERWISE_OTLP_ENDPOINT");
+  cmd.add_option("--otlp-header", t.otlp_headers,
+                 "A \"Name: value\" header for the collector, e.g. \"Authorization: Basic ...\" (repeatable)");
 }
 
 void run_with_exit_code(const std::function<int()>& body) {

@@ -16,6 +16,7 @@
 #include "cache/eviction/eviction_policy.hpp"
 #include "cli/host_name.hpp"
 #include "cli/serve_config.hpp"
+#include "cli/serve_policy.hpp"
 #include "cli/serve_telemetry.hpp"
 #include "cli/serve_volumes.hpp"
 #include "frontend/nbd/server.hpp"
@@ -220,6 +221,8 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       sc.user_agent = std::string("tierwise-agent/") + replay::agent_version();
       sc.spool_dir = replay::resolve_spool_dir(o.spool_dir, key_path);
       sc.spool_max_bytes = o.spool_max_bytes;
+      sc.collector_url = o.otlp_endpoint;
+      sc.collector_headers = o.otlp_headers;
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
@@ -249,6 +252,16 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       [[maybe_unused]] const ssize_t got = ::read(fd, &count, sizeof count);
     });
   }
+  // Policy pull: new desired versions wake the loop, which applies them to the engines.
+  std::unique_ptr<ServePolicy> policy;
+  if (sender && o.policy_pull) {
+    policy::PolicyClientConfig pull;
+    pull.service_url = o.ingest_url;
+    pull.token = o.token;
+    pull.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+    policy = std::make_unique<ServePolicy>(std::move(pull), volumes, *hasher);
+    server->watch(policy->wake_fd(), [&policy] { policy->on_wake(); });
+  }
   const Fd timer{o.telemetry ? interval_timer_fd(o.interval_seconds) : -1};
   if (telemetry) {
     server->watch(timer.fd, [&] {
@@ -259,15 +272,17 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
     });
   }
   if (hooks.on_status) hooks.on_status(status_of(volumes, sender.get()));
-  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s)\n",
+  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s; policy pull %s)\n",
                volumes.size(), describe(address, *server).c_str(),
-               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported");
+               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported",
+               policy ? "on" : "off");
 
   int code = replay::kExitOk;
   if (const int rc = server->run(); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: event loop failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
   }
+  if (policy) policy->stop();
   if (const int rc = flush_volumes(volumes, *queue); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: flushing the datastores failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
@@ -283,6 +298,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
     const exporter::SpoolStats spool = sender->spool_stats();
     const exporter::DeliveryStats st = sender->stats(0);
     replay::print_spool_summary(std::cerr, spool);
+    replay::print_collector_summary(std::cerr, *sender, 1);
     std::fprintf(stderr, "tierwise-agent: export: %llu batches sent, %llu rejected, %llu failed\n",
                  static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.rejected),
                  static_cast<unsigned long long>(st.failed));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "cli/serve_config.hpp"
 
@@ -19,12 +20,15 @@ struct ServeOptions {
   bool telemetry = true;            // collectors and SHARDS sampling on the data plane
   std::string ingest_url;           // export to ingest when set (needs token)
   std::string token;
+  bool policy_pull = true;          // with ingest_url: pull and apply the desired policies
   std::string key_file;             // tenant key; empty: sampling::default_key_file_path()
   double interval_seconds = 10;     // telemetry interval (wall clock), >= 1
   double sample_rate = 0.01;        // SHARDS sampling rate R
   bool send_names = false;
   std::string host_name;            // empty: gethostname()
   std::string cluster_name;         // the host's cluster; empty: none
+  std::string otlp_endpoint;        // a second destination of the metrics (OpenTelemetry collector)
+  std::vector<std::string> otlp_headers;  // its "Name: value" headers
   std::string spool_dir;
   uint64_t spool_max_bytes = 256ull << 20;
   double drain_timeout_seconds = 60;  // at exit, wait this long for the export to drain

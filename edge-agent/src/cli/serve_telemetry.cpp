@@ -55,11 +55,11 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
 
 void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) {
   Volume& v = *volumes_[volume];
-  replay::record_outcome(v.collector, outcome.length_bytes, outcome);
   // The reference's wall-clock time from the engine's completion time stamp
   // (no clock read here). The sampler needs time that never goes back, even
   // if the wall clock does.
   v.last_us = std::max(v.last_us, outcome.completion_ns / kNanosPerMicro + unix_minus_steady_us_);
+  replay::record_outcome(v.collector, outcome.length_bytes, outcome, v.last_us);
   v.record.time_us = v.last_us;
   v.record.offset_bytes = offset;
   v.record.length_bytes = outcome.length_bytes;

@@ -136,6 +136,8 @@ int run_replay(const ReplayOptions& input) {
     config.user_agent = std::string("tierwise-agent/") + agent_version();
     config.spool_dir = resolve_spool_dir(options.spool_dir, key_path);
     config.spool_max_bytes = options.spool_max_bytes;
+    config.collector_url = options.otlp_endpoint;
+    config.collector_headers = options.otlp_headers;
     sender = std::make_unique<exporter::HttpSender>(config);
   }
 
@@ -173,6 +175,7 @@ int run_replay(const ReplayOptions& input) {
                                             : std::to_string(options.sequential_cutoff_bytes >> 10) + " KiB");
   for (const TraceSummary& s : summaries) print_summary(std::cout, s, options.tier_bytes, eviction);
   if (exporting) print_spool_summary(std::cout, spool);
+  if (sender) print_collector_summary(std::cout, *sender, summaries.size());
   if (!exporting) std::cout << "(not exported: " << (options.dry_run ? "--dry-run" : "no --ingest") << ")\n";
   std::cout.flush();
   if (!options.json_summary.empty()) write_json(options.json_summary, options, summaries, spool, code);

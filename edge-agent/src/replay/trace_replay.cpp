@@ -203,6 +203,7 @@ void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
   slot->first_block = offset / kBlock;
   slot->last_block = (offset + length - 1) / kBlock;
   slot->record_length = record.length_bytes;
+  slot->record_time_us = record.time_us;
   slot->busy = true;
   const int rc = v.engine->submit(record.direction, offset, length, slot->buf.get(), on_io_done, slot);
   if (rc != 0) {
@@ -250,7 +251,7 @@ void TraceReplay::on_io_done(void* arg, const cache::IoOutcome& outcome) {
 }
 
 void TraceReplay::complete(IoSlot* slot, const cache::IoOutcome& outcome) {
-  record_outcome(slot->volume->collector, slot->record_length, outcome);
+  record_outcome(slot->volume->collector, slot->record_length, outcome, slot->record_time_us);
   if (outcome.status != 0) {
     ++summary_.io_errors;
     if (io_error_.empty()) {

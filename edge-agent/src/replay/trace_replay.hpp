@@ -95,6 +95,7 @@ class TraceReplay {
     Volume* volume = nullptr;
     uint64_t first_block = 0, last_block = 0;
     uint32_t record_length = 0;  // the trace's length, before rounding to sectors
+    int64_t record_time_us = 0;  // the trace's time of the I/O (the interval clock of the replay)
     bool busy = false;
     blockdev::AlignedBytes buf;
     size_t capacity = 0;

@@ -156,6 +156,16 @@ export async function apiGet(apiKey, pathname) {
   return { status: res.status, body: await res.json() };
 }
 
+/** PUT `body` (JSON) to `pathname` of the api with `apiKey`; returns {status, body}. */
+export async function apiPut(apiKey, pathname, body) {
+  const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 /**
  * Runs `tierwise-agent` with `args`; resolves {code, stdout, stderr} whatever the exit code.
  */

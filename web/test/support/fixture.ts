@@ -121,6 +121,13 @@ export async function seedVolume(ownerUrl: string, tenantId: string): Promise<Se
           "The 3.25 GiB working set is too large for RAM; 80% reads with few large writes suit write-through on NVMe.",
       ],
     );
+    // The desired policy at version 2, of which the agent applied version 2 with a problem.
+    await client.query(
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, write_back_copies, tier_bytes, media, eviction, source,
+         updated_by_kind, updated_by_id, applied_version, applied_at, applied_error)
+       VALUES ($1, $2, 2, 'write-back', 1, $3, 'nvme', 'lru', 'manual', 'api_key', gen_random_uuid(), 2, now(), $4)`,
+      [tenantId, volumeId, VOLUME.tierBytes, "eviction lru is not applied live (the tier runs s3fifo)"],
+    );
     await client.query("COMMIT");
     return { tenantId, volumeId, hostId };
   } catch (err) {

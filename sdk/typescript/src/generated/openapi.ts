@@ -1300,11 +1300,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             updated_by: components["schemas"]["PolicyActorDto"];
-            /** @description the version the agent reported applied; null before it did */
+            /** @description the version the agent reported applied (policy pull, docs/policies.md); null before it did */
             applied_version: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the agent applied applied_version (its clock, at most the time of its report)
+             */
             applied_at: string | null;
-            /** @description the agent runs the desired version */
+            /** @description what of applied_version the agent could not apply (e.g. a tier size larger than its tier device); null when it applied all of it */
+            applied_error: string | null;
+            /** @description the agent runs the desired version in full (applied_version = version, no applied_error) */
             in_sync: boolean;
         };
         RecommendationItemDto: {

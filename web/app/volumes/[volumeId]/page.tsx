@@ -8,9 +8,10 @@ import { BREAKDOWN_LABELS, BREAKDOWNS, type Breakdown } from "@/components/analy
 import { VolumeHeader } from "@/components/analytics/VolumeHeader";
 import { BlockSizeChart } from "@/components/charts/BlockSizeChart";
 import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
+import { PolicyPanel } from "@/components/PolicyPanel";
 import { RecommendationPanel } from "@/components/RecommendationPanel";
 import { VolumeStats } from "@/components/VolumeStats";
-import { getVolume } from "@/lib/api";
+import { getVolume, getVolumePolicy } from "@/lib/api";
 import { getSeries } from "@/lib/analytics-api";
 import { PortalError } from "@/lib/errors";
 import { formatPercent } from "@/lib/format";
@@ -23,7 +24,8 @@ export const metadata: Metadata = { title: "Volume" };
 /**
  * /volumes/[volumeId]: IOPS, throughput and latency over the chosen range with a breakdown
  * (storage type, read/write, block size, custom), then the working set and hit ratio tiles,
- * the block-size distribution, the miss ratio curve and the recommendation.
+ * the block-size distribution, the miss ratio curve, the recommendation, and the desired cache
+ * policy beside what the agent applied.
  */
 export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params, searchParams }) => {
   const { volumeId } = await params;
@@ -33,8 +35,9 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
   if (!BREAKDOWNS.includes(breakdown)) throw new PortalError("bad_request", `breakdown must be one of ${BREAKDOWNS.join(", ")}.`);
   const direction = one(query.direction) ?? "";
   const bins = many(query.bin);
-  const [volume, series] = await Promise.all([
+  const [volume, policy, series] = await Promise.all([
     getVolume(volumeId),
+    getVolumePolicy(volumeId),
     getSeries("volume", volumeId, range, {
       sizes: breakdown === "size" || breakdown === "custom",
       ...(breakdown === "custom" ? { direction: direction || undefined, sizeBins: bins } : {}),
@@ -77,6 +80,10 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
       <section className="panel" aria-labelledby="recommendation">
         <h2 id="recommendation">Recommendation</h2>
         <RecommendationPanel recommendation={volume.recommendation} />
+      </section>
+      <section className="panel" aria-labelledby="policy">
+        <h2 id="policy">Cache policy</h2>
+        <PolicyPanel policy={policy} />
       </section>
     </>
   );
