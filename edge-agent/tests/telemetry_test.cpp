@@ -1,5 +1,7 @@
 // Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection.
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -162,6 +164,32 @@ TEST(ExponentialHistogramTest, MapsValuesToBase2BucketsAtScale3) {
   EXPECT_EQ(h.counts[84 - ExponentialHistogram::kMinIndex], 1u);
   EXPECT_EQ(h.counts[ExponentialHistogram::kBuckets - 1], 1u);
   EXPECT_DOUBLE_EQ(h.max, 1e12);
+}
+
+TEST(ExponentialHistogramTest, IndexFromTheBitsEqualsTheLogarithmDefinition) {
+  // The OpenTelemetry definition, index = ceil(log2(value) * 2^scale) - 1, with
+  // frexp and the octave bounds 2^(k/8) as doubles compared in floating point.
+  constexpr double kBounds[8] = {1.0, 1.0905077326652577, 1.189207115002721, 1.2968395546510096,
+                                 1.4142135623730951, 1.5422108254079407, 1.6817928305074290, 1.8340080864093424};
+  const auto reference = [&](double value) {
+    int e = 0;
+    const double m = 2 * std::frexp(value, &e);
+    int k = 0;
+    while (k < 8 && kBounds[k] < m) ++k;
+    return ((e - 1) << 3) + k - 1;
+  };
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> log2_value(-10.0, 40.0);
+  for (int i = 0; i < 100000; ++i) {
+    const double value = std::exp2(log2_value(rng));
+    ASSERT_EQ(ExponentialHistogram::index_of(value), reference(value)) << value;
+  }
+  for (int k = -80; k <= 240; ++k) {  // every bound, and its neighbours
+    const double bound = std::ldexp(kBounds[((k % 8) + 8) % 8], k >= 0 ? k / 8 : -((-k + 7) / 8));
+    for (const double v : {bound, std::nextafter(bound, 0.0), std::nextafter(bound, 1e300)}) {
+      ASSERT_EQ(ExponentialHistogram::index_of(v), reference(v)) << v;
+    }
+  }
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // arrays: recording an I/O touches a few counters and allocates nothing.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 
@@ -29,6 +31,21 @@ struct Histogram {
   }
 };
 
+// The 52-bit fraction field of a double (IEEE 754 binary64).
+inline constexpr uint64_t kFractionMask = (uint64_t{1} << 52) - 1;
+
+// The fractions of the doubles nearest to 2^(k/8), k = 0..7: the lower bounds
+// of the 8 buckets of one octave at scale 3 (2^0 has fraction 0).
+inline constexpr std::array<uint64_t, 8> kOctaveFractionsScale3 = {
+    std::bit_cast<uint64_t>(1.0) & kFractionMask,
+    std::bit_cast<uint64_t>(1.0905077326652577) & kFractionMask,
+    std::bit_cast<uint64_t>(1.189207115002721) & kFractionMask,
+    std::bit_cast<uint64_t>(1.2968395546510096) & kFractionMask,
+    std::bit_cast<uint64_t>(1.4142135623730951) & kFractionMask,
+    std::bit_cast<uint64_t>(1.5422108254079407) & kFractionMask,
+    std::bit_cast<uint64_t>(1.6817928305074290) & kFractionMask,
+    std::bit_cast<uint64_t>(1.8340080864093424) & kFractionMask};
+
 // A base-2 exponential histogram at a fixed scale (OTLP
 // ExponentialHistogramDataPoint; OpenTelemetry metrics data model,
 // "ExponentialHistogram"): bucket i counts values in (base^i, base^(i+1)]
@@ -37,7 +54,7 @@ struct Histogram {
 // rescaling): 0.06 µs to 268 s when values are microseconds; values beyond
 // either end count in the end bucket, values <= 0 in zero_count.
 struct ExponentialHistogram {
-  static constexpr int kScale = 3;
+  static constexpr int kScale = 3;  // index_of reads kOctaveFractionsScale3
   static constexpr int kMinIndex = -32;        // (2^-4, 2^-3.875]
   static constexpr size_t kBuckets = 256;      // up to index 223: (2^27.875, 2^28]
   std::array<uint64_t, kBuckets> counts{};     // counts[i - kMinIndex]
@@ -48,9 +65,33 @@ struct ExponentialHistogram {
   double max = -std::numeric_limits<double>::infinity();
 
   // The bucket index of `value` > 0 at kScale (the spec's exact mapping:
-  // powers of two fall in the bucket they bound from above).
-  static int index_of(double value);
-  void add(double value);
+  // powers of two fall in the bucket they bound from above). Per I/O, so no
+  // libm call: value = m * 2^e with m in [1, 2) is read from the IEEE 754
+  // bits, and ceil(8 log2 m) is how many of the octave's bounds 2^(k/8)
+  // (k = 0..7, as 52-bit fractions of m) lie below m. Values below the
+  // normal range (< 2^-1022) map below kMinIndex, where add() clamps them.
+  static int index_of(double value) {
+    const auto bits = std::bit_cast<uint64_t>(value);
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    if (exponent == -1023) return kMinIndex - 1;
+    const uint64_t fraction = bits & kFractionMask;
+    int k = 0;
+    for (const uint64_t bound : kOctaveFractionsScale3) k += bound < fraction ? 1 : 0;
+    return exponent * (1 << kScale) + k - 1;
+  }
+
+  void add(double value) {
+    ++count;
+    sum += value;
+    if (value < min) min = value;
+    if (value > max) max = value;
+    if (value <= 0) {
+      ++zero_count;
+      return;
+    }
+    const int index = std::clamp(index_of(value), kMinIndex, kMinIndex + static_cast<int>(kBuckets) - 1);
+    ++counts[static_cast<size_t>(index - kMinIndex)];
+  }
 };
 
 // The busiest second of an interval, by direction (internal resolution 1 s):

@@ -1,48 +1,8 @@
 #include "telemetry/volume_collector.hpp"
 
 #include <algorithm>
-#include <climits>
-#include <cmath>
 
 namespace tierwise::telemetry {
-namespace {
-
-// 2^(k/8), k = 0..8: the bucket bounds of one octave at scale 3.
-constexpr double kOctaveBounds[9] = {1.0,
-                                     1.0905077326652577,
-                                     1.189207115002721,
-                                     1.2968395546510096,
-                                     1.4142135623730951,
-                                     1.5422108254079407,
-                                     1.6817928305074290,
-                                     1.8340080864093424,
-                                     2.0};
-static_assert(ExponentialHistogram::kScale == 3, "kOctaveBounds holds the 8 buckets of an octave at scale 3");
-
-}  // namespace
-
-int ExponentialHistogram::index_of(double value) {
-  // value = m * 2^e with m in [1, 2): index = 8e + ceil(8 log2 m) - 1, where
-  // ceil(8 log2 m) is the first k with 2^(k/8) >= m (0 for m = 1, a power of two).
-  int exponent = 0;
-  const double m = 2 * std::frexp(value, &exponent);
-  int k = 0;
-  while (kOctaveBounds[k] < m) ++k;
-  return ((exponent - 1) << kScale) + k - 1;
-}
-
-void ExponentialHistogram::add(double value) {
-  ++count;
-  sum += value;
-  min = std::min(min, value);
-  max = std::max(max, value);
-  if (value <= 0) {
-    ++zero_count;
-    return;
-  }
-  const int index = std::clamp(index_of(value), kMinIndex, kMinIndex + static_cast<int>(kBuckets) - 1);
-  ++counts[static_cast<size_t>(index - kMinIndex)];
-}
 
 void VolumeCollector::end_second(int64_t second) {
   for (size_t d = 0; d < kDirectionCount; ++d) {
