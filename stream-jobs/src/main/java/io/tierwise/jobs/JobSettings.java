@@ -110,7 +110,7 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * client reads itself) as the pgjdbc parameters {@code password} and {@code sslmode}, unless
    * the URL sets them.
    */
-  static String jdbcUrl(String url, Map<String, String> env) {
+  public static String jdbcUrl(String url, Map<String, String> env) {
     StringBuilder u = new StringBuilder(url);
     for (var p : List.of(Map.entry("password", "PGPASSWORD"), Map.entry("sslmode", "PGSSLMODE"))) {
       String value = env.get(p.getValue());
