@@ -23,6 +23,10 @@ export type ApplyOptions = NonNullable<paths['/v1/recommendations/{volumeId}/app
 export type ApiKey = Schemas['ApiKeyDto'];
 export type CreatedApiKey = Schemas['CreatedApiKeyDto'];
 export type AuditEntry = Schemas['AuditEntryDto'];
+export type Agent = Schemas['AgentDto'];
+export type EnrollmentToken = Schemas['EnrollmentTokenDto'];
+export type CreatedEnrollmentToken = Schemas['CreatedEnrollmentTokenDto'];
+export type CreateEnrollmentToken = NonNullable<paths['/v1/enrollment-tokens']['post']['requestBody']>['content']['application/json'];
 
 export type HostListQuery = QueryOf<'/v1/hosts'>;
 export type VolumeListQuery = QueryOf<'/v1/volumes'>;
@@ -30,6 +34,8 @@ export type RecommendationListQuery = QueryOf<'/v1/recommendations'>;
 export type RecommendationHistoryQuery = QueryOf<'/v1/volumes/{volumeId}/recommendations/history'>;
 export type ApiKeyListQuery = QueryOf<'/v1/api-keys'>;
 export type AuditListQuery = QueryOf<'/v1/audit-log'>;
+export type AgentListQuery = QueryOf<'/v1/agents'>;
+export type EnrollmentTokenListQuery = QueryOf<'/v1/enrollment-tokens'>;
 export type MetricsExportQuery = QueryOf<'/v1/volumes/{volumeId}/metrics/export'>;
 
 /** Options of a POST: the Idempotency-Key (default: a new UUID, so the SDK's own retries are safe). */
@@ -142,6 +148,27 @@ export class Tierwise {
     iterate: (query: IterateQuery<ApiKeyListQuery> = {}): AsyncGenerator<ApiKey> => paginate((cursor) => this.apiKeys.list({ ...query, cursor })),
     /** Revokes a key: refused from the next request on. */
     revoke: (apiKeyId: string): Promise<ApiKey> => unwrap(this.raw.DELETE('/v1/api-keys/{apiKeyId}', { params: { path: { apiKeyId } } })),
+  };
+
+  readonly agents = {
+    /** Agents with the health they last reported (version, uptime, tier usage, errors). */
+    list: (query: AgentListQuery = {}): Promise<Page<Agent>> => unwrap(this.raw.GET('/v1/agents', { params: { query } })),
+    iterate: (query: IterateQuery<AgentListQuery> = {}): AsyncGenerator<Agent> => paginate((cursor) => this.agents.list({ ...query, cursor })),
+    get: (agentId: string): Promise<Agent> => unwrap(this.raw.GET('/v1/agents/{agentId}', { params: { path: { agentId } } })),
+    /** Revokes an agent: ingest refuses its next batch (401 agent_revoked). */
+    revoke: (agentId: string): Promise<Agent> => unwrap(this.raw.DELETE('/v1/agents/{agentId}', { params: { path: { agentId } } })),
+  };
+
+  readonly enrollmentTokens = {
+    /** Creates a single-use token for `install.sh --token` (default lifetime 24 h); the answer's `token` is the only time it is shown. */
+    create: (token: CreateEnrollmentToken = {}, options: PostOptions = {}): Promise<CreatedEnrollmentToken> =>
+      unwrap(this.raw.POST('/v1/enrollment-tokens', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } }, body: token })),
+    list: (query: EnrollmentTokenListQuery = {}): Promise<Page<EnrollmentToken>> => unwrap(this.raw.GET('/v1/enrollment-tokens', { params: { query } })),
+    iterate: (query: IterateQuery<EnrollmentTokenListQuery> = {}): AsyncGenerator<EnrollmentToken> =>
+      paginate((cursor) => this.enrollmentTokens.list({ ...query, cursor })),
+    /** Deletes a token: it enrolls nothing from now on. */
+    delete: (enrollmentTokenId: string): Promise<EnrollmentToken> =>
+      unwrap(this.raw.DELETE('/v1/enrollment-tokens/{enrollmentTokenId}', { params: { path: { enrollmentTokenId } } })),
   };
 
   readonly auditLog = {

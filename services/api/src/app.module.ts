@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
 import { API_ENV } from './api.constants.js';
 import { AccountsModule } from './accounts/accounts.module.js';
+import { AgentsModule } from './agents/agents.module.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { ApiKeysService } from './api-keys/api-keys.service.js';
@@ -50,6 +51,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     AuthModule,
     AccountsModule,
     AuditModule,
+    AgentsModule,
     NotificationsModule,
     ThrottlerModule.forRootAsync({
       inject: [TIERWISE_ENV],

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { openapiConvertVersion } from 'openapi-format';
 import { SESSION_COOKIE } from './accounts/session-cookies.js';
+import { AGENT_SCHEME } from './agents/agent-self.controller.js';
 import { API_KEY_SCHEME, SESSION_SCHEME } from './auth/authenticated.decorator.js';
 import { RATE_LIMIT_HEADERS } from './http/rate-limit.guard.js';
 
@@ -85,12 +86,13 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
   const config = new DocumentBuilder()
     .setTitle('Tierwise API')
     .setDescription(
-      'Fleet, hosts, volumes, working sets, miss ratio curves, tier recommendations, volume cache policies, API keys and the audit log of one tenant; portal accounts (sign-up, login, sessions, OIDC), organization members and invitations. ' +
+      'Fleet, hosts, volumes, working sets, miss ratio curves, tier recommendations, volume cache policies, agents and their enrollment tokens, API keys and the audit log of one tenant; portal accounts (sign-up, login, sessions, OIDC), organization members and invitations. ' +
         'Every error answer is {code, message, request_id, doc_url}; lists are cursor-paginated (pass next_cursor as cursor); ' +
         'POST accepts an Idempotency-Key; every credential is rate-limited (RateLimit-* headers).',
     )
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a tenant API key (twk_...)' }, API_KEY_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'an agent credential (twa_..., from POST /v1/agents/enroll)' }, AGENT_SCHEME)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', description: 'a portal session (POST /v1/auth/login); changes also need the x-csrf-token header' }, SESSION_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config);

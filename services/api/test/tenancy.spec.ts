@@ -37,6 +37,8 @@ interface SeededTenant {
   adminKey: { id: string; key: string };
   /** A key the revoke route may revoke. */
   spareKeyId: string;
+  /** An enrollment token the delete route may delete (made by adminKey). */
+  enrollmentTokenId: string;
   owner: SeededUser;
   viewer: SeededUser;
   invitationId: string;
@@ -66,7 +68,7 @@ const markers = (t: SeededTenant): string[] => [
 
 /** Tables the api reads or writes; the seed puts rows of both tenants in each. */
 const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs',
-  'recommendations', 'volume_policies', 'audit_log', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+  'recommendations', 'volume_policies', 'audit_log', 'agents', 'enrollment_tokens', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
 
 /**
  * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
@@ -89,6 +91,8 @@ const MEMBER_ROWS: Readonly<Record<string, string>> = {
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
   apiKeyId: (t) => t.spareKeyId,
+  agentId: (t) => t.tenant.agent_id,
+  enrollmentTokenId: (t) => t.enrollmentTokenId,
   userId: (t) => t.viewer.id,
   invitationId: (t) => t.invitationId,
   channelId: (t) => t.notifications.channelId,
@@ -194,6 +198,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
     const adminKey = await tenants.createApiKey(tenant.tenant_id, 'read-write');
     const spareKeyId = (await tenants.createApiKey(tenant.tenant_id, 'read', 'spare')).id;
     const [ownerUser, viewer] = [await seedUser(owner, tenant.tenant_id, 'owner', `${name}-owner`), await seedUser(owner, tenant.tenant_id, 'viewer', `${name}-viewer`)];
+    const hostId = hexId();
     const invitationEmail = `${name}-invited-${randomUUID().slice(0, 8)}@example.test`;
     const invitation = await owner.query<{ id: string }>(
       `INSERT INTO invitations (tenant_id, email, role, token_sha256, invited_by, expires_at) VALUES ($1, $2, 'viewer', $3, $4, now() + interval '1 day') RETURNING id`,
@@ -201,10 +206,18 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
     );
     await owner.query(`INSERT INTO account_tokens (token_sha256, user_id, purpose, expires_at) VALUES ($1, $2, 'reset-password', now() + interval '1 hour')`, [sha256Hex(randomUUID()), ownerUser.id]);
     await owner.query(`INSERT INTO oidc_identities (issuer, subject, user_id) VALUES ('https://idp.example.test', $1, $2)`, [randomUUID(), ownerUser.id]);
+    // The agent shows its host (a marker); the token shows who made it (the admin key's id, a marker).
+    await owner.query('UPDATE agents SET host_id = $2 WHERE id = $1', [tenant.agent_id, hostId]);
+    const enrollmentToken = await owner.query<{ id: string }>(
+      `INSERT INTO enrollment_tokens (tenant_id, name, token_sha256, token_prefix, expires_at, created_by_kind, created_by_id)
+       VALUES ($1, 'wall', $2, 'twe_wall', now() + interval '1 day', 'api_key', $3) RETURNING id`,
+      [tenant.tenant_id, sha256Hex(randomUUID()), adminKey.id],
+    );
     const seeded: SeededTenant = {
       tenant,
       adminKey,
       spareKeyId,
+      enrollmentTokenId: enrollmentToken.rows[0].id,
       owner: ownerUser,
       viewer,
       invitationId: invitation.rows[0].id,
@@ -212,7 +225,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       notifications: {} as NotificationRows,
       browser: new PortalBrowser(url),
       volumeId: hexId(),
-      hostId: hexId(),
+      hostId,
       displayName: `${name}-${hexId()}`,
       readOps,
     };
@@ -263,6 +276,8 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
     const rows = async (sql: string) => (await owner.query(sql, [t.tenant.tenant_id])).rows;
     return [
       await rows('SELECT id, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY id'),
+      await rows('SELECT id, revoked_at FROM agents WHERE tenant_id = $1 ORDER BY id'),
+      await rows('SELECT id, used_at FROM enrollment_tokens WHERE tenant_id = $1 ORDER BY id'),
       await rows('SELECT volume_id, version, updated_at FROM volume_policies WHERE tenant_id = $1 ORDER BY volume_id'),
       await rows('SELECT volume_id, decision FROM recommendation_decisions WHERE tenant_id = $1 ORDER BY volume_id'),
       await rows('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1'),
@@ -314,6 +329,12 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
         `GET /v1/api-keys ${both}`,
         `POST /v1/api-keys ${both}`,
         `DELETE /v1/api-keys/{apiKeyId} ${both}`,
+        `GET /v1/agents ${both}`,
+        `DELETE /v1/agents/{agentId} ${both}`,
+        `POST /v1/enrollment-tokens ${both}`,
+        `DELETE /v1/enrollment-tokens/{enrollmentTokenId} ${both}`,
+        'PUT /v1/agent/health agent-credential',
+        'POST /v1/agents/enroll ',
         `GET /v1/audit-log ${both}`,
         `GET /v1/organization/members ${both}`,
         `DELETE /v1/organization/members/{userId} ${both}`,

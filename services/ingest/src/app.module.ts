@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
-import { AgentAuthGuard } from './auth/agent-auth.guard.js';
+import { AgentAuthGuard, DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
 import { MetricsController } from './controllers/metrics.controller.js';
 import { ReferencesController } from './controllers/references.controller.js';
 import { INGEST_ENV } from './ingest.constants.js';
-import { AgentRepository } from './repositories/agent.repository.js';
 import { BatchRepository } from './repositories/batch.repository.js';
 import { InventoryRepository } from './repositories/inventory.repository.js';
 import { TelemetryRepository } from './repositories/telemetry.repository.js';
@@ -13,6 +11,6 @@ import { IngestService } from './services/ingest.service.js';
 @Module({
   imports: [EnvModule.forRoot(INGEST_ENV), DatabaseModule, HealthModule],
   controllers: [MetricsController, ReferencesController],
-  providers: [AgentAuthGuard, IngestService, AgentRepository, BatchRepository, InventoryRepository, TelemetryRepository],
+  providers: [AgentAuthGuard, IngestService, BatchRepository, InventoryRepository, TelemetryRepository],
 })
 export class AppModule {}

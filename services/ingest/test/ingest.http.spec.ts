@@ -65,14 +65,29 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
   it('answers 401 with the reason for a wrong or missing token and publishes nothing', async () => {
     const wrong = await postMetrics(metricsRequest([testVolume()]), randomUUID(), { authorization: 'Bearer twa_not-a-real-token' });
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toMatchObject({ code: 'unauthorized', message: 'agent token is unknown or revoked' });
+    expect(await wrong.json()).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/^agent credential is unknown/) });
 
     const missing = await fetch(`${url}/v1/refs`, { method: 'POST', body: referenceBatch(testVolume()), headers: { 'content-type': 'application/x-protobuf' } });
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing Authorization: Bearer <agent token>' });
+    expect(await missing.json()).toMatchObject({ code: 'unauthorized', message: 'missing Authorization: Bearer <agent credential>' });
 
     expect(await metricsTap.drain()).toEqual([]);
     expect(await refsTap.drain()).toEqual([]);
+  });
+
+  it("answers 401 agent_revoked to a revoked agent's batches and publishes nothing of them", async () => {
+    const other = await tenants.create('ingest-revoked');
+    await tenants.owner.query('UPDATE agents SET revoked_at = now() WHERE id = $1', [other.agent_id]);
+    const volume = testVolume();
+    const refused = await postMetrics(metricsRequest([volume]), randomUUID(), { authorization: `Bearer ${other.agent_token}` });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'agent_revoked', message: expect.stringMatching(new RegExp(`^agent ${other.agent_id} was revoked at `)) });
+    const refs = await post('/v1/refs', referenceBatch(volume), { authorization: `Bearer ${other.agent_token}` });
+    expect(refs.status).toBe(401);
+    expect(await metricsTap.drain()).toEqual([]);
+    expect(await refsTap.drain()).toEqual([]);
+    const written = await tenants.owner.query('SELECT count(*)::int AS n FROM ingested_batches WHERE tenant_id = $1', [other.tenant_id]);
+    expect(written.rows).toEqual([{ n: 0 }]);
   });
 
   it('answers 400 with the decoder reason for a body that is not protobuf, and the next good batch goes through', async () => {

@@ -608,6 +608,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/enrollment-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's enrollment tokens, newest first, without the tokens themselves */
+        get: operations["EnrollmentTokensController_list"];
+        put?: never;
+        /** Create a single-use enrollment token for the installer (`install.sh --token`); the answer is the only time it is shown */
+        post: operations["EnrollmentTokensController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enrollment-tokens/{enrollmentTokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an enrollment token: it enrolls nothing from now on (agents it enrolled keep their credentials) */
+        delete: operations["EnrollmentTokensController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's agents with the health they last reported (version, uptime, tier usage, errors), newest first */
+        get: operations["AgentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent with the health it last reported */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        /** Revoke an agent: from its next request on, ingest refuses its batches (401 agent_revoked) and nothing of them is kept */
+        delete: operations["AgentsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a one-time enrollment token for a new agent and its credential (called by install.sh through `tierwise-agent enroll`) */
+        post: operations["AgentSelfController_enroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The calling agent reports its health (version, uptime, tier usage, errors); shown by GET /v1/agents */
+        put: operations["AgentSelfController_report"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications/channels": {
         parameters: {
             query?: never;
@@ -840,7 +944,7 @@ export interface components {
          * @description machine-readable error code
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "invalid_body" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "unprocessable" | "idempotency_key_reused" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "invalid_body" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "unprocessable" | "idempotency_key_reused" | "unavailable" | "agent_revoked" | "enrollment_token_used" | "enrollment_token_expired" | "internal_error";
         ErrorBodyDto: {
             /** @description machine-readable error code */
             code: components["schemas"]["ErrorCode"];
@@ -1507,6 +1611,136 @@ export interface components {
             data: components["schemas"]["AuditEntryDto"][];
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+        };
+        CreatedEnrollmentTokenDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description the first 12 characters of the token, to recognise it
+             * @example twe_Qm3k9aZe
+             */
+            token_prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description after this instant the token enrolls nothing
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description when an agent enrolled with it (a token enrolls one agent)
+             */
+            used_at: string | null;
+            /**
+             * Format: uuid
+             * @description the agent it enrolled
+             */
+            agent_id: string | null;
+            /** @enum {string} */
+            status: "usable" | "used" | "expired";
+            created_by: components["schemas"]["CreatedByDto"];
+            /** @description the token, shown once: `curl -fsSL <api>/install.sh | sudo sh -s -- --token <token>`; only its SHA-256 is stored */
+            token: string;
+        };
+        EnrollmentTokenDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description the first 12 characters of the token, to recognise it
+             * @example twe_Qm3k9aZe
+             */
+            token_prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description after this instant the token enrolls nothing
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description when an agent enrolled with it (a token enrolls one agent)
+             */
+            used_at: string | null;
+            /**
+             * Format: uuid
+             * @description the agent it enrolled
+             */
+            agent_id: string | null;
+            /** @enum {string} */
+            status: "usable" | "used" | "expired";
+            created_by: components["schemas"]["CreatedByDto"];
+        };
+        EnrollmentTokenPageDto: {
+            data: components["schemas"]["EnrollmentTokenDto"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        AgentHealthDto: {
+            /**
+             * Format: date-time
+             * @description when the agent last reported
+             */
+            last_report_at: string | null;
+            /** @description seconds the agent process had been running at its last report */
+            uptime_seconds: number | null;
+            /** @description volumes served */
+            volume_count: number | null;
+            /** @description bytes of cache tier holding blocks */
+            tier_used_bytes: number | null;
+            /** @description bytes of cache tier configured */
+            tier_capacity_bytes: number | null;
+            /** @description errors since the agent started */
+            error_count: number | null;
+            /** @description the last error message */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description when the last error was first reported
+             */
+            last_error_at: string | null;
+        };
+        AgentDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description keyed hash of the host name (16 hex characters); null for a credential made by the seed command */
+            host_id: string | null;
+            /** @description agent version (the last reported, else the enrolled one) */
+            version: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it enrolled with an enrollment token
+             */
+            enrolled_at: string | null;
+            /**
+             * Format: date-time
+             * @description when it was revoked; a revoked agent’s batches and reports are refused
+             */
+            revoked_at: string | null;
+            health: components["schemas"]["AgentHealthDto"];
+        };
+        AgentPageDto: {
+            data: components["schemas"]["AgentDto"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        EnrolledAgentDto: {
+            /** Format: uuid */
+            agent_id: string;
+            /** @description the agent credential: `Authorization: Bearer <credential>` to ingest and to /v1/agent/*; only its SHA-256 is stored */
+            credential: string;
+        };
+        AgentHealthReceiptDto: {
+            /** Format: uuid */
+            agent_id: string;
+            /** Format: date-time */
+            last_report_at: string;
         };
         ChannelDto: {
             /** Format: uuid */
@@ -4670,6 +4904,699 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant audit.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    EnrollmentTokensController_list: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 */
+                limit?: number;
+                /** @description next_cursor of the previous page; empty or absent for the first page */
+                cursor?: string;
+                /** @description usable (neither used nor expired), used, expired or all (the default) */
+                status?: "usable" | "used" | "expired" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentTokenPageDto"];
+                };
+            };
+            /** @description malformed status, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant enrollment_token.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    EnrollmentTokensController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes the request safe to retry: the same key with the same body within 24 h returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description what the token is for, e.g. "rack 12"
+                     * @default enrollment token
+                     * @example rack 12
+                     */
+                    name?: string;
+                    /**
+                     * @description lifetime in seconds, 60 s to 30 days (default 86400, 24 h)
+                     * @default 86400
+                     * @example 86400
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedEnrollmentTokenDto"];
+                };
+            };
+            /** @description malformed name or lifetime */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant agent.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this key is still running; or conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description idempotency_key_reused: the key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    EnrollmentTokensController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the enrollment token */
+                enrollmentTokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentTokenDto"];
+                };
+            };
+            /** @description malformed enrollmentTokenId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant agent.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AgentsController_list: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 */
+                limit?: number;
+                /** @description next_cursor of the previous page; empty or absent for the first page */
+                cursor?: string;
+                /** @description active (not revoked, the default), revoked or all */
+                status?: "active" | "revoked" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPageDto"];
+                };
+            };
+            /** @description malformed status, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant agent.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AgentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the agent */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"];
+                };
+            };
+            /** @description malformed agentId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant agent.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AgentsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the agent */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"];
+                };
+            };
+            /** @description malformed agentId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant agent.write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such agent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the agent is revoked already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AgentSelfController_enroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the one-time token of POST /v1/enrollment-tokens
+                     * @example twe_Qm3k9aZe0000000000000000000000000000000000
+                     */
+                    enrollment_token: string;
+                    /**
+                     * @description keyed hash of the host name under the tenant key (`tierwise-agent host-id`)
+                     * @example 3f9a0c1d2e4b5a69
+                     */
+                    host_id: string;
+                    /**
+                     * @description the agent version
+                     * @example 0.1.0
+                     */
+                    version: string;
+                    /** @description display name; default "agent <host_id>" (a host name is sent only when the tenant opts in) */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolledAgentDto"];
+                };
+            };
+            /** @description malformed token, host_id, version or name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description unknown enrollment token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description enrollment_token_used: the token enrolled an agent already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description enrollment_token_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    AgentSelfController_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the running agent version */
+                    version: string;
+                    /** @description seconds since the agent process started */
+                    uptime_seconds: number;
+                    /** @description volumes served */
+                    volume_count: number;
+                    /** @description bytes of cache tier holding blocks, all volumes */
+                    tier_used_bytes: number;
+                    /** @description bytes of cache tier configured, all volumes */
+                    tier_capacity_bytes: number;
+                    /** @description errors since the agent started (failed exports, rejected batches, I/O errors) */
+                    error_count: number;
+                    /**
+                     * @description the last error message, or null
+                     * @default null
+                     */
+                    last_error?: string | null;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentHealthReceiptDto"];
+                };
+            };
+            /** @description malformed report */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or unknown agent credential, or agent_revoked */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

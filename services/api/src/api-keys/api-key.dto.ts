@@ -18,13 +18,15 @@ export interface ApiKeyRow {
 
 /** Body of POST /v1/api-keys. */
 export const createApiKeySchema = z.object({
-  // No control characters (PostgreSQL text cannot hold NUL; a name is for display).
+  // No control characters (Unicode Cc: PostgreSQL text cannot hold NUL; a name is for display).
+  // Written as \x ranges, not \p{Cc}: the pattern goes into the OpenAPI document, whose
+  // consumers (schemathesis, Python re) do not all read Unicode property escapes.
   name: z
     .string()
     .trim()
     .min(1)
     .max(100)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .regex(/^[^\x00-\x1f\x7f-\x9f]*$/, 'must not contain control characters')
     .describe('what the key is for, e.g. "terraform"')
     .meta({ example: 'terraform' }),
   scope: z.enum(['read', 'read-write']).describe("'read' (acts as a viewer) or 'read-write' (acts as an admin)").meta({ example: 'read' }),

@@ -14,6 +14,12 @@ export enum Permission {
   ApiKeyRead = 'api_key.read',
   ApiKeyWrite = 'api_key.write',
   AuditRead = 'audit.read',
+  /** List the tenant's agents with their health. */
+  AgentRead = 'agent.read',
+  /** Revoke an agent; create or delete enrollment tokens. */
+  AgentWrite = 'agent.write',
+  /** List enrollment tokens (admin only, like API keys). */
+  EnrollmentTokenRead = 'enrollment_token.read',
   /** List the organization's members and pending invitations. */
   MemberRead = 'member.read',
   /** Invite, change a member's role, remove a member (owner-only rules in MembersService). */
@@ -25,10 +31,10 @@ export enum Permission {
 }
 
 /** Permissions that change something: refused to a principal of scope 'read' whatever its role. */
-const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.MemberWrite, Permission.NotificationsWrite]);
+const CHANGES: ReadonlySet<Permission> = new Set([Permission.RecommendationWrite, Permission.PolicyWrite, Permission.ApiKeyWrite, Permission.MemberWrite, Permission.NotificationsWrite, Permission.AgentWrite]);
 
-const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.MemberRead, Permission.NotificationsRead];
-const ADMIN = [...VIEWER, ...CHANGES, Permission.ApiKeyRead, Permission.AuditRead];
+const VIEWER = [Permission.FleetRead, Permission.HostRead, Permission.VolumeRead, Permission.RecommendationRead, Permission.MemberRead, Permission.NotificationsRead, Permission.AgentRead];
+const ADMIN = [...VIEWER, ...CHANGES, Permission.ApiKeyRead, Permission.AuditRead, Permission.EnrollmentTokenRead];
 
 /** The permissions of each role (owner and admin differ in member management, which is not an api permission). */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {

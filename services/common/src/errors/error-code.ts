@@ -19,6 +19,9 @@ export enum ErrorCode {
   Unprocessable = 'unprocessable',
   IdempotencyKeyReused = 'idempotency_key_reused',
   Unavailable = 'unavailable',
+  AgentRevoked = 'agent_revoked',
+  EnrollmentTokenUsed = 'enrollment_token_used',
+  EnrollmentTokenExpired = 'enrollment_token_expired',
   Internal = 'internal_error',
 }
 
@@ -37,6 +40,9 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, HttpStatus>> = {
   [ErrorCode.IdempotencyKeyReused]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.AgentRevoked]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.EnrollmentTokenUsed]: HttpStatus.CONFLICT,
+  [ErrorCode.EnrollmentTokenExpired]: HttpStatus.GONE,
   [ErrorCode.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };
 
@@ -55,6 +61,9 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorCode, string>> = {
   [ErrorCode.IdempotencyKeyReused]: 'The Idempotency-Key was used before with another method, path or body. Use a new key for a new request.',
   [ErrorCode.TooManyRequests]: 'Too many requests (for this credential, or login attempts). Wait the seconds of the Retry-After header; RateLimit-* headers tell the budget.',
   [ErrorCode.Unavailable]: 'A backing service (database, broker) is unreachable. Retry after the seconds of the Retry-After header.',
+  [ErrorCode.AgentRevoked]: "The agent credential was revoked by an admin (DELETE /v1/agents/{agentId}): its batches and reports are refused and nothing of them is kept. Install the agent again with a new enrollment token.",
+  [ErrorCode.EnrollmentTokenUsed]: 'The enrollment token was used already (a token enrolls one agent). Create a new one (POST /v1/enrollment-tokens); an installed agent keeps its credential, so re-running the installer on it needs no token.',
+  [ErrorCode.EnrollmentTokenExpired]: 'The enrollment token expired (default lifetime 24 h). Create a new one (POST /v1/enrollment-tokens).',
   [ErrorCode.Internal]: 'An unexpected error; it is logged with the request id. Report the request_id if it persists.',
 };
 

@@ -1,7 +1,6 @@
 import { Controller, Headers, HttpCode, Post, StreamableFile } from '@nestjs/common';
 import { BATCH_ID_HEADER, ExportMetricsServiceResponse } from '@tierwise/proto';
-import { AgentAuth, CurrentAgent } from '../auth/agent-auth.decorators.js';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '@tierwise/common';
 import { IngestService } from '../services/ingest.service.js';
 import { PROTOBUF_MEDIA_TYPE, ProtobufBody } from './protobuf-body.js';
 

@@ -1,6 +1,5 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import { AgentAuth, CurrentAgent } from '../auth/agent-auth.decorators.js';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
+import { AgentAuth, type AgentPrincipal, CurrentAgent } from '@tierwise/common';
 import { type IngestOutcome, IngestService } from '../services/ingest.service.js';
 import { ProtobufBody } from './protobuf-body.js';
 

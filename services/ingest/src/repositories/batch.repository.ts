@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
-import type { AgentPrincipal } from './agent.repository.js';
+import type { AgentPrincipal, Queryable } from '@tierwise/common';
 
 /** ingested_batches.kind: which endpoint accepted the batch. */
 export type BatchKind = 'metrics' | 'refs';

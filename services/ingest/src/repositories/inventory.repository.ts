@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
-import type { AgentPrincipal } from './agent.repository.js';
+import type { AgentPrincipal, Queryable } from '@tierwise/common';
 
 /** A volume seen in a batch, with the names the host opted in to send (else null). */
 export interface VolumeSighting {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiError, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { type AgentPrincipal, ApiError, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { KAFKA_TOPICS } from '@tierwise/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,6 @@ import { MAX_IN_FLIGHT_BATCHES } from '../ingest.constants.js';
 import { startIngest } from '../../test/support/ingest-app.js';
 import { KafkaTap } from '../../test/support/kafka-tap.js';
 import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
 import { BatchRepository } from '../repositories/batch.repository.js';
 import { InventoryRepository } from '../repositories/inventory.repository.js';
 import { TelemetryRepository } from '../repositories/telemetry.repository.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import { type AgentPrincipal, ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import {
   BATCH_ID_HEADER,
   ExportMetricsServiceRequest,
@@ -10,7 +10,6 @@ import {
   ReferenceBatch,
 } from '@tierwise/proto';
 import { MAX_IN_FLIGHT_BATCHES, MAX_RECORD_BYTES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
-import type { AgentPrincipal } from '../repositories/agent.repository.js';
 import { type BatchKind, BatchRepository } from '../repositories/batch.repository.js';
 import { InventoryRepository, type VolumeSighting } from '../repositories/inventory.repository.js';
 import { type TelemetryRecord, TelemetryPublishError, TelemetryRepository } from '../repositories/telemetry.repository.js';

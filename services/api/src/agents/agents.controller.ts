@@ -1,0 +1,45 @@
+import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { Origin, type RequestOrigin } from '../http/request-origin.js';
+import { AgentDto, agentIdSchema, type AgentListQuery, agentListQuerySchema, AgentPageDto } from './agent.dto.js';
+import { AgentsService } from './agents.service.js';
+
+@ApiTags('agents')
+@Controller('v1/agents')
+export class AgentsController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.AgentRead })
+  @ApiOperation({ summary: "The tenant's agents with the health they last reported (version, uptime, tier usage, errors), newest first" })
+  @ApiOkResponse({ type: AgentPageDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed status, limit or cursor' })
+  list(@Auth() auth: Principal, @Query({ schema: agentListQuerySchema }) query: AgentListQuery): Promise<AgentPageDto> {
+    return this.agents.list(auth, query);
+  }
+
+  @Get(':agentId')
+  @Authenticated({ permission: Permission.AgentRead })
+  @ApiOperation({ summary: 'One agent with the health it last reported' })
+  @ApiOkResponse({ type: AgentDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed agentId' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such agent' })
+  get(@Auth() auth: Principal, @Param('agentId', { schema: agentIdSchema }) id: string): Promise<AgentDto> {
+    return this.agents.get(auth, id);
+  }
+
+  @Delete(':agentId')
+  @Authenticated({ permission: Permission.AgentWrite })
+  @ApiOperation({ summary: "Revoke an agent: from its next request on, ingest refuses its batches (401 agent_revoked) and nothing of them is kept" })
+  @ApiOkResponse({ type: AgentDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed agentId' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such agent' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'the agent is revoked already' })
+  revoke(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('agentId', { schema: agentIdSchema }) id: string): Promise<AgentDto> {
+    return this.agents.revoke(auth, origin, id);
+  }
+}

@@ -1,0 +1,62 @@
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { bearerCredential, sha256Hex } from '../crypto/credentials.js';
+import { DatabaseService } from '../database/database.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-code.js';
+
+/** Tag in front of every agent credential (API keys use `twk_`). */
+export const AGENT_CREDENTIAL_TAG = 'twa_';
+
+/** The agent a request was authenticated as; the tenant comes from its credential, never from the payload. */
+export interface AgentPrincipal {
+  agentId: string;
+  tenantId: string;
+}
+
+/** A request that passed {@link AgentAuthGuard}. */
+export interface AgentRequest extends Request {
+  agent: AgentPrincipal;
+}
+
+/**
+ * Authenticates `Authorization: Bearer <agent credential>` (ingest's batches, the api's agent
+ * routes): the credential's SHA-256 must belong to an agent that is not revoked. Looked up
+ * through the SECURITY DEFINER function agent_credential_status (the tenant is not known yet,
+ * so RLS would hide the row), which also tells a revoked credential from an unknown one.
+ * @throws ApiError 401 `unauthorized` (missing or unknown credential) or `agent_revoked`
+ *   (the message gives the time of revocation); nothing of the request is processed.
+ */
+@Injectable()
+export class AgentAuthGuard implements CanActivate {
+  constructor(private readonly database: DatabaseService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AgentRequest>();
+    const credential = bearerCredential(request.header('authorization'));
+    if (!credential) {
+      throw new ApiError(ErrorCode.Unauthorized, 'missing Authorization: Bearer <agent credential>');
+    }
+    const { rows } = await this.database.pool.query<{ agent_id: string; tenant_id: string; revoked_at: Date | null }>(
+      'SELECT agent_id, tenant_id, revoked_at FROM agent_credential_status($1)',
+      [sha256Hex(credential)],
+    );
+    const found = rows[0];
+    if (!found) {
+      throw new ApiError(ErrorCode.Unauthorized, 'agent credential is unknown (enroll the agent with an enrollment token)');
+    }
+    if (found.revoked_at) {
+      throw new ApiError(ErrorCode.AgentRevoked, `agent ${found.agent_id} was revoked at ${found.revoked_at.toISOString()}; its data is refused (enroll the host again)`);
+    }
+    request.agent = { agentId: found.agent_id, tenantId: found.tenant_id };
+    return true;
+  }
+}
+
+/** Routes of agents: `Authorization: Bearer <agent credential>` required (see {@link AgentAuthGuard}). */
+export const AgentAuth = (): ClassDecorator & MethodDecorator => applyDecorators(UseGuards(AgentAuthGuard));
+
+/** The authenticated agent of the request (tenant and agent id from its credential). */
+export const CurrentAgent = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AgentPrincipal => context.switchToHttp().getRequest<AgentRequest>().agent,
+);
