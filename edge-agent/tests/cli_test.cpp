@@ -38,8 +38,11 @@ struct AgentRun {
 AgentRun run_agent(const std::string& args) {
   TempFile out("stdout.txt");
   TempFile err("stderr.txt");
-  std::string command = std::string(TIERWISE_AGENT_BINARY) + " " + args + " >" + out.path() +
-                        " 2>" + err.path();
+  // A command that needs the tenant key and is given none creates it here, not at the
+  // installed default (/etc/tierwise/anonymization.key).
+  TempFile key("agent.key");
+  std::string command = "TIERWISE_AGENT_KEY_FILE=" + key.path() + " " + std::string(TIERWISE_AGENT_BINARY) + " " + args +
+                        " >" + out.path() + " 2>" + err.path();
   int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out.path()), read_file(err.path())};
 }

@@ -38,11 +38,11 @@ const otlp::metrics::v1::Metric* find_metric(const otlp::metrics::v1::ScopeMetri
 
 telemetry::VolumeCollector sample_collector() {
   telemetry::VolumeCollector c;
-  c.record_frontend(Direction::kRead, 4096, 3000);
+  c.record_frontend(Direction::kRead, 4096, 3000, 1'000'000);
   c.record_source(Direction::kRead, Source::kCache, 4096, 4096, 1500);
-  c.record_frontend(Direction::kRead, 65536, 900'000);
+  c.record_frontend(Direction::kRead, 65536, 900'000, 1'500'000);
   c.record_source(Direction::kRead, Source::kDatastore, 65536, 65536, 850'000);
-  c.record_frontend(Direction::kWrite, 4097, 2'000'000);
+  c.record_frontend(Direction::kWrite, 4097, 2'000'000, 4'000'000);
   c.record_source(Direction::kWrite, Source::kDatastore, 4097, 4608, 1'900'000);
   telemetry::CacheTotals totals;
   totals.hit_blocks = {1, 0};
@@ -58,7 +58,7 @@ telemetry::VolumeCollector sample_collector() {
 
 TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   const telemetry::VolumeCollector c = sample_collector();
-  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample"};
+  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample", "c0ffee01"};
   const VolumeResource anonymous{"h0571d", "v4567", "", ""};
   const VolumeInterval volumes[] = {{&named, &c.metrics()}, {&anonymous, &c.metrics()}};
   const IntervalWindow window{1'700'000'000'000'000'000, 1'700'000'010'000'000'000};
@@ -77,10 +77,12 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   EXPECT_EQ(attribute(attrs, "tierwise.volume.id"), "v0123");
   EXPECT_EQ(attribute(attrs, "host.name"), "esx-01");
   EXPECT_EQ(attribute(attrs, "tierwise.volume.name"), "cloudphysics_w_sample");
+  EXPECT_EQ(attribute(attrs, "tierwise.cluster.id"), "c0ffee01");
   EXPECT_EQ(attribute(attrs, "tierwise.cache.mode"), "write-back");
   const auto& anon = decoded.resource_metrics(1).resource().attributes();
   EXPECT_EQ(attribute(anon, "host.name"), "<absent>") << "names only with --send-names";
   EXPECT_EQ(attribute(anon, "tierwise.volume.name"), "<absent>");
+  EXPECT_EQ(attribute(anon, "tierwise.cluster.id"), "<absent>") << "a host in no cluster";
 
   ASSERT_EQ(rm.scope_metrics_size(), 1);
   const auto& scope = rm.scope_metrics(0);
@@ -89,7 +91,9 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   for (const auto& m : scope.metrics()) names.insert(m.name());
   EXPECT_EQ(names, (std::set<std::string>{
                        "tierwise.io.operations", "tierwise.io.bytes", "tierwise.io.size",
-                       "tierwise.io.size.bytes", "tierwise.io.latency", "tierwise.cache.hits",
+                       "tierwise.io.size.bytes", "tierwise.io.latency", "tierwise.io.latency.exponential",
+                       "tierwise.io.operations.peak", "tierwise.io.bytes.peak", "tierwise.io.latency.peak",
+                       "tierwise.cache.hits",
                        "tierwise.cache.misses", "tierwise.cache.population",
                        "tierwise.cache.evictions", "tierwise.cache.destaged",
                        "tierwise.cache.occupancy", "tierwise.cache.capacity",
@@ -169,6 +173,38 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   const auto* rate = find_metric(scope, "tierwise.cache.destage.rate");
   EXPECT_EQ(rate->unit(), "By/s");
   EXPECT_EQ(rate->gauge().data_points(0).as_int(), (5 << 20) / 10);
+}
+
+TEST(OtlpMetricsTest, LatencyAsExponentialHistogramsAndTheBusiestSecond) {
+  const telemetry::VolumeCollector c = sample_collector();
+  const exporter::VolumeResource resource{"aa01", "bb02", "", ""};
+  const exporter::VolumeInterval volume{&resource, &c.metrics()};
+  ExportMetricsServiceRequest request;
+  exporter::encode_metrics({&volume, 1}, {1'000'000'000, 11'000'000'000}, "0.1.0", &request);
+  const auto& scope = request.resource_metrics(0).scope_metrics(0);
+
+  const auto* exponential = find_metric(scope, "tierwise.io.latency.exponential");
+  ASSERT_NE(exponential, nullptr);
+  EXPECT_EQ(exponential->exponential_histogram().aggregation_temporality(),
+            otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+  ASSERT_EQ(exponential->exponential_histogram().data_points_size(), 5);  // read: frontend, cache, datastore; write: 2
+  const auto& frontend_reads = exponential->exponential_histogram().data_points(0);
+  EXPECT_EQ(frontend_reads.scale(), 3);
+  EXPECT_EQ(frontend_reads.count(), 2u);
+  EXPECT_DOUBLE_EQ(frontend_reads.max(), 900.0);
+  // 3 us -> index ceil(log2(3) * 8) - 1 = 12; 900 us -> 78: offset 12, 67 buckets, both ends 1.
+  EXPECT_EQ(frontend_reads.positive().offset(), 12);
+  ASSERT_EQ(frontend_reads.positive().bucket_counts_size(), 67);
+  EXPECT_EQ(frontend_reads.positive().bucket_counts(0), 1u);
+  EXPECT_EQ(frontend_reads.positive().bucket_counts(66), 1u);
+
+  // Both reads completed within second 1: 2 I/Os, 68 KiB, mean (3 + 900) / 2 us.
+  const auto* ops = find_metric(scope, "tierwise.io.operations.peak");
+  ASSERT_NE(ops, nullptr);
+  EXPECT_EQ(ops->gauge().data_points(0).as_int(), 2);
+  EXPECT_EQ(find_metric(scope, "tierwise.io.bytes.peak")->gauge().data_points(0).as_int(), 4096 + 65536);
+  EXPECT_DOUBLE_EQ(find_metric(scope, "tierwise.io.latency.peak")->gauge().data_points(0).as_double(), 451.5);
+  EXPECT_EQ(ops->gauge().data_points(1).as_int(), 1);  // the write
 }
 
 TEST(OtlpMetricsTest, RefusesMoreThan200VolumesPerRequest) {

@@ -57,6 +57,10 @@ TEST(KeyedHasher, IdsArePseudonymousStableAndDomainSeparated) {
   EXPECT_NE(a.volume_id("cbs-1058"), a.volume_id("cbs-1059"));
   // The same name as a host and as a volume gets different ids.
   EXPECT_NE(a.host_id("db01"), a.volume_id("db01"));
+  EXPECT_NE(a.cluster_id("db01"), a.host_id("db01"));
+  EXPECT_NE(a.cluster_id("db01"), a.volume_id("db01"));
+  EXPECT_EQ(a.cluster_id("prod-a"), same.cluster_id("prod-a"));
+  EXPECT_EQ(a.cluster_id("prod-a").size(), 16u);
   EXPECT_EQ(a.block_hash(42), same.block_hash(42));
   EXPECT_NE(a.block_hash(42), other.block_hash(42));
   EXPECT_NE(a.block_hash(42), a.block_hash(43));
@@ -221,6 +225,22 @@ TEST(ReferenceBatcher, RateOneKeepsEveryBlockOfAnIo) {
   EXPECT_EQ(b.references(16).block_hash(), hasher.block_hash(26));
   EXPECT_EQ(b.references(0).length_blocks(), 17u);
   EXPECT_EQ(b.references(0).direction(), tierwise::v1::DIRECTION_WRITE);
+}
+
+TEST(ReferenceBatcher, RecordsTheClusterIdOnceSet) {
+  KeyedHasher hasher(sequential_key());
+  ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink());
+  trace::IoRecord io{123, 0, 4096, trace::Direction::kRead, -1, "v"};
+  batcher.add(io, 123);
+  batcher.flush();
+  batcher.set_cluster_id(hasher.cluster_id("prod-a"));
+  batcher.add(io, 124);
+  batcher.flush();
+  ASSERT_EQ(out.batches.size(), 2u);
+  EXPECT_EQ(out.batches[0].cluster_id(), "") << "no cluster: the field stays empty";
+  EXPECT_EQ(out.batches[1].cluster_id(), hasher.cluster_id("prod-a"));
 }
 
 TEST(ReferenceBatcher, SplitsIntoNumberedBatchesOfAtMostTenThousand) {

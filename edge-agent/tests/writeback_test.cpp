@@ -1,6 +1,7 @@
 // Write-back: journal format and recovery (torn records, acknowledged damage),
-// acknowledgements, the destager and its rate limit, live mode switches, WB+1
-// over real TCP peers (acknowledgement, trim, fallback), the replication frames.
+// acknowledgements, the destager and its rate limit, live mode switches, the
+// order of a destage and a write of the same block, WB+1 over real TCP peers
+// (acknowledgement, trim, fallback), the replication frames.
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -234,6 +235,27 @@ TEST_F(WriteBackTest, AcknowledgedWritesLiveInTheTierUntilDestagedBySwitchingToW
   EXPECT_EQ(v.engine->counters().journal_bytes, 3 * 512 + 8192 + 1024);
 }
 
+// The loss CI saw after a live switch (2 sectors of one block): a partial
+// write-through write to a block that is still dirty puts only its own sectors
+// on the datastore. The older record's sectors are in the slot alone, so the
+// block must stay dirty until a destage writes it whole.
+TEST_F(WriteBackTest, PartialWriteThroughOverADirtyBlockKeepsItDirtyUntilDestaged) {
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage), 0) << v.error;
+  const auto older = pattern(1, 1024);  // sectors 6-7, write-back
+  ASSERT_EQ(v.write(6 * 512, older), 0);
+  ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);
+  const auto newer = pattern(2, 1536);  // sectors 1-3, write-through, before any destage
+  ASSERT_EQ(v.write(512, newer), 0);
+  ASSERT_TRUE(v.pump_until([&] { return v.engine->mode() == CacheMode::kWriteThrough && !v.engine->busy(); }));
+  std::vector<std::byte> expect(kBlock);
+  std::copy(older.begin(), older.end(), expect.begin() + 6 * 512);
+  std::copy(newer.begin(), newer.end(), expect.begin() + 512);
+  EXPECT_TRUE(v.datastore_bytes(0, kBlock) == expect)
+      << "the datastore lacks sectors of an acknowledged write";
+  EXPECT_EQ(v.engine->counters().dirty_bytes, 0u);
+}
+
 TEST_F(WriteBackTest, RestartRecoversTheDirtyMapIntoTheDatastoreInSequenceOrder) {
   {
     Volume v(dir_);
@@ -384,6 +406,114 @@ TEST_F(WriteBackTest, PeerFailureFallsBackToWriteThroughAndLosesNothing) {
   EXPECT_EQ(v.engine->mode(), CacheMode::kWriteThrough);
   for (uint32_t i = 0; i <= 8; ++i) EXPECT_EQ(v.datastore_bytes(i * kBlock, kBlock), pattern(i, kBlock));
   EXPECT_EQ(v.engine->set_mode(CacheMode::kWriteBack), -EPIPE);
+}
+
+// A disk with requests in flight: memory whose writes and flushes, while
+// `hold` is set, wait until the test completes them one by one in an order it
+// chooses (the data lands at completion). Reads complete at once. Persistent
+// as far as the engine can tell, so it can hold a journal.
+class HeldDevice final : public blockdev::BlockDevice {
+ public:
+  struct Op {
+    bool flush;
+    uint64_t offset;
+    std::vector<std::byte> data;
+    blockdev::IoCompletion cb;
+    void* cb_arg;
+  };
+  explicit HeldDevice(uint64_t bytes) { EXPECT_EQ(blockdev::RamDevice::create(bytes, &ram_), 0); }
+  uint32_t block_size() const override { return 1; }
+  size_t buffer_alignment() const override { return 1; }
+  int submit_read(void* buf, uint64_t offset, uint32_t length, blockdev::IoCompletion cb,
+                  void* cb_arg) override {
+    return ram_->submit_read(buf, offset, length, cb, cb_arg);
+  }
+  int submit_write(const void* buf, uint64_t offset, uint32_t length, blockdev::IoCompletion cb,
+                   void* cb_arg) override {
+    if (!hold) return ram_->submit_write(buf, offset, length, cb, cb_arg);
+    const auto* bytes = static_cast<const std::byte*>(buf);
+    held.push_back(Op{false, offset, {bytes, bytes + length}, cb, cb_arg});
+    return 0;
+  }
+  int submit_flush(blockdev::IoCompletion cb, void* cb_arg) override {
+    if (!hold) return ram_->submit_flush(cb, cb_arg);
+    held.push_back(Op{true, 0, {}, cb, cb_arg});
+    return 0;
+  }
+  // Lands the held request `i` (its data, for a write) and runs its completion.
+  void complete(size_t i) {
+    Op op = std::move(held[i]);
+    held.erase(held.begin() + static_cast<ptrdiff_t>(i));
+    if (!op.flush) {
+      ram_->submit_write(op.data.data(), op.offset, static_cast<uint32_t>(op.data.size()),
+                         [](void*, int status) { EXPECT_EQ(status, 0); }, nullptr);
+    }
+    op.cb(op.cb_arg, 0);
+  }
+  std::vector<std::byte> bytes(uint64_t offset, uint32_t length) {
+    std::vector<std::byte> v(length);
+    ram_->submit_read(v.data(), offset, length, [](void*, int) {}, nullptr);
+    return v;
+  }
+
+  bool hold = false;
+  std::vector<Op> held;
+
+ private:
+  std::unique_ptr<blockdev::RamDevice> ram_;
+};
+
+// The interleaving CI once hit during a live write-back -> write-through
+// switch: a destage of block 0 (the older data A) is on its way to the
+// datastore when a write-through write of the same block arrives. The
+// datastore then completes the newer write first and the destage after it,
+// and the tier flushes last. The datastore must end with the newer data: the
+// write waits for the destage, so the two never race.
+TEST(WriteBackOrdering, WriteToABlockWaitsForItsDestageInFlight) {
+  const auto layout = wb::TierLayout::for_entries(kEntries);
+  HeldDevice datastore(kTierBytes), tier(layout.slot_base + kTierBytes);
+  WriteBackOptions o;
+  o.volume_id = kVolumeId;
+  o.journal_entries = kEntries;
+  o.poll = [] {};  // the devices complete inside submit while nothing is held
+  std::unique_ptr<CacheEngine> engine;
+  wb::RecoveryReport report;
+  std::string error;
+  ASSERT_EQ(CacheEngine::open_write_back(datastore, tier, kTierBytes, o, &engine, &report, &error), 0)
+      << error;
+  Volume::Done a, b;
+  auto older = pattern(1, kBlock);
+  ASSERT_EQ(engine->submit(trace::Direction::kWrite, 0, kBlock, older.data(), Volume::on_done, &a), 0);
+  ASSERT_TRUE(a.done);  // write-back: journaled and acknowledged
+
+  ASSERT_EQ(engine->set_mode(CacheMode::kWriteThrough), 0);
+  datastore.hold = tier.hold = true;
+  engine->tick();  // the drain starts the destage of block 0
+  ASSERT_EQ(datastore.held.size(), 1u);
+  auto newer = pattern(2, 1024);  // sectors 1 and 2 of block 0
+  ASSERT_EQ(engine->submit(trace::Direction::kWrite, 512, 1024, newer.data(), Volume::on_done, &b), 0);
+  EXPECT_EQ(datastore.held.size(), 1u) << "the write went to the datastore beside the destage";
+  EXPECT_FALSE(b.done);
+
+  // The datastore completes its newest request first; the tier comes last.
+  while (!datastore.held.empty() || !tier.held.empty()) {
+    if (!datastore.held.empty()) {
+      datastore.complete(datastore.held.size() - 1);
+    } else {
+      tier.complete(0);
+    }
+  }
+  ASSERT_TRUE(b.done);
+  EXPECT_EQ(b.status, 0);
+  datastore.hold = tier.hold = false;
+  for (int i = 0; i < 10 && engine->busy(); ++i) engine->tick();
+  EXPECT_FALSE(engine->busy());
+  EXPECT_EQ(engine->mode(), CacheMode::kWriteThrough);
+  auto expect = older;
+  std::copy(newer.begin(), newer.end(), expect.begin() + 512);
+  EXPECT_TRUE(datastore.bytes(0, kBlock) == expect)
+      << "block 0 on the datastore is not the newest data: the older destage landed last";
+  EXPECT_EQ(engine->counters().dirty_bytes, 0u);
 }
 
 TEST(TierIndexHold, NoPolicyEvictsAHeldDirtyBlock) {

@@ -48,9 +48,10 @@ export TIERWISE_INGEST_URL="http://127.0.0.1:$TIERWISE_INGEST_PORT"
 export TIERWISE_API_URL="http://127.0.0.1:$TIERWISE_API_PORT"
 export TIERWISE_WEB_URL="http://127.0.0.1:$TIERWISE_WEB_PORT"
 export TIERWISE_SMTP_URL="smtp://127.0.0.1:$TIERWISE_SMTP_PORT"
-# The portal reads its API key from here (until portal login exists): `./tierwise demo`
-# writes the demo tenant's read key into it.
-export TIERWISE_PORTAL_API_KEY_FILE="$TIERWISE_STATE_DIR/portal-api-key"
+# The agent installer the api serves (GET /install.sh, docs/install.md): the ingest URL it
+# writes into agent.yaml and the packages it downloads (edge-agent/packaging/build-packages.sh).
+export TIERWISE_PUBLIC_INGEST_URL="$TIERWISE_INGEST_URL"
+export TIERWISE_AGENT_PACKAGES_DIR="$TIERWISE_ROOT/edge-agent/build/packages"
 # Requests per minute one credential may make to the api (production default 600). The demo
 # summary reads the detail of every replayed volume (2,000 for the Tencent sample), so the
 # local stack allows more.

@@ -27,6 +27,10 @@ export const METRIC = {
   ioSize: "tierwise.io.size",
   ioSizeBytes: "tierwise.io.size.bytes",
   ioLatency: "tierwise.io.latency",
+  ioLatencyExponential: "tierwise.io.latency.exponential",
+  ioOperationsPeak: "tierwise.io.operations.peak",
+  ioBytesPeak: "tierwise.io.bytes.peak",
+  ioLatencyPeak: "tierwise.io.latency.peak",
   cacheHits: "tierwise.cache.hits",
   cacheMisses: "tierwise.cache.misses",
   cachePopulation: "tierwise.cache.population",
@@ -45,8 +49,8 @@ export const METRIC = {
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
-/** OTLP data kind of each metric (Sums are int, monotonic, delta; Gauges are int). */
-export type MetricKind = "sum" | "histogram" | "gauge";
+/** OTLP data kind of each metric (Sums are int, monotonic, delta; Gauges are int but tierwise.io.latency.peak, a double). */
+export type MetricKind = "sum" | "histogram" | "exponentialHistogram" | "gauge";
 
 /** Per-metric kind and UCUM unit, as listed in METRICS.md. */
 export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit: string }>> = {
@@ -55,6 +59,10 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.ioSize]: { kind: "histogram", unit: "By" },
   [METRIC.ioSizeBytes]: { kind: "sum", unit: "By" },
   [METRIC.ioLatency]: { kind: "histogram", unit: "us" },
+  [METRIC.ioLatencyExponential]: { kind: "exponentialHistogram", unit: "us" },
+  [METRIC.ioOperationsPeak]: { kind: "gauge", unit: "{operation}/s" },
+  [METRIC.ioBytesPeak]: { kind: "gauge", unit: "By/s" },
+  [METRIC.ioLatencyPeak]: { kind: "gauge", unit: "us" },
   [METRIC.cacheHits]: { kind: "sum", unit: "{block}" },
   [METRIC.cacheMisses]: { kind: "sum", unit: "{block}" },
   [METRIC.cachePopulation]: { kind: "sum", unit: "By" },

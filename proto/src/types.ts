@@ -62,6 +62,8 @@ export interface ReferenceBatch {
   distinctBlocksHllPrecision: number;
   /** Registers that rose in the batch's span, each (index << 8) | value, ascending by index. */
   distinctBlocksHllUpdates: number[];
+  /** Pseudonymous cluster id (hex of a keyed hash of the cluster name); '' or absent: no cluster. */
+  clusterId?: string;
 }
 
 /** tierwise.v1.IngestRecord: the Kafka value written by ingest. */
@@ -161,6 +163,39 @@ export interface HistogramDataPoint {
   max?: number;
 }
 
+/** opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint.Buckets: `bucketCounts[i]` is index `offset + i`. */
+export interface ExponentialHistogramBuckets {
+  offset: number;
+  bucketCounts: bigint[];
+}
+
+/**
+ * opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint: bucket index i counts
+ * base^i < x <= base^(i+1), base = 2^(2^-scale); values of 0 count in `zeroCount`.
+ */
+export interface ExponentialHistogramDataPoint {
+  attributes: KeyValue[];
+  startTimeUnixNano: bigint;
+  timeUnixNano: bigint;
+  count: bigint;
+  sum?: number;
+  scale: number;
+  zeroCount: bigint;
+  positive: ExponentialHistogramBuckets | null;
+  negative: ExponentialHistogramBuckets | null;
+  flags: number;
+  exemplars: Exemplar[];
+  min?: number;
+  max?: number;
+  zeroThreshold: number;
+}
+
+/** opentelemetry.proto.metrics.v1.ExponentialHistogram. */
+export interface ExponentialHistogram {
+  dataPoints: ExponentialHistogramDataPoint[];
+  aggregationTemporality: AggregationTemporality;
+}
+
 /** opentelemetry.proto.metrics.v1.Gauge. */
 export interface Gauge {
   dataPoints: NumberDataPoint[];
@@ -187,8 +222,7 @@ export interface Metric {
   gauge?: Gauge;
   sum?: Sum;
   histogram?: Histogram;
-  /** Not emitted by the agent; decoded untyped. */
-  exponentialHistogram?: Record<string, unknown>;
+  exponentialHistogram?: ExponentialHistogram;
   /** Not emitted by the agent; decoded untyped. */
   summary?: Record<string, unknown>;
   metadata: KeyValue[];

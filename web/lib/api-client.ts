@@ -1,49 +1,125 @@
 import "server-only";
+import { cookies } from "next/headers";
+import { parseSetCookie } from "set-cookie-parser";
 import { z } from "zod";
 import { ApiErrorBody } from "./api-schemas";
 import { readApiConfig } from "./config";
 import { PortalError, type ErrorCode } from "./errors";
+import { SESSION_COOKIE } from "./routes";
 
 /** Milliseconds the portal waits for one API response before showing api_unreachable. */
 const API_TIMEOUT_MS = 10_000;
 
-const STATUS_CODES: Record<number, ErrorCode> = { 401: "unauthorized", 403: "forbidden", 404: "not_found" };
+/**
+ * The API's cookies the portal keeps for the browser, on the portal's own origin
+ * (docs/accounts.md): tw_session (the session token) and tw_csrf (csrf-csrf's signed
+ * double-submit cookie). The browser never talks to the API: the portal forwards them.
+ */
+export const API_COOKIES = [SESSION_COOKIE, "tw_csrf"] as const;
+/** Header the API checks against tw_csrf on cookie-authenticated POST/PUT/PATCH/DELETE. */
+const CSRF_HEADER = "x-csrf-token";
+
+const STATUS_CODES: Record<number, ErrorCode> = { 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "throttled" };
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Options of {@link apiRequest}. */
+export interface ApiRequestOptions<T> {
+  /** zod schema of the expected 2xx body (z.undefined() for 204 No Content). */
+  schema: z.ZodType<T>;
+  /** JSON request body. */
+  body?: unknown;
+  /** The session's CSRF token, required by the API for cookie-authenticated changes. */
+  csrfToken?: string;
+  /** Extra request headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
+}
+
+/** The Cookie header carrying the browser's API cookies, or undefined when it has none. */
+async function cookieHeader(): Promise<string | undefined> {
+  const jar = await cookies();
+  const pairs = API_COOKIES.flatMap((name) => {
+    const value = jar.get(name)?.value;
+    return value ? [`${name}=${encodeURIComponent(value)}`] : [];
+  });
+  return pairs.length ? pairs.join("; ") : undefined;
+}
 
 /**
- * GETs `path` from the Tierwise API with the portal's API key and validates the JSON body.
+ * Copies the API's Set-Cookie headers for {@link API_COOKIES} onto the portal's response:
+ * httpOnly, SameSite=Lax, Secure when the portal is served over https, with the API's expiry
+ * (an expired cookie deletes it). Only Server Actions and Route Handlers may set cookies; during
+ * a page render Next.js throws and the browser keeps its cookies (the API reuses a CSRF cookie
+ * that is still valid, so nothing is lost).
+ */
+async function relayCookies(res: Response): Promise<void> {
+  const set = parseSetCookie(res.headers.getSetCookie()).filter((c) => (API_COOKIES as readonly string[]).includes(c.name));
+  if (!set.length) return;
+  const jar = await cookies();
+  const secure = process.env.TIERWISE_WEB_URL?.startsWith("https:") ?? false;
+  try {
+    for (const c of set) {
+      const expired = !c.value || (c.expires !== undefined && c.expires.getTime() <= Date.now());
+      if (expired) jar.delete(c.name);
+      else jar.set(c.name, c.value, { httpOnly: true, sameSite: "lax", secure, path: "/", expires: c.expires });
+    }
+  } catch {
+    // Rendering a Server Component: cookies are read-only there (see above).
+  }
+}
+
+/**
+ * Calls the Tierwise API as the signed-in user: forwards the browser's API cookies (session,
+ * CSRF), sends the CSRF token when given, relays the cookies the API sets, validates the body.
  *
  * @param path  API path with query, e.g. "/v1/volumes?limit=50".
- * @param schema  zod schema of the expected 200 body.
- * @throws PortalError api_unreachable (network/timeout), unauthorized (401), forbidden (403),
- *   not_found (404), api_error (other non-2xx; message and request_id from the API's error
- *   body), bad_response (body not JSON or not matching `schema`), config_* (see readApiConfig).
+ * @throws PortalError api_unreachable (network/timeout), unauthorized (401: no or ended session),
+ *   forbidden (403), not_found (404), conflict (409), throttled (429), api_error (other non-2xx;
+ *   message and request_id from the API's error body, which names the bad field of a 400),
+ *   bad_response (body not JSON or not matching `schema`), config_* (see readApiConfig).
  */
-export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
-  const { baseUrl, apiKey } = await readApiConfig();
-  const url = `${baseUrl}${path}`;
+export async function apiRequest<T>(method: Method, path: string, options: ApiRequestOptions<T>): Promise<T> {
+  const { baseUrl } = await readApiConfig();
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const cookie = await cookieHeader();
+  if (cookie) headers.Cookie = cookie;
+  if (options.csrfToken) headers[CSRF_HEADER] = options.csrfToken;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let res: Response;
   try {
-    res = await fetch(url, {
-      headers: { Authorization: `Bearer ${apiKey}`, Accept: "application/json" },
+    res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
       cache: "no-store",
+      redirect: "manual",
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     throw new PortalError("api_unreachable", `The Tierwise API at ${baseUrl} did not answer (${cause}).`);
   }
-  const body: unknown = await res.json().catch(() => undefined);
+  await relayCookies(res);
+  const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined);
   if (!res.ok) {
     const error = ApiErrorBody.safeParse(body);
     throw new PortalError(
       STATUS_CODES[res.status] ?? "api_error",
-      error.success ? `${error.data.message} (HTTP ${res.status}, ${error.data.code})` : `HTTP ${res.status} from GET ${path}`,
+      error.success ? error.data.message : `HTTP ${res.status} from ${method} ${path}`,
       error.success ? (error.data.request_id ?? null) : null,
     );
   }
-  const parsed = schema.safeParse(body);
+  const parsed = options.schema.safeParse(body);
   if (!parsed.success) {
-    throw new PortalError("bad_response", `GET ${path} returned an unexpected body:\n${z.prettifyError(parsed.error)}`);
+    throw new PortalError("bad_response", `${method} ${path} returned an unexpected body:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data;
+}
+
+/**
+ * GETs `path` from the Tierwise API as the signed-in user and validates the JSON body.
+ * @throws PortalError as {@link apiRequest}.
+ */
+export function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  return apiRequest("GET", path, { schema });
 }

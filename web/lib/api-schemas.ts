@@ -114,6 +114,24 @@ export const Recommendation = z.object({
 });
 export type Recommendation = z.infer<typeof Recommendation>;
 
+/** GET /v1/volumes/:volumeId/policy: the desired cache policy and what the agent applied (docs/policies.md). */
+export const VolumePolicy = z.object({
+  volume_id: z.string(),
+  version: z.number().int(),
+  mode: z.enum(["write-through", "write-back"]),
+  write_back_copies: z.number().int().nullable(),
+  tier_bytes: Bytes,
+  media: z.enum(["ram", "nvme"]),
+  eviction: z.string(),
+  source: z.enum(["manual", "recommendation"]),
+  updated_at: Timestamp,
+  applied_version: z.number().int().nullable(),
+  applied_at: Timestamp.nullable(),
+  applied_error: z.string().nullable(),
+  in_sync: z.boolean(),
+});
+export type VolumePolicy = z.infer<typeof VolumePolicy>;
+
 /** GET /v1/volumes/:volumeId. */
 export const VolumeDetail = z.object({
   volume_id: z.string(),

@@ -1,6 +1,7 @@
 import "server-only";
-import { FleetSummary, VolumeDetail, VolumePage, type VolumeSort } from "./api-schemas";
+import { FleetSummary, VolumeDetail, VolumePage, VolumePolicy, type VolumeSort } from "./api-schemas";
 import { getJson } from "./api-client";
+import { PortalError } from "./errors";
 
 /** Fleet totals of the tenant the portal key belongs to (GET /v1/fleet/summary). */
 export function getFleetSummary(): Promise<FleetSummary> {
@@ -20,4 +21,14 @@ export function listVolumes(sort: VolumeSort, cursor: string | null, limit = 50)
 /** Everything the volume page draws (GET /v1/volumes/:volumeId); not_found when unknown. */
 export function getVolume(volumeId: string): Promise<VolumeDetail> {
   return getJson(`/v1/volumes/${encodeURIComponent(volumeId)}`, VolumeDetail);
+}
+
+/** The volume's desired policy and what its agent applied (GET /v1/volumes/:volumeId/policy); null before any policy is set. */
+export async function getVolumePolicy(volumeId: string): Promise<VolumePolicy | null> {
+  try {
+    return await getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/policy`, VolumePolicy);
+  } catch (err) {
+    if (err instanceof PortalError && err.code === "not_found") return null;
+    throw err;
+  }
 }

@@ -51,3 +51,10 @@ function binRange(lo: number, hi: number | null): string {
   if (hi == null) return `${lo} B and larger`;
   return lo === hi ? `exactly ${hi} B` : `${lo}–${hi} B`;
 }
+
+/** Short label of an ioLength bin key as the API names it ("4096" -> "4 KiB", ">524288" -> ">512 KiB"). */
+export function sizeBinLabel(key: string): string {
+  const i = IO_LENGTH_LABELS.indexOf(key);
+  if (i < 0) return key;
+  return binLabel(i === 0 ? 1 : IO_LENGTH_BOUNDS[i - 1] + 1, IO_LENGTH_BOUNDS[i] ?? null);
+}

@@ -53,3 +53,36 @@ export function formatTimestamp(iso: string | null | undefined): string {
 export function share(part: number, rest: number): number | null {
   return part + rest > 0 ? part / (part + rest) : null;
 }
+
+/** A latency in microseconds: 240 -> "240 µs", 1830 -> "1.83 ms", 2500000 -> "2.5 s". */
+export function formatLatency(us: number | null | undefined): string {
+  if (us == null) return EMPTY;
+  if (us < 1000) return `${Number(us.toPrecision(3))} µs`;
+  if (us < 1_000_000) return `${Number((us / 1000).toPrecision(3))} ms`;
+  return `${Number((us / 1_000_000).toPrecision(3))} s`;
+}
+
+/** Bytes per second in IEC units: 1572864 -> "1.5 MiB/s". */
+export function formatRate(bytesPerSecond: number | null | undefined): string {
+  return bytesPerSecond == null ? EMPTY : `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** The unit a chart's values are in, and how each is written. */
+export type ValueUnit = "iops" | "bytes_per_s" | "us" | "percent" | "bytes";
+
+/** Formats a chart value by its unit (axis labels, tooltips, data tables). */
+export function formatValue(value: number | null | undefined, unit: ValueUnit): string {
+  if (value == null) return EMPTY;
+  switch (unit) {
+    case "iops":
+      return `${formatCount(value)} IOPS`;
+    case "bytes_per_s":
+      return formatRate(value);
+    case "us":
+      return formatLatency(value);
+    case "percent":
+      return formatPercent(value);
+    case "bytes":
+      return formatBytes(value);
+  }
+}

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { ErrorView } from "@/components/ErrorView";
 import { PortalError } from "./errors";
 import { requirePermission, type Permission } from "./permissions";
-import { currentSession } from "./session";
+import { currentSession, redirectToLogin, type Session } from "./session";
 
 /** Props Next.js passes to an App Router page: route params and the query, both as promises. */
 export interface RouteProps<Params extends Record<string, string> = Record<string, never>> {
@@ -13,22 +13,29 @@ export interface RouteProps<Params extends Record<string, string> = Record<strin
 }
 
 /**
- * Wraps a server page: checks that the session's role grants `permission`, then renders.
- * A PortalError becomes the error view for its code (not_found becomes the 404 page);
- * anything else propagates to Next.js' error boundary.
+ * Wraps a server page: requires a signed-in session whose role grants `permission`, then
+ * renders with that session. Without a session (or when the API ends it meanwhile) it redirects
+ * to /login with the requested path to return to; another PortalError becomes the error view
+ * for its code (not_found becomes the 404 page); anything else propagates to Next.js' error
+ * boundary.
  */
 export function definePage<Params extends Record<string, string>>(
   options: { permission: Permission },
-  render: (props: RouteProps<Params>) => Promise<ReactNode>,
+  render: (props: RouteProps<Params> & { session: Session }) => Promise<ReactNode>,
 ) {
   return async function Page(props: RouteProps<Params>): Promise<ReactNode> {
+    let unauthorized = false;
     try {
-      requirePermission((await currentSession()).role, options.permission);
-      return await render(props);
+      const session = await currentSession();
+      requirePermission(session.role, options.permission);
+      return await render({ ...props, session });
     } catch (err) {
       if (!(err instanceof PortalError)) throw err;
       if (err.code === "not_found") notFound();
-      return <ErrorView error={err} />;
+      if (err.code !== "unauthorized") return <ErrorView error={err} />;
+      unauthorized = true;
     }
+    if (unauthorized) await redirectToLogin();
+    return null;
   };
 }

@@ -3,22 +3,25 @@
  *
  * Expects the demo stack running (`./tierwise demo`) and TIERWISE_WEB_URL set (the npm
  * script `screenshots` sources infra/local/env.sh, demo profile unless TIERWISE_PROFILE says
- * otherwise). Drives Debian's /usr/bin/chromium through playwright-core and writes
- * docs/screenshots/<name>.png: 1280 px wide full pages, plus the volume page at 390 px,
- * palette-quantised with sharp (libimagequant) to keep each file small in the repository.
+ * otherwise). Signs in as the demo tenant's user (its login saved by the demo in
+ * $TIERWISE_STATE_DIR/demo-tenant.json) and visits every page listed in pages.mjs, driving
+ * Debian's /usr/bin/chromium through playwright-core; writes docs/screenshots/<name>.png
+ * (1280 px wide full pages unless the entry says otherwise), palette-quantised with sharp
+ * (libimagequant) to keep each file small in the repository. Page names as arguments
+ * (`npm run -w @tierwise/web screenshots -- agents settings-members`) shoot only those.
  * Exits non-zero, naming the page, when the portal is unreachable, a page renders its error
  * or not-found view, or a chart does not draw within the timeout.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { launchChromium } from "./chromium.mjs";
+import { PAGES } from "./pages.mjs";
 
 /** docs/screenshots at the repository root. */
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/screenshots");
 const WIDE = { width: 1280, height: 900 };
-const NARROW = { width: 390, height: 844 };
 /** Milliseconds a page or a chart may take (the first request also warms up next start). */
 const TIMEOUT_MS = 30_000;
 
@@ -59,30 +62,54 @@ async function shoot(page, name) {
 }
 
 /**
- * Visits /volumes, the busiest volume (first row of the list, sorted by I/Os), that page with
- * the block sizes by bytes, and the same page at phone width.
+ * Signs in through the login form with the demo tenant's login (`./tierwise demo` saves it in
+ * $TIERWISE_STATE_DIR/demo-tenant.json).
+ * @param {import("playwright-core").Page} page
+ * @param {string} baseUrl
+ * @throws Error when the demo login is missing or refused.
+ */
+async function logIn(page, baseUrl) {
+  const file = join(process.env.TIERWISE_STATE_DIR ?? "", "demo-tenant.json");
+  const demo = JSON.parse(await readFile(file, "utf8").catch(() => "{}"));
+  if (!demo.login_email || !demo.login_password) throw new Error(`${file} holds no demo login; run ./tierwise demo first`);
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("E-mail address").fill(demo.login_email);
+  await page.getByLabel("Password").fill(demo.login_password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname !== "/login", { timeout: TIMEOUT_MS }).catch(async () => {
+    throw new Error(`signing in as ${demo.login_email} failed: ${await page.locator('[role="alert"]').first().textContent().catch(() => "no message")}`);
+  });
+}
+
+/**
+ * Shoots the entries of PAGES (pages.mjs) named in `names` (all when empty): the signed-out
+ * ones first, then signs in.
  * @param {import("playwright-core").Page} page
  * @param {string} baseUrl TIERWISE_WEB_URL, e.g. http://127.0.0.1:3000
+ * @param {string[]} names page names from the command line
+ * @throws Error naming an unknown page name.
  */
-async function shootAll(page, baseUrl) {
-  await page.goto(`${baseUrl}/volumes`).catch((e) => {
+async function shootAll(page, baseUrl, names) {
+  await page.goto(`${baseUrl}/login`).catch((e) => {
     throw new Error(`the portal at ${baseUrl} does not answer (${e.message.split("\n")[0]}); run ./tierwise demo first`);
   });
-  await shoot(page, "volumes");
-
-  const firstRow = page.locator('[data-testid="volume-row"]').first();
-  if (!(await firstRow.count())) throw new Error(`${baseUrl}/volumes lists no volume; run ./tierwise demo first`);
-  const volumeId = await firstRow.getAttribute("data-volume-id");
-  await page.goto(`${baseUrl}/volumes/${volumeId}`);
-  await shoot(page, "volume");
-
-  await page.getByTestId("block-size-bytes").click();
-  await page.waitForSelector('[data-testid="block-size-chart"][data-metric="bytes"]', { timeout: TIMEOUT_MS });
-  await shoot(page, "volume-by-bytes");
-
-  await page.setViewportSize(NARROW);
-  await page.reload();
-  await shoot(page, "volume-narrow");
+  const unknown = names.filter((n) => !PAGES.some((p) => p.name === n));
+  if (unknown.length) throw new Error(`no page named ${unknown.join(", ")} in scripts/pages.mjs (known: ${PAGES.map((p) => p.name).join(", ")})`);
+  const chosen = names.length ? PAGES.filter((p) => names.includes(p.name)) : PAGES;
+  const ordered = [...chosen.filter((p) => p.signedIn === false), ...chosen.filter((p) => p.signedIn !== false)];
+  let signedIn = false;
+  for (const entry of ordered) {
+    if (entry.signedIn !== false && !signedIn) {
+      await logIn(page, baseUrl);
+      signedIn = true;
+    }
+    await page.setViewportSize(entry.viewport ?? WIDE);
+    await page.emulateMedia({ colorScheme: "light" });
+    const path = typeof entry.path === "function" ? await entry.path(page, baseUrl) : entry.path;
+    await page.goto(`${baseUrl}${path}`);
+    if (entry.prepare) await entry.prepare(page);
+    await shoot(page, entry.name);
+  }
 }
 
 async function main() {
@@ -93,7 +120,7 @@ async function main() {
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT_MS);
-    await shootAll(page, baseUrl.replace(/\/+$/, ""));
+    await shootAll(page, baseUrl.replace(/\/+$/, ""), process.argv.slice(2));
   } finally {
     await close();
   }

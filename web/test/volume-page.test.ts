@@ -1,42 +1,26 @@
 /**
  * The portal against the real stack: PostgreSQL (test profile) seeded as the Flink jobs
  * would leave it, the real API (services/api/dist/main.js) and `next start`, driven by
- * headless Chromium. Needs `./tierwise test` (or the test profile's env and a migrated
- * PostgreSQL) and built @tierwise/api and @tierwise/web.
+ * headless Chromium, signed in as the owner of the seeded organization. Needs `./tierwise
+ * test` (or the test profile's env and a migrated PostgreSQL) and built @tierwise/api and
+ * @tierwise/web.
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../scripts/chromium.mjs";
+import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
 import { testEnv } from "./support/env.js";
 import { dropTenant, seedVolume, VOLUME, type Seeded } from "./support/fixture.js";
-import { startServer, type Server } from "./support/processes.js";
+import type { Server } from "./support/processes.js";
+import { startApi, startWeb, WEB_DIR } from "./support/stack.js";
 
-const WEB_DIR = resolve(__dirname, "../..");
-const REPO = resolve(WEB_DIR, "..");
-const NEXT_BIN = createRequire(join(WEB_DIR, "package.json")).resolve("next/dist/bin/next");
 const SCREENSHOT = join(WEB_DIR, "test-results", "volume.png");
 
 const env = testEnv();
-const apiPort = Number(env.TIERWISE_API_PORT);
-const webPort = Number(env.TIERWISE_WEB_PORT);
-
-/** Starts `next start` on the test port with the given portal environment. */
-function startWeb(portalEnv: Record<string, string>): Promise<Server> {
-  const { TIERWISE_API_URL: _url, TIERWISE_PORTAL_API_KEY: _key, TIERWISE_PORTAL_API_KEY_FILE: _keyFile, ...rest } = process.env;
-  return startServer({
-    name: "web",
-    args: [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(webPort)],
-    cwd: WEB_DIR,
-    env: { ...rest, ...portalEnv, NEXT_TELEMETRY_DISABLED: "1" },
-    port: webPort,
-    readyUrl: `${env.TIERWISE_WEB_URL}/volumes`,
-  });
-}
+const owner = { email: freshEmail("volume-owner"), password: "correct horse battery staple", name: "Vera Volume", organization: "Volume Test Storage" };
 
 /** The attribute once the chart's "finished" event has written it. */
 async function drawnPoints(page: Page, testId: string): Promise<number> {
@@ -53,18 +37,13 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
   let page: Page;
 
   before(async () => {
-    seeded = await seedVolume(env.TIERWISE_PG_OWNER_URL);
-    api = await startServer({
-      name: "api",
-      args: [join(REPO, "services/api/dist/main.js")],
-      cwd: REPO,
-      env: process.env,
-      port: apiPort,
-      readyUrl: `${env.TIERWISE_API_URL}/healthz`,
-    });
-    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL, TIERWISE_PORTAL_API_KEY: seeded.apiKey });
+    api = await startApi();
+    const tenantId = await signUpVerified(env.TIERWISE_API_URL, env.TIERWISE_PG_OWNER_URL, owner);
+    seeded = await seedVolume(env.TIERWISE_PG_OWNER_URL, tenantId);
+    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL });
     browser = await launchChromium();
     page = await browser.context.newPage();
+    await logIn(page, env.TIERWISE_WEB_URL, owner.email, owner.password);
   });
 
   after(async () => {
@@ -72,6 +51,7 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     await web?.stop();
     await api?.stop();
     if (seeded) await dropTenant(env.TIERWISE_PG_OWNER_URL, seeded.tenantId);
+    await deleteUsers(env.TIERWISE_PG_OWNER_URL, [owner.email]);
   });
 
   test("the volume list shows the fleet totals and the seeded volume", async () => {
@@ -82,7 +62,9 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     assert.equal(await row.count(), 1, "the seeded volume has one row");
     const cells = await row.locator("td").allTextContents();
     assert.deepEqual(cells, [VOLUME.displayName, seeded.hostId, "43.2M", "80.0%", "77.2%", "3.25 GiB", "4 GiB"]);
-    assert.ok(!(await page.content()).includes(seeded.apiKey), "the API key never reaches the browser");
+    const cookies = await browser.context.cookies(env.TIERWISE_WEB_URL);
+    assert.deepEqual(cookies.filter((c) => c.name === "tw_session").map((c) => [c.httpOnly, c.sameSite]), [[true, "Lax"]], "the session cookie is httpOnly, SameSite=Lax");
+    assert.ok(!(await page.content()).includes(cookies.find((c) => c.name === "tw_session")!.value), "the session token never appears in the page");
 
     await page.getByRole("link", { name: "Hit ratio" }).click();
     await page.waitForURL("**/volumes?sort=hit_ratio");
@@ -124,6 +106,11 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     assert.equal(await page.getByTestId("stat-hit-ratio").locator(".tile__value").textContent(), "77.2%");
     assert.match((await page.getByTestId("stat-hit-ratio").textContent()) ?? "", /measured at the 2 GiB tier/);
     assert.equal(await page.getByTestId("recommendation-size").textContent(), "4 GiB");
+    assert.equal(await page.getByTestId("policy-desired").textContent(), "write-back (WB+1), 4 GiB NVMe flash, lru");
+    const applied = page.getByTestId("policy-applied");
+    assert.match((await applied.textContent()) ?? "", /^version 2 applied with problems · /);
+    assert.equal(await applied.getAttribute("data-in-sync"), "false");
+    assert.equal(await page.getByTestId("policy-error").textContent(), "The agent could not apply: eviction lru is not applied live (the tier runs s3fifo)");
 
     await page.getByTestId("block-size-ops").click();
     await page.waitForSelector('[data-testid="block-size-chart"][data-metric="ops"][data-points]');
@@ -146,24 +133,12 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     assert.equal(await page.getByTestId("not-found").count(), 1);
   });
 
-  test("without TIERWISE_PORTAL_API_KEY the portal names the missing variable", async () => {
+  test("without TIERWISE_API_URL the portal names the missing variable", async () => {
     await web.stop();
-    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL });
+    web = await startWeb({});
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
     const error = page.getByTestId("error-view");
     assert.equal(await error.getAttribute("data-error-code"), "config_missing");
-    assert.match((await error.textContent()) ?? "", /TIERWISE_PORTAL_API_KEY .*is not set/);
-  });
-
-  test("the key can come from TIERWISE_PORTAL_API_KEY_FILE, read again on every request", async () => {
-    const keyFile = join(await mkdtemp(join(tmpdir(), "tierwise-portal-key-")), "portal-api-key");
-    await writeFile(keyFile, `${seeded.apiKey}\n`);
-    await web.stop();
-    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL, TIERWISE_PORTAL_API_KEY_FILE: keyFile });
-    await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
-    assert.equal(await page.locator(`[data-testid="volume-row"][data-volume-id="${seeded.volumeId}"]`).count(), 1);
-    await writeFile(keyFile, "twk_not-a-key-of-any-tenant\n");
-    await page.goto(`${env.TIERWISE_WEB_URL}/volumes`);
-    assert.equal(await page.getByTestId("error-view").getAttribute("data-error-code"), "unauthorized");
+    assert.match((await error.textContent()) ?? "", /TIERWISE_API_URL is not set/);
   });
 });

@@ -65,7 +65,8 @@ void CacheEngine::start(Request* r) {
     plan_blocks(r);
     start_read(r);
   } else {
-    if (wb_ && wait_for_ring(r)) return;  // start() runs again when there is room
+    // start() runs again when there is room, or when the destages of its blocks completed.
+    if (wb_ && (wait_for_ring(r) || wait_for_destages(r))) return;
     plan_blocks(r);
     if (wb_) plan_journal(r);
     start_write(r);
@@ -301,6 +302,7 @@ void CacheEngine::finish(Request* r) {
   out.direction = r->direction;
   out.length_bytes = r->length;
   out.frontend_latency_ns = nanos(end - r->start);
+  out.completion_ns = nanos(end.time_since_epoch());
   if (r->cache_bytes > 0) {
     out.cache = SourceShare{r->cache_bytes, nanos(r->cache_end - r->cache_start)};
   }

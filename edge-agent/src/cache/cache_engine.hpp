@@ -73,6 +73,10 @@ struct IoOutcome {
   Direction direction = Direction::kRead;
   uint32_t length_bytes = 0;
   int64_t frontend_latency_ns = 0;  // submit() to completion: what the VM observes
+  // When it completed: std::chrono::steady_clock (CLOCK_MONOTONIC), nanoseconds
+  // since its epoch. The I/O's time stamp for collectors, so they need no clock
+  // read of their own.
+  int64_t completion_ns = 0;
   SourceShare cache;                // read bytes served from the tier
   SourceShare datastore;            // read misses and every write
 };
@@ -164,6 +168,9 @@ struct WriteBackOptions {
  *    does the same (fallback, counted in `fallbacks`, reported via on_event);
  *    writes waiting for that peer are acknowledged once destaged.
  *  - When the ring is full, writes wait (in submission order) for the destager.
+ *  - A write to a block whose destage is in flight waits until that destage
+ *    landed on the datastore, so two datastore writes of one block are never
+ *    in flight together (the lifecycle in cache_engine_writeback.cpp).
  *  - FLUSH: write-back acknowledgements are already durable (FUA); submit_flush
  *    flushes the datastore for the write-through writes.
  *  - A RAM tier cannot hold a journal (it does not survive the process): write-back
@@ -249,6 +256,10 @@ class CacheEngine {
     bool fresh;     // inserted by this request (undone if the request fails)
     bool unfilled;  // its fill read failed: leaves the tier at the end
     uint64_t seq = 0;  // its journal record, 0: not journaled
+    // Journaled and written to the datastore: once this write lands there, the
+    // datastore holds the block's newest content (the write covers the whole
+    // block, or no older record of it awaited destage).
+    bool completes_block = false;
   };
   using Clock = std::chrono::steady_clock;
   struct Request {
@@ -298,6 +309,11 @@ class CacheEngine {
   // Write-back: true (and `r` queued) when the journal ring lacks room for one
   // record per block of `r`, or earlier writes are queued already.
   bool wait_for_ring(Request* r);
+  // Write-back: true (and `r` parked) when a block of `r` has a destage in
+  // flight; the destage's completion starts `r` again (resume_destage_waiters).
+  bool wait_for_destages(Request* r);
+  bool destage_in_flight(const Request* r) const;
+  void resume_destage_waiters();
   // Write-back: whether a write of these bytes fits in half of the ring.
   bool journal_fits(uint64_t offset, uint32_t length) const;
   // Write-back: `slot` holds `block` as a dirty block awaiting destage.
@@ -315,6 +331,9 @@ class CacheEngine {
   void start_group_commit();
   void start_destages();
   void start_destage(uint64_t block, DirtyBlock& d);
+  // A destage of `d` carrying its record `seq` landed: raises destaged_seq; a
+  // block with nothing newer is clean (its slot hold released).
+  void account_destage(DirtyBlock& d, uint64_t seq);
   void advance_watermark();
   void release_waiters();
   void check_peers();

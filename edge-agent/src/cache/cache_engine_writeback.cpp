@@ -37,6 +37,7 @@ struct CacheEngine::WriteBack {
   std::unordered_map<uint64_t, DirtyBlock> dirty;
   std::deque<Request*> ring_waiters;     // writes waiting for ring space, in order
   std::vector<Request*> replica_waiters;  // flushed, waiting for peers or destage
+  std::vector<Request*> destage_waiters;  // writes parked until their blocks' destages land
   std::vector<Request*> unflushed;       // records written, not yet in a flush
   std::vector<Request*> flushing;        // covered by the tier flush in flight
   bool commit_in_flight = false;
@@ -157,6 +158,57 @@ bool CacheEngine::dirty_pinned(uint64_t block, uint32_t slot) const {
   return it != wb_->dirty.end() && it->second.pinned_slot == slot;
 }
 
+/*
+ * Lifecycle of a dirty block and its destages (the ordering that keeps the
+ * datastore's copy the newest)
+ *
+ * A block is in `dirty` from its first journal record until the watermark
+ * covers its newest record. For it, three kinds of I/O touch the same bytes:
+ * front-end writes (slot, journal, and in write-through also the datastore),
+ * destages (read the slot, write the datastore) and reads (slot only).
+ *
+ * 1. Journaled: plan_journal() gives the write's record the next sequence
+ *    number (d.latest_seq) and makes it the block's writer (d.writer). While a
+ *    writer is set, no destage starts (slot_settled): the slot is changing.
+ * 2. Destage: start_destages() picks the block once its writer is done with the
+ *    slot, records d.latest_seq in the Destage and sets d.destaging. The
+ *    destage reads the slot, then writes those 4 KiB to the datastore.
+ * 3. While d.destaging, a front-end write to the block does not start: start()
+ *    parks it in `destage_waiters` before it plans a block, pins a slot, takes
+ *    a sequence number or issues any I/O (wait_for_destages). So the slot read
+ *    of a destage never sees a half-written block, and the datastore never has
+ *    a destage's write and a front-end write of one block in flight at once: a
+ *    datastore write issued later lands later. (The datastore's order between
+ *    two writes in flight is undefined; io_uring may even complete them in the
+ *    opposite order.)
+ * 4. Destage landed: on_destage_written() clears d.destaging, raises
+ *    d.destaged_seq to the destage's sequence number (the block is clean when
+ *    that is still d.latest_seq: its slot hold is released) and then restarts
+ *    the parked writes whose blocks have no destage in flight any more
+ *    (resume_destage_waiters; a failed destage resumes them too and is retried
+ *    by a later tick).
+ * 5. A write that reached the datastore (write-through, or a write without
+ *    slots for all its blocks) destages the block up to its own record at
+ *    completion (finish_journal) only if the datastore then holds the whole
+ *    newest block: the write covered all 4 KiB, or no older record awaited
+ *    destage (BlockPlan::completes_block). A partial write over a dirty block
+ *    leaves the older records' sectors in the slot alone: the block stays
+ *    dirty and a destage writes the slot, which holds both. By 3, no older
+ *    destage of the block can land after the write.
+ * 6. The watermark passes a record once its block's destaged_seq covers it;
+ *    the block leaves `dirty` when the watermark covers its newest record and
+ *    neither a writer nor a destage is using it.
+ *
+ * Invariant: a datastore write of a block (destage or front-end) is issued only
+ * when no other datastore write of that block is in flight, and always carries
+ * data at least as new as every write already acknowledged for it; hence the
+ * datastore ends with the newest data. A parked write holds nothing (no pin, no
+ * record, no ring space), and a destage needs nothing a parked write holds, so
+ * parking cannot deadlock; each block of a parked write is destaged at most
+ * once more before it resumes (its front-end range lock keeps other writes off
+ * those blocks, so they get no newer record meanwhile).
+ */
+
 bool CacheEngine::wait_for_ring(Request* r) {
   WriteBack& w = *wb_;
   if (w.mode == CacheMode::kWriteThrough && w.dirty.empty() && w.ring_waiters.empty()) {
@@ -171,6 +223,34 @@ bool CacheEngine::wait_for_ring(Request* r) {
   }
   if (w.ring_waiters.empty() || w.ring_waiters.front() != r) w.ring_waiters.push_back(r);
   return true;
+}
+
+bool CacheEngine::destage_in_flight(const Request* r) const {
+  const WriteBack& w = *wb_;
+  if (w.destages_in_flight == 0) return false;
+  const uint64_t last_block = (r->offset + r->length - 1) / kBlockBytes;
+  for (uint64_t block = r->first_block; block <= last_block; ++block) {
+    const auto it = w.dirty.find(block);
+    if (it != w.dirty.end() && it->second.destaging) return true;
+  }
+  return false;
+}
+
+bool CacheEngine::wait_for_destages(Request* r) {
+  if (!destage_in_flight(r)) return false;
+  wb_->destage_waiters.push_back(r);
+  return true;
+}
+
+void CacheEngine::resume_destage_waiters() {
+  WriteBack& w = *wb_;
+  std::vector<Request*> ready;
+  std::erase_if(w.destage_waiters, [&](Request* r) {
+    if (destage_in_flight(r)) return false;
+    ready.push_back(r);
+    return true;
+  });
+  for (Request* r : ready) start(r);  // may queue for ring space, in start()'s order
 }
 
 void CacheEngine::plan_journal(Request* r) {
@@ -192,6 +272,7 @@ void CacheEngine::plan_journal(Request* r) {
     w.ring_bytes[w.pos(p.seq)] = static_cast<uint32_t>(hi - lo);
     counters_.backlog_bytes += hi - lo;
     DirtyBlock& d = w.dirty[block];
+    p.completes_block = hi - lo == kBlockBytes || !w.needs_destage(d);
     if (!w.needs_destage(d)) counters_.dirty_bytes += kBlockBytes;
     d.latest_seq = p.seq;
     d.writer = r;
@@ -328,9 +409,15 @@ void CacheEngine::finish_journal(Request* r) {
       w.dirty.erase(it);  // destaged and covered by the watermark while it waited
       continue;
     }
-    // A write that reached the datastore destaged its own record, unless an
-    // older destage in flight may still land after it (then destage again).
-    const bool on_datastore = r->to_datastore && !d.destaging &&
+    // A write that reached the datastore destaged the block up to its own
+    // record when the datastore now holds the whole newest block: it covered
+    // the block, or nothing older awaited destage. A partial write over a dirty
+    // block put only its own sectors there; the older records' sectors are in
+    // the slot alone, so the block stays dirty and the destager writes it whole.
+    // No destage of the block was in flight meanwhile (wait_for_destages). One
+    // may have started since, if this write waited for a failed peer after its
+    // datastore part: that destage carries this record's data and accounts it.
+    const bool on_datastore = r->to_datastore && p.completes_block && !d.destaging &&
                               (r->status == 0 || d.pinned_slot == TierIndex::kNoSlot);
     if (!on_datastore || !w.needs_destage(d)) continue;
     d.destaged_seq = std::max(d.destaged_seq, p.seq);
@@ -437,21 +524,29 @@ void CacheEngine::on_destage_written(void* arg, int status) {
   CacheEngine* e = ds->engine;
   WriteBack& w = *e->wb_;
   --w.destages_in_flight;
-  DirtyBlock& d = w.dirty[ds->block];
-  d.destaging = false;
+  const uint64_t block = ds->block;
+  const uint64_t seq = ds->seq;
   w.destages.release(ds);
+  DirtyBlock& d = w.dirty[block];
+  d.destaging = false;
   if (status != 0) {
-    e->event("destage of block " + std::to_string(ds->block) + " failed: " +
+    e->event("destage of block " + std::to_string(block) + " failed: " +
              std::strerror(-status) + " (retried)");
-    return;
+  } else {
+    e->counters_.destaged_bytes += kBlockBytes;
+    e->account_destage(d, seq);
   }
-  e->counters_.destaged_bytes += kBlockBytes;
-  if (ds->seq <= d.destaged_seq) return;
+  e->resume_destage_waiters();
+}
+
+void CacheEngine::account_destage(DirtyBlock& d, uint64_t seq) {
+  WriteBack& w = *wb_;
+  if (seq <= d.destaged_seq) return;
   const bool was_dirty = w.needs_destage(d);
-  d.destaged_seq = ds->seq;
+  d.destaged_seq = seq;
   if (!was_dirty || w.needs_destage(d)) return;
-  e->counters_.dirty_bytes -= kBlockBytes;
-  e->index_.release_hold(d.pinned_slot);
+  counters_.dirty_bytes -= kBlockBytes;
+  index_.release_hold(d.pinned_slot);
   d.pinned_slot = TierIndex::kNoSlot;
 }
 

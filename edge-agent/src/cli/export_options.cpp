@@ -13,7 +13,7 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
   cmd.add_option("--token", t.token, "Agent token (Authorization: Bearer)")->envname("TIERWISE_AGENT_TOKEN");
   cmd.add_option("--key-file", t.key_file,
                  "Tenant key file (32 hex characters; created when missing). Default: "
-                 "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
+                 "$TIERWISE_AGENT_KEY_FILE or /etc/tierwise/anonymization.key");
   cmd.add_option("--interval", t.interval_seconds, interval_help)
       ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
                                         CLI::AsNumberWithUnit::CASE_SENSITIVE))
@@ -24,6 +24,15 @@ void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
       ->capture_default_str();
   cmd.add_flag("--send-names", t.send_names, "Also send host.name and tierwise.volume.name");
   cmd.add_option("--host-name", t.host_name, "Host name to report (default: this host's)");
+  cmd.add_option("--cluster", t.cluster_name,
+                 "Name of the cluster whose shared tier this host uses; its keyed hash is sent as "
+                 "tierwise.cluster.id (default: none)");
+  cmd.add_option("--otlp-endpoint", t.otlp_endpoint,
+                 "Also send the metrics to this OpenTelemetry collector (OTLP/HTTP protobuf base URL, "
+                 "e.g. http://otel-collector:4318; POST <url>/v1/metrics)")
+      ->envname("TIERWISE_OTLP_ENDPOINT");
+  cmd.add_option("--otlp-header", t.otlp_headers,
+                 "A \"Name: value\" header for the collector, e.g. \"Authorization: Basic ...\" (repeatable)");
 }
 
 void run_with_exit_code(const std::function<int()>& body) {

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,11 +19,14 @@ struct ExportOptionTargets {
   double& sample_rate;
   bool& send_names;
   std::string& host_name;
+  std::string& cluster_name;
+  std::string& otlp_endpoint;
+  std::vector<std::string>& otlp_headers;
 };
 
 // Adds --ingest, --token (also $TIERWISE_AGENT_TOKEN), --key-file, --interval
 // ("10s", "1m"; 1 s to 1 day; described by `interval_help`), --sample-rate
-// (SHARDS R), --send-names and --host-name to `cmd`.
+// (SHARDS R), --send-names, --host-name, --cluster, --otlp-endpoint and --otlp-header to `cmd`.
 void add_export_options(CLI::App& cmd, const ExportOptionTargets& targets,
                         const std::string& interval_help);
 

@@ -14,6 +14,8 @@
 #include "cli/replay_command.hpp"
 #include "cli/send_spool_command.hpp"
 #include "cli/serve_command.hpp"
+#include "cli/run_command.hpp"
+#include "cli/enroll_command.hpp"
 #endif
 
 namespace {
@@ -48,6 +50,8 @@ int main(int argc, char** argv) {
   tierwise::cli::register_replay_command(app);
   tierwise::cli::register_send_spool_command(app);
   tierwise::cli::register_serve_command(app);
+  tierwise::cli::register_run_command(app);
+  tierwise::cli::register_enroll_command(app);
 #endif
   try {
     app.parse(argc, argv);

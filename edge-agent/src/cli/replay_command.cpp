@@ -73,7 +73,7 @@ void register_replay_command(CLI::App& app) {
       ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
   add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, args->interval_seconds, o.sample_rate,
-                            o.send_names, o.host_name},
+                            o.send_names, o.host_name, o.cluster_name, o.otlp_endpoint, o.otlp_headers},
                      "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)");
   cmd->add_option("--tier-size", args->tier_size, "RAM tier capacity per volume (e.g. 256MiB)")
       ->check(byte_size_validator())

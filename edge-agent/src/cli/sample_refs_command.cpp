@@ -13,6 +13,7 @@
 
 #include <google/protobuf/util/delimited_message_util.h>
 
+#include "cli/host_name.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/trace_input.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -31,18 +32,14 @@ struct SampleRefsOptions {
   size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;
   std::string out;
   std::string host;
+  std::string cluster;
+  std::string volume_name;
 };
 
 struct VolumeIos {
   std::string name;
   std::vector<trace::IoRecord> ios;  // volume name cleared (it is `name`)
 };
-
-std::string local_host_name() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
-}
 
 sampling::TenantKey tenant_key(const SampleRefsOptions& options) {
   if (!options.key_hex.empty()) {
@@ -100,10 +97,16 @@ void run_sample_refs(const SampleRefsOptions& options) {
     references += static_cast<uint64_t>(batch.references_size());
   };
   std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
+  if (!options.volume_name.empty() && volumes.size() != 1) {
+    throw CLI::ValidationError("--volume-name", "needs a trace of one volume; this one holds " +
+                                                    std::to_string(volumes.size()));
+  }
   for (const VolumeIos& volume : volumes) {
-    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(volume.name), sampler, write,
+    const std::string& name = options.volume_name.empty() ? volume.name : options.volume_name;
+    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(name), sampler, write,
                                        sampling::DistinctBlockSketch::kDefaultPrecision,
                                        options.max_sampled_blocks);
+    if (!options.cluster.empty()) batcher.set_cluster_id(hasher.cluster_id(options.cluster));
     for (const trace::IoRecord& io : volume.ios) batcher.add(io, io.time_us);
     batcher.flush();
   }
@@ -136,7 +139,7 @@ void register_sample_refs_command(CLI::App& app) {
   command
       ->add_option("--key-file", options->key_file,
                    "File holding the tenant secret; created with a random key when missing "
-                   "(default: $TIERWISE_AGENT_KEY_FILE, else ./agent.key)")
+                   "(default: $TIERWISE_AGENT_KEY_FILE, else /etc/tierwise/anonymization.key)")
       ->excludes(key);
   command->add_option("--rate", options->rate, "SHARDS sampling rate R = T / 2^24 (initial rate)")
       ->check(CLI::Range(1.0 / (1 << 24), 1.0))
@@ -148,6 +151,11 @@ void register_sample_refs_command(CLI::App& app) {
   command->add_option("--out", options->out, "Output file")->required();
   command->add_option("--host", options->host,
                       "Host name whose keyed hash becomes host_id (default: this host's name)");
+  command->add_option("--cluster", options->cluster,
+                      "Cluster name whose keyed hash becomes cluster_id (default: none)");
+  command->add_option("--volume-name", options->volume_name,
+                      "Volume name whose keyed hash becomes volume_id, for a trace of one volume "
+                      "(default: the trace's)");
   command->callback([options] { run_sample_refs(*options); });
 }
 

@@ -56,7 +56,7 @@ void register_send_spool_command(CLI::App& app) {
       ->required();
   cmd->add_option("--key-file", args->key_file,
                   "Tenant key file whose directory holds the default spool. Default: "
-                  "$TIERWISE_AGENT_KEY_FILE or ./agent.key");
+                  "$TIERWISE_AGENT_KEY_FILE or /etc/tierwise/anonymization.key");
   add_spool_options(*cmd, args->spool_dir, args->spool_max, args->drain_timeout_seconds);
   cmd->footer(
       "Exit codes: 0 spool empty; 1 failure (spool unreadable); 4 ingest rejected spooled "

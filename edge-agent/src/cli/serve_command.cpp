@@ -14,12 +14,14 @@ namespace {
 struct ServeArguments {
   ServeOptions options;
   bool no_telemetry = false;
+  bool no_policy = false;
   std::string spool_max = "256MiB";
 };
 
 void run(ServeArguments& args) {
   ServeOptions& o = args.options;
   o.telemetry = !args.no_telemetry;
+  o.policy_pull = !args.no_policy;
   o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
   run_with_exit_code([&] { return run_serve(o); });
 }
@@ -44,8 +46,11 @@ void register_serve_command(CLI::App& app) {
   cmd->add_option("--socket", o.socket_path, "Listen on this Unix socket (overrides \"listen\")");
   cmd->add_option("--listen", o.tcp_listen, "Listen on TCP HOST:PORT, e.g. 127.0.0.1:10809 (overrides \"listen\")");
   cmd->add_flag("--no-telemetry", args->no_telemetry, "Collect no telemetry and sample nothing");
+  cmd->add_flag("--no-policy", args->no_policy,
+                "Do not pull the volumes' desired policies from the service (with --ingest they are "
+                "long-polled, applied live and reported applied: docs/policies.md)");
   add_export_options(*cmd, {o.ingest_url, o.token, o.key_file, o.interval_seconds, o.sample_rate,
-                            o.send_names, o.host_name},
+                            o.send_names, o.host_name, o.cluster_name, o.otlp_endpoint, o.otlp_headers},
                      "Telemetry interval (wall clock; e.g. 10s, 1m; at least 1s)");
   add_spool_options(*cmd, o.spool_dir, args->spool_max, o.drain_timeout_seconds);
   cmd->footer(

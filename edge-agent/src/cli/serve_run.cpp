@@ -14,7 +14,9 @@
 #include <stdexcept>
 
 #include "cache/eviction/eviction_policy.hpp"
+#include "cli/host_name.hpp"
 #include "cli/serve_config.hpp"
+#include "cli/serve_policy.hpp"
 #include "cli/serve_telemetry.hpp"
 #include "cli/serve_volumes.hpp"
 #include "frontend/nbd/server.hpp"
@@ -36,12 +38,6 @@ int64_t unix_now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::string local_host_name() {
-  char name[256] = {0};
-  if (gethostname(name, sizeof name - 1) != 0) return "localhost";
-  return name;
 }
 
 // "unix:<path>" or "tcp:<ipv4>:<port>" (the volumes file), with the command
@@ -102,11 +98,7 @@ void print_lines(const std::vector<IntervalLine>& lines, double seconds) {
 // Signals are taken through a signalfd in the reactor loop: block them in
 // every thread (the export thread inherits the mask).
 int signal_fd() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  const sigset_t set = block_stop_signals();
   const int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   if (fd < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
   return fd;
@@ -131,6 +123,22 @@ struct Fd {
   }
 };
 
+ServeStatus status_of(const std::vector<std::unique_ptr<ServedVolume>>& volumes, const exporter::HttpSender* sender) {
+  ServeStatus s;
+  s.volume_count = volumes.size();
+  for (const auto& v : volumes) {
+    s.tier_used_bytes += v->engine->counters().occupancy_bytes;
+    s.tier_capacity_bytes += v->config.tier_bytes;
+  }
+  if (sender != nullptr) {
+    const exporter::DeliveryStats st = sender->stats(0);
+    const exporter::SpoolStats spool = sender->spool_stats();
+    s.error_count = st.rejected + st.failed + spool.dropped;
+    s.last_error = !st.first_problem.empty() ? st.first_problem : spool.first_problem;
+  }
+  return s;
+}
+
 void validate(const ServeOptions& o) {
   if (o.interval_seconds < 1) throw std::invalid_argument("--interval must be at least 1 s");
   if (!(o.sample_rate > 0 && o.sample_rate <= 1)) throw std::invalid_argument("--sample-rate must be in (0, 1]");
@@ -143,11 +151,23 @@ void validate(const ServeOptions& o) {
 
 }  // namespace
 
-int run_serve(const ServeOptions& input) {
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+int run_serve(const ServeOptions& options) {
+  return run_serve_config(options, load_serve_config(options.config_path), ServeHooks{});
+}
+
+int run_serve_config(const ServeOptions& input, const ServeConfig& config, const ServeHooks& hooks) {
   validate(input);
   ServeOptions o = input;
   if (o.host_name.empty()) o.host_name = local_host_name();
-  const ServeConfig config = load_serve_config(o.config_path);
   const nbd::ListenAddress address = listen_address(o, config);
   const Fd signals{signal_fd()};
 
@@ -201,10 +221,12 @@ int run_serve(const ServeOptions& input) {
       sc.user_agent = std::string("tierwise-agent/") + replay::agent_version();
       sc.spool_dir = replay::resolve_spool_dir(o.spool_dir, key_path);
       sc.spool_max_bytes = o.spool_max_bytes;
+      sc.collector_url = o.otlp_endpoint;
+      sc.collector_headers = o.otlp_headers;
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
-        LiveTelemetry::Options{o.host_name, o.send_names, replay::agent_version()}, sources, *hasher,
+        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, replay::agent_version()}, sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
 
@@ -230,23 +252,37 @@ int run_serve(const ServeOptions& input) {
       [[maybe_unused]] const ssize_t got = ::read(fd, &count, sizeof count);
     });
   }
+  // Policy pull: new desired versions wake the loop, which applies them to the engines.
+  std::unique_ptr<ServePolicy> policy;
+  if (sender && o.policy_pull) {
+    policy::PolicyClientConfig pull;
+    pull.service_url = o.ingest_url;
+    pull.token = o.token;
+    pull.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+    policy = std::make_unique<ServePolicy>(std::move(pull), volumes, *hasher);
+    server->watch(policy->wake_fd(), [&policy] { policy->on_wake(); });
+  }
   const Fd timer{o.telemetry ? interval_timer_fd(o.interval_seconds) : -1};
   if (telemetry) {
     server->watch(timer.fd, [&] {
       uint64_t ticks = 0;
       if (::read(timer.fd, &ticks, sizeof ticks) != sizeof ticks) return;
       print_lines(telemetry->close_interval(unix_now_us()), o.interval_seconds);
+      if (hooks.on_status) hooks.on_status(status_of(volumes, sender.get()));
     });
   }
-  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s)\n",
+  if (hooks.on_status) hooks.on_status(status_of(volumes, sender.get()));
+  std::fprintf(stderr, "tierwise-agent: serving %zu volume(s) over NBD on %s (telemetry %s; policy pull %s)\n",
                volumes.size(), describe(address, *server).c_str(),
-               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported");
+               !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported",
+               policy ? "on" : "off");
 
   int code = replay::kExitOk;
   if (const int rc = server->run(); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: event loop failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
   }
+  if (policy) policy->stop();
   if (const int rc = flush_volumes(volumes, *queue); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: flushing the datastores failed: %s\n", std::strerror(-rc));
     code = replay::kExitFailure;
@@ -262,6 +298,7 @@ int run_serve(const ServeOptions& input) {
     const exporter::SpoolStats spool = sender->spool_stats();
     const exporter::DeliveryStats st = sender->stats(0);
     replay::print_spool_summary(std::cerr, spool);
+    replay::print_collector_summary(std::cerr, *sender, 1);
     std::fprintf(stderr, "tierwise-agent: export: %llu batches sent, %llu rejected, %llu failed\n",
                  static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.rejected),
                  static_cast<unsigned long long>(st.failed));

@@ -2,8 +2,14 @@
 // through write-through cache engines, with live telemetry.
 #pragma once
 
+#include <signal.h>
+
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
+
+#include "cli/serve_config.hpp"
 
 namespace tierwise::cli {
 
@@ -14,14 +20,34 @@ struct ServeOptions {
   bool telemetry = true;            // collectors and SHARDS sampling on the data plane
   std::string ingest_url;           // export to ingest when set (needs token)
   std::string token;
+  bool policy_pull = true;          // with ingest_url: pull and apply the desired policies
   std::string key_file;             // tenant key; empty: sampling::default_key_file_path()
   double interval_seconds = 10;     // telemetry interval (wall clock), >= 1
   double sample_rate = 0.01;        // SHARDS sampling rate R
   bool send_names = false;
   std::string host_name;            // empty: gethostname()
+  std::string cluster_name;         // the host's cluster; empty: none
+  std::string otlp_endpoint;        // a second destination of the metrics (OpenTelemetry collector)
+  std::vector<std::string> otlp_headers;  // its "Name: value" headers
   std::string spool_dir;
   uint64_t spool_max_bytes = 256ull << 20;
   double drain_timeout_seconds = 60;  // at exit, wait this long for the export to drain
+};
+
+// What the data plane knows of itself, given to ServeHooks::on_status.
+struct ServeStatus {
+  uint64_t volume_count = 0;
+  uint64_t tier_used_bytes = 0;      // bytes of cache tier holding blocks (engine occupancy), all volumes
+  uint64_t tier_capacity_bytes = 0;  // bytes of cache tier configured, all volumes
+  uint64_t error_count = 0;          // batches rejected or not delivered, spooled batches dropped
+  std::string last_error;            // the export's first problem; empty: none
+};
+
+// Callbacks of a long-running agent (`tierwise-agent run`) into the serve loop.
+struct ServeHooks {
+  // Called on the reactor thread once serving starts and after every
+  // telemetry interval; must not block (hand the status to another thread).
+  std::function<void(const ServeStatus&)> on_status;
 };
 
 // Exit codes of `serve` beyond 0 (stopped by SIGTERM/SIGINT after an orderly
@@ -34,5 +60,14 @@ struct ServeOptions {
 // std::invalid_argument for a bad volumes file or options (exit 2) and
 // std::runtime_error when serving cannot start.
 int run_serve(const ServeOptions& options);
+
+// Blocks SIGTERM and SIGINT in the calling thread (and the threads it starts
+// afterwards) so that they are taken synchronously (serve's signalfd, or
+// sigwait); returns that set.
+sigset_t block_stop_signals();
+
+// run_serve with the volumes already parsed (options.config_path unused) and
+// `hooks` called as ServeHooks says. `config.volumes` must not be empty.
+int run_serve_config(const ServeOptions& options, const ServeConfig& config, const ServeHooks& hooks);
 
 }  // namespace tierwise::cli

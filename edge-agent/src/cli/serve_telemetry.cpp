@@ -1,8 +1,7 @@
 #include "cli/serve_telemetry.hpp"
 
-#include <time.h>
-
 #include <algorithm>
+#include <chrono>
 
 #include "export/batches.hpp"
 #include "replay/engine_telemetry.hpp"
@@ -10,13 +9,12 @@
 namespace tierwise::cli {
 namespace {
 
-// Wall-clock time of a reference, microseconds since the Unix epoch. The
-// coarse clock (a few ms resolution, no system call or TSC read) is precise
-// enough for working-set windows of seconds and keeps the per-I/O cost low.
-int64_t coarse_unix_now_us() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000 + ts.tv_nsec / 1000;
+constexpr int64_t kNanosPerMicro = 1000;
+
+int64_t steady_now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
@@ -25,14 +23,20 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
                              const sampling::KeyedHasher& hasher,
                              const sampling::ShardsSampler& sampler, exporter::HttpSender* sender,
                              int64_t start_unix_us)
-    : sender_(sender), agent_version_(options.agent_version), interval_start_us_(start_unix_us) {
+    : sender_(sender),
+      agent_version_(options.agent_version),
+      interval_start_us_(start_unix_us),
+      unix_minus_steady_us_(start_unix_us - steady_now_us()) {
   const std::string host_id = hasher.host_id(options.host_name);
+  const std::string cluster_id =
+      options.cluster_name.empty() ? std::string() : hasher.cluster_id(options.cluster_name);
   for (const VolumeSource& s : volumes) {
     auto v = std::make_unique<Volume>();
     v->name = s.name;
     v->engine = s.engine;
     v->resource.host_id = host_id;
     v->resource.volume_id = hasher.volume_id(s.name);
+    v->resource.cluster_id = cluster_id;
     if (options.send_names) {
       v->resource.host_name = options.host_name;
       v->resource.volume_name = s.name;
@@ -44,15 +48,18 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
           ++reference_batches_;
           if (sender_ != nullptr) sender_->enqueue(exporter::refs_batch(batch, 0));
         });
+    v->batcher->set_cluster_id(cluster_id);
     volumes_.push_back(std::move(v));
   }
 }
 
 void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) {
   Volume& v = *volumes_[volume];
-  replay::record_outcome(v.collector, outcome.length_bytes, outcome);
-  // The sampler needs time that never goes back, even if the wall clock does.
-  v.last_us = std::max(v.last_us, coarse_unix_now_us());
+  // The reference's wall-clock time from the engine's completion time stamp
+  // (no clock read here). The sampler needs time that never goes back, even
+  // if the wall clock does.
+  v.last_us = std::max(v.last_us, outcome.completion_ns / kNanosPerMicro + unix_minus_steady_us_);
+  replay::record_outcome(v.collector, outcome.length_bytes, outcome, v.last_us);
   v.record.time_us = v.last_us;
   v.record.offset_bytes = offset;
   v.record.length_bytes = outcome.length_bytes;
@@ -65,6 +72,7 @@ std::vector<IntervalLine> LiveTelemetry::close_interval(int64_t now_unix_us) {
   const int64_t start = interval_start_us_;
   const int64_t end = std::max(now_unix_us, start + 1);
   interval_start_us_ = end;
+  unix_minus_steady_us_ = now_unix_us - steady_now_us();  // follows wall-clock steps
   const exporter::IntervalWindow window{static_cast<uint64_t>(start) * 1000,
                                         static_cast<uint64_t>(end) * 1000};
   std::vector<exporter::VolumeInterval> batch;

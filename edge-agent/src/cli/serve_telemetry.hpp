@@ -35,7 +35,9 @@ struct IntervalLine {
  *    I/O into its volume's VolumeCollector (sizes, sources, latencies) and
  *    offers its 4 KiB blocks to the volume's ReferenceBatcher (SHARDS; full
  *    batches go to the sender). Collectors only add to fixed arrays; the
- *    batcher only grows its pending batch.
+ *    batcher only grows its pending batch. No clock is read: latencies and the
+ *    reference's time come from the engine's IoOutcome (one clock read at
+ *    completion serves the engine and every collector).
  * 3. close_interval() (reactor thread, every interval): for each volume that
  *    saw I/O, ends its interval with the engine's cumulative counters, encodes
  *    the OTLP metrics of the wall-clock window (previous close, now] and
@@ -51,6 +53,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   };
   struct Options {
     std::string host_name;
+    std::string cluster_name;  // empty: the host is in no cluster
     bool send_names = false;
     std::string agent_version;
   };
@@ -82,6 +85,9 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   exporter::HttpSender* sender_;
   std::string agent_version_;
   int64_t interval_start_us_;
+  // Unix time minus steady-clock time, microseconds: turns the engine's
+  // completion time stamps into wall-clock time; renewed at every close.
+  int64_t unix_minus_steady_us_;
   exporter::ExportMetricsServiceRequest request_;
   uint64_t metric_requests_ = 0;
   uint64_t reference_batches_ = 0;

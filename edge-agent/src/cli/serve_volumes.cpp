@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -100,6 +101,23 @@ void open_write_back(ServedVolume& v, blockdev::UringQueue& queue, const cache::
                                  std::to_string(r.torn_ignored) + " torn ignored";
 }
 
+// ServedVolume::tier_room_bytes of a file or block-device tier.
+uint64_t tier_room(const VolumeConfig& c, uint32_t staging_slots) {
+  struct stat st {};
+  if (::stat(c.tier_file.c_str(), &st) != 0) return c.tier_bytes;
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (S_ISBLK(st.st_mode)) {
+    const int fd = ::open(c.tier_file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      if (ioctl(fd, BLKGETSIZE64, &size) != 0) size = 0;
+      ::close(fd);
+    }
+  }
+  const uint64_t reserved = (c.write_back ? cache::writeback::TierLayout::for_entries(c.journal_entries).slot_base : 0) +
+                            uint64_t{staging_slots} * cache::CacheEngine::kBlockBytes;
+  return std::max(c.tier_bytes, size > reserved ? size - reserved : 0);
+}
+
 }  // namespace
 
 std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue,
@@ -161,8 +179,10 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
   }
   if (config.write_back) {
     open_write_back(*v, queue, eviction, std::move(on_event));
+    v->tier_room_bytes = tier_room(config, eviction.staging_slots);
     return v;
   }
+  v->tier_room_bytes = config.tier_file.empty() ? config.tier_bytes : tier_room(config, eviction.staging_slots);
   if (const int rc = cache::CacheEngine::create(*v->datastore, *v->tier, config.tier_bytes, eviction, &v->engine);
       rc != 0) {
     fail(config, "cache engine: " + errno_text(rc));

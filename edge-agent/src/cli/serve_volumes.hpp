@@ -27,6 +27,10 @@ struct ServedVolume {
   std::unique_ptr<replication::PeerSet> peers;  // write-back with "peers" (WB+n)
   std::unique_ptr<cache::CacheEngine> engine;    // destroyed before peers and devices
   std::string recovery;  // write-back: what journal recovery found, one line
+  // Bytes the tier device has for cache slots (beyond the journal and the
+  // staging room): the RAM tier's tier_bytes; a file's or device's size at
+  // open, when larger. A policy's tier size beyond it cannot apply.
+  uint64_t tier_room_bytes = 0;
 };
 
 // Opens the datastore (a missing file is created sparse; a file smaller than

@@ -79,6 +79,21 @@ HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
   if (config_.ingest_url.empty()) throw std::invalid_argument("ingest URL is empty");
   if (config_.queue_capacity == 0) throw std::invalid_argument("sender queue capacity is 0");
   if (config_.max_attempts < 1) throw std::invalid_argument("max_attempts must be >= 1");
+  for (const std::string& h : config_.headers) {
+    if (h.find(':') == std::string::npos || h.find_first_of("\r\n") != std::string::npos) {
+      throw std::invalid_argument("header must be one \"Name: value\" line: " + h);
+    }
+  }
+  if (!config_.collector_url.empty()) {
+    SenderConfig c;
+    c.ingest_url = config_.collector_url;
+    c.user_agent = config_.user_agent;
+    c.headers = config_.collector_headers;
+    c.drop_when_full = true;
+    c.max_attempts = 3;
+    c.connect_timeout = config_.connect_timeout;
+    collector_ = std::make_unique<HttpSender>(std::move(c));
+  }
   std::call_once(curl_init_once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   if (!config_.spool_dir.empty()) {
     spool_ = std::make_unique<Spool>(config_.spool_dir, config_.spool_max_bytes);
@@ -101,6 +116,7 @@ HttpSender::~HttpSender() {
 }
 
 void HttpSender::stop() {
+  if (collector_) collector_->stop();
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -110,21 +126,35 @@ void HttpSender::stop() {
 }
 
 void HttpSender::enqueue(Batch batch) {
+  if (collector_ && batch.endpoint == Endpoint::kMetrics) {
+    collector_->enqueue(Batch{Endpoint::kMetrics, batch.body, "", batch.stream});
+  }
   std::unique_lock lock(mutex_);
+  if (config_.drop_when_full && queue_.size() >= config_.queue_capacity) {
+    if (stats_.size() <= batch.stream) stats_.resize(batch.stream + 1);
+    ++stats_[batch.stream].failed;
+    return;
+  }
   changed_.wait(lock, [this] { return queue_.size() < config_.queue_capacity; });
   queue_.push_back(std::move(batch));
   changed_.notify_all();
 }
 
 void HttpSender::drain() {
+  if (collector_) collector_->drain();
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return queue_.empty() && !busy_ && spooled_now_ == 0; });
 }
 
 bool HttpSender::drain_for(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout,
-                           [this] { return queue_.empty() && !busy_ && spooled_now_ == 0; });
+  const bool drained = changed_.wait_until(lock, deadline,
+                                           [this] { return queue_.empty() && !busy_ && spooled_now_ == 0; });
+  lock.unlock();
+  return (!collector_ || collector_->drain_for(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::max(deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration{})))) &&
+         drained;
 }
 
 DeliveryStats HttpSender::stats(size_t stream) const {
@@ -266,7 +296,8 @@ HttpSender::Response HttpSender::post(void* handle, const Batch& batch) {
   const std::string id = "X-Tierwise-Batch-Id: " + batch.batch_id;
   curl_slist* headers = nullptr;
   headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
-  headers = curl_slist_append(headers, auth.c_str());
+  if (!config_.token.empty()) headers = curl_slist_append(headers, auth.c_str());
+  for (const std::string& h : config_.headers) headers = curl_slist_append(headers, h.c_str());
   if (!batch.batch_id.empty()) headers = curl_slist_append(headers, id.c_str());
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
 

@@ -60,9 +60,12 @@ struct SpoolStats {
 
 struct SenderConfig {
   std::string ingest_url;  // base URL, e.g. http://127.0.0.1:4318 (no path)
-  std::string token;       // sent as Authorization: Bearer <token>
+  std::string token;       // sent as Authorization: Bearer <token>; empty: no Authorization
   std::string user_agent = "tierwise-agent";
-  size_t queue_capacity = 256;  // batches waiting; enqueue() blocks beyond
+  std::vector<std::string> headers;  // extra "Name: value" lines sent with every batch
+  size_t queue_capacity = 256;  // batches waiting; enqueue() blocks beyond (see drop_when_full)
+  // enqueue() drops a batch (counted as failed) instead of blocking when the queue is full.
+  bool drop_when_full = false;
   int max_attempts = 6;         // per batch, the first try included
   std::chrono::milliseconds initial_backoff{250};  // doubles per retry
   std::chrono::milliseconds max_backoff{30000};    // also caps Retry-After
@@ -72,6 +75,13 @@ struct SenderConfig {
   // such batches are counted as failed.
   std::string spool_dir;
   uint64_t spool_max_bytes = 256ull << 20;  // bound of the spool's files, bytes
+  // A second destination: any OpenTelemetry collector's OTLP/HTTP receiver (base URL,
+  // e.g. http://otel-collector:4318; the metrics go to <url>/v1/metrics), with its own
+  // headers (e.g. "Authorization: Basic ..."). It gets a copy of every metrics batch,
+  // never the ReferenceBatches; best effort: no spool, 3 attempts, dropped (and counted)
+  // when 256 batches wait, so an unreachable collector never holds the export up.
+  std::string collector_url;
+  std::vector<std::string> collector_headers;
 };
 
 /*
@@ -104,7 +114,9 @@ struct SenderConfig {
  *    max_backoff); batches enqueued meanwhile go to the spool. Batches a
  *    previous run left in the spool are sent before anything else.
  * 4. drain(): waits until every queued batch was sent, rejected or failed and
- *    the spool is empty; drain_for() gives up after a timeout.
+ *    the spool is empty; drain_for() gives up after a timeout. Both wait for the
+ *    collector too (config.collector_url: a second HttpSender fed a copy of
+ *    each metrics batch by enqueue()).
  * 5. stop() (also run by the destructor): handles the batches still queued
  *    (sent, or spooled when the spool holds batches), then stops and joins the
  *    thread; spooled batches stay on disk for the next sender. Statistics stay
@@ -120,6 +132,9 @@ class HttpSender {
   HttpSender& operator=(const HttpSender&) = delete;
 
   void enqueue(Batch batch);
+  // The collector's sender (config.collector_url), or null; its stats(stream) count the
+  // copies of that stream's metrics batches.
+  const HttpSender* collector() const { return collector_.get(); }
   void drain();
   // drain() for at most `timeout`; true when everything was delivered (queue
   // and spool empty), false when batches are still queued or spooled.
@@ -161,6 +176,7 @@ class HttpSender {
   std::vector<DeliveryStats> stats_;
   SpoolStats spool_stats_;
   std::set<long> printed_status_;  // statuses already reported on stderr
+  std::unique_ptr<HttpSender> collector_;  // config_.collector_url: the second destination
   bool printed_failure_ = false;
   std::thread thread_;
 };

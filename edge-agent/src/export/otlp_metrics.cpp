@@ -8,6 +8,7 @@ namespace {
 
 namespace otlp = opentelemetry::proto;
 using otlp::common::v1::KeyValue;
+using otlp::metrics::v1::ExponentialHistogramDataPoint;
 using otlp::metrics::v1::HistogramDataPoint;
 using otlp::metrics::v1::Metric;
 using otlp::metrics::v1::NumberDataPoint;
@@ -57,6 +58,11 @@ class MetricWriter {
     m->mutable_histogram()->set_aggregation_temporality(kDelta);
     return m;
   }
+  Metric* exponential_histogram(std::string_view name, std::string_view unit, std::string_view description) {
+    Metric* m = metric(name, unit, description);
+    m->mutable_exponential_histogram()->set_aggregation_temporality(kDelta);
+    return m;
+  }
 
   NumberDataPoint* number(google::protobuf::RepeatedPtrField<NumberDataPoint>* points,
                           uint64_t value) {
@@ -83,14 +89,34 @@ class MetricWriter {
     return p;
   }
 
+  // The non-empty bucket range of `h` as positive buckets (offset = first index).
+  ExponentialHistogramDataPoint* exponential_point(Metric* m, const telemetry::ExponentialHistogram& h) {
+    ExponentialHistogramDataPoint* p = m->mutable_exponential_histogram()->add_data_points();
+    p->set_start_time_unix_nano(window_.start_unix_nano);
+    p->set_time_unix_nano(window_.end_unix_nano);
+    p->set_count(h.count);
+    p->set_sum(h.sum);
+    p->set_min(h.min);
+    p->set_max(h.max);
+    p->set_scale(telemetry::ExponentialHistogram::kScale);
+    p->set_zero_count(h.zero_count);
+    size_t first = 0, last = h.counts.size();
+    while (first < last && h.counts[first] == 0) ++first;
+    while (last > first && h.counts[last - 1] == 0) --last;
+    p->mutable_positive()->set_offset(static_cast<int32_t>(first) + telemetry::ExponentialHistogram::kMinIndex);
+    for (size_t i = first; i < last; ++i) p->mutable_positive()->add_bucket_counts(h.counts[i]);
+    return p;
+  }
+
   // Drops metrics that ended up without data points (OTLP wants none empty).
   void drop_empty() {
     auto* metrics = scope_->mutable_metrics();
     for (int i = metrics->size() - 1; i >= 0; --i) {
       const Metric& m = metrics->Get(i);
-      const int points = m.has_sum() ? m.sum().data_points_size()
-                         : m.has_gauge() ? m.gauge().data_points_size()
-                                         : m.histogram().data_points_size();
+      const int points = m.has_sum()                     ? m.sum().data_points_size()
+                         : m.has_gauge()                 ? m.gauge().data_points_size()
+                         : m.has_exponential_histogram() ? m.exponential_histogram().data_points_size()
+                                                         : m.histogram().data_points_size();
       if (points == 0) metrics->DeleteSubrange(i, 1);
     }
   }
@@ -154,6 +180,36 @@ void write_io_metrics(MetricWriter& w, const IntervalMetrics& m) {
         add_attribute(p->mutable_attributes(), "io.source", telemetry::source_name(source_at(s)));
         add_attribute(p->mutable_attributes(), "tierwise.io.size_bin", telemetry::size_bin_label(b));
       }
+    }
+  }
+}
+
+// Latency as exponential histograms (per direction and source, all sizes) and the
+// busiest second of the interval (1 s internal resolution), by direction.
+void write_distribution_and_peaks(MetricWriter& w, const IntervalMetrics& m) {
+  Metric* latency = w.exponential_histogram("tierwise.io.latency.exponential", "us",
+                                            "I/O latency per source, microseconds (base-2 exponential buckets)");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    for (size_t s = 0; s < kSourceCount; ++s) {
+      if (m.latency_exponential[d][s].count == 0) continue;
+      ExponentialHistogramDataPoint* p = w.exponential_point(latency, m.latency_exponential[d][s]);
+      add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
+      add_attribute(p->mutable_attributes(), "io.source", telemetry::source_name(source_at(s)));
+    }
+  }
+  Metric* ops = w.gauge("tierwise.io.operations.peak", "{operation}/s",
+                        "Front-end I/Os completed in the busiest second of the interval");
+  Metric* bytes = w.gauge("tierwise.io.bytes.peak", "By/s", "Front-end bytes in the busiest second of the interval");
+  Metric* slowest = w.gauge("tierwise.io.latency.peak", "us",
+                            "Highest mean front-end latency of one second of the interval, microseconds");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    const telemetry::PeakSecond& peak = m.peak[d];
+    if (peak.operations == 0) continue;
+    for (Metric* metric : {ops, bytes, slowest}) {
+      NumberDataPoint* p = w.number(metric->mutable_gauge()->mutable_data_points(),
+                                    metric == ops ? peak.operations : peak.bytes);
+      if (metric == slowest) p->set_as_double(peak.mean_latency_us);
+      add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_name(direction_at(d)));
     }
   }
 }
@@ -243,6 +299,9 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     add_attribute(attrs, "service.version", agent_version);
     add_attribute(attrs, "host.id", v.resource->host_id);
     add_attribute(attrs, "tierwise.volume.id", v.resource->volume_id);
+    if (!v.resource->cluster_id.empty()) {
+      add_attribute(attrs, "tierwise.cluster.id", v.resource->cluster_id);
+    }
     if (!v.resource->host_name.empty()) add_attribute(attrs, "host.name", v.resource->host_name);
     if (!v.resource->volume_name.empty()) {
       add_attribute(attrs, "tierwise.volume.name", v.resource->volume_name);
@@ -255,6 +314,7 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     scope->mutable_scope()->set_version(std::string(agent_version));
     MetricWriter writer(scope, window);
     write_io_metrics(writer, *v.metrics);
+    write_distribution_and_peaks(writer, *v.metrics);
     write_cache_metrics(writer, v.metrics->cache, window);
     writer.drop_empty();
   }

@@ -27,6 +27,7 @@ struct VolumeResource {
   std::string volume_id;    // tierwise.volume.id: keyed hash of the volume name (hex)
   std::string host_name;    // host.name: empty unless names are sent (--send-names)
   std::string volume_name;  // tierwise.volume.name: empty unless names are sent
+  std::string cluster_id;   // tierwise.cluster.id: keyed hash of the cluster name (hex); empty: none
 };
 
 // One volume's metrics for the interval being encoded.

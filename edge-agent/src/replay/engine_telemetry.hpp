@@ -33,11 +33,12 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
 
 // Records one completed front-end I/O: its front-end count and latency, and
 // the share each source (tier, datastore) served. `io_length_bytes` is the
-// length the client asked for (bins sizes and latencies).
+// length the client asked for (bins sizes and latencies); `completed_us` its
+// time on the interval's clock (for the busiest second, PeakSecond).
 inline void record_outcome(telemetry::VolumeCollector& c, uint32_t io_length_bytes,
-                           const cache::IoOutcome& outcome) {
+                           const cache::IoOutcome& outcome, int64_t completed_us) {
   const trace::Direction d = outcome.direction;
-  c.record_frontend(d, io_length_bytes, outcome.frontend_latency_ns);
+  c.record_frontend(d, io_length_bytes, outcome.frontend_latency_ns, completed_us);
   if (outcome.cache.bytes > 0) {
     c.record_source(d, telemetry::Source::kCache, io_length_bytes, outcome.cache.bytes,
                     outcome.cache.latency_ns);

@@ -136,11 +136,16 @@ int run_replay(const ReplayOptions& input) {
     config.user_agent = std::string("tierwise-agent/") + agent_version();
     config.spool_dir = resolve_spool_dir(options.spool_dir, key_path);
     config.spool_max_bytes = options.spool_max_bytes;
+    config.collector_url = options.otlp_endpoint;
+    config.collector_headers = options.otlp_headers;
     sender = std::make_unique<exporter::HttpSender>(config);
   }
 
   const ReplayContext context{&options,   queue.get(), sender.get(), &hasher, &sampler,
-                              hasher.host_id(options.host_name), datastore.path(),
+                              hasher.host_id(options.host_name),
+                              options.cluster_name.empty() ? std::string()
+                                                           : hasher.cluster_id(options.cluster_name),
+                              datastore.path(),
                               unix_now_us(), agent_version()};
   std::vector<TraceSummary> summaries;
   for (size_t i = 0; i < options.traces.size(); ++i) {
@@ -170,6 +175,7 @@ int run_replay(const ReplayOptions& input) {
                                             : std::to_string(options.sequential_cutoff_bytes >> 10) + " KiB");
   for (const TraceSummary& s : summaries) print_summary(std::cout, s, options.tier_bytes, eviction);
   if (exporting) print_spool_summary(std::cout, spool);
+  if (sender) print_collector_summary(std::cout, *sender, summaries.size());
   if (!exporting) std::cout << "(not exported: " << (options.dry_run ? "--dry-run" : "no --ingest") << ")\n";
   std::cout.flush();
   if (!options.json_summary.empty()) write_json(options.json_summary, options, summaries, spool, code);

@@ -30,6 +30,9 @@ struct ReplayOptions {
   std::string datastore_dir;                 // empty: a temporary directory, removed at the end
   bool send_names = false;                   // add host.name / tierwise.volume.name
   std::string host_name;                     // empty: gethostname()
+  std::string cluster_name;                  // the host's cluster; empty: none
+  std::string otlp_endpoint;                 // a second destination of the metrics (OpenTelemetry collector)
+  std::vector<std::string> otlp_headers;     // its "Name: value" headers
   std::string json_summary;                  // path of the JSON summary; empty: none
   unsigned queue_depth = 32;                 // front-end I/Os in flight at once
   std::string spool_dir;                     // disk spool; empty: replay::resolve_spool_dir()

@@ -17,6 +17,21 @@ std::string resolve_spool_dir(const std::string& spool_dir, const std::string& k
   return (parent.empty() ? std::filesystem::path("spool") : parent / "spool").string();
 }
 
+void print_collector_summary(std::ostream& out, const exporter::HttpSender& sender, size_t streams) {
+  const exporter::HttpSender* c = sender.collector();
+  if (c == nullptr) return;
+  exporter::DeliveryStats total;
+  for (size_t i = 0; i < streams; ++i) {
+    const exporter::DeliveryStats s = c->stats(i);
+    total.sent += s.sent;
+    total.rejected += s.rejected;
+    total.failed += s.failed;
+    if (total.first_problem.empty()) total.first_problem = s.first_problem;
+  }
+  out << "OpenTelemetry collector: " << total.sent << " metric batches sent, " << total.rejected << " rejected, "
+      << total.failed << " failed" << (total.first_problem.empty() ? "" : " (" + total.first_problem + ")") << "\n";
+}
+
 void print_spool_summary(std::ostream& out, const exporter::SpoolStats& s) {
   out << "spool " << s.directory << ": " << s.spooled << " batches spooled, " << s.sent_from_spool
       << " sent from the spool, " << s.rejected << " rejected, " << s.dropped

@@ -19,6 +19,10 @@ std::string resolve_spool_dir(const std::string& spool_dir, const std::string& k
 // at the bound, L left".
 void print_spool_summary(std::ostream& out, const exporter::SpoolStats& s);
 
+// One line on the second destination (SenderConfig::collector_url) when the
+// sender has one: metric batches sent, rejected and failed (streams 0..streams-1), and the first problem.
+void print_collector_summary(std::ostream& out, const exporter::HttpSender& sender, size_t streams);
+
 // {spool_dir, spooled_batches, sent_from_spool, spool_rejected_batches,
 //  spool_dropped_batches, spool_left_batches} added to `j`.
 void add_spool_json(nlohmann::json& j, const exporter::SpoolStats& s);

@@ -130,6 +130,7 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
     v->name = name;
     v->resource.host_id = ctx_.host_id;
     v->resource.volume_id = ctx_.hasher->volume_id(name);
+    v->resource.cluster_id = ctx_.cluster_id;
     if (ctx_.options->send_names) {
       v->resource.host_name = ctx_.options->host_name;
       v->resource.volume_name = name;
@@ -162,6 +163,7 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
           if (ctx_.sender != nullptr) ctx_.sender->enqueue(exporter::refs_batch(batch, stream_));
         },
         sampling::DistinctBlockSketch::kDefaultPrecision, ctx_.options->max_sampled_blocks);
+    v->batcher->set_cluster_id(ctx_.cluster_id);
     it = volumes_.emplace(name, std::move(v)).first;
   }
   last_volume_ = it->second.get();
@@ -201,6 +203,7 @@ void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
   slot->first_block = offset / kBlock;
   slot->last_block = (offset + length - 1) / kBlock;
   slot->record_length = record.length_bytes;
+  slot->record_time_us = record.time_us;
   slot->busy = true;
   const int rc = v.engine->submit(record.direction, offset, length, slot->buf.get(), on_io_done, slot);
   if (rc != 0) {
@@ -248,7 +251,7 @@ void TraceReplay::on_io_done(void* arg, const cache::IoOutcome& outcome) {
 }
 
 void TraceReplay::complete(IoSlot* slot, const cache::IoOutcome& outcome) {
-  record_outcome(slot->volume->collector, slot->record_length, outcome);
+  record_outcome(slot->volume->collector, slot->record_length, outcome, slot->record_time_us);
   if (outcome.status != 0) {
     ++summary_.io_errors;
     if (io_error_.empty()) {

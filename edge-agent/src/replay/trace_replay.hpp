@@ -34,6 +34,7 @@ struct ReplayContext {
   const sampling::KeyedHasher* hasher;
   const sampling::ShardsSampler* sampler;
   std::string host_id;
+  std::string cluster_id;     // empty: the host is in no cluster
   std::string datastore_dir;  // where each volume's sparse datastore file goes
   int64_t replay_start_us;    // Unix epoch, microseconds
   std::string agent_version;
@@ -94,6 +95,7 @@ class TraceReplay {
     Volume* volume = nullptr;
     uint64_t first_block = 0, last_block = 0;
     uint32_t record_length = 0;  // the trace's length, before rounding to sectors
+    int64_t record_time_us = 0;  // the trace's time of the I/O (the interval clock of the replay)
     bool busy = false;
     blockdev::AlignedBytes buf;
     size_t capacity = 0;

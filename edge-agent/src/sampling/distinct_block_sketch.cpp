@@ -1,16 +1,10 @@
 #include "sampling/distinct_block_sketch.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
 
 namespace tierwise::sampling {
-namespace {
-
-constexpr unsigned kHashBits = 64;
-
-}  // namespace
 
 DistinctBlockSketch::DistinctBlockSketch(unsigned precision) : precision_(precision) {
   if (precision < kMinPrecision || precision > kMaxPrecision) {
@@ -18,22 +12,6 @@ DistinctBlockSketch::DistinctBlockSketch(unsigned precision) : precision_(precis
                                 ".." + std::to_string(kMaxPrecision) + ", got " +
                                 std::to_string(precision));
   }
-}
-
-uint32_t DistinctBlockSketch::register_index(uint64_t block_hash, unsigned precision) {
-  return static_cast<uint32_t>(block_hash >> (kHashBits - precision));
-}
-
-uint8_t DistinctBlockSketch::register_value(uint64_t block_hash, unsigned precision) {
-  const unsigned rank_bits = kHashBits - kSamplingBits - precision;
-  // The rank bits moved to the top of a 64-bit word (the index bits shifted out).
-  const uint64_t rank_word = (block_hash >> kSamplingBits) << (kHashBits - rank_bits);
-  if (rank_word == 0) return static_cast<uint8_t>(rank_bits + 1);
-  return static_cast<uint8_t>(std::countl_zero(rank_word) + 1);
-}
-
-void DistinctBlockSketch::add(uint64_t block_hash) {
-  raise(register_index(block_hash, precision_), register_value(block_hash, precision_));
 }
 
 void DistinctBlockSketch::raise(uint32_t index, uint8_t value) {

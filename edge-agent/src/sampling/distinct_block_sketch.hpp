@@ -17,6 +17,7 @@
 // Hall, EDBT 2013, without its precision change).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -36,18 +37,33 @@ class DistinctBlockSketch {
 
   unsigned precision() const { return precision_; }
 
-  // Adds one considered block by its hash H(L).
-  void add(uint64_t block_hash);
+  // Adds one considered block by its hash H(L). Inline: once per 4 KiB block
+  // of every I/O; a dense register that need not rise costs a load and a compare.
+  void add(uint64_t block_hash) {
+    const uint32_t index = register_index(block_hash, precision_);
+    const uint8_t value = register_value(block_hash, precision_);
+    if (!dense_.empty() && (dense_[index] & ~kChanged) >= value) return;
+    raise(index, value);
+  }
 
   // Appends (index << 8) | value for every register that rose since the previous
   // call, ascending by index, and starts a new span.
   void take_updates(std::vector<uint32_t>& out);
 
   // The register (index, value) a block hash maps to, as defined above.
-  static uint32_t register_index(uint64_t block_hash, unsigned precision);
-  static uint8_t register_value(uint64_t block_hash, unsigned precision);
+  static uint32_t register_index(uint64_t block_hash, unsigned precision) {
+    return static_cast<uint32_t>(block_hash >> (kHashBits - precision));
+  }
+  static uint8_t register_value(uint64_t block_hash, unsigned precision) {
+    const unsigned rank_bits = kHashBits - kSamplingBits - precision;
+    // The rank bits moved to the top of a 64-bit word (the index bits shifted out).
+    const uint64_t rank_word = (block_hash >> kSamplingBits) << (kHashBits - rank_bits);
+    if (rank_word == 0) return static_cast<uint8_t>(rank_bits + 1);
+    return static_cast<uint8_t>(std::countl_zero(rank_word) + 1);
+  }
 
  private:
+  static constexpr unsigned kHashBits = 64;
   // Register values are <= 41 - 4; bit 7 marks "rose since the last take_updates".
   static constexpr uint8_t kChanged = 0x80;
 

@@ -33,6 +33,10 @@ class KeyedHasher {
   // Pseudonymous `volume.id` / `tierwise.volume.id`: 16 lower-case hex characters.
   std::string volume_id(std::string_view volume_name) const;
 
+  // Pseudonymous `tierwise.cluster.id` (and ReferenceBatch.cluster_id) of the
+  // cluster whose shared tier the host uses: 16 lower-case hex characters.
+  std::string cluster_id(std::string_view cluster_name) const;
+
  private:
   std::string pseudonym(std::string_view domain, std::string_view name) const;
 

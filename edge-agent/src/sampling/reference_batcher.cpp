@@ -39,6 +39,7 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.set_batch_id(new_batch_id());
   batch_.set_host_id(host_id_);
   batch_.set_volume_id(volume_id_);
+  if (!cluster_id_.empty()) batch_.set_cluster_id(cluster_id_);
   batch_.set_sampling_modulus(sampler_.modulus());
   batch_.set_sampling_threshold(threshold_);
   batch_.set_base_time_unix_nano(static_cast<uint64_t>(base_time_us) * kNanosPerMicro);

@@ -69,6 +69,10 @@ class ReferenceBatcher {
   // The threshold T now (the sampler's, or lower once the sample filled).
   uint64_t threshold() const { return threshold_; }
 
+  // Pseudonymous id of the host's cluster (KeyedHasher::cluster_id), recorded in
+  // every batch started from now on; empty (the default): no cluster.
+  void set_cluster_id(std::string cluster_id) { cluster_id_ = std::move(cluster_id); }
+
  private:
   void start_batch(int64_t base_time_us);
   void emit();
@@ -77,6 +81,7 @@ class ReferenceBatcher {
 
   std::string host_id_;
   std::string volume_id_;
+  std::string cluster_id_;
   const ShardsSampler& sampler_;
   Sink sink_;
   DistinctBlockSketch sketch_;

@@ -78,7 +78,7 @@ std::string format_tenant_key(const TenantKey& key) {
 
 std::string default_key_file_path() {
   const char* env = std::getenv("TIERWISE_AGENT_KEY_FILE");
-  return env != nullptr && *env != '\0' ? env : "agent.key";
+  return env != nullptr && *env != '\0' ? env : kDefaultKeyFile;
 }
 
 TenantKey load_or_create_key_file(const std::string& path, bool* created) {

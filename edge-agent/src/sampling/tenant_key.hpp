@@ -26,8 +26,10 @@ TenantKey parse_tenant_key(std::string_view hex);
 // 32 lower-case hex characters.
 std::string format_tenant_key(const TenantKey& key);
 
-// $TIERWISE_AGENT_KEY_FILE when set and non-empty, else "agent.key" (in the
-// working directory).
+// Where the installer (install.sh, docs/install.md) puts the tenant key.
+inline constexpr const char* kDefaultKeyFile = "/etc/tierwise/anonymization.key";
+
+// $TIERWISE_AGENT_KEY_FILE when set and non-empty, else kDefaultKeyFile.
 std::string default_key_file_path();
 
 // Reads the key file at `path` (32 hex characters, surrounding whitespace

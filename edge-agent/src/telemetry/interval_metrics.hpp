@@ -29,6 +29,40 @@ struct Histogram {
   }
 };
 
+// A base-2 exponential histogram at a fixed scale (OTLP
+// ExponentialHistogramDataPoint; OpenTelemetry metrics data model,
+// "ExponentialHistogram"): bucket i counts values in (base^i, base^(i+1)]
+// with base = 2^(2^-kScale). Scale 3: base 1.0905, so a percentile read from
+// a bucket is within 4.4 % of the value. The index range is fixed (no
+// rescaling): 0.06 µs to 268 s when values are microseconds; values beyond
+// either end count in the end bucket, values <= 0 in zero_count.
+struct ExponentialHistogram {
+  static constexpr int kScale = 3;
+  static constexpr int kMinIndex = -32;        // (2^-4, 2^-3.875]
+  static constexpr size_t kBuckets = 256;      // up to index 223: (2^27.875, 2^28]
+  std::array<uint64_t, kBuckets> counts{};     // counts[i - kMinIndex]
+  uint64_t zero_count = 0;
+  uint64_t count = 0;
+  double sum = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+
+  // The bucket index of `value` > 0 at kScale (the spec's exact mapping:
+  // powers of two fall in the bucket they bound from above).
+  static int index_of(double value);
+  void add(double value);
+};
+
+// The busiest second of an interval, by direction (internal resolution 1 s):
+// the most front-end I/Os and bytes completed within one second, and the
+// highest mean front-end latency of a second. The interval's sums hide these
+// peaks; they are what an I/O storm looks like.
+struct PeakSecond {
+  uint64_t operations = 0;
+  uint64_t bytes = 0;
+  double mean_latency_us = 0;
+};
+
 // Cache counters of one interval. Sums are deltas over the interval; gauges are
 // the values at its end. Blocks are 4 KiB.
 struct CacheInterval {
@@ -80,6 +114,10 @@ struct IntervalMetrics {
   uint64_t size_bin_bytes[kDirectionCount][kSizeBinCount] = {};
   // tierwise.io.latency by [direction][source][ioLength bin] (values in us).
   Histogram<kLatencyBucketCount> latency[kDirectionCount][kSourceCount][kSizeBinCount];
+  // tierwise.io.latency.exponential by [direction][source] (values in us).
+  ExponentialHistogram latency_exponential[kDirectionCount][kSourceCount];
+  // tierwise.io.{operations,bytes,latency}.peak by direction.
+  PeakSecond peak[kDirectionCount];
   CacheInterval cache;
 };
 

@@ -1,7 +1,5 @@
 #include "telemetry/io_bins.hpp"
 
-#include <algorithm>
-
 namespace tierwise::telemetry {
 namespace {
 
@@ -25,22 +23,6 @@ std::string_view source_name(Source source) {
   return "unknown";
 }
 
-size_t size_bin(uint64_t bytes) {
-  return static_cast<size_t>(
-      std::lower_bound(kIoLengthBounds.begin(), kIoLengthBounds.end(), bytes) -
-      kIoLengthBounds.begin());
-}
-
 std::string_view size_bin_label(size_t bin) { return kSizeBinLabels.at(bin); }
-
-size_t latency_bucket(int64_t latency_ns) {
-  // Compare in nanoseconds: bound_us * 1000 >= latency_ns.
-  size_t i = 0;
-  while (i < kLatencyBoundsUs.size() &&
-         static_cast<int64_t>(kLatencyBoundsUs[i] * 1000) < latency_ns) {
-    ++i;
-  }
-  return i;
-}
 
 }  // namespace tierwise::telemetry

@@ -2,7 +2,9 @@
 // bins for I/O sizes and log-linear 1-2-5 bounds for latencies.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -32,9 +34,35 @@ inline constexpr std::array<uint64_t, 17> kIoLengthBounds = {
     32768, 49152, 65535, 65536, 81920, 131072, 262144, 524288};
 inline constexpr size_t kSizeBinCount = kIoLengthBounds.size() + 1;
 
+namespace detail {
+
+constexpr uint32_t kBinSectorBytes = 512;
+constexpr uint64_t kMaxBoundedBytes = kIoLengthBounds.back();
+
+constexpr size_t search_size_bin(uint64_t bytes) {
+  return static_cast<size_t>(
+      std::lower_bound(kIoLengthBounds.begin(), kIoLengthBounds.end(), bytes) -
+      kIoLengthBounds.begin());
+}
+
+// The bin of every multiple of 512 bytes up to the last bound, by sectors: the
+// sizes a block device sees, looked up without a search on the per-I/O path.
+constexpr auto kSizeBinBySectors = [] {
+  std::array<uint8_t, kMaxBoundedBytes / kBinSectorBytes + 1> bins{};
+  for (size_t s = 0; s < bins.size(); ++s) bins[s] = static_cast<uint8_t>(search_size_bin(s * kBinSectorBytes));
+  return bins;
+}();
+
+}  // namespace detail
+
 // The ioLength bin of an I/O of `bytes` bytes: the first bin whose bound is
 // >= bytes (4096 -> bin "4096", 4097 -> "8191"), or the last bin (">524288").
-size_t size_bin(uint64_t bytes);
+inline size_t size_bin(uint64_t bytes) {
+  if (bytes % detail::kBinSectorBytes == 0 && bytes <= detail::kMaxBoundedBytes) {
+    return detail::kSizeBinBySectors[bytes / detail::kBinSectorBytes];
+  }
+  return detail::search_size_bin(bytes);
+}
 // `tierwise.io.size_bin` value: the bin's bound in decimal ("512" ... "524288")
 // or ">524288".
 std::string_view size_bin_label(size_t bin);
@@ -46,8 +74,40 @@ inline constexpr std::array<uint64_t, 19> kLatencyBoundsUs = {
     20000, 50000, 100000, 200000, 500000, 1000000};
 inline constexpr size_t kLatencyBucketCount = kLatencyBoundsUs.size() + 1;
 
+namespace detail {
+
+// Bucket bounds in nanoseconds.
+constexpr auto kLatencyBoundsNs = [] {
+  std::array<uint64_t, kLatencyBoundsUs.size()> ns{};
+  for (size_t i = 0; i < ns.size(); ++i) ns[i] = kLatencyBoundsUs[i] * 1000;
+  return ns;
+}();
+
+// Per bit width w of a latency in ns (values in [2^(w-1), 2^w)): the first
+// bucket whose bound is >= 2^(w-1). Neighbouring bounds differ by a factor of
+// at least 2, so at most one bound lies inside such a range: the bucket is
+// this one or the next.
+constexpr auto kLatencyBucketByWidth = [] {
+  std::array<uint8_t, 65> first{};
+  for (size_t w = 1; w < first.size(); ++w) {
+    const uint64_t low = uint64_t{1} << (w - 1);
+    size_t i = 0;
+    while (i < kLatencyBoundsNs.size() && kLatencyBoundsNs[i] < low) ++i;
+    first[w] = static_cast<uint8_t>(i);
+  }
+  return first;
+}();
+
+}  // namespace detail
+
 // The latency bucket of `latency_ns` nanoseconds: the first bucket whose bound
 // (in microseconds) is >= the latency, or the last bucket.
-size_t latency_bucket(int64_t latency_ns);
+inline size_t latency_bucket(int64_t latency_ns) {
+  if (latency_ns <= 0) return 0;
+  const auto ns = static_cast<uint64_t>(latency_ns);
+  size_t i = detail::kLatencyBucketByWidth[std::bit_width(ns)];
+  if (i < detail::kLatencyBoundsNs.size() && detail::kLatencyBoundsNs[i] < ns) ++i;
+  return i;
+}
 
 }  // namespace tierwise::telemetry

@@ -16,21 +16,25 @@ DEMO_EMAIL=demo@tierwise.local
 DEMO_MAIL_WAIT_S=${TIERWISE_DEMO_MAIL_WAIT_S:-60}
 
 # A tenant of its own per demo run, so the totals the demo waits for are
-# exactly what it replayed, with an e-mail channel to $DEMO_EMAIL. Its
-# credentials (secrets) are kept 0600.
+# exactly what it replayed, with an e-mail channel to $DEMO_EMAIL and a portal
+# login ($DEMO_EMAIL, owner, a new random password each run). Its credentials
+# (secrets) are kept 0600.
 demo_seed() {
   local out line
-  out=$(npm run -s -w @tierwise/api seed -- --tenant-name demo --email "$DEMO_EMAIL") || tw_die "seeding the demo tenant failed"
+  out=$(npm run -s -w @tierwise/api seed -- --tenant-name demo --email "$DEMO_EMAIL" --login "$DEMO_EMAIL") || tw_die "seeding the demo tenant failed"
   line=$(printf '%s\n' "$out" | grep '^{' | tail -n 1)
   node -e '
     const t = JSON.parse(process.argv[1]);
-    for (const k of ["tenant_id", "agent_id", "agent_token", "api_key"])
+    for (const k of ["tenant_id", "agent_id", "agent_token", "api_key", "login_email", "login_password"])
       if (typeof t[k] !== "string" || t[k] === "") throw new Error(`seed output lacks "${k}"`);' "$line" \
-    || tw_die "the seed command did not print {tenant_id, agent_id, agent_token, api_key}; it printed: $out"
+    || tw_die "the seed command did not print {tenant_id, agent_id, agent_token, api_key, login_email, login_password}; it printed: $out"
   (umask 077 && printf '%s\n' "$line" >"$DEMO_TENANT")
-  # The portal shows this tenant: it reads its key from this file on every request.
-  (umask 077 && demo_tenant_field api_key >"$TIERWISE_PORTAL_API_KEY_FILE")
   echo "      tenant $(node -p 'require(process.argv[1]).tenant_id' "$DEMO_TENANT") saved in $DEMO_TENANT; its recommendations are e-mailed to $DEMO_EMAIL"
+}
+
+# The portal login of the demo tenant, for the last line of the demo.
+demo_login_line() {
+  echo "Sign in to the portal $TIERWISE_WEB_URL as $(demo_tenant_field login_email), password $(demo_tenant_field login_password) (kept in $DEMO_TENANT)."
 }
 
 demo_tenant_field() {

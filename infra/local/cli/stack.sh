@@ -45,7 +45,7 @@ ready_notifier() { tw_http_ok "http://127.0.0.1:$TIERWISE_NOTIFIER_PORT/healthz"
 timeout_notifier=60
 
 start_web() { tw_start web npm run -s -w @tierwise/web start; }
-ready_web() { tw_http_ok "$TIERWISE_WEB_URL/"; }
+ready_web() { tw_http_ok "$TIERWISE_WEB_URL/login"; }
 timeout_web=90
 
 # stack_service NAME: start NAME unless it runs, then wait for its probe.

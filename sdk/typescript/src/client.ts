@@ -12,6 +12,8 @@ type IterateQuery<Q> = Omit<Q, 'cursor'>;
 
 export type FleetSummary = Schemas['FleetSummaryDto'];
 export type Host = Schemas['HostDto'];
+export type Cluster = Schemas['ClusterDto'];
+export type ClusterWorkingSet = Schemas['ClusterWorkingSetDto'];
 export type VolumeSummary = Schemas['VolumeSummaryDto'];
 export type VolumeDetail = Schemas['VolumeDetailDto'];
 export type Policy = Schemas['PolicyDto'];
@@ -29,6 +31,7 @@ export type CreatedEnrollmentToken = Schemas['CreatedEnrollmentTokenDto'];
 export type CreateEnrollmentToken = NonNullable<paths['/v1/enrollment-tokens']['post']['requestBody']>['content']['application/json'];
 
 export type HostListQuery = QueryOf<'/v1/hosts'>;
+export type ClusterListQuery = QueryOf<'/v1/clusters'>;
 export type VolumeListQuery = QueryOf<'/v1/volumes'>;
 export type RecommendationListQuery = QueryOf<'/v1/recommendations'>;
 export type RecommendationHistoryQuery = QueryOf<'/v1/volumes/{volumeId}/recommendations/history'>;
@@ -97,6 +100,15 @@ export class Tierwise {
   readonly hosts = {
     list: (query: HostListQuery = {}): Promise<Page<Host>> => unwrap(this.raw.GET('/v1/hosts', { params: { query } })),
     iterate: (query: IterateQuery<HostListQuery> = {}): AsyncGenerator<Host> => paginate((cursor) => this.hosts.list({ ...query, cursor })),
+  };
+
+  /** Clusters: hosts sharing a tier, whose volumes' sampled references are merged in time order. */
+  readonly clusters = {
+    list: (query: ClusterListQuery = {}): Promise<Page<Cluster>> => unwrap(this.raw.GET('/v1/clusters', { params: { query } })),
+    iterate: (query: IterateQuery<ClusterListQuery> = {}): AsyncGenerator<Cluster> => paginate((cursor) => this.clusters.list({ ...query, cursor })),
+    /** The cluster's working set and LRU miss ratio curve over each window (1h, 24h, 7d, all). */
+    workingSet: (clusterId: string): Promise<ClusterWorkingSet> =>
+      unwrap(this.raw.GET('/v1/clusters/{clusterId}/working-set', { params: { path: { clusterId } } })),
   };
 
   readonly volumes = {

@@ -18,9 +18,13 @@ import { RollupsRepository } from './benchmarks/rollups.repository.js';
 import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './controllers/fleet.controller.js';
 import { VolumeController } from './controllers/volume.controller.js';
+import { ClusterController } from './clusters/cluster.controller.js';
+import { ClusterRepository } from './clusters/cluster.repository.js';
+import { ClusterService } from './clusters/cluster.service.js';
 import { HostController } from './hosts/host.controller.js';
 import { HostRepository } from './hosts/host.repository.js';
 import { HostService } from './hosts/host.service.js';
+import { InstallController } from './install/install.controller.js';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
 import { IdempotencyRepository } from './http/idempotency.repository.js';
 import { RateLimitGuard } from './http/rate-limit.guard.js';
@@ -39,6 +43,12 @@ import { FleetRepository } from './repositories/fleet.repository.js';
 import { VolumeRepository } from './repositories/volume.repository.js';
 import { FleetService } from './services/fleet.service.js';
 import { VolumeService } from './services/volume.service.js';
+import { OverviewController } from './series/overview.controller.js';
+import { OverviewService } from './series/overview.service.js';
+import { WorkingSetHistoryController, WorkingSetHistoryService } from './series/working-set-history.js';
+import { SeriesController } from './series/series.controller.js';
+import { SeriesRepository } from './series/series.repository.js';
+import { SeriesService } from './series/series.service.js';
 
 /** Window of the rate limit, milliseconds. */
 const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -62,6 +72,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
   ],
   controllers: [
     FleetController,
+    ClusterController,
     HostController,
     VolumeController,
     PolicyController,
@@ -71,6 +82,10 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     ApiKeysController,
     BenchmarksController,
     RollupsController,
+    SeriesController,
+    OverviewController,
+    WorkingSetHistoryController,
+    InstallController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: RateLimitGuard },
@@ -78,6 +93,8 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     IdempotencyRepository,
     FleetRepository,
     FleetService,
+    ClusterRepository,
+    ClusterService,
     HostRepository,
     HostService,
     VolumeRepository,
@@ -94,6 +111,10 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     BenchmarksService,
     RollupsRepository,
     RollupsService,
+    SeriesRepository,
+    SeriesService,
+    OverviewService,
+    WorkingSetHistoryService,
   ],
 })
 export class AppModule {}

@@ -124,4 +124,29 @@ describe('api over HTTP (real PostgreSQL)', () => {
     await expect(seed('--email', 'not-an-address')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--email must be an e-mail address like ops@example.com (got 'not-an-address')") });
     expect(await named()).toBe(before);
   });
+
+  it('seeds a portal login that signs in to the seeded tenant; seeding again moves it to the new tenant', async () => {
+    const seed = (...args: string[]) => promisify(execFile)(process.execPath, ['dist/cli/seed.js', '--tenant-name', 'test-seed-login', ...args], { cwd: new URL('..', import.meta.url) });
+    const email = `seed-login-${hexId()}@example.test`;
+    type Seeded = ProvisionedTenant & { login_email: string; login_password: string };
+    const login = (password: string) =>
+      fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    try {
+      const first = JSON.parse((await seed('--login', email.toUpperCase())).stdout) as Seeded;
+      tenants.track(first.tenant_id);
+      expect(first.login_email).toBe(email);
+      expect(first.login_password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+      const answer = await login(first.login_password);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ organization: { id: first.tenant_id, role: 'owner' }, organizations: [{ id: first.tenant_id }] });
+
+      const second = JSON.parse((await seed('--login', email)).stdout) as Seeded;
+      tenants.track(second.tenant_id);
+      expect((await login(first.login_password)).status).toBe(401);
+      expect(await (await login(second.login_password)).json()).toMatchObject({ organizations: [{ id: second.tenant_id, role: 'owner' }] });
+      await expect(seed('--login', 'nobody')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--login must be an e-mail address like admin@example.com (got 'nobody')") });
+    } finally {
+      await tenants.owner.query('DELETE FROM users WHERE email = $1', [email]);
+    }
+  });
 });

@@ -48,6 +48,7 @@ interface SeededTenant {
   browser: PortalBrowser;
   volumeId: string;
   hostId: string;
+  clusterId: string;
   displayName: string;
   readOps: number;
 }
@@ -56,6 +57,7 @@ interface SeededTenant {
 const markers = (t: SeededTenant): string[] => [
   t.volumeId,
   t.hostId,
+  t.clusterId,
   t.displayName,
   String(t.readOps),
   t.adminKey.id,
@@ -68,7 +70,7 @@ const markers = (t: SeededTenant): string[] => [
 
 /** Tables the api reads or writes; the seed puts rows of both tenants in each. */
 const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs',
-  'recommendations', 'volume_policies', 'audit_log', 'agents', 'enrollment_tokens', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+  'cluster_working_sets', 'cluster_mrcs', 'recommendations', 'volume_policies', 'audit_log', 'agents', 'enrollment_tokens', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
 
 /**
  * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
@@ -90,6 +92,7 @@ const MEMBER_ROWS: Readonly<Record<string, string>> = {
 /** The tenant's id for each path parameter of the OpenAPI document. */
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
+  clusterId: (t) => t.clusterId,
   apiKeyId: (t) => t.spareKeyId,
   agentId: (t) => t.tenant.agent_id,
   enrollmentTokenId: (t) => t.enrollmentTokenId,
@@ -226,6 +229,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       browser: new PortalBrowser(url),
       volumeId: hexId(),
       hostId,
+      clusterId: hexId(),
       displayName: `${name}-${hexId()}`,
       readOps,
     };
@@ -249,6 +253,18 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       `INSERT INTO audit_log (tenant_id, actor_kind, actor_id, action, target_kind, target_id, after)
        VALUES ($1, 'api_key', $2, 'volume_policy.set', 'volume', $3, '{"version": 1}')`,
       [tenant.tenant_id, adminKey.id, seeded.volumeId],
+    );
+    // The cluster's working set and MRC, as the stream jobs write them (its id is a marker).
+    await owner.query(
+      `INSERT INTO cluster_working_sets (tenant_id, cluster_id, window_name, window_start, window_end, volumes, wss_bytes,
+         wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes)
+       VALUES ($1, $2, 'all', now() - interval '1 hour', now(), 2, 4096 * 777, 0, 0, 10, 1, 100)`,
+      [tenant.tenant_id, seeded.clusterId],
+    );
+    await owner.query(
+      `INSERT INTO cluster_mrcs (tenant_id, cluster_id, window_name, method, sampling_rate, points)
+       VALUES ($1, $2, 'all', 'shards-fixed-size', 1, '[{"cache_bytes": 4096, "miss_ratio": 1}]')`,
+      [tenant.tenant_id, seeded.clusterId],
     );
     seeded.notifications = await insertNotificationSettings(owner, tenant.tenant_id, seeded.displayName, seeded.volumeId);
     await seeded.browser.login(ownerUser.email, ownerUser.password);
@@ -316,6 +332,8 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       expect.arrayContaining([
         `GET /v1/fleet/summary ${both}`,
         `GET /v1/hosts ${both}`,
+        `GET /v1/clusters ${both}`,
+        `GET /v1/clusters/{clusterId}/working-set ${both}`,
         `GET /v1/volumes ${both}`,
         `GET /v1/volumes/{volumeId} ${both}`,
         `GET /v1/volumes/{volumeId}/policy ${both}`,

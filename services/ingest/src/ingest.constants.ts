@@ -11,6 +11,9 @@ export const INGEST_ENV = [
 /** Largest accepted request body, bytes (after Content-Encoding is undone): 8 MiB. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/** Largest JSON request body (policy applied reports), bytes: 256 KiB. */
+export const MAX_JSON_BODY_BYTES = 256 * 1024;
+
 /** Most ResourceMetrics (volumes) in one OTLP request. */
 export const MAX_RESOURCE_METRICS = 1000;
 

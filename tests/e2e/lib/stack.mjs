@@ -89,7 +89,8 @@ function healthy(p, url) {
 }
 
 /**
- * Starts ingest, api and the Flink jobs and waits until each is ready.
+ * Starts ingest, api and (unless `streamJobs` is false: tests that need no results) the Flink
+ * jobs and waits until each is ready.
  * Returns { stop(), stopIngest(), restartIngest(), output(name) } (stopIngest and
  * restartIngest stop ingest alone, and start it again and wait until it is ready;
  * output gives a process's recent output). Ingest and api are ready when GET /healthz
@@ -100,29 +101,27 @@ function healthy(p, url) {
  * production (`node --import @tierwise/common/otel`) and the jobs find Flink's metric
  * reporter plugin in stream-jobs/target/plugins.
  */
-export async function startStack({ env: extraEnv = {} } = {}) {
+export async function startStack({ streamJobs = true, env: extraEnv = {} } = {}) {
   const ingestUrl = env('TIERWISE_INGEST_URL');
   const apiUrl = env('TIERWISE_API_URL');
-  // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
-  const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
-  await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
-  const jobsEnv = { FLINK_PLUGINS_DIR: path.join(ROOT, 'stream-jobs/target/plugins'), ...extraEnv };
   const startIngest = () => startProcess('ingest', 'node', [
     ...(extraEnv.OTEL_EXPORTER_OTLP_ENDPOINT ? ['--import', '@tierwise/common/otel'] : []),
     path.join(ROOT, 'services/ingest/dist/main.js'),
   ], null, { npm_package_name: '@tierwise/ingest', ...extraEnv });
   const procs = [
-    startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running', jobsEnv),
+    streamJobs ? await startStreamJobs(extraEnv) : null,
     startIngest(),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
   const stop = async () => {
-    for (const p of procs) await stopProcess(p);
+    for (const p of procs) if (p) await stopProcess(p);
   };
   try {
     for (const [p, url] of [[procs[1], ingestUrl], [procs[2], apiUrl]]) await healthy(p, url);
-    await withTimeout(procs[0].readyPromise, 180_000,
-      () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
+    if (procs[0]) {
+      await withTimeout(procs[0].readyPromise, 180_000,
+        () => `stream-jobs not running after 180 s:\n${procs[0].output.join('').slice(-3000)}`);
+    }
   } catch (error) {
     await stop();
     throw error;
@@ -134,13 +133,24 @@ export async function startStack({ env: extraEnv = {} } = {}) {
       procs[1] = startIngest();
       await healthy(procs[1], ingestUrl);
     },
-    output: (name) => procs.find((p) => p.name === name).output.join(''),
+    output: (name) => procs.find((p) => p?.name === name).output.join(''),
   };
 }
 
-/** Creates a tenant with an agent credential and a read API key: {tenant_id, agent_id, agent_token, api_key}. */
-export async function seedTenant(name) {
-  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name], {
+async function startStreamJobs(extraEnv) {
+  // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
+  const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
+  await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
+  return startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running',
+    { FLINK_PLUGINS_DIR: path.join(ROOT, 'stream-jobs/target/plugins'), ...extraEnv });
+}
+
+/**
+ * Creates a tenant with an agent credential and an API key (read, or `scope` 'read-write', which
+ * acts as the tenant's admin): {tenant_id, agent_id, agent_token, api_key}.
+ */
+export async function seedTenant(name, { scope = 'read' } = {}) {
+  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name, '--scope', scope], {
     cwd: ROOT,
     env: process.env,
   });
@@ -150,6 +160,16 @@ export async function seedTenant(name) {
 /** GET `pathname` from the api with `apiKey`; returns {status, body}. */
 export async function apiGet(apiKey, pathname) {
   const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** PUT `body` (JSON) to `pathname` of the api with `apiKey`; returns {status, body}. */
+export async function apiPut(apiKey, pathname, body) {
+  const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 

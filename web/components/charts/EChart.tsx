@@ -13,6 +13,10 @@ interface EChartProps {
   /** Extra data-* attributes describing the drawing (e.g. marks), set with the container. */
   data?: Record<`data-${string}`, string | number>;
   height?: number;
+  /** Called with the clicked item's series and data index (click a point to see its detail). */
+  onItemClick?: (item: { seriesIndex: number; dataIndex: number; name: string }) => void;
+  /** Called with the x-axis value under a click anywhere in the plot (time charts: the clicked time, ms). */
+  onPlotClick?: (x: number) => void;
 }
 
 /**
@@ -20,15 +24,25 @@ interface EChartProps {
  * data-points only after the chart's "finished" event, so a test can wait for the drawing.
  * Resizes with its container (narrow screens).
  */
-export function EChart({ option, label, testId, points, data, height = 320 }: EChartProps) {
+export function EChart({ option, label, testId, points, data, height = 320, onItemClick, onPlotClick }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const drawn = useRef(points);
+  const click = useRef(onItemClick);
+  click.current = onItemClick;
+  const plotClick = useRef(onPlotClick);
+  plotClick.current = onPlotClick;
 
   useEffect(() => {
     const node = el.current!;
     const instance = echarts.init(node, null, { renderer: "svg" });
     instance.on("finished", () => node.setAttribute("data-points", String(drawn.current)));
+    instance.on("click", (p) => click.current?.({ seriesIndex: p.seriesIndex ?? 0, dataIndex: p.dataIndex, name: p.name }));
+    instance.getZr().on("click", (e) => {
+      if (!plotClick.current || !instance.containPixel({ gridIndex: 0 }, [e.offsetX, e.offsetY])) return;
+      const [x] = instance.convertFromPixel({ gridIndex: 0 }, [e.offsetX, e.offsetY]) as number[];
+      plotClick.current(x);
+    });
     const resize = new ResizeObserver(() => instance.resize());
     resize.observe(node);
     chart.current = instance;
@@ -42,7 +56,8 @@ export function EChart({ option, label, testId, points, data, height = 320 }: EC
   useEffect(() => {
     drawn.current = points;
     el.current!.removeAttribute("data-points");
-    chart.current!.setOption(option, { notMerge: true });
+    // Text takes the container's colour (the page's --text, light or dark scheme) unless the option sets one.
+    chart.current!.setOption({ textStyle: { color: getComputedStyle(el.current!).color }, ...option }, { notMerge: true });
   }, [option, points]);
 
   return <div ref={el} className="chart" role="img" aria-label={label} data-testid={testId} style={{ height }} {...data} />;

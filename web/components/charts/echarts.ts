@@ -1,28 +1,57 @@
-import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption } from "echarts/charts";
 import {
+  BarChart,
+  HeatmapChart,
+  LineChart,
+  TreemapChart,
+  type BarSeriesOption,
+  type HeatmapSeriesOption,
+  type LineSeriesOption,
+  type TreemapSeriesOption,
+} from "echarts/charts";
+import {
+  AriaComponent,
   GridComponent,
   LegendComponent,
   MarkLineComponent,
   TooltipComponent,
+  VisualMapComponent,
+  type AriaComponentOption,
   type GridComponentOption,
   type LegendComponentOption,
   type MarkLineComponentOption,
   type TooltipComponentOption,
+  type VisualMapComponentOption,
 } from "echarts/components";
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 
 /** Only the ECharts parts the portal draws with (keeps the client bundle small); SVG renderer. */
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, SVGRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  HeatmapChart,
+  TreemapChart,
+  AriaComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  SVGRenderer,
+]);
 
 /** Option type limited to the registered chart types and components. */
 export type ChartOption = echarts.ComposeOption<
   | BarSeriesOption
   | LineSeriesOption
+  | HeatmapSeriesOption
+  | TreemapSeriesOption
+  | AriaComponentOption
   | GridComponentOption
   | LegendComponentOption
   | MarkLineComponentOption
   | TooltipComponentOption
+  | VisualMapComponentOption
 >;
 
 export { echarts };
@@ -40,3 +69,9 @@ export const PALETTE = {
   axis: "#6b7280",
   grid: "#e5e7eb",
 } as const;
+
+/** The Okabe–Ito colours in order, for series without a fixed meaning (block-size bins, custom selections). */
+export const SERIES_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"] as const;
+
+/** Viridis (perceptually uniform, colour-blind-safe; van der Walt & Smith, 2015), low to high, for heatmaps. */
+export const SEQUENTIAL = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"] as const;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 const KiB = 1024;
@@ -44,10 +44,9 @@ export const VOLUME = {
   tierBytes: 4 * GiB,
 } as const;
 
-/** What a test needs to reach the fixture: tenant, the API key in clear, the volume id. */
+/** What a test needs to reach the fixture: tenant, volume and host ids. */
 export interface Seeded {
   tenantId: string;
-  apiKey: string;
   volumeId: string;
   hostId: string;
 }
@@ -64,22 +63,17 @@ const TABLES = [
 ] as const;
 
 /**
- * Inserts a fresh tenant, a read API key (its SHA-256 hex stored) and {@link VOLUME} with its
- * I/O totals, block sizes, working set, MRC and recommendation, as tierwise_owner.
+ * Inserts {@link VOLUME} with its I/O totals, block sizes, working set, MRC and recommendation
+ * into the tenant `tenantId` (e.g. the organization of a user who signed up), as tierwise_owner.
  * Pseudonymous ids are random hex like the agent's keyed hashes.
  */
-export async function seedVolume(ownerUrl: string): Promise<Seeded> {
+export async function seedVolume(ownerUrl: string, tenantId: string): Promise<Seeded> {
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();
   try {
     await client.query("BEGIN");
-    const apiKey = `tw_test_${randomBytes(24).toString("hex")}`;
     const volumeId = randomBytes(8).toString("hex");
     const hostId = randomBytes(8).toString("hex");
-    const { rows } = await client.query<{ id: string }>("INSERT INTO tenants (name) VALUES ($1) RETURNING id", [`web-test-${volumeId}`]);
-    const tenantId = rows[0].id;
-    const keySha = createHash("sha256").update(apiKey).digest("hex");
-    await client.query("INSERT INTO api_keys (tenant_id, name, key_sha256, scope) VALUES ($1, 'web test', $2, 'read')", [tenantId, keySha]);
     await client.query("INSERT INTO hosts (tenant_id, host_id, display_name) VALUES ($1, $2, $3)", [tenantId, hostId, VOLUME.hostName]);
     await client.query("INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)", [
       tenantId,
@@ -127,8 +121,15 @@ export async function seedVolume(ownerUrl: string): Promise<Seeded> {
           "The 3.25 GiB working set is too large for RAM; 80% reads with few large writes suit write-through on NVMe.",
       ],
     );
+    // The desired policy at version 2, of which the agent applied version 2 with a problem.
+    await client.query(
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, write_back_copies, tier_bytes, media, eviction, source,
+         updated_by_kind, updated_by_id, applied_version, applied_at, applied_error)
+       VALUES ($1, $2, 2, 'write-back', 1, $3, 'nvme', 'lru', 'manual', 'api_key', gen_random_uuid(), 2, now(), $4)`,
+      [tenantId, volumeId, VOLUME.tierBytes, "eviction lru is not applied live (the tier runs s3fifo)"],
+    );
     await client.query("COMMIT");
-    return { tenantId, apiKey, volumeId, hostId };
+    return { tenantId, volumeId, hostId };
   } catch (err) {
     await client.query("ROLLBACK");
     throw err;
@@ -137,7 +138,7 @@ export async function seedVolume(ownerUrl: string): Promise<Seeded> {
   }
 }
 
-/** Deletes everything {@link seedVolume} inserted for `tenantId`. */
+/** Deletes the tenant `tenantId`: what {@link seedVolume} inserted, the API keys, then the tenant (memberships and the rest cascade). */
 export async function dropTenant(ownerUrl: string, tenantId: string): Promise<void> {
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();

@@ -21,6 +21,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clusters of the tenant (hosts sharing a tier) with their working sets, one page at a time */
+        get: operations["ClusterController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{clusterId}/working-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's working set and LRU miss ratio curve: its volumes' sampled references merged in time order, per window */
+        get: operations["ClusterController_workingSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosts": {
         parameters: {
             query?: never;
@@ -259,6 +293,60 @@ export interface paths {
          * @description Latency percentiles come from the merged histograms of each window. Retention: 10 s 2 days, 1 min 14 days, 1 h 180 days, 1 d 3 years.
          */
         get: operations["RollupsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A volume's, host's, cluster's or the tenant's time series, downsampled on the server to the chart's width
+         * @description Reads the coarsest rollup resolution whose window fits in one point (range / width) and still holds the range, then merges its windows into epoch-aligned points: IOPS and throughput (with the min and max of single windows), bytes by storage type, hit ratios, latency percentiles per direction from added histogram counts, the block-size distribution and latency by block size (heatmap cells), and an optional custom breakdown (direction, ioLength bins).
+         */
+        get: operations["SeriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fleet/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fleet over a period: I/Os and bytes offloaded from the datastores, writes accelerated, top volumes, hosts and their volumes */
+        get: operations["OverviewController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/volumes/{volumeId}/working-set/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A volume's working set size over time, downsampled to the chart's width */
+        get: operations["WorkingSetHistoryController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -962,6 +1050,66 @@ export interface components {
              */
             doc_url: string;
         };
+        ClusterDto: {
+            /** @description pseudonymous cluster id (hex of a keyed hash of the cluster name) */
+            cluster_id: string;
+            /** @description volumes whose sampled references were merged into the cluster's */
+            volumes: number;
+            /** @description working set of the merged stream since it started, bytes */
+            wss_bytes: number;
+            /**
+             * Format: date-time
+             * @description when the stream jobs last wrote the cluster's results
+             */
+            updated_at: string;
+        };
+        ClusterPageDto: {
+            data: components["schemas"]["ClusterDto"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        WorkingSetDto: {
+            /** @description distinct 4 KiB blocks touched × 4 KiB, estimated from SHARDS samples */
+            wss_bytes: number;
+            wss_read_bytes: number;
+            wss_write_bytes: number;
+            /** @description SHARDS sampling rate R = T / P */
+            sampling_rate: number;
+            sampled_references: number;
+            /** Format: date-time */
+            window_start: string;
+            /** Format: date-time */
+            window_end: string;
+        };
+        MrcPointDto: {
+            /** @description cache size, bytes */
+            cache_bytes: number;
+            /** @description LRU miss ratio at that size, 0..1 */
+            miss_ratio: number;
+        };
+        MrcDto: {
+            /** @example shards-fixed-rate */
+            method: string;
+            sampling_rate: number;
+            /** @description in increasing cache_bytes */
+            points: components["schemas"]["MrcPointDto"][];
+        };
+        ClusterWindowDto: {
+            /**
+             * @description sliding window, or everything since the stream started
+             * @enum {string}
+             */
+            window: "1h" | "24h" | "7d" | "all";
+            working_set: components["schemas"]["WorkingSetDto"];
+            mrc: components["schemas"]["MrcDto"] | null;
+        };
+        ClusterWorkingSetDto: {
+            cluster_id: string;
+            /** @description volumes merged */
+            volumes: number;
+            /** @description one per window: 1h, 24h, 7d, all */
+            windows: components["schemas"]["ClusterWindowDto"][];
+        };
         HostDto: {
             /** @description pseudonymous host id (hex) */
             host_id: string;
@@ -1064,32 +1212,6 @@ export interface components {
             /** @description bytes of the I/Os in the bin */
             bytes: number;
         };
-        WorkingSetDto: {
-            /** @description distinct 4 KiB blocks touched × 4 KiB, estimated from SHARDS samples */
-            wss_bytes: number;
-            wss_read_bytes: number;
-            wss_write_bytes: number;
-            /** @description SHARDS sampling rate R = T / P */
-            sampling_rate: number;
-            sampled_references: number;
-            /** Format: date-time */
-            window_start: string;
-            /** Format: date-time */
-            window_end: string;
-        };
-        MrcPointDto: {
-            /** @description cache size, bytes */
-            cache_bytes: number;
-            /** @description LRU miss ratio at that size, 0..1 */
-            miss_ratio: number;
-        };
-        MrcDto: {
-            /** @example shards-fixed-rate */
-            method: string;
-            sampling_rate: number;
-            /** @description in increasing cache_bytes */
-            points: components["schemas"]["MrcPointDto"][];
-        };
         RecommendationDto: {
             /** @description recommended tier size, bytes */
             tier_bytes: number;
@@ -1178,11 +1300,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             updated_by: components["schemas"]["PolicyActorDto"];
-            /** @description the version the agent reported applied; null before it did */
+            /** @description the version the agent reported applied (policy pull, docs/policies.md); null before it did */
             applied_version: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the agent applied applied_version (its clock, at most the time of its report)
+             */
             applied_at: string | null;
-            /** @description the agent runs the desired version */
+            /** @description what of applied_version the agent could not apply (e.g. a tier size larger than its tier device); null when it applied all of it */
+            applied_error: string | null;
+            /** @description the agent runs the desired version in full (applied_version = version, no applied_error) */
             in_sync: boolean;
         };
         RecommendationItemDto: {
@@ -1490,6 +1617,204 @@ export interface components {
             /** @description more than 2000 points matched; narrow the range or name a scope_id */
             truncated: boolean;
             series: components["schemas"]["RollupSeriesDto"][];
+        };
+        SeriesStorageDto: {
+            /** @description what the VM observed: front-end bytes read and written per second */
+            vm_observed: number;
+            /** @description served by the tier: cache hits x 4 KiB per second */
+            cache: number;
+            /** @description reached the datastore: front-end bytes minus tier hits, per second (writes of write-through included) */
+            datastore: number;
+            /** @description sent to peers; null: the rollups do not carry io.source=peer yet */
+            peer: number | null;
+        };
+        SeriesLatencyDto: {
+            /** @description front-end I/Os in the merged histogram */
+            count: number;
+            /** @description median latency, µs */
+            p50_us: number;
+            /** @description 95th percentile latency, µs */
+            p95_us: number;
+            /** @description 99th percentile latency, µs */
+            p99_us: number;
+            /** @description the worst single rollup window's 99th percentile inside the point, µs (spikes survive downsampling) */
+            p99_max_us: number;
+        };
+        SeriesSelectionDto: {
+            /** @description front-end I/Os in the merged histogram */
+            count: number;
+            /** @description median latency, µs */
+            p50_us: number;
+            /** @description 95th percentile latency, µs */
+            p95_us: number;
+            /** @description 99th percentile latency, µs */
+            p99_us: number;
+            /** @description the worst single rollup window's 99th percentile inside the point, µs (spikes survive downsampling) */
+            p99_max_us: number;
+            /** @description I/Os per second of the selection */
+            ops_per_s: number;
+        };
+        SeriesSizeDto: {
+            /** @description front-end I/Os in the merged histogram */
+            count: number;
+            /** @description median latency, µs */
+            p50_us: number;
+            /** @description 95th percentile latency, µs */
+            p95_us: number;
+            /** @description 99th percentile latency, µs */
+            p99_us: number;
+            /** @description the worst single rollup window's 99th percentile inside the point, µs (spikes survive downsampling) */
+            p99_max_us: number;
+            /** @enum {string} */
+            direction: "read" | "write" | "all";
+            /** @description vscsiStats ioLength bin: upper bound in bytes ('512' .. '524288') or '>524288' */
+            size_bin: string;
+            /** @description I/Os per second of this bin and direction */
+            ops_per_s: number;
+            /** @description share of the point's I/Os of the same direction (all: of every I/O), 0..1 */
+            share: number;
+        };
+        SeriesPointDto: {
+            /** @description bucket start, RFC 3339 */
+            t: string;
+            /** @description rollup windows merged into this point */
+            windows: number;
+            /** @description front-end read I/Os per second */
+            read_iops: number;
+            /** @description front-end write I/Os per second */
+            write_iops: number;
+            /** @description lowest IOPS (read + write) of a single window inside the point */
+            iops_min: number;
+            /** @description highest IOPS of a single window inside the point */
+            iops_max: number;
+            /** @description front-end bytes read per second */
+            read_bytes_per_s: number;
+            /** @description front-end bytes written per second */
+            write_bytes_per_s: number;
+            /** @description lowest throughput (read + write, bytes/s) of a single window inside the point */
+            throughput_min: number;
+            /** @description highest throughput of a single window inside the point */
+            throughput_max: number;
+            storage: components["schemas"]["SeriesStorageDto"];
+            /** @description tier hits / lookups, 4 KiB blocks, all directions */
+            hit_ratio: number | null;
+            /** @description tier hit ratio of reads */
+            read_hit_ratio: number | null;
+            /** @description tier occupancy of the point's last window, bytes */
+            occupancy_bytes: number;
+            /** @description tier capacity of the point's last window, bytes */
+            capacity_bytes: number;
+            /** @description every front-end I/O */
+            latency: components["schemas"]["SeriesLatencyDto"] | null;
+            read_latency: components["schemas"]["SeriesLatencyDto"] | null;
+            write_latency: components["schemas"]["SeriesLatencyDto"] | null;
+            /** @description the custom breakdown; null unless direction or size_bins was given */
+            selection: components["schemas"]["SeriesSelectionDto"] | null;
+            /** @description block-size distribution and latency by block size (heatmap cells); empty unless sizes=true */
+            sizes: components["schemas"]["SeriesSizeDto"][];
+        };
+        SeriesDto: {
+            /** @enum {string} */
+            scope: "volume" | "host" | "cluster" | "tenant";
+            scope_id: string;
+            /** @description start of the range, RFC 3339 (inclusive) */
+            from: string;
+            /** @description end of the range, RFC 3339 (exclusive) */
+            to: string;
+            /**
+             * @description rollup resolution read
+             * @enum {string}
+             */
+            resolution: "10s" | "1m" | "1h" | "1d";
+            /** @description rollup window, seconds */
+            window_seconds: number;
+            /** @description width of one point, seconds (a whole number of windows, epoch-aligned) */
+            bucket_seconds: number;
+            /** @description rollup windows read */
+            windows_read: number;
+            /** @description ioLength bins present, ascending */
+            size_bins: string[];
+            /** @description points with data, ascending; a missing bucket had no report */
+            points: components["schemas"]["SeriesPointDto"][];
+        };
+        OverviewTotalsDto: {
+            /** @description front-end I/Os (reads + writes) */
+            ios: number;
+            /** @description front-end bytes (read + written) */
+            bytes: number;
+            /** @description reads served by the tier instead of the datastore: read I/Os x read hit ratio (4 KiB blocks) */
+            ios_offloaded: number;
+            /** @description bytes read from the tier instead of the datastore: read hits x 4 KiB */
+            bytes_offloaded: number;
+            /** @description write I/Os of volumes whose applied policy is write-back (acknowledged from the tier) */
+            writes_accelerated: number;
+            /** @description read hit ratio over the period */
+            read_hit_ratio: number | null;
+            /** @description latency of every front-end I/O over the period */
+            latency: components["schemas"]["SeriesLatencyDto"] | null;
+        };
+        OverviewVolumeDto: {
+            volume_id: string;
+            display_name: string | null;
+            host_id: string;
+            /** @description front-end I/Os over the period */
+            ios: number;
+            /** @description mean IOPS over the reported time */
+            iops: number;
+            /** @description bytes per second over the reported time */
+            bytes_per_s: number;
+            latency: components["schemas"]["SeriesLatencyDto"] | null;
+        };
+        OverviewHostDto: {
+            host_id: string;
+            display_name: string | null;
+            /** @description front-end I/Os of its volumes over the period */
+            ios: number;
+            volumes: components["schemas"]["OverviewVolumeDto"][];
+        };
+        OverviewDto: {
+            /** @description RFC 3339 */
+            from: string;
+            /** @description RFC 3339 */
+            to: string;
+            /**
+             * @description rollup resolution read
+             * @enum {string}
+             */
+            resolution: "10s" | "1m" | "1h" | "1d";
+            totals: components["schemas"]["OverviewTotalsDto"];
+            /** @description by 99th percentile latency, highest first */
+            top_by_latency: components["schemas"]["OverviewVolumeDto"][];
+            /** @description by IOPS, highest first */
+            top_by_iops: components["schemas"]["OverviewVolumeDto"][];
+            /** @description hosts and their volumes (idle ones too), by I/Os in the period */
+            hosts: components["schemas"]["OverviewHostDto"][];
+        };
+        WorkingSetPointDto: {
+            /** @description bucket start, RFC 3339 */
+            t: string;
+            /** @description largest working set estimated in the bucket, bytes */
+            wss_max_bytes: number;
+            /** @description smallest, bytes */
+            wss_min_bytes: number;
+            /** @description latest estimate in the bucket, bytes (all references) */
+            wss_bytes: number;
+            /** @description latest read working set, bytes */
+            wss_read_bytes: number;
+            /** @description latest write working set, bytes */
+            wss_write_bytes: number;
+        };
+        WorkingSetHistoryDto: {
+            volume_id: string;
+            /** @enum {string} */
+            window: "1h" | "24h" | "7d" | "all";
+            /** @description RFC 3339 */
+            from: string;
+            /** @description RFC 3339 */
+            to: string;
+            /** @description width of one point, seconds (whole minutes, epoch-aligned) */
+            bucket_seconds: number;
+            points: components["schemas"]["WorkingSetPointDto"][];
         };
         HealthDto: {
             /** @constant */
@@ -1931,6 +2256,161 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant fleet.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ClusterController_list: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 */
+                limit?: number;
+                /** @description next_cursor of the previous page; empty or absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterPageDto"];
+                };
+            };
+            /** @description malformed limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ClusterController_workingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pseudonymous cluster id */
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterWorkingSetDto"];
+                };
+            };
+            /** @description malformed clusterId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no results for this cluster in the caller's tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3367,6 +3847,260 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant fleet.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SeriesController_get: {
+        parameters: {
+            query?: {
+                /** @description volume, host, cluster or tenant; default: volume with a scope_id, else tenant */
+                scope?: "volume" | "host" | "cluster" | "tenant";
+                /** @description the volume, host or cluster id; absent for scope=tenant (the caller's tenant) */
+                scope_id?: string;
+                /** @description start (inclusive), RFC 3339; default: to minus 24 hours */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+                /** @description points wanted at most: the chart's width in pixels */
+                width?: number;
+                /** @description read this rollup resolution instead of the one chosen from range and width */
+                resolution?: "10s" | "1m" | "1h" | "1d";
+                /** @description true: every point carries `sizes` (block-size distribution, latency by block size: the heatmap cells) */
+                sizes?: string;
+                /** @description custom breakdown: only this direction */
+                direction?: "read" | "write";
+                /** @description custom breakdown: only these vscsiStats ioLength bins, comma-separated (e.g. 65536,131072,>524288) */
+                size_bins?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesDto"];
+                };
+            };
+            /** @description malformed scope, scope_id, from, to, width, resolution, direction or size_bins */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    OverviewController_get: {
+        parameters: {
+            query?: {
+                /** @description start (inclusive), RFC 3339; default: to minus 24 hours */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+                /** @description volumes in each top list */
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewDto"];
+                };
+            };
+            /** @description malformed from, to or top */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant fleet.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WorkingSetHistoryController_get: {
+        parameters: {
+            query?: {
+                /** @description working-set window (docs/analytics.md) */
+                window?: "1h" | "24h" | "7d" | "all";
+                /** @description start (inclusive), RFC 3339; default: to minus 7 days */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+                /** @description points wanted at most */
+                width?: number;
+            };
+            header?: never;
+            path: {
+                /** @description pseudonymous volume id */
+                volumeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkingSetHistoryDto"];
+                };
+            };
+            /** @description malformed volumeId, window, from, to or width */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

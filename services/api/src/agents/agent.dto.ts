@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
+import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** An agents row, without its credential digest. */
@@ -41,12 +42,7 @@ export const enrollSchema = z.object({
   enrollment_token: z.string().min(1).max(200).describe('the one-time token of POST /v1/enrollment-tokens').meta({ example: 'twe_Qm3k9aZe0000000000000000000000000000000000' }),
   host_id: hostIdSchema.describe('keyed hash of the host name under the tenant key (`tierwise-agent host-id`)').meta({ example: '3f9a0c1d2e4b5a69' }),
   version: versionSchema.describe('the agent version').meta({ example: '0.1.0' }),
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+  name: displayNameSchema
     .optional()
     .describe('display name; default "agent <host_id>" (a host name is sent only when the tenant opts in)'),
 });
@@ -60,7 +56,7 @@ export const agentHealthSchema = z.object({
   tier_used_bytes: z.number().int().min(0).describe('bytes of cache tier holding blocks, all volumes'),
   tier_capacity_bytes: z.number().int().min(0).describe('bytes of cache tier configured, all volumes'),
   error_count: z.number().int().min(0).describe('errors since the agent started (failed exports, rejected batches, I/O errors)'),
-  last_error: z.string().max(1000).regex(/^[^\0]*$/, 'must not contain NUL').nullable().default(null).describe('the last error message, or null'),
+  last_error: z.string().max(1000).regex(/^[^\x00]*$/, 'must not contain NUL').nullable().default(null).describe('the last error message, or null'),
 });
 export type AgentHealth = z.output<typeof agentHealthSchema>;
 

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CreatedByDto } from '../api-keys/api-key.dto.js';
 import type { ActorKind } from '../auth/principal.js';
+import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** Lifetime of an enrollment token when the request names none, seconds (24 h). */
@@ -24,12 +25,7 @@ export interface EnrollmentTokenRow {
 
 /** Body of POST /v1/enrollment-tokens. */
 export const createEnrollmentTokenSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+  name: displayNameSchema
     .default('enrollment token')
     .describe('what the token is for, e.g. "rack 12"')
     .meta({ example: 'rack 12' }),

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import type { ActorKind, Scope } from '../auth/principal.js';
+import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** An api_keys row, without its digest. */
@@ -18,15 +19,7 @@ export interface ApiKeyRow {
 
 /** Body of POST /v1/api-keys. */
 export const createApiKeySchema = z.object({
-  // No control characters (Unicode Cc: PostgreSQL text cannot hold NUL; a name is for display).
-  // Written as \x ranges, not \p{Cc}: the pattern goes into the OpenAPI document, whose
-  // consumers (schemathesis, Python re) do not all read Unicode property escapes.
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .regex(/^[^\x00-\x1f\x7f-\x9f]*$/, 'must not contain control characters')
+  name: displayNameSchema
     .describe('what the key is for, e.g. "terraform"')
     .meta({ example: 'terraform' }),
   scope: z.enum(['read', 'read-write']).describe("'read' (acts as a viewer) or 'read-write' (acts as an admin)").meta({ example: 'read' }),

@@ -269,21 +269,31 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
       ops: bin.ops,
       bytes: bin.bytes,
     })),
-    working_set: workingSet && {
-      wss_bytes: workingSet.wss_bytes,
-      wss_read_bytes: workingSet.wss_read_bytes,
-      wss_write_bytes: workingSet.wss_write_bytes,
-      sampling_rate: workingSet.sampling_rate,
-      sampled_references: workingSet.sampled_references,
-      window_start: workingSet.window_start.toISOString(),
-      window_end: workingSet.window_end.toISOString(),
-    },
-    mrc: mrc && {
-      method: mrc.method,
-      sampling_rate: mrc.sampling_rate,
-      points: mrc.points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) })),
-    },
+    working_set: workingSet && mapWorkingSet(workingSet),
+    mrc: mrc && mapMrc(mrc),
     recommendation: recommendation && mapRecommendationFields(recommendation),
+  };
+}
+
+/** A volume_working_sets or cluster_working_sets row (timestamps as ISO 8601). */
+export function mapWorkingSet(row: WorkingSetRow): WorkingSetDto {
+  return {
+    wss_bytes: row.wss_bytes,
+    wss_read_bytes: row.wss_read_bytes,
+    wss_write_bytes: row.wss_write_bytes,
+    sampling_rate: row.sampling_rate,
+    sampled_references: row.sampled_references,
+    window_start: row.window_start.toISOString(),
+    window_end: row.window_end.toISOString(),
+  };
+}
+
+/** A volume_mrcs or cluster_mrcs row. */
+export function mapMrc(row: MrcRow): MrcDto {
+  return {
+    method: row.method,
+    sampling_rate: row.sampling_rate,
+    points: row.points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) })),
   };
 }
 

@@ -29,6 +29,7 @@ export interface PolicyRow {
   updated_by_id: string;
   applied_version: number | null;
   applied_at: Date | null;
+  applied_error: string | null;
 }
 
 /** The desired policy of a volume, as set by a user, an API key or an applied recommendation. */
@@ -77,9 +78,10 @@ export class PolicyDto {
   @ApiProperty({ enum: ['manual', 'recommendation'], description: 'set by hand or by applying a recommendation' }) source!: 'manual' | 'recommendation';
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
   @ApiProperty({ type: PolicyActorDto }) updated_by!: PolicyActorDto;
-  @ApiProperty({ type: Number, nullable: true, description: 'the version the agent reported applied; null before it did' }) applied_version!: number | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) applied_at!: string | null;
-  @ApiProperty({ description: 'the agent runs the desired version' }) in_sync!: boolean;
+  @ApiProperty({ type: Number, nullable: true, description: 'the version the agent reported applied (policy pull, docs/policies.md); null before it did' }) applied_version!: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the agent applied applied_version (its clock, at most the time of its report)' }) applied_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'what of applied_version the agent could not apply (e.g. a tier size larger than its tier device); null when it applied all of it' }) applied_error!: string | null;
+  @ApiProperty({ description: 'the agent runs the desired version in full (applied_version = version, no applied_error)' }) in_sync!: boolean;
 }
 
 export function mapPolicy(row: PolicyRow): PolicyDto {
@@ -96,7 +98,8 @@ export function mapPolicy(row: PolicyRow): PolicyDto {
     updated_by: { kind: row.updated_by_kind, id: row.updated_by_id },
     applied_version: row.applied_version,
     applied_at: row.applied_at?.toISOString() ?? null,
-    in_sync: row.applied_version === row.version,
+    applied_error: row.applied_error,
+    in_sync: row.applied_version === row.version && row.applied_error === null,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Actor } from '../auth/principal.js';
 import type { DesiredPolicy, PolicyRow } from './policy.dto.js';
 
 const COLUMNS = `volume_id, version, mode, write_back_copies, tier_bytes::float8 AS tier_bytes, media, eviction, source,
-                 updated_at, updated_by_kind, updated_by_id, applied_version, applied_at`;
+                 updated_at, updated_by_kind, updated_by_id, applied_version, applied_at, applied_error`;
 
 @Injectable()
 export class PolicyRepository {

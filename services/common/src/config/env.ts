@@ -41,6 +41,18 @@ export const ENV_SCHEMA = {
    * IP address the HTTP services listen on (default 127.0.0.1, the local stack's rule); a
    * deployment behind a load balancer sets 0.0.0.0 (infra/terraform sets it on every task).
    */
+  /**
+   * The api's URL as agents reach it, written into the install script (GET /install.sh); absent:
+   * the URL the script was fetched from (scheme and Host of the request).
+   */
+  TIERWISE_PUBLIC_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+  /** Ingest's URL as agents reach it, written into the install script; absent: the script asks for --ingest-url. */
+  TIERWISE_PUBLIC_INGEST_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+  /**
+   * Directory of the agent packages the api serves under /downloads/agent/ (the .deb, the tarball
+   * and their SHA256SUMS, made by edge-agent/packaging/build-packages.sh); absent: none are served.
+   */
+  TIERWISE_AGENT_PACKAGES_DIR: z.string().min(1).optional(),
   TIERWISE_BIND_ADDRESS: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).default('127.0.0.1'),
 } as const;
 

@@ -2,18 +2,20 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiError, ErrorCode } from '@tierwise/common';
 import type { Request } from 'express';
-import { MAX_BODY_BYTES } from '../ingest.constants.js';
+import { MAX_BODY_BYTES, MAX_JSON_BODY_BYTES } from '../ingest.constants.js';
 
 /** Media type of OTLP/HTTP protobuf and of the tierwise.v1 bodies. */
 export const PROTOBUF_MEDIA_TYPE = 'application/x-protobuf';
 
 /**
  * Registers the raw body parser of protobuf bodies: at most {@link MAX_BODY_BYTES} after
- * gzip/deflate/br Content-Encoding is undone (a larger body is answered 413 before it is read
+ * gzip/deflate/br Content-Encoding is undone, and of JSON bodies (at most {@link MAX_JSON_BODY_BYTES}) (a larger body is answered 413 before it is read
  * in full when Content-Length says so).
  */
-export function useProtobufBodyParser(app: NestExpressApplication): void {
+export function useAgentBodyParsers(app: NestExpressApplication): void {
   app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: MAX_BODY_BYTES });
+  // The applied reports of policy pull (POST /v1/agent/policies/applied) are JSON.
+  app.useBodyParser('json', { limit: MAX_JSON_BODY_BYTES });
 }
 
 /**

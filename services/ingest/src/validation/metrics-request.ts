@@ -69,7 +69,9 @@ function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, whe
       if (!data) {
         reject(`${at}: must be a ${spec.kind} (proto/METRICS.md)`);
       }
-      data.dataPoints.forEach((point, p) => {
+      // Every kind's data points carry the interval's two timestamps.
+      const points: readonly { startTimeUnixNano: bigint; timeUnixNano: bigint }[] = data.dataPoints;
+      points.forEach((point, p) => {
         checkTimestamp(point.timeUnixNano, nowUnixNano, `${at}.dataPoints[${p}].time_unix_nano`);
         if (point.startTimeUnixNano > point.timeUnixNano) {
           reject(`${at}.dataPoints[${p}]: start_time_unix_nano ${point.startTimeUnixNano} is after time_unix_nano ${point.timeUnixNano}`);

@@ -20,6 +20,12 @@ describe('validateReferenceBatch', () => {
     expect(() => validateReferenceBatch({ ...decoded(), hostId: 'esx-07' }, NOW)).toThrow(/host_id must be 8-64 lowercase hex/);
   });
 
+  it('accepts no cluster id or a pseudonymous one, never a cluster name', () => {
+    expect(() => validateReferenceBatch({ ...decoded(), clusterId: '' }, NOW)).not.toThrow();
+    expect(() => validateReferenceBatch({ ...decoded(), clusterId: '0123456789abcdef' }, NOW)).not.toThrow();
+    expect(() => validateReferenceBatch({ ...decoded(), clusterId: 'prod-cluster-a' }, NOW)).toThrow(/cluster_id must be 8-64 lowercase hex/);
+  });
+
   it('requires P > 0 and 0 < T <= P (SHARDS rate T/P)', () => {
     expect(() => validateReferenceBatch({ ...decoded(), samplingModulus: 0n }, NOW)).toThrow('sampling_modulus must be > 0, got 0');
     expect(() => validateReferenceBatch({ ...decoded(), samplingModulus: 100n, samplingThreshold: 101n }, NOW)).toThrow(

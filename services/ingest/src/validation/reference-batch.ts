@@ -10,7 +10,7 @@ const SAMPLING_BITS = 24;
 
 /**
  * Validates a decoded tierwise.v1.ReferenceBatch (proto/tierwise/v1/reference_batch.proto):
- * batch, host and volume ids present; SHARDS parameters with P > 0 and 0 < T <= P
+ * batch, host and volume ids present, the cluster id when present; SHARDS parameters with P > 0 and 0 < T <= P
  * (sampling rate R = T / P, Waldspurger et al., FAST 2015); at most 100,000 references, each
  * READ or WRITE, at least one 4 KiB block long, in time order; base time and last reference
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
@@ -24,6 +24,9 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
   checkBatchId(batch.batchId, 'batch_id');
   checkPseudonymousId(batch.hostId, 'host_id');
   checkPseudonymousId(batch.volumeId, 'volume_id');
+  if (batch.clusterId) {
+    checkPseudonymousId(batch.clusterId, 'cluster_id');
+  }
   if (batch.samplingModulus <= 0n) {
     reject(`sampling_modulus must be > 0, got ${batch.samplingModulus}`);
   }

@@ -1,56 +1,74 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import "@/app/analytics.css";
+import { CustomBreakdownForm } from "@/components/analytics/CustomBreakdownForm";
+import { LiveRefresh } from "@/components/analytics/LiveRefresh";
+import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
+import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
+import { BREAKDOWN_LABELS, BREAKDOWNS, type Breakdown } from "@/components/analytics/breakdowns";
+import { VolumeHeader } from "@/components/analytics/VolumeHeader";
 import { BlockSizeChart } from "@/components/charts/BlockSizeChart";
 import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
+import { PolicyPanel } from "@/components/PolicyPanel";
 import { RecommendationPanel } from "@/components/RecommendationPanel";
 import { VolumeStats } from "@/components/VolumeStats";
-import { getVolume } from "@/lib/api";
+import { getVolume, getVolumePolicy } from "@/lib/api";
+import { getSeries } from "@/lib/analytics-api";
+import { PortalError } from "@/lib/errors";
 import { formatPercent } from "@/lib/format";
 import { definePage } from "@/lib/page";
+import { many, one } from "@/lib/search-params";
+import { parseRange, rangeQuery } from "@/lib/time-range";
 
 export const metadata: Metadata = { title: "Volume" };
 
 /**
- * /volumes/[volumeId]: working set and hit ratio tiles, the block-size distribution,
- * the miss ratio curve with the recommended and current tier sizes, and the recommendation.
+ * /volumes/[volumeId]: IOPS, throughput and latency over the chosen range with a breakdown
+ * (storage type, read/write, block size, custom), then the working set and hit ratio tiles,
+ * the block-size distribution, the miss ratio curve, the recommendation, and the desired cache
+ * policy beside what the agent applied.
  */
-export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params }) => {
+export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params, searchParams }) => {
   const { volumeId } = await params;
-  const volume = await getVolume(volumeId);
+  const query = await searchParams;
+  const range = parseRange(query);
+  const breakdown = (one(query.breakdown) ?? "storage") as Breakdown;
+  if (!BREAKDOWNS.includes(breakdown)) throw new PortalError("bad_request", `breakdown must be one of ${BREAKDOWNS.join(", ")}.`);
+  const direction = one(query.direction) ?? "";
+  const bins = many(query.bin);
+  const [volume, policy, series] = await Promise.all([
+    getVolume(volumeId),
+    getVolumePolicy(volumeId),
+    getSeries("volume", volumeId, range, {
+      sizes: breakdown === "size" || breakdown === "custom",
+      ...(breakdown === "custom" ? { direction: direction || undefined, sizeBins: bins } : {}),
+    }),
+  ]);
+  const path = `/volumes/${volumeId}`;
+  const keepRange = rangeQuery(range);
+  const name = volume.display_name ?? volume.volume_id;
   return (
     <>
-      <p className="crumbs">
-        <Link href="/volumes">Volumes</Link> /
-      </p>
-      <h1 className="volume-title">
-        {volume.display_name ?? <code title="pseudonymous volume id">{volume.volume_id}</code>}
-      </h1>
-      <p className="muted">
-        Host <code>{volume.host_id}</code>
-        {volume.display_name && (
-          <>
-            {" · "}id <code>{volume.volume_id}</code>
-          </>
-        )}
-      </p>
+      <VolumeHeader volume={volume} current="" keep={keepRange} />
+      <section className="panel" aria-labelledby="performance">
+        <h2 id="performance">Performance</h2>
+        <div className="controls">
+          <RangePicker path={path} range={range} keep={{ breakdown }} />
+          <ParamToggle path={path} name="breakdown" value={breakdown} options={BREAKDOWN_LABELS} keep={keepRange} label="Breakdown" />
+        </div>
+        {breakdown === "custom" && <CustomBreakdownForm path={path} keep={keepRange} sizeBins={series.size_bins} direction={direction} chosen={bins} />}
+        {range.live && <LiveRefresh />}
+        <PerformanceCharts series={series} breakdown={breakdown} subject={`volume ${name}`} />
+      </section>
       <VolumeStats volume={volume} />
       <section className="panel" aria-labelledby="block-sizes">
         <h2 id="block-sizes">Block-size distribution</h2>
-        {volume.block_sizes.length > 0 ? (
-          <BlockSizeChart bins={volume.block_sizes} />
-        ) : (
-          <p className="muted">No I/O size data yet.</p>
-        )}
+        {volume.block_sizes.length > 0 ? <BlockSizeChart bins={volume.block_sizes} /> : <p className="muted">No I/O size data yet.</p>}
       </section>
       <section className="panel" aria-labelledby="mrc">
         <h2 id="mrc">Miss ratio curve</h2>
         {volume.mrc && volume.mrc.points.length > 0 ? (
           <>
-            <MissRatioCurveChart
-              points={volume.mrc.points}
-              recommendedBytes={volume.recommendation?.tier_bytes ?? null}
-              currentBytes={volume.cache.capacity_bytes}
-            />
+            <MissRatioCurveChart points={volume.mrc.points} recommendedBytes={volume.recommendation?.tier_bytes ?? null} currentBytes={volume.cache.capacity_bytes} />
             <p className="muted small">
               LRU, {volume.mrc.method}, {formatPercent(volume.mrc.sampling_rate)} of blocks sampled.
             </p>
@@ -62,6 +80,10 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
       <section className="panel" aria-labelledby="recommendation">
         <h2 id="recommendation">Recommendation</h2>
         <RecommendationPanel recommendation={volume.recommendation} />
+      </section>
+      <section className="panel" aria-labelledby="policy">
+        <h2 id="policy">Cache policy</h2>
+        <PolicyPanel policy={policy} />
       </section>
     </>
   );

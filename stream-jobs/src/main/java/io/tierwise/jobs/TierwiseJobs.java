@@ -97,7 +97,8 @@ public final class TierwiseJobs {
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),
             settings.consumerGroupPrefix() + ".refs", new ReferenceBatchParser(),
             Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
-        pg.workingSets(), pg.missRatioCurves(), pg.recommendations(), settings.flushDelay(),
+        pg.workingSets(), pg.missRatioCurves(), pg.clusterWorkingSets(), pg.clusterMissRatioCurves(),
+        pg.recommendations(), settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env);
     JobClient client = env.executeAsync(JOB_NAME);

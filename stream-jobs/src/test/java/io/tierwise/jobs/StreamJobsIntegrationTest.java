@@ -70,7 +70,7 @@ class StreamJobsIntegrationTest {
     }
     if (tenant != null) {
       for (String table : List.of("volume_metrics_10s", "metric_rollups", "volume_io_stats", "volume_block_sizes",
-          "volume_working_sets", "volume_mrcs", "recommendations")) {
+          "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs", "recommendations")) {
         stack.ownerRows("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)", tenant);
       }
       stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
@@ -99,12 +99,18 @@ class StreamJobsIntegrationTest {
           .build().toByteArray()));
       // References: volume r0 in 12 batches of 500 (rate 1/100), sent with 0<->1 and 3<->4 swapped;
       // volume r1 in 2 batches (too few references for a recommendation); volume r2 malformed.
+      // Volumes c0 and c1 of cluster c0ffee01: 2 batches of 100 references over 50 blocks each, at R = 1.
       int[] order = {1, 0, 2, 4, 3, 5, 6, 7, 8, 9, 10, 11};
       for (int seq : order) {
         records.add(refs(cyclicBatch("r0", seq, 2000, 500)));
       }
       records.add(refs(cyclicBatch("r1", 0, 50, 100)));
       records.add(refs(cyclicBatch("r1", 1, 50, 100)));
+      for (int seq = 0; seq < 2; seq++) {
+        for (String volume : List.of("c0", "c1")) {
+          records.add(refs(clusterBatch(volume, seq)));
+        }
+      }
       ReferenceBatch bad = cyclicBatch("r2", 0, 10, 10).toBuilder()
           .setReferences(0, BlockReference.newBuilder().setBlockHash(101).setDirection(Direction.DIRECTION_READ)
               .setLengthBlocks(1))
@@ -120,7 +126,7 @@ class StreamJobsIntegrationTest {
     awaitRows("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND read_ops = "
         + "(CASE volume_id WHEN 'm0' THEN 600 WHEN 'm1' THEN 603 ELSE 606 END)", 3);
     awaitRows("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND window_name = 'all' AND "
-        + "sampled_references = (CASE volume_id WHEN 'r0' THEN 6000 ELSE 200 END)", 2);
+        + "volume_id IN ('r0', 'r1') AND sampled_references = (CASE volume_id WHEN 'r0' THEN 6000 ELSE 200 END)", 2);
     awaitRows("SELECT count(*) FROM recommendations WHERE tenant_id = CAST(? AS uuid)", 1);
     System.out.printf("stream jobs: all rows visible %.1f s after the last record was produced%n",
         (System.nanoTime() - sentAt) / 1e9);
@@ -193,6 +199,19 @@ class StreamJobsIntegrationTest {
     assertThat((Double) rec.get("target_hit_ratio")).isCloseTo(0.6, within(1e-9));
     assertThat((String) rec.get("explanation")).contains("1 GiB", "RAM");
 
+    // The cluster: c0's and c1's references merged in time order (the last second's after the
+    // idle timeout): the same 50 block numbers of two volumes are 100 blocks of the shared tier.
+    awaitRows("SELECT count(*) FROM cluster_working_sets WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01'"
+        + " AND window_name = 'all' AND sampled_references = 400", 1);
+    Map<String, Object> cluster = single("SELECT volumes, wss_bytes, sampling_rate FROM cluster_working_sets"
+        + " WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01' AND window_name = 'all'");
+    assertThat(cluster).containsEntry("volumes", 2).containsEntry("wss_bytes", 100L * 4096)
+        .containsEntry("sampling_rate", 1.0);
+    assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'c0'"
+        + " AND window_name = 'all' AND wss_bytes = 50 * 4096")).as("each volume alone: 50 blocks").isEqualTo(1);
+    assertThat(count("SELECT count(*) FROM cluster_mrcs WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01'"))
+        .as("windows all, 1h, 24h, 7d").isEqualTo(4);
+
     // Malformed input left nothing behind, and nothing else was lost.
     assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r2'")).isZero();
     assertThat(count("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid)")).isEqualTo(3);
@@ -242,6 +261,18 @@ class StreamJobsIntegrationTest {
       long i = (long) seq * size + k;
       b.addReferences(BlockReference.newBuilder().setBlockHash(100 * (i % blocks))
           .setDirection(i % 5 == 0 ? Direction.DIRECTION_WRITE : Direction.DIRECTION_READ)
+          .setLengthBlocks(1).setTimeOffsetUs(k * 1000L));
+    }
+    return b.build();
+  }
+
+  /** Batch {@code seq} of volume {@code volume} of cluster c0ffee01: 100 reads of blocks 0..49 twice, R = 1. */
+  private static ReferenceBatch clusterBatch(String volume, int seq) {
+    ReferenceBatch.Builder b = ReferenceBatch.newBuilder().setBatchId(UUID.randomUUID().toString())
+        .setHostId("host-" + volume).setVolumeId(volume).setClusterId("c0ffee01").setSequence(seq)
+        .setSamplingModulus(1 << 24).setSamplingThreshold(1 << 24).setBaseTimeUnixNano(T0 + seq * 1_000_000_000L);
+    for (int k = 0; k < 100; k++) {
+      b.addReferences(BlockReference.newBuilder().setBlockHash(k % 50).setDirection(Direction.DIRECTION_READ)
           .setLengthBlocks(1).setTimeOffsetUs(k * 1000L));
     }
     return b.build();

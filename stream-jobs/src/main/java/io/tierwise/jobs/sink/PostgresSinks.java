@@ -100,25 +100,37 @@ public final class PostgresSinks {
         evicted_bytes = EXCLUDED.evicted_bytes, occupancy_bytes = EXCLUDED.occupancy_bytes,
         capacity_bytes = EXCLUDED.capacity_bytes, latency_us = EXCLUDED.latency_us, updated_at = now()""";
 
-  private static final String WORKING_SETS = """
-      INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end,
-        wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes,
-        updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
-      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
-        window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
-        wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
-        wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
-        sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes,
-        updated_at = now()""";
+  private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
+  private static final String CLUSTER_WORKING_SETS = workingSetsSql("cluster_working_sets", "cluster_id", "volumes");
+  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
+  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id");
 
-  private static final String MRCS = """
-      INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points,
-        updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
-      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET
-        method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
-        updated_at = now()""";
+  /** The upsert of a volume's or cluster's working-set row; {@code extra}: one more integer column. */
+  private static String workingSetsSql(String table, String idColumn, String extra) {
+    String column = extra.isEmpty() ? "" : ", " + extra;
+    return """
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, window_start, window_end,
+          wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes%3$s,
+          updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?%4$s, now())
+        ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
+          window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
+          wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes,
+          wss_write_bytes = EXCLUDED.wss_write_bytes, sampled_references = EXCLUDED.sampled_references,
+          sampling_rate = EXCLUDED.sampling_rate, state_bytes = EXCLUDED.state_bytes%5$s,
+          updated_at = now()""".formatted(table, idColumn, column, extra.isEmpty() ? "" : ", ?",
+        extra.isEmpty() ? "" : ", " + extra + " = EXCLUDED." + extra);
+  }
+
+  /** The upsert of a volume's or cluster's MRC row. */
+  private static String mrcsSql(String table, String idColumn) {
+    return """
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
+        ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
+          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
+          updated_at = now()""".formatted(table, idColumn);
+  }
 
   private static final String RECOMMENDATIONS = """
       INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
@@ -140,7 +152,8 @@ public final class PostgresSinks {
 
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
-      "metric_rollups", "volume_working_sets", "volume_mrcs", "recommendations", "volume_cache_health_10s");
+      "metric_rollups", "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs",
+      "recommendations", "volume_cache_health_10s");
 
   private final String jdbcUrl;
 
@@ -275,31 +288,47 @@ public final class PostgresSinks {
 
   /** volume_working_sets, one row per window. */
   public Sink<VolumeAnalysis> workingSets() {
-    return sink(WORKING_SETS, (ps, a) -> {
-      ps.setString(1, a.tenantId);
-      ps.setString(2, a.volumeId);
-      ps.setString(3, a.windowName);
-      ps.setObject(4, timestamp(a.windowStartUnixNano));
-      ps.setObject(5, timestamp(a.windowEndUnixNano));
-      ps.setLong(6, a.wssBytes);
-      ps.setLong(7, a.wssReadBytes);
-      ps.setLong(8, a.wssWriteBytes);
-      ps.setLong(9, a.sampledReferences);
-      ps.setDouble(10, a.samplingRate);
-      ps.setLong(11, a.stateBytes);
-    });
+    return sink(WORKING_SETS, (ps, a) -> setWorkingSet(ps, a, a.volumeId));
+  }
+
+  /** cluster_working_sets, one row per window. */
+  public Sink<VolumeAnalysis> clusterWorkingSets() {
+    return sink(CLUSTER_WORKING_SETS, (ps, a) -> ps.setInt(setWorkingSet(ps, a, a.clusterId), a.volumes));
+  }
+
+  /** Sets the working-set columns of a volume's or cluster's row; returns the next index. */
+  private static int setWorkingSet(PreparedStatement ps, VolumeAnalysis a, String id) throws SQLException {
+    ps.setString(1, a.tenantId);
+    ps.setString(2, id);
+    ps.setString(3, a.windowName);
+    ps.setObject(4, timestamp(a.windowStartUnixNano));
+    ps.setObject(5, timestamp(a.windowEndUnixNano));
+    ps.setLong(6, a.wssBytes);
+    ps.setLong(7, a.wssReadBytes);
+    ps.setLong(8, a.wssWriteBytes);
+    ps.setLong(9, a.sampledReferences);
+    ps.setDouble(10, a.samplingRate);
+    ps.setLong(11, a.stateBytes);
+    return 12;
   }
 
   /** volume_mrcs, one row per window. */
   public Sink<VolumeAnalysis> missRatioCurves() {
-    return sink(MRCS, (ps, a) -> {
-      ps.setString(1, a.tenantId);
-      ps.setString(2, a.volumeId);
-      ps.setString(3, a.windowName);
-      ps.setString(4, a.method);
-      ps.setDouble(5, a.samplingRate);
-      ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
-    });
+    return sink(MRCS, (ps, a) -> setMrc(ps, a, a.volumeId));
+  }
+
+  /** cluster_mrcs, one row per window. */
+  public Sink<VolumeAnalysis> clusterMissRatioCurves() {
+    return sink(CLUSTER_MRCS, (ps, a) -> setMrc(ps, a, a.clusterId));
+  }
+
+  private static void setMrc(PreparedStatement ps, VolumeAnalysis a, String id) throws SQLException {
+    ps.setString(1, a.tenantId);
+    ps.setString(2, id);
+    ps.setString(3, a.windowName);
+    ps.setString(4, a.method);
+    ps.setDouble(5, a.samplingRate);
+    ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
   }
 
   /** recommendations, the current one per volume. */

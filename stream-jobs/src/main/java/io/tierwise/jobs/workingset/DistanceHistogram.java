@@ -14,7 +14,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * {@link MissRatioCurve#cacheSizeGrid} (a power of two times 4 MiB, or 1.5 times it) is a bucket
  * boundary, so the MRC there is exact; between boundaries the weight is interpolated linearly.
  */
-final class DistanceHistogram {
+final class DistanceHistogram implements DistanceCounts {
   private static final int SUB_BITS = 6;
   private static final int SUB = 1 << SUB_BITS;
   private static final int MAX_EXPONENT = 62;
@@ -49,20 +49,20 @@ final class DistanceHistogram {
     return Math.scalb((double) (SUB + (i - SUB) % SUB), shift);
   }
 
-  /** Adds {@code weight} at distance {@code distance} (blocks, &ge; 0). */
-  void add(double distance, double weight) {
-    int i = index(distance);
+  /** Adds {@code scale} at distance {@code sampledDistance * scale} blocks. */
+  @Override
+  public void add(long sampledDistance, double scale) {
+    double weight = scale;
+    int i = index(sampledDistance * scale);
     if (i >= weights.length) {
       weights = Arrays.copyOf(weights, Math.max(i + 1, 2 * weights.length));
     }
     weights[i] += weight;
   }
 
-  /**
-   * The weight of distances below each of {@code limits} (blocks, increasing): the references an
-   * LRU cache of that many blocks hits.
-   */
-  double[] weightBelow(double[] limits) {
+  /** Between bucket boundaries the weight is interpolated linearly. */
+  @Override
+  public double[] weightBelow(double[] limits) {
     double[] below = new double[limits.length];
     double sum = 0;
     int bucket = 0;
@@ -80,40 +80,22 @@ final class DistanceHistogram {
     return below;
   }
 
-  DistanceHistogram copy() {
+  @Override
+  public DistanceHistogram copy() {
     return new DistanceHistogram(weights.clone());
   }
 
-  private int used() {
-    int used = weights.length;
-    while (used > 0 && weights[used - 1] == 0) {
-      used--;
-    }
-    return used;
+  @Override
+  public long serializedBytes() {
+    return DistanceCounts.serializedBytes(weights);
   }
 
-  /** Bytes of {@link #writeTo}. */
-  long serializedBytes() {
-    return 4 + 8L * used();
-  }
-
-  void writeTo(DataOutputView out) throws IOException {
-    int used = used();
-    out.writeInt(used);
-    for (int i = 0; i < used; i++) {
-      out.writeDouble(weights[i]);
-    }
+  @Override
+  public void writeTo(DataOutputView out) throws IOException {
+    DistanceCounts.write(out, weights);
   }
 
   static DistanceHistogram readFrom(DataInputView in) throws IOException {
-    int used = in.readInt();
-    if (used < 0 || used > SUB + (MAX_EXPONENT - SUB_BITS + 1) * SUB) {
-      throw new IOException("inconsistent distance histogram: " + used + " buckets");
-    }
-    double[] w = new double[Math.max(SUB, used)];
-    for (int i = 0; i < used; i++) {
-      w[i] = in.readDouble();
-    }
-    return new DistanceHistogram(w);
+    return new DistanceHistogram(DistanceCounts.read(in, SUB, SUB + (MAX_EXPONENT - SUB_BITS + 1) * SUB));
   }
 }

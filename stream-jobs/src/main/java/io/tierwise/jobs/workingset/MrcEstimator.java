@@ -43,7 +43,17 @@ public interface MrcEstimator {
    *
    * @throws IllegalArgumentException when p changes or an update is invalid
    */
-  void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates);
+  default void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
+    addStreamTotals(0, consideredReferences, hllPrecision, hllUpdates);
+  }
+
+  /**
+   * Adds one batch's stream totals to part {@code part} of a merged stream: a cluster's volume
+   * (their blocks are disjoint, so the distinct-block counts add up).
+   *
+   * @throws IllegalArgumentException when p changes or an update is invalid
+   */
+  void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates);
 
   /** p of the distinct-block sketch, 0 before any batch brought one. */
   int sketchPrecision();

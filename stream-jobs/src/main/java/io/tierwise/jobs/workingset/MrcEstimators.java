@@ -33,14 +33,13 @@ public record MrcEstimators(String method, int maxSamples) implements Serializab
         : new ShardsFixedRate(modulus, threshold);
   }
 
-  /** Writes a method tag, then the estimator's state. */
+  /** Writes the estimator's state (its layout names the variant). */
   static void write(MrcEstimator e, DataOutputView out) throws IOException {
-    out.writeBoolean(e instanceof ShardsFixedSize);
     e.writeTo(out);
   }
 
   /** Reads an estimator written by {@link #write}. */
   static MrcEstimator read(DataInputView in) throws IOException {
-    return in.readBoolean() ? ShardsFixedSize.readFrom(in) : ShardsFixedRate.readFrom(in);
+    return ShardsEstimator.readFrom(in);
   }
 }

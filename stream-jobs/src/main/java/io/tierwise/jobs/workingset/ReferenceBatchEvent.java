@@ -1,5 +1,9 @@
 package io.tierwise.jobs.workingset;
 
+import java.io.IOException;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
 /**
  * One validated {@code tierwise.v1.ReferenceBatch} of one volume (a Flink POJO). References are
  * in time order; parallel arrays hold, per reference, the block hash {@code H(L)}, whether it was
@@ -13,6 +17,8 @@ public class ReferenceBatchEvent {
   public String volumeId;
   /** Pseudonymous host id (may be empty). */
   public String hostId;
+  /** Pseudonymous cluster id of the volume's host, null when it is in no cluster. */
+  public String clusterId;
   /** The agent's batch id. */
   public String batchId;
   /** Position in the volume's stream: 0, 1, 2, ... */
@@ -46,6 +52,11 @@ public class ReferenceBatchEvent {
     return tenantId + "/" + volumeId;
   }
 
+  /** The key of the volume's cluster, "tenant/cluster", or null when it is in no cluster. */
+  public String clusterKey() {
+    return clusterId == null ? null : tenantId + "/" + clusterId;
+  }
+
   /** Number of references. */
   public int size() {
     return blockHashes.length;
@@ -54,5 +65,64 @@ public class ReferenceBatchEvent {
   /** Time of reference {@code i}, Unix epoch nanoseconds. */
   public long referenceTimeUnixNano(int i) {
     return baseTimeUnixNano + timeOffsetsMicros[i] * 1000;
+  }
+
+  /** Writes the batch (for {@link ClusterStream}'s state; volume ids and times, not tenant or host). */
+  void writeTo(DataOutputView out) throws IOException {
+    out.writeUTF(volumeId);
+    out.writeUTF(batchId);
+    out.writeLong(sequence);
+    out.writeLong(samplingModulus);
+    out.writeLong(samplingThreshold);
+    out.writeLong(baseTimeUnixNano);
+    out.writeLong(consideredReferences);
+    out.writeInt(distinctBlocksHllPrecision);
+    out.writeInt(distinctBlocksHllUpdates.length);
+    for (int u : distinctBlocksHllUpdates) {
+      out.writeInt(u);
+    }
+    out.writeInt(size());
+    for (int i = 0; i < size(); i++) {
+      out.writeLong(blockHashes[i]);
+      out.writeBoolean(writes[i]);
+      out.writeInt(lengthBlocks[i]);
+      out.writeLong(timeOffsetsMicros[i]);
+    }
+  }
+
+  /** Reads a batch written by {@link #writeTo}; {@link IOException} on a negative length. */
+  static ReferenceBatchEvent readFrom(DataInputView in) throws IOException {
+    ReferenceBatchEvent e = new ReferenceBatchEvent();
+    e.volumeId = in.readUTF();
+    e.batchId = in.readUTF();
+    e.sequence = in.readLong();
+    e.samplingModulus = in.readLong();
+    e.samplingThreshold = in.readLong();
+    e.baseTimeUnixNano = in.readLong();
+    e.consideredReferences = in.readLong();
+    e.distinctBlocksHllPrecision = in.readInt();
+    int updates = in.readInt();
+    if (updates < 0) {
+      throw new IOException("inconsistent reference batch state: " + updates + " sketch updates");
+    }
+    e.distinctBlocksHllUpdates = new int[updates];
+    for (int i = 0; i < updates; i++) {
+      e.distinctBlocksHllUpdates[i] = in.readInt();
+    }
+    int n = in.readInt();
+    if (n < 0) {
+      throw new IOException("inconsistent reference batch state: " + n + " references");
+    }
+    e.blockHashes = new long[n];
+    e.writes = new boolean[n];
+    e.lengthBlocks = new int[n];
+    e.timeOffsetsMicros = new long[n];
+    for (int i = 0; i < n; i++) {
+      e.blockHashes[i] = in.readLong();
+      e.writes[i] = in.readBoolean();
+      e.lengthBlocks[i] = in.readInt();
+      e.timeOffsetsMicros[i] = in.readLong();
+    }
+    return e;
   }
 }

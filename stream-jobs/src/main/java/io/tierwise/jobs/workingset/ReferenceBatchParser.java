@@ -59,6 +59,7 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     event.tenantId = tenantId;
     event.volumeId = batch.getVolumeId();
     event.hostId = batch.getHostId();
+    event.clusterId = batch.getClusterId().isEmpty() ? null : batch.getClusterId();
     event.batchId = batch.getBatchId();
     event.sequence = batch.getSequence();
     event.samplingModulus = batch.getSamplingModulus();

@@ -1,55 +1,81 @@
 package io.tierwise.jobs.workingset;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * The agent's stream totals summed over a volume's batches ({@code tierwise.v1.ReferenceBatch}
+ * The agents' stream totals summed over a stream's batches ({@code tierwise.v1.ReferenceBatch}
  * fields 9 to 11): N, the count of all block references considered (sampled or not), and the
  * HyperLogLog sketch of the distinct blocks considered ({@link DistinctBlockSketch}, estimate B).
- * One batch without them ({@code hllPrecision = 0}: an older agent) marks the totals incomplete
- * for good, and the estimators fall back to the nominal sampling rate. Not thread-safe.
+ * A volume's stream has one part; a cluster's merged stream one part per volume, whose blocks are
+ * disjoint, so B is the sum of the parts' estimates (a union of the sketches would merge the same
+ * block number of two volumes). One batch without totals ({@code hllPrecision = 0}: an older
+ * agent) marks the totals incomplete for good, and the estimators fall back to the nominal
+ * sampling rate. Not thread-safe.
  */
 final class StreamTotals {
   private long consideredReferences;
-  private DistinctBlockSketch distinctBlocks;
+  /** One sketch per part (null until the part's first batch with totals). */
+  private final List<DistinctBlockSketch> parts;
   private boolean incomplete;
 
+  StreamTotals() {
+    this(new ArrayList<>());
+  }
+
+  private StreamTotals(List<DistinctBlockSketch> parts) {
+    this.parts = parts;
+  }
+
   /**
-   * Adds one batch's totals.
+   * Adds one batch's totals to part {@code part} (a volume of a cluster; 0 for a volume's stream).
    *
    * @param consideredReferences N of the batch: all block references of its span, &ge; 0
    * @param hllPrecision p of the distinct-block sketch, 0 when the batch has no totals
    * @param hllUpdates register updates {@code (index << 8) | value}
+   * @param part the part, &ge; 0
    * @throws IllegalArgumentException when p differs from earlier batches' or an update is invalid
    *     ({@link DistinctBlockSketch#checkUpdate})
    */
-  void add(long consideredReferences, int hllPrecision, int[] hllUpdates) {
+  void add(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
     if (hllPrecision == 0) {
       incomplete = true;
       return;
     }
-    if (distinctBlocks == null) {
-      distinctBlocks = new DistinctBlockSketch(hllPrecision);
-    } else if (distinctBlocks.precision() != hllPrecision) {
-      throw new IllegalArgumentException("HyperLogLog precision changed from " + distinctBlocks.precision()
-          + " to " + hllPrecision);
+    int precision = sketchPrecision();
+    if (precision != 0 && precision != hllPrecision) {
+      throw new IllegalArgumentException("HyperLogLog precision changed from " + precision + " to " + hllPrecision);
+    }
+    while (parts.size() <= part) {
+      parts.add(null);
+    }
+    DistinctBlockSketch sketch = parts.get(part);
+    if (sketch == null) {
+      sketch = new DistinctBlockSketch(hllPrecision);
+      parts.set(part, sketch);
     }
     for (int update : hllUpdates) {
-      distinctBlocks.merge(update);
+      sketch.merge(update);
     }
     this.consideredReferences += consideredReferences;
   }
 
-  /** p of the sketch, 0 before any batch brought one. */
+  /** p of the sketches, 0 before any batch brought one. */
   int sketchPrecision() {
-    return distinctBlocks == null ? 0 : distinctBlocks.precision();
+    for (DistinctBlockSketch sketch : parts) {
+      if (sketch != null) {
+        return sketch.precision();
+      }
+    }
+    return 0;
   }
 
   /** True when every batch brought the totals (and at least one did). */
   boolean complete() {
-    return !incomplete && distinctBlocks != null && consideredReferences > 0;
+    return !incomplete && sketchPrecision() != 0 && consideredReferences > 0;
   }
 
   /** N summed over the batches with totals. */
@@ -57,38 +83,62 @@ final class StreamTotals {
     return consideredReferences;
   }
 
-  /** B: the sketch's distinct-block estimate (0 without a sketch). */
+  /** B: the sum of the parts' distinct-block estimates (0 without a sketch). */
   double distinctBlocks() {
-    return distinctBlocks == null ? 0 : distinctBlocks.estimate();
+    double sum = 0;
+    for (DistinctBlockSketch sketch : parts) {
+      sum += sketch == null ? 0 : sketch.estimate();
+    }
+    return sum;
   }
 
   StreamTotals copy() {
-    StreamTotals c = new StreamTotals();
+    List<DistinctBlockSketch> copies = new ArrayList<>(parts.size());
+    for (DistinctBlockSketch sketch : parts) {
+      copies.add(sketch == null ? null : sketch.copy());
+    }
+    StreamTotals c = new StreamTotals(copies);
     c.consideredReferences = consideredReferences;
-    c.distinctBlocks = distinctBlocks == null ? null : distinctBlocks.copy();
     c.incomplete = incomplete;
     return c;
   }
 
   /** Bytes of {@link #writeTo}. */
   long serializedBytes() {
-    return 10 + (distinctBlocks == null ? 0 : distinctBlocks.serializedBytes());
+    long bytes = 8 + 1 + 4;
+    for (DistinctBlockSketch sketch : parts) {
+      bytes += 1 + (sketch == null ? 0 : sketch.serializedBytes());
+    }
+    return bytes;
   }
 
   void writeTo(DataOutputView out) throws IOException {
     out.writeLong(consideredReferences);
     out.writeBoolean(incomplete);
-    out.writeBoolean(distinctBlocks != null);
-    if (distinctBlocks != null) {
-      distinctBlocks.writeTo(out);
+    out.writeInt(parts.size());
+    for (DistinctBlockSketch sketch : parts) {
+      out.writeBoolean(sketch != null);
+      if (sketch != null) {
+        sketch.writeTo(out);
+      }
     }
   }
 
+  /** @throws IOException on a read error or an inconsistent state */
   static StreamTotals readFrom(DataInputView in) throws IOException {
-    StreamTotals t = new StreamTotals();
-    t.consideredReferences = in.readLong();
-    t.incomplete = in.readBoolean();
-    t.distinctBlocks = in.readBoolean() ? DistinctBlockSketch.readFrom(in) : null;
+    long considered = in.readLong();
+    boolean incomplete = in.readBoolean();
+    int count = in.readInt();
+    if (count < 0) {
+      throw new IOException("inconsistent stream totals: " + count + " parts");
+    }
+    List<DistinctBlockSketch> parts = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      parts.add(in.readBoolean() ? DistinctBlockSketch.readFrom(in) : null);
+    }
+    StreamTotals t = new StreamTotals(parts);
+    t.consideredReferences = considered;
+    t.incomplete = incomplete;
     return t;
   }
 }

@@ -5,7 +5,9 @@ import io.tierwise.jobs.recommend.Recommendation;
 /**
  * One volume's working set, miss ratio curve and (for {@link #RECOMMENDATION_WINDOW})
  * recommendation over one window ({@link WindowedEstimators}), as computed by {@link
- * WorkingSetFunction} (a Flink POJO). Feeds volume_working_sets, volume_mrcs and recommendations.
+ * WorkingSetFunction} (a Flink POJO); or, with {@link #clusterId} set, a cluster's ({@link
+ * ClusterWorkingSetFunction}, no recommendation). Feeds volume_working_sets, volume_mrcs and
+ * recommendations, or cluster_working_sets and cluster_mrcs.
  */
 public class VolumeAnalysis {
   /** The window recommendations are computed over: a day, so a daily cycle is in it. */
@@ -19,8 +21,12 @@ public class VolumeAnalysis {
   public long stateBytes;
   /** Tenant (UUID text). */
   public String tenantId;
-  /** Volume id. */
+  /** Volume id (null for a cluster's). */
   public String volumeId;
+  /** Cluster id of a cluster's analysis, null for a volume's. */
+  public String clusterId;
+  /** Volumes merged into a cluster's analysis (0 for a volume's). */
+  public int volumes;
   /** Time of the earliest reference, Unix epoch nanoseconds. */
   public long windowStartUnixNano;
   /** Time of the latest reference, Unix epoch nanoseconds. */
@@ -44,4 +50,31 @@ public class VolumeAnalysis {
 
   /** For Flink. */
   public VolumeAnalysis() {}
+
+  /**
+   * The working sets and MRC (on {@link MissRatioCurve#cacheSizeGrid} of the working set) of one
+   * window's estimate; no recommendation.
+   *
+   * @param stateBytes bytes of the whole SHARDS state the result comes from
+   */
+  static VolumeAnalysis of(String tenantId, String volumeId, WindowedEstimators.Result r, long stateBytes) {
+    MrcEstimator s = r.estimator();
+    VolumeAnalysis a = new VolumeAnalysis();
+    a.tenantId = tenantId;
+    a.volumeId = volumeId;
+    a.windowName = r.window();
+    a.method = s.method();
+    a.stateBytes = stateBytes;
+    a.windowStartUnixNano = r.startUnixNano();
+    a.windowEndUnixNano = r.endUnixNano();
+    a.wssBytes = s.workingSetBytes();
+    a.wssReadBytes = s.readWorkingSetBytes();
+    a.wssWriteBytes = s.writeWorkingSetBytes();
+    a.sampledReferences = s.references();
+    a.samplingRate = s.rate();
+    MissRatioCurve mrc = s.missRatioCurve(MissRatioCurve.cacheSizeGrid(a.wssBytes));
+    a.mrcCacheBytes = mrc.cacheBytes();
+    a.mrcMissRatios = mrc.missRatios();
+    return a;
+  }
 }

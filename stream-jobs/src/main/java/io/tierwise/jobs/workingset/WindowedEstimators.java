@@ -117,10 +117,15 @@ public final class WindowedEstimators {
    * live panes (see class doc).
    */
   public void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
-    all.estimator.addStreamTotals(consideredReferences, hllPrecision, hllUpdates);
+    addStreamTotals(0, consideredReferences, hllPrecision, hllUpdates);
+  }
+
+  /** The same for part {@code part} of a merged stream ({@link MrcEstimator#addStreamTotals(int, long, int, int[])}). */
+  public void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
+    all.estimator.addStreamTotals(part, consideredReferences, hllPrecision, hllUpdates);
     for (ArrayDeque<Pane> window : panes) {
       for (Pane p : window) {
-        p.estimator.addStreamTotals(consideredReferences, 0, NO_UPDATES);
+        p.estimator.addStreamTotals(part, consideredReferences, 0, NO_UPDATES);
       }
     }
   }

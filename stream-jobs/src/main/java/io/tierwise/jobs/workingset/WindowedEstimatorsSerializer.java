@@ -3,7 +3,6 @@ package io.tierwise.jobs.workingset;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -12,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * distance histograms and counters in a compact binary form (no Kryo), and makes deep copies for
  * the heap state backend's copy-on-write snapshots.
  */
-public final class WindowedEstimatorsSerializer extends TypeSerializerSingleton<WindowedEstimators> {
+public final class WindowedEstimatorsSerializer extends BinaryStateSerializer<WindowedEstimators> {
   private static final long serialVersionUID = 1L;
 
   /** The only instance. */
@@ -21,48 +20,18 @@ public final class WindowedEstimatorsSerializer extends TypeSerializerSingleton<
   private WindowedEstimatorsSerializer() {}
 
   @Override
-  public boolean isImmutableType() {
-    return false;
+  void write(WindowedEstimators value, DataOutputView out) throws IOException {
+    value.writeTo(out);
   }
 
   @Override
-  public WindowedEstimators createInstance() {
-    return null;
+  WindowedEstimators read(DataInputView in) throws IOException {
+    return WindowedEstimators.readFrom(in);
   }
 
   @Override
-  public WindowedEstimators copy(WindowedEstimators from) {
-    return from.copy();
-  }
-
-  @Override
-  public WindowedEstimators copy(WindowedEstimators from, WindowedEstimators reuse) {
-    return from.copy();
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
-  public void serialize(WindowedEstimators record, DataOutputView target) throws IOException {
-    record.writeTo(target);
-  }
-
-  @Override
-  public WindowedEstimators deserialize(DataInputView source) throws IOException {
-    return WindowedEstimators.readFrom(source);
-  }
-
-  @Override
-  public WindowedEstimators deserialize(WindowedEstimators reuse, DataInputView source) throws IOException {
-    return WindowedEstimators.readFrom(source);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
+  WindowedEstimators deepCopy(WindowedEstimators value) {
+    return value.copy();
   }
 
   @Override

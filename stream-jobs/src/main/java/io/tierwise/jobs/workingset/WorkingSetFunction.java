@@ -12,6 +12,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,12 @@ import org.slf4j.LoggerFactory;
  */
 public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
+  /**
+   * Side output: every batch of a volume in a cluster, once processed, in the volume's sequence
+   * order (duplicates dropped, gaps skipped), for {@link ClusterWorkingSetFunction}.
+   */
+  public static final OutputTag<ReferenceBatchEvent> CLUSTER_BATCHES =
+      new OutputTag<>("cluster-batches", Types.POJO(ReferenceBatchEvent.class));
   private static final Logger LOG = LoggerFactory.getLogger(WorkingSetFunction.class);
 
   private final long flushDelayMillis;
@@ -82,20 +89,20 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     }
     long now = ctx.timerService().currentProcessingTime();
     if (batch.sequence == st.nextSequence) {
-      process(st, batch);
-      drain(st);
+      process(st, batch, ctx);
+      drain(st, ctx);
     } else if (batch.sequence > st.nextSequence) {
       pending.put(batch.sequence, batch);
       st.pendingBatches++;
       if (st.pendingBatches > maxPendingBatches) {
-        skipGap(st, maxPendingBatches + " batches waiting");
+        skipGap(st, maxPendingBatches + " batches waiting", ctx);
       }
     } else if (batch.size() > 0 && batch.referenceTimeUnixNano(0) > st.windowEndUnixNano) {
       LOG.info("volume {}: sequence restarted at {} (expected {}): the agent restarted", batch.volumeKey(),
           batch.sequence, st.nextSequence);
       dropPending(st, "superseded by the agent's restart");
       st.nextSequence = batch.sequence;
-      process(st, batch);
+      process(st, batch, ctx);
     } else {
       LOG.warn("volume {}: dropped duplicate batch {} (sequence {}, expected {})", batch.volumeKey(), batch.batchId,
           batch.sequence, st.nextSequence);
@@ -110,7 +117,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     if (st.gapDeadlineMillis != 0 && timestamp >= st.gapDeadlineMillis) {
       st.gapDeadlineMillis = 0;
       if (st.pendingBatches > 0) {
-        skipGap(st, "nothing came for " + gapTimeoutMillis + " ms");
+        skipGap(st, "nothing came for " + gapTimeoutMillis + " ms", ctx);
       }
     }
     if (st.flushAtMillis != 0 && timestamp >= st.flushAtMillis) {
@@ -144,7 +151,10 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     }
   }
 
-  private void process(VolumeStream st, ReferenceBatchEvent batch) throws Exception {
+  private void process(VolumeStream st, ReferenceBatchEvent batch, Context ctx) throws Exception {
+    if (batch.clusterId != null) {
+      ctx.output(CLUSTER_BATCHES, batch);
+    }
     WindowedEstimators w = shards.value();
     IoProfile io = ioProfile.value();
     boolean sketchChanged = w != null && w.all().sketchPrecision() != 0 && batch.distinctBlocksHllPrecision != 0
@@ -166,7 +176,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
       w.lowerThreshold(batch.samplingThreshold);
     }
     w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
-    double agentRate = ShardsFixedRate.samplingRate(batch.samplingModulus, batch.samplingThreshold);
+    double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
       long time = batch.referenceTimeUnixNano(i);
       w.reference(batch.blockHashes[i], batch.writes[i], time);
@@ -188,17 +198,17 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   }
 
   /** Processes waiting batches while they continue the sequence. */
-  private void drain(VolumeStream st) throws Exception {
+  private void drain(VolumeStream st, Context ctx) throws Exception {
     ReferenceBatchEvent next;
     while (st.pendingBatches > 0 && (next = pending.get(st.nextSequence)) != null) {
       pending.remove(st.nextSequence);
       st.pendingBatches--;
-      process(st, next);
+      process(st, next, ctx);
     }
   }
 
   /** Gives up on the missing sequence numbers before the earliest waiting batch. */
-  private void skipGap(VolumeStream st, String why) throws Exception {
+  private void skipGap(VolumeStream st, String why, Context ctx) throws Exception {
     long earliest = Long.MAX_VALUE;
     for (Long seq : pending.keys()) {
       earliest = Math.min(earliest, seq);
@@ -206,7 +216,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     LOG.warn("volume {}/{}: batches {}..{} missing ({}); continuing at {}", st.tenantId, st.volumeId,
         st.nextSequence, earliest - 1, why, earliest);
     st.nextSequence = earliest;
-    drain(st);
+    drain(st, ctx);
   }
 
   private void dropPending(VolumeStream st, String why) throws Exception {
@@ -221,26 +231,10 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
 
   private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators.Result r, IoProfile io,
       long stateBytes) {
-    MrcEstimator s = r.estimator();
-    VolumeAnalysis a = new VolumeAnalysis();
-    a.tenantId = st.tenantId;
-    a.volumeId = st.volumeId;
-    a.windowName = r.window();
-    a.method = s.method();
-    a.stateBytes = stateBytes;
-    a.windowStartUnixNano = r.startUnixNano();
-    a.windowEndUnixNano = r.endUnixNano();
-    a.wssBytes = s.workingSetBytes();
-    a.wssReadBytes = s.readWorkingSetBytes();
-    a.wssWriteBytes = s.writeWorkingSetBytes();
-    a.sampledReferences = s.references();
-    a.samplingRate = s.rate();
-    MissRatioCurve mrc = s.missRatioCurve(MissRatioCurve.cacheSizeGrid(a.wssBytes));
-    a.mrcCacheBytes = mrc.cacheBytes();
-    a.mrcMissRatios = mrc.missRatios();
+    VolumeAnalysis a = VolumeAnalysis.of(st.tenantId, st.volumeId, r, stateBytes);
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-      a.recommendation = TierRecommender.recommend(TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), s, io))
-          .orElse(null);
+      a.recommendation = TierRecommender.recommend(
+          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io)).orElse(null);
     }
     return a;
   }

@@ -2,6 +2,7 @@ package io.tierwise.jobs.testing;
 
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import io.tierwise.proto.v1.ReferenceBatch;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -15,4 +16,24 @@ public interface ReferenceSource {
 
   /** The exact LRU MRC of the trace at the given sizes (bytes, increasing). */
   MissRatioCurve exactMrc(Path trace, long[] cacheBytes) throws Exception;
+
+  /**
+   * The edge agent's own sampler and exact MRC (edge-agent/build/tierwise-agent); without the
+   * binary, the test-scope stand-in with a warning, except under CI, where the accuracy tests
+   * need the agent.
+   *
+   * @throws AssertionError under CI when the agent is not built
+   */
+  static ReferenceSource agentOrStandIn() {
+    Path agent = AgentReferenceSource.defaultBinary();
+    if (Files.isExecutable(agent)) {
+      return new AgentReferenceSource(agent);
+    }
+    if (Repo.isCi()) {
+      throw new AssertionError(agent + " does not exist: the accuracy tests need the edge agent's sampler and"
+          + " exact MRC. Build it first (npm run -w @tierwise/edge-agent build).");
+    }
+    System.out.println("WARNING: " + agent + " not found; using the test-scope stand-in (CI=true fails instead)");
+    return new LocalReferenceSource();
+  }
 }

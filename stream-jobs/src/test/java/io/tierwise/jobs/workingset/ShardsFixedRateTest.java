@@ -13,7 +13,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 class ShardsFixedRateTest {
-  private static final long BLOCK = ShardsFixedRate.BLOCK_BYTES;
+  private static final long BLOCK = ShardsEstimator.BLOCK_BYTES;
 
   /** Rate 1.0 (P = T = 1: every block sampled). */
   private static ShardsFixedRate everyBlock() {
@@ -161,7 +161,7 @@ class ShardsFixedRateTest {
     }
     assertThat(shards.effectiveRate()).isEqualTo(1.0);
     assertThat(shards.missRatioCurve(sizes).missRatios()).containsExactly(exact.missRatios(), within(1e-12));
-    assertThat(shards.workingSetBytes()).isEqualTo(shards.distinctBlocks() * BLOCK);
+    assertThat(shards.workingSetBytes()).isEqualTo(shards.sampledBlocks() * BLOCK);
   }
 
   @Test

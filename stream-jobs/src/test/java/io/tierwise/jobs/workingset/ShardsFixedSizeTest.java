@@ -102,7 +102,7 @@ class ShardsFixedSizeTest {
     }
     DataOutputSerializer out = new DataOutputSerializer(1024);
     MrcEstimators.write(first, out);
-    assertThat((long) out.length()).as("the state and a one-byte method tag").isEqualTo(first.stateBytes() + 1);
+    assertThat((long) out.length()).as("the state, whose layout names the variant").isEqualTo(first.stateBytes());
     ShardsFixedSize restored = (ShardsFixedSize) MrcEstimators.read(new DataInputDeserializer(out.getCopyOfBuffer()));
     ShardsFixedSize copied = first.copy();
     for (int i = 30_000; i < refs.length; i++) {

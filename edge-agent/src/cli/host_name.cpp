@@ -1,0 +1,15 @@
+#include "cli/host_name.hpp"
+
+#include <climits>
+
+#include <unistd.h>
+
+namespace tierwise::cli {
+
+std::string local_host_name() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+}  // namespace tierwise::cli

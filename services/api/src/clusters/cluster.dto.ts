@@ -1,0 +1,54 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { z } from 'zod';
+import { MrcDto, type MrcRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
+import { PageDto, pageQueryShape } from '../http/pagination.js';
+
+/** A cluster with its volume count and working set over everything seen (ClusterRepository). */
+export interface ClusterRow {
+  cluster_id: string;
+  volumes: number;
+  wss_bytes: number;
+  updated_at: Date;
+}
+
+/** One window of a cluster's working set and MRC (ClusterRepository.windows). */
+export interface ClusterWindowRow extends WorkingSetRow {
+  window_name: string;
+  volumes: number;
+  mrc: MrcRow | null;
+}
+
+/** Query of GET /v1/clusters: in cluster id order. */
+export const clusterListQuerySchema = z.object({ ...pageQueryShape });
+export type ClusterListQuery = z.output<typeof clusterListQuerySchema>;
+
+/** Path parameter clusterId: a pseudonymous cluster id (lowercase hex, the agents' tierwise.cluster.id). */
+export const clusterIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{8,64}$/, 'clusterId must be 8-64 lowercase hex characters')
+  .describe('pseudonymous cluster id');
+
+export class ClusterDto {
+  @ApiProperty({ description: 'pseudonymous cluster id (hex of a keyed hash of the cluster name)' }) cluster_id!: string;
+  @ApiProperty({ description: 'volumes whose sampled references were merged into the cluster\'s' }) volumes!: number;
+  @ApiProperty({ description: 'working set of the merged stream since it started, bytes' }) wss_bytes!: number;
+  @ApiProperty({ format: 'date-time', description: 'when the stream jobs last wrote the cluster\'s results' }) updated_at!: string;
+}
+
+export class ClusterPageDto extends PageDto(ClusterDto) {}
+
+export class ClusterWindowDto {
+  @ApiProperty({ enum: ['1h', '24h', '7d', 'all'], description: 'sliding window, or everything since the stream started' }) window!: string;
+  @ApiProperty({ type: WorkingSetDto }) working_set!: WorkingSetDto;
+  @ApiProperty({ type: MrcDto, nullable: true }) mrc!: MrcDto | null;
+}
+
+export class ClusterWorkingSetDto {
+  @ApiProperty() cluster_id!: string;
+  @ApiProperty({ description: 'volumes merged' }) volumes!: number;
+  @ApiProperty({ type: [ClusterWindowDto], description: 'one per window: 1h, 24h, 7d, all' }) windows!: ClusterWindowDto[];
+}
+
+export function mapCluster(row: ClusterRow): ClusterDto {
+  return { cluster_id: row.cluster_id, volumes: row.volumes, wss_bytes: row.wss_bytes, updated_at: row.updated_at.toISOString() };
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { mapMrc, mapWorkingSet } from '../dtos/volume.dto.js';
+import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
+import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster } from './cluster.dto.js';
+import { ClusterRepository } from './cluster.repository.js';
+
+const CURSOR_KIND = 'clusters';
+const positionSchema = z.tuple([z.string()]);
+
+@Injectable()
+export class ClusterService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly clusters: ClusterRepository,
+  ) {}
+
+  /**
+   * One page of the caller's clusters in cluster id order.
+   * @throws ApiError bad_request for a cursor of another list.
+   */
+  async list(auth: Principal, query: ClusterListQuery): Promise<Page<ClusterDto>> {
+    const after = query.cursor ? decodeCursor(query.cursor, CURSOR_KIND, positionSchema)[0] : undefined;
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      const rows = await this.clusters.list(db, auth.tenantId, after, query.limit + 1);
+      return toPage(rows, query.limit, mapCluster, (last) => encodeCursor(CURSOR_KIND, [last.cluster_id]));
+    });
+  }
+
+  /**
+   * The working set and MRC of the cluster's merged reference stream over each window.
+   * @throws ApiError not_found when the caller's tenant has no results for that cluster.
+   */
+  async workingSet(auth: Principal, clusterId: string): Promise<ClusterWorkingSetDto> {
+    const rows = await this.database.withTenant(auth.tenantId, (db) => this.clusters.windows(db, auth.tenantId, clusterId));
+    if (rows.length === 0) {
+      throw new ApiError(ErrorCode.NotFound, `cluster ${clusterId} not found`);
+    }
+    return {
+      cluster_id: clusterId,
+      volumes: Math.max(...rows.map((row) => row.volumes)),
+      windows: rows.map((row) => ({ window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapMrc(row.mrc) })),
+    };
+  }
+}

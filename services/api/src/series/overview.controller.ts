@@ -1,0 +1,26 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
+import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
+import { Permission } from '../auth/permission.js';
+import type { Principal } from '../auth/principal.js';
+import { OverviewDto } from './overview.dto.js';
+import { type OverviewQuery, overviewQuerySchema } from './overview.query.js';
+import { OverviewService } from './overview.service.js';
+
+@ApiTags('fleet')
+@Controller('v1/fleet/overview')
+export class OverviewController {
+  constructor(private readonly overview: OverviewService) {}
+
+  @Get()
+  @Authenticated({ permission: Permission.FleetRead })
+  @ApiOperation({
+    summary: 'The fleet over a period: I/Os and bytes offloaded from the datastores, writes accelerated, top volumes, hosts and their volumes',
+  })
+  @ApiOkResponse({ type: OverviewDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed from, to or top' })
+  get(@Auth() auth: Principal, @Query({ schema: overviewQuerySchema }) query: OverviewQuery): Promise<OverviewDto> {
+    return this.overview.get(auth, query);
+  }
+}

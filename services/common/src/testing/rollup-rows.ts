@@ -1,0 +1,141 @@
+import type { Queryable } from '../database/transaction.js';
+
+/** A metric_rollups row as the Flink rollup job writes it (docs/rollups.md). */
+export interface RollupRow {
+  tenant_id: string;
+  scope: 'volume' | 'host' | 'cluster' | 'tenant';
+  scope_id: string;
+  resolution: '10s' | '1m' | '1h' | '1d';
+  window_start: string;
+  volumes: number;
+  read_ops: number;
+  write_ops: number;
+  read_bytes: number;
+  write_bytes: number;
+  cache_hits: number;
+  cache_misses: number;
+  read_cache_hits: number;
+  read_cache_misses: number;
+  evicted_bytes: number;
+  occupancy_bytes: number;
+  capacity_bytes: number;
+  /** {"read": {"<ioLength bin>": [20 counts]}, "write": {...}} over rollup_latency_bounds_us(). */
+  latency_us: Record<string, Record<string, number[]>>;
+}
+
+const RESOLUTIONS = [
+  ['1m', 60],
+  ['1h', 3600],
+  ['1d', 86400],
+] as const;
+
+/** I/O mix of the synthetic workload: [direction, ioLength bin, bytes per I/O, share of the direction's I/Os, latency bucket]. */
+const MIX = [
+  ['read', '4096', 4096, 0.6, 7],
+  ['read', '8192', 8192, 0.25, 8],
+  ['read', '65536', 65536, 0.15, 9],
+  ['write', '4096', 4096, 0.7, 8],
+  ['write', '65536', 65536, 0.3, 10],
+] as const;
+
+/**
+ * Synthetic 10 s rollup windows of one scope id: a diurnal database-like workload (reads around
+ * `iops` x 0.8, writes x 0.2, a sine over the day, every 360th window a 5x burst; the large-I/O
+ * share grows in the burst), each I/O counted once in a latency bucket of its direction and bin
+ * (split over three neighbouring buckets), a read hit ratio near 0.8. Deterministic.
+ * @param start first window start, aligned to 10 s.
+ */
+export function syntheticWindows(tenantId: string, scope: RollupRow['scope'], scopeId: string, start: Date, windows: number, iops = 500): RollupRow[] {
+  const rows: RollupRow[] = [];
+  const t0 = Math.floor(start.getTime() / 10_000) * 10;
+  for (let k = 0; k < windows; k++) {
+    const t = t0 + k * 10;
+    const burst = k % 360 === 359 ? 5 : 1;
+    const level = iops * 10 * burst * (1 + 0.5 * Math.sin((2 * Math.PI * t) / 86400));
+    const latency: RollupRow['latency_us'] = { read: {}, write: {} };
+    const totals = { read: { ops: 0, bytes: 0 }, write: { ops: 0, bytes: 0 } };
+    for (const [direction, bin, bytes, share, bucket] of MIX) {
+      const large = bytes >= 65536 ? burst : 1;
+      const ops = Math.round(level * (direction === 'read' ? 0.8 : 0.2) * share * large);
+      const counts = new Array<number>(20).fill(0);
+      counts[bucket - 1] = Math.floor(ops * 0.2);
+      counts[bucket + 1] = Math.floor(ops * 0.1);
+      counts[bucket] = ops - counts[bucket - 1] - counts[bucket + 1];
+      latency[direction][bin] = counts;
+      totals[direction].ops += ops;
+      totals[direction].bytes += ops * bytes;
+    }
+    const readBlocks = Math.round(totals.read.bytes / 4096);
+    const readHits = Math.round(readBlocks * 0.8);
+    const writeBlocks = Math.round(totals.write.bytes / 4096);
+    rows.push({
+      tenant_id: tenantId,
+      scope,
+      scope_id: scopeId,
+      resolution: '10s',
+      window_start: new Date(t * 1000).toISOString(),
+      volumes: 1,
+      read_ops: totals.read.ops,
+      write_ops: totals.write.ops,
+      read_bytes: totals.read.bytes,
+      write_bytes: totals.write.bytes,
+      cache_hits: readHits + Math.round(writeBlocks * 0.3),
+      cache_misses: readBlocks - readHits + writeBlocks - Math.round(writeBlocks * 0.3),
+      read_cache_hits: readHits,
+      read_cache_misses: readBlocks - readHits,
+      evicted_bytes: 0,
+      occupancy_bytes: 2 ** 31,
+      capacity_bytes: 2 ** 32,
+      latency_us: latency,
+    });
+  }
+  return rows;
+}
+
+/**
+ * The 1 min, 1 h and 1 d windows of 10 s windows (ascending, one scope id), as the rollup job
+ * merges them: counters and histogram buckets added, the gauges of the latest window kept.
+ */
+export function coarserWindows(tenSecond: readonly RollupRow[]): RollupRow[] {
+  const out: RollupRow[] = [];
+  for (const [resolution, seconds] of RESOLUTIONS) {
+    const groups = new Map<number, RollupRow>();
+    for (const r of tenSecond) {
+      const start = Math.floor(Date.parse(r.window_start) / 1000 / seconds) * seconds;
+      const g = groups.get(start);
+      if (!g) {
+        groups.set(start, { ...r, resolution, window_start: new Date(start * 1000).toISOString(), latency_us: structuredClone(r.latency_us) });
+        continue;
+      }
+      for (const key of ['read_ops', 'write_ops', 'read_bytes', 'write_bytes', 'cache_hits', 'cache_misses', 'read_cache_hits', 'read_cache_misses', 'evicted_bytes'] as const) {
+        g[key] += r[key];
+      }
+      g.occupancy_bytes = r.occupancy_bytes;
+      g.capacity_bytes = r.capacity_bytes;
+      for (const [direction, bins] of Object.entries(r.latency_us)) {
+        const into = (g.latency_us[direction] ??= {});
+        for (const [bin, counts] of Object.entries(bins)) {
+          const sum = (into[bin] ??= new Array<number>(counts.length).fill(0));
+          counts.forEach((c, i) => (sum[i] += c));
+        }
+      }
+    }
+    out.push(...groups.values());
+  }
+  return out;
+}
+
+/** Inserts rollup rows (as tierwise_owner or tierwise_jobs), 5,000 per statement. */
+export async function insertRollups(db: Queryable, rows: readonly RollupRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 5000) {
+    await db.query(
+      `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes,
+                                   cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes,
+                                   capacity_bytes, latency_us)
+       SELECT tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes, cache_hits,
+              cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us
+         FROM jsonb_populate_recordset(NULL::metric_rollups, $1::jsonb)`,
+      [JSON.stringify(rows.slice(i, i + 5000))],
+    );
+  }
+}

@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import "@/app/analytics.css";
+import Link from "next/link";
+import { LiveRefresh } from "@/components/analytics/LiveRefresh";
+import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
+import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
+import { TopVolumes } from "@/components/analytics/TopVolumes";
+import { BREAKDOWN_LABELS, type Breakdown } from "@/components/analytics/breakdowns";
+import { getOverview, getSeries } from "@/lib/analytics-api";
+import { PortalError } from "@/lib/errors";
+import { definePage } from "@/lib/page";
+import { one } from "@/lib/search-params";
+import { parseRange, rangeQuery } from "@/lib/time-range";
+
+export const metadata: Metadata = { title: "Host" };
+
+const HOST_BREAKDOWNS: Partial<Record<Breakdown, string>> = { storage: BREAKDOWN_LABELS.storage, direction: BREAKDOWN_LABELS.direction, size: BREAKDOWN_LABELS.size };
+
+/** /hosts/[hostId]: a host's IOPS, throughput and latency with breakdowns, and its volumes over the range. */
+export default definePage<{ hostId: string }>({ permission: "fleet.read" }, async ({ params, searchParams }) => {
+  const { hostId } = await params;
+  const query = await searchParams;
+  const range = parseRange(query);
+  const breakdown = (one(query.breakdown) ?? "storage") as Breakdown;
+  if (!(breakdown in HOST_BREAKDOWNS)) throw new PortalError("bad_request", "breakdown must be storage, direction or size.");
+  const [overview, series] = await Promise.all([getOverview(range), getSeries("host", hostId, range, { sizes: breakdown === "size" })]);
+  const host = overview.hosts.find((h) => h.host_id === hostId);
+  if (!host) throw new PortalError("not_found", `No host ${hostId}.`);
+  const keep = rangeQuery(range);
+  const path = `/hosts/${hostId}`;
+  return (
+    <>
+      <p className="crumbs">
+        <Link href={{ pathname: "/fleet", query: keep }}>Fleet</Link> /
+      </p>
+      <h1>{host.display_name ?? <code>{host.host_id}</code>}</h1>
+      <section className="panel" aria-labelledby="host-performance">
+        <h2 id="host-performance">Performance</h2>
+        <div className="controls">
+          <RangePicker path={path} range={range} keep={{ breakdown }} />
+          <ParamToggle path={path} name="breakdown" value={breakdown} options={HOST_BREAKDOWNS as Record<string, string>} keep={keep} label="Breakdown" />
+        </div>
+        {range.live && <LiveRefresh />}
+        <PerformanceCharts series={series} breakdown={breakdown} subject={`host ${host.display_name ?? host.host_id}`} />
+      </section>
+      <section className="panel" aria-labelledby="host-volumes">
+        <h2 id="host-volumes">Volumes</h2>
+        <TopVolumes volumes={host.volumes} caption="Volumes of the host by I/Os" testId="host-volumes" query={keep} />
+      </section>
+    </>
+  );
+});

@@ -1,0 +1,32 @@
+import { RowAction } from "@/components/AdminBlocks";
+import { applyRecommendation, dismissRecommendation } from "@/app/recommendations/[volumeId]/actions";
+
+/**
+ * Apply (the recommendation becomes the volume's desired policy) and Dismiss, for an open
+ * recommendation and a role that may change it (recommendations.write).
+ */
+export function RecommendationDecision({ volumeId, createdAt, status, canWrite }: { volumeId: string; createdAt: string; status: string; canWrite: boolean }) {
+  if (status !== "open") return null;
+  if (!canWrite) return <p className="muted small">Applying or dismissing needs the admin or owner role.</p>;
+  return (
+    <div className="decision" data-testid="decision">
+      <RowAction action={applyRecommendation} id={volumeId} label="Apply">
+        <input type="hidden" name="created_at" value={createdAt} />
+        <label>
+          Eviction{" "}
+          <select name="eviction" defaultValue="lru">
+            <option value="lru">LRU</option>
+            <option value="s3-fifo">S3-FIFO</option>
+            <option value="arc">ARC</option>
+            <option value="2q">2Q</option>
+          </select>
+        </label>
+      </RowAction>
+      <RowAction action={dismissRecommendation} id={volumeId} label="Dismiss">
+        <label>
+          Reason <input name="reason" maxLength={500} placeholder="optional" />
+        </label>
+      </RowAction>
+    </div>
+  );
+}

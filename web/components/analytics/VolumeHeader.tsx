@@ -1,0 +1,26 @@
+import Link from "next/link";
+import type { VolumeDetail } from "@/lib/api-schemas";
+import { VolumeTabs } from "./VolumeTabs";
+
+/** Crumbs, name, ids and the view tabs of every volume drill-down page. */
+export function VolumeHeader({ volume, current, keep }: { volume: VolumeDetail; current: string; keep: Record<string, string> }) {
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/volumes">Volumes</Link> / <Link href={{ pathname: `/hosts/${volume.host_id}`, query: keep }}>host</Link> /
+      </p>
+      <h1 className="volume-title">
+        {volume.display_name ?? <code title="pseudonymous volume id">{volume.volume_id}</code>}
+      </h1>
+      <p className="muted">
+        Host <code>{volume.host_id}</code>
+        {volume.display_name && (
+          <>
+            {" · "}id <code>{volume.volume_id}</code>
+          </>
+        )}
+      </p>
+      <VolumeTabs volumeId={volume.volume_id} current={current} query={keep} />
+    </>
+  );
+}

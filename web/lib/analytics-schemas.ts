@@ -1,0 +1,192 @@
+import { z } from "zod";
+
+/**
+ * Zod schemas of the analytics responses the portal reads: GET /v1/series, /v1/fleet/overview,
+ * /v1/volumes/:id/working-set/history, /v1/recommendations (list, history), /v1/volumes/:id/policy,
+ * /v1/benchmarks, /v1/hosts. Units: rates per second, latency in µs, sizes in bytes, ratios 0..1.
+ */
+
+const Num = z.number();
+const Timestamp = z.iso.datetime({ offset: true });
+const Ratio = z.number().min(0).max(1);
+
+/** Latency of a set of I/Os from their merged histogram (µs). */
+export const SeriesLatency = z.object({ count: Num, p50_us: Num, p95_us: Num, p99_us: Num, p99_max_us: Num });
+export type SeriesLatency = z.infer<typeof SeriesLatency>;
+
+export const SeriesSize = SeriesLatency.extend({
+  direction: z.enum(["read", "write", "all"]),
+  size_bin: z.string(),
+  ops_per_s: Num,
+  share: Num,
+});
+export type SeriesSize = z.infer<typeof SeriesSize>;
+
+export const SeriesPoint = z.object({
+  t: Timestamp,
+  windows: Num,
+  read_iops: Num,
+  write_iops: Num,
+  iops_min: Num,
+  iops_max: Num,
+  read_bytes_per_s: Num,
+  write_bytes_per_s: Num,
+  throughput_min: Num,
+  throughput_max: Num,
+  storage: z.object({ vm_observed: Num, cache: Num, datastore: Num, peer: Num.nullable() }),
+  hit_ratio: Ratio.nullable(),
+  read_hit_ratio: Ratio.nullable(),
+  occupancy_bytes: Num,
+  capacity_bytes: Num,
+  latency: SeriesLatency.nullable(),
+  read_latency: SeriesLatency.nullable(),
+  write_latency: SeriesLatency.nullable(),
+  selection: SeriesLatency.extend({ ops_per_s: Num }).nullable(),
+  sizes: z.array(SeriesSize),
+});
+export type SeriesPoint = z.infer<typeof SeriesPoint>;
+
+/** GET /v1/series. */
+export const Series = z.object({
+  scope: z.string(),
+  scope_id: z.string(),
+  from: Timestamp,
+  to: Timestamp,
+  resolution: z.string(),
+  window_seconds: Num,
+  bucket_seconds: Num,
+  windows_read: Num,
+  size_bins: z.array(z.string()),
+  points: z.array(SeriesPoint),
+});
+export type Series = z.infer<typeof Series>;
+
+export const OverviewVolume = z.object({
+  volume_id: z.string(),
+  display_name: z.string().nullable(),
+  host_id: z.string(),
+  ios: Num,
+  iops: Num,
+  bytes_per_s: Num,
+  latency: SeriesLatency.nullable(),
+});
+export type OverviewVolume = z.infer<typeof OverviewVolume>;
+
+/** GET /v1/fleet/overview. */
+export const Overview = z.object({
+  from: Timestamp,
+  to: Timestamp,
+  resolution: z.string(),
+  totals: z.object({
+    ios: Num,
+    bytes: Num,
+    ios_offloaded: Num,
+    bytes_offloaded: Num,
+    writes_accelerated: Num,
+    read_hit_ratio: Ratio.nullable(),
+    latency: SeriesLatency.nullable(),
+  }),
+  top_by_latency: z.array(OverviewVolume),
+  top_by_iops: z.array(OverviewVolume),
+  hosts: z.array(z.object({ host_id: z.string(), display_name: z.string().nullable(), ios: Num, volumes: z.array(OverviewVolume) })),
+});
+export type Overview = z.infer<typeof Overview>;
+
+/** GET /v1/volumes/:volumeId/working-set/history. */
+export const WorkingSetHistory = z.object({
+  volume_id: z.string(),
+  window: z.string(),
+  bucket_seconds: Num,
+  points: z.array(z.object({ t: Timestamp, wss_max_bytes: Num, wss_min_bytes: Num, wss_bytes: Num, wss_read_bytes: Num, wss_write_bytes: Num })),
+});
+export type WorkingSetHistory = z.infer<typeof WorkingSetHistory>;
+
+const RecommendationFields = z.object({
+  tier_bytes: Num,
+  media: z.enum(["ram", "nvme"]),
+  policy: z.string(),
+  window_name: z.string(),
+  replicas: Num,
+  predicted_hit_ratio: Ratio,
+  achievable_hit_ratio: Ratio,
+  target_hit_ratio: Ratio,
+  offloaded_iops: Num,
+  offloaded_bytes_per_second: Num,
+  predicted_latency_us: Num.nullable(),
+  datastore_latency_us: Num.nullable(),
+  measured_hit_ratio: Ratio.nullable(),
+  measured_at: Timestamp.nullable(),
+  hit_ratio_error: Num.nullable(),
+  created_at: Timestamp,
+  explanation: z.string(),
+});
+
+/** One item of GET /v1/recommendations (and GET /v1/recommendations/:volumeId). */
+export const RecommendationItem = RecommendationFields.extend({
+  volume_id: z.string(),
+  host_id: z.string(),
+  status: z.string(),
+  decided_at: Timestamp.nullable(),
+  reason: z.string().nullable(),
+  inputs: z.record(z.string(), z.unknown()),
+});
+export type RecommendationItem = z.infer<typeof RecommendationItem>;
+export const RecommendationPage = z.object({ data: z.array(RecommendationItem), next_cursor: z.string().nullable() });
+export type RecommendationPage = z.infer<typeof RecommendationPage>;
+
+/** GET /v1/volumes/:volumeId/recommendations/history. */
+export const RecommendationHistory = z.object({
+  data: z.array(RecommendationFields.extend({ id: z.string(), volume_id: z.string() })),
+  next_cursor: z.string().nullable(),
+});
+export type RecommendationHistory = z.infer<typeof RecommendationHistory>;
+
+/** GET /v1/volumes/:volumeId/policy: desired policy and what the agent applied. */
+export const Policy = z.object({
+  volume_id: z.string(),
+  version: Num,
+  mode: z.enum(["write-through", "write-back"]),
+  write_back_copies: Num.nullable(),
+  tier_bytes: Num,
+  media: z.enum(["ram", "nvme"]),
+  eviction: z.string(),
+  source: z.enum(["manual", "recommendation"]),
+  updated_at: Timestamp,
+  applied_version: Num.nullable(),
+  applied_at: Timestamp.nullable(),
+  in_sync: z.boolean(),
+});
+export type Policy = z.infer<typeof Policy>;
+
+/** Where the tenant stands on one scalar figure of a cohort. */
+const Standing = z.object({ own: Num.nullable(), cohort_p25: Num.nullable(), cohort_p50: Num.nullable(), cohort_p75: Num.nullable(), rank: Ratio.nullable() });
+
+/** GET /v1/benchmarks. */
+export const Benchmarks = z.object({
+  window_days: Num,
+  min_tenants: Num,
+  cohorts: z.array(
+    z.object({
+      media: z.enum(["ram", "nvme", "none"]),
+      workload_class: z.enum(["read-heavy", "mixed", "write-heavy"]),
+      published: z.boolean(),
+      tenant_count: Num.nullable(),
+      volume_ids: z.array(z.string()),
+      read_share: Standing,
+      wss_per_capacity: Standing,
+      latency: z.array(
+        z.object({
+          direction: z.enum(["read", "write"]),
+          size_bin: z.string(),
+          own_p50_us: Num.nullable(),
+          own_p95_us: Num.nullable(),
+          own_p99_us: Num.nullable(),
+          cohort_p50_us: Num.nullable(),
+          cohort_p95_us: Num.nullable(),
+          cohort_p99_us: Num.nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type Benchmarks = z.infer<typeof Benchmarks>;

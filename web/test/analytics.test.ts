@@ -1,0 +1,190 @@
+/**
+ * The analytics pages against the real stack (test profile PostgreSQL, the built api and portal,
+ * headless Chromium), signed in as the owner of a fresh organization whose rollups, working-set
+ * estimates and recommendations are seeded as the Flink jobs would write them
+ * (analytics-seed.ts): the charts of a volume fill and show the api's numbers, the breakdowns,
+ * the point detail, the workload, matrix and working-set views, the fleet overview, and a
+ * recommendation applied (the desired policy), then measured against its prediction.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+import type { Page } from "playwright-core";
+import { launchChromium } from "../scripts/chromium.mjs";
+import { formatTimestamp, formatValue } from "../lib/format.js";
+import { seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
+import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
+import { testEnv } from "./support/env.js";
+import { dropTenant } from "./support/fixture.js";
+import type { Server } from "./support/processes.js";
+import { startApi, startWeb } from "./support/stack.js";
+
+const env = testEnv();
+const owner = { email: freshEmail("analytics-owner"), password: "correct horse battery staple", name: "Ana Lytics", organization: "Analytics Test Storage" };
+/** The page asks the api for this many points (lib/analytics-api.ts CHART_WIDTH). */
+const CHART_WIDTH = 720;
+
+/** Waits for a chart's "finished" drawing and returns its data-* attributes. */
+async function drawn(page: Page, testId: string): Promise<Record<string, string>> {
+  await page.waitForSelector(`[data-testid="${testId}"][data-points]`, { timeout: 30_000 });
+  return page.getByTestId(testId).evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
+}
+
+/** "name:n,name:n" of a chart's data-series as a map. */
+const seriesCounts = (attr: string) => Object.fromEntries(attr.split(",").map((s) => [s.slice(0, s.lastIndexOf(":")), Number(s.slice(s.lastIndexOf(":") + 1))]));
+
+describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
+  let api: Server;
+  let web: Server;
+  let seed: AnalyticsSeed;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+  let session: string;
+  const db = new pg.Client({ connectionString: env.TIERWISE_PG_OWNER_URL });
+
+  /** GET from the api as the signed-in owner (the portal's session cookie). */
+  const apiGet = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${env.TIERWISE_API_URL}${path}`, { headers: { cookie: `tw_session=${session}` } });
+    assert.equal(res.status, 200, `GET ${path}: ${res.status}`);
+    return (await res.json()) as T;
+  };
+
+  before(async () => {
+    await db.connect();
+    api = await startApi();
+    const tenantId = await signUpVerified(env.TIERWISE_API_URL, env.TIERWISE_PG_OWNER_URL, owner);
+    seed = await seedAnalytics(env.TIERWISE_PG_OWNER_URL, tenantId, 3);
+    web = await startWeb({ TIERWISE_API_URL: env.TIERWISE_API_URL });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    await logIn(page, env.TIERWISE_WEB_URL, owner.email, owner.password);
+    session = (await browser.context.cookies(env.TIERWISE_WEB_URL)).find((c) => c.name === "tw_session")!.value;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.stop();
+    await api?.stop();
+    if (seed) {
+      for (const table of ["volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
+        await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
+      }
+      await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
+    }
+    await deleteUsers(env.TIERWISE_PG_OWNER_URL, [owner.email]);
+    await db.end();
+  });
+
+  test("a volume's IOPS, throughput and latency charts fill from the rollups with the api's numbers", async () => {
+    const from = new Date(seed.to.getTime() - 2 * 3600_000).toISOString();
+    const to = seed.to.toISOString();
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}?${new URLSearchParams({ from, to })}`);
+    const iops = await drawn(page, "iops-chart");
+    const body = await apiGet<{ points: { t: string; read_iops: number; write_iops: number; latency: { p99_us: number } }[]; resolution: string }>(
+      `/v1/series?${new URLSearchParams({ scope: "volume", scope_id: seed.busiest, from, to, width: String(CHART_WIDTH) })}`,
+    );
+    assert.equal(body.resolution, "10s", "2 hours at 720 px read the 10 s rollups");
+    assert.ok(body.points.length > 600, `the api gave ${body.points.length} points`);
+    assert.equal(Number(iops.points), body.points.length, "one drawn point per api point");
+    assert.deepEqual(seriesCounts(iops.series), { "VM observed": body.points.length });
+    const latency = await drawn(page, "latency-chart");
+    assert.deepEqual(seriesCounts(latency.series), { p50: body.points.length, p95: body.points.length, p99: body.points.length });
+    assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "throughput-chart")).series)), ["VM observed", "Cache", "Datastore"]);
+
+    // The data table (the charts' accessible fallback) shows the api's numbers.
+    const table = page.getByTestId("iops-chart").locator("xpath=..").locator("details");
+    await table.locator("summary").click();
+    const firstRow = await table.locator("tbody tr").first().locator("td").allTextContents();
+    assert.equal(firstRow[1], formatValue(body.points[0].read_iops + body.points[0].write_iops, "iops"));
+    // Keyboard path to a point's detail: the row's button; the detail shows that point's p99.
+    await table.locator("tbody tr").nth(5).getByRole("button", { name: "Show" }).press("Enter");
+    const detail = page.getByTestId("point-detail");
+    await detail.waitFor();
+    assert.ok((await detail.locator("tbody tr").first().textContent())!.includes(formatValue(body.points[5].latency.p99_us, "us")));
+    await detail.getByRole("button", { name: "Close" }).click();
+    // Clicking the plot selects the nearest point: the detail names a time inside the range.
+    const box = (await page.getByTestId("latency-chart").boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await detail.waitFor();
+    const heading = await detail.locator("h3").textContent();
+    assert.ok(body.points.some((p) => heading!.startsWith(formatTimestamp(p.t))), `the detail is of an api point: ${heading}`);
+  });
+
+  test("breakdowns by read/write, block size and a custom selection redraw the charts", async () => {
+    await page.getByRole("link", { name: "Read/write" }).click();
+    await page.waitForURL(/breakdown=direction/);
+    assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "iops-chart")).series)), ["Read", "Write"]);
+    await page.getByRole("link", { name: "Block size" }).click();
+    await page.waitForURL(/breakdown=size/);
+    assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "iops-chart")).series)), ["4 KiB", "8 KiB", "64 KiB"]);
+    await page.getByRole("link", { name: "Custom" }).click();
+    await page.waitForURL(/breakdown=custom/);
+    await page.getByLabel("Direction").selectOption("write");
+    await page.getByRole("checkbox", { name: "64 KiB" }).check();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/bin=65536/);
+    const custom = seriesCounts((await drawn(page, "latency-chart")).series);
+    assert.ok(custom["Selection p99"] > 0, "the selection's percentiles are drawn");
+  });
+
+  test("workload, performance matrix and working set views draw the seeded data", async () => {
+    const range = "range=6h";
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/workload?${range}`);
+    const shares = seriesCounts((await drawn(page, "block-size-share-chart")).series);
+    assert.deepEqual(Object.keys(shares), ["4 KiB", "8 KiB", "64 KiB"]);
+    assert.ok(Object.values(shares).every((n) => n > 0));
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/matrix?${range}`);
+    const matrix = await drawn(page, "latency-matrix");
+    // 96 columns over 6 h are 4-minute points; the 3 seeded hours fill 45 of them, each with the 3 size bins.
+    assert.equal(Number(matrix.cells) % 3, 0, "every column has a cell per size bin");
+    assert.ok(Number(matrix.cells) >= 3 * 44, `${matrix.cells} heatmap cells (3 size bins x the points)`);
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/working-set?${range}`);
+    assert.ok(Number((await drawn(page, "wss-chart")).points) > 100, "working set estimates once a minute");
+    assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
+  });
+
+  test("on a phone (390 px) the volume page's charts fit the screen", async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}?range=6h`);
+    await drawn(phone, "latency-chart");
+    const { scroll, inner, chart } = await phone.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+      chart: document.querySelector('[data-testid="iops-chart"]')!.getBoundingClientRect().width,
+    }));
+    assert.ok(scroll <= inner, `no sideways scrolling (page ${scroll} px wide in ${inner} px)`);
+    assert.ok(chart > 250 && chart <= inner, `the chart takes the screen's width (${chart} px)`);
+    await phone.close();
+  });
+
+  test("the fleet overview shows offload figures, top volumes and the performance map", async () => {
+    await page.goto(`${env.TIERWISE_WEB_URL}/fleet?range=6h`);
+    assert.equal(Number((await drawn(page, "performance-map")).points), 3, "three volumes with I/O on the map");
+    assert.equal(await page.getByTestId("top-iops").locator("tbody tr").first().locator("th").textContent(), "sql-data-01");
+    assert.match((await page.getByTestId("hero-bytes-offloaded").locator(".tile__value").textContent())!, /[KMGT]iB$/);
+  });
+
+  test("apply a recommendation: the desired policy, then applied and measured against the prediction", async () => {
+    await page.goto(`${env.TIERWISE_WEB_URL}/recommendations/${seed.busiest}`);
+    assert.equal(await page.getByTestId("recommendation-status").textContent(), "open");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByTestId("recommendation-status").filter({ hasText: "applied" }).waitFor({ timeout: 30_000 });
+    assert.match((await page.getByTestId("policy-desired").textContent())!, /^v1: 4 GiB NVME, write-through/);
+    assert.match((await page.getByTestId("policy-applied").textContent())!, /not yet/);
+
+    // The agent's policy pull is another branch's (issue 4): report the applied version as it will.
+    await db.query("UPDATE volume_policies SET applied_version = version, applied_at = now() WHERE tenant_id = $1 AND volume_id = $2", [seed.tenantId, seed.busiest]);
+    // The agent then runs the 4 GiB tier: intervals at that capacity measure the prediction (db trigger).
+    await db.query(
+      `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes, write_bytes,
+                                      cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+       VALUES ($1, $2, now(), 10, 8000, 2000, 32768000, 8192000, 8200, 1800, 6560, 1440, 0, $3, $3)`,
+      [seed.tenantId, seed.busiest, 4 * 2 ** 30],
+    );
+    await page.reload();
+    assert.match((await page.getByTestId("policy-applied").textContent())!, /^v1 at .* \(in sync\)$/);
+    assert.equal(await page.getByTestId("measured-hit-ratio").locator(".tile__value").textContent(), "82.0%");
+    assert.equal(Number((await drawn(page, "predicted-vs-measured")).points), 1);
+  });
+});
