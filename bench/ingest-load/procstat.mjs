@@ -3,10 +3,14 @@
  * The local stack starts services through `npm run`, so the server is a child of the pid
  * in .local/<profile>/run/<name>.pid: the whole tree is measured.
  *
- * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pids}
+ * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pssBytes, pids}
  *   cpuSeconds: user + system time of every live process of the tree (proc(5) utime+stime
  *               in clock ticks / sysconf(_SC_CLK_TCK) = 100 on Linux), seconds
  *   rssBytes:   sum of their resident set sizes (proc(5) statm resident * page size 4096), bytes
+ *   pssBytes:   sum of their proportional set sizes (proc(5) smaps_rollup Pss: a page shared by
+ *               n processes counts 1/n to each), bytes; the tree's real footprint where its
+ *               processes share memory (PostgreSQL's shared buffers), which the RSS sum counts
+ *               once per process that touched it
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -22,6 +26,16 @@ function stat(pid) {
     return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssBytes: resident * PAGE_BYTES };
   } catch {
     return null; // the process ended while we looked
+  }
+}
+
+/** Pss of one process from /proc/<pid>/smaps_rollup, bytes (0 when it ended or is unreadable). */
+function pss(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n').find((l) => l.startsWith('Pss:'));
+    return Number(line.split(/\s+/)[1]) * 1024;
+  } catch {
+    return 0;
   }
 }
 
@@ -46,12 +60,14 @@ export function treeUsage(rootPid) {
   }
   let cpuTicks = 0;
   let rssBytes = 0;
+  let pssBytes = 0;
   for (const pid of tree) {
     const s = all.get(pid);
     if (s) {
       cpuTicks += s.cpuTicks;
       rssBytes += s.rssBytes;
+      pssBytes += pss(pid);
     }
   }
-  return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes, pids: [...tree] };
+  return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes, pssBytes, pids: [...tree] };
 }

@@ -2,8 +2,7 @@
 /**
  * Ingest load benchmark (issue 9). Needs the local stack running (`./tierwise up`).
  *
- *   node bench/ingest-load/run.mjs [--agents 8] [--seconds 30] [--trace FILE]
- *                                  [--otelcol BIN] [--soak SECONDS --rate BATCHES_PER_S]
+ *   node bench/ingest-load/run.mjs [--agents 8] [--seconds 30] [--trace FILE] [--otelcol BIN]
  *
  * 1. Captures what the real agent sends for one real trace (default: the CloudPhysics
  *    sample), then remaps host/volume ids so that N simulated agents send distinct data.
@@ -13,54 +12,31 @@
  *    (--otelcol BIN or $OTELCOL_BIN), the peer.
  * 4. Freshness: one more agent sends its batches once; the time from ingest's answer to the
  *    last batch until the API shows the volume's last interval.
- * 5. --soak: open-loop load at --rate batches/s for SECONDS, sampling the resident memory of
- *    every stack process every 10 s (flat memory = no leak).
+ * The soak (flat memory at the sustainable rate) is soak-run.mjs.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify, parseArgs } from 'node:util';
-import { captureBatches } from './capture.mjs';
+import { parseArgs } from 'node:util';
+import { agentCorpora, die, ingestUp, pidOf, requireEnv, ROOT, seedTenant } from './bench-stack.mjs';
 import { runLoad } from './load.mjs';
 import { startCollector } from './peer.mjs';
 import { treeUsage } from './procstat.mjs';
-import { remapCorpus } from './remap.mjs';
-import { soak } from './soak.mjs';
 import { measureFreshness } from './freshness.mjs';
 
-const run = promisify(execFile);
-const env = process.env;
-const root = env.TIERWISE_ROOT ?? path.resolve(import.meta.dirname, '../..');
+const env = requireEnv();
+
 const { values: args } = parseArgs({
   options: {
     agents: { type: 'string', default: '8' },
     seconds: { type: 'string', default: '30' },
-    trace: { type: 'string', default: path.join(env.TIERWISE_TRACES_DIR ?? path.resolve(root, '../shared/traces'), 'cloudphysics_w_sample.csv') },
+    trace: { type: 'string', default: path.join(env.TIERWISE_TRACES_DIR ?? path.resolve(ROOT, '../shared/traces'), 'cloudphysics_w_sample.csv') },
     otelcol: { type: 'string', default: env.OTELCOL_BIN },
-    soak: { type: 'string' },
-    rate: { type: 'string', default: '50' },
   },
 });
 
-function die(message) {
-  process.stderr.write(`ingest-load: ${message}\n`);
-  process.exit(1);
-}
-
-for (const name of ['TIERWISE_INGEST_URL', 'TIERWISE_API_URL', 'TIERWISE_STATE_DIR']) {
-  if (!env[name]) die(`${name} is not set: run through bench/ingest-load/run.sh (it sources infra/local/env.sh)`);
-}
-const pidOf = (name) => {
-  try {
-    // infra/local/lib.sh writes "<pid> <start time>".
-    return Number(readFileSync(path.join(env.TIERWISE_STATE_DIR, 'run', `${name}.pid`), 'utf8').trim().split(/\s+/)[0]);
-  } catch {
-    return null;
-  }
-};
 const ingestPid = pidOf('ingest');
-if (!ingestPid || !(await fetch(`${env.TIERWISE_INGEST_URL}/healthz`).then((r) => r.ok, () => false))) {
+if (!ingestPid || !(await ingestUp())) {
   die(`ingest is not running at ${env.TIERWISE_INGEST_URL}; start the stack with ./tierwise up`);
 }
 
@@ -68,12 +44,8 @@ const agents = Number(args.agents);
 const seconds = Number(args.seconds);
 const workDir = mkdtempSync(path.join(tmpdir(), 'tierwise-ingest-load-'));
 try {
-  const { stdout } = await run('npm', ['run', '-s', '-w', '@tierwise/api', 'seed', '--', '--tenant-name', `bench-${Date.now()}`], { cwd: root });
-  const tenant = JSON.parse(stdout.trim().split('\n').pop());
-  console.log(`capturing the agent's batches for ${path.basename(args.trace)}`);
-  const batches = await captureBatches({ agentBin: path.join(root, 'edge-agent/build/tierwise-agent'), trace: args.trace, workDir });
-  console.log(`  ${batches.metrics.length} OTLP metrics batches, ${batches.refs.length} reference batches per agent`);
-  const corpora = Array.from({ length: agents }, (_, i) => remapCorpus(batches, i));
+  const tenant = await seedTenant();
+  const { batches, corpora } = await agentCorpora({ trace: args.trace, agents, workDir });
 
   const rows = [];
   const measure = async (label, url, token, kinds, pid) => {
@@ -109,11 +81,6 @@ try {
 
   const freshness = await measureFreshness({ batches, agentIndex: agents, tenant });
   console.log(freshness);
-
-  if (args.soak) {
-    const pids = Object.fromEntries(['ingest', 'api', 'stream-jobs', 'notifier', 'web', 'kafka'].map((n) => [n, pidOf(n)]).filter(([, p]) => p));
-    await soak({ url: env.TIERWISE_INGEST_URL, token: tenant.agent_token, corpora, seconds: Number(args.soak), rate: Number(args.rate), pids });
-  }
 } finally {
   rmSync(workDir, { recursive: true, force: true });
 }

@@ -30,6 +30,8 @@ export TIERWISE_TRACES_DIR="${TIERWISE_TRACES_DIR:-$(cd "$TIERWISE_ROOT/.." && p
 export TIERWISE_PG_PORT=$((55432 + _base))
 export TIERWISE_KAFKA_PORT=$((59092 + _base))
 export TIERWISE_KAFKA_CONTROLLER_PORT=$((59093 + _base))
+# The broker's SASL_PLAINTEXT listener with SCRAM-SHA-512 (kafka.sh; tests of Kafka credentials).
+export TIERWISE_KAFKA_SCRAM_PORT=$((59094 + _base))
 export TIERWISE_INGEST_PORT=$((4318 + _base * 100))
 export TIERWISE_API_PORT=$((8080 + _base))
 export TIERWISE_WEB_PORT=$((3000 + _base))

@@ -6,6 +6,12 @@
 #                                 start, wait for the port, create the topics
 #   infra/local/kafka.sh stop     controlled shutdown (SIGKILL after 60 s)
 #   infra/local/kafka.sh status   exit 0 running, 3 stopped
+#   infra/local/kafka.sh add-scram-user NAME PASSWORD
+#                                 a SCRAM-SHA-512 credential for the SASL listener
+#
+# Besides PLAINTEXT on TIERWISE_KAFKA_PORT the broker has a SASL_PLAINTEXT listener with
+# SCRAM-SHA-512 (the mechanism Amazon MSK's SASL/SCRAM uses, here without TLS) on
+# TIERWISE_KAFKA_SCRAM_PORT, so tests can run the services and jobs with Kafka credentials.
 #
 # Jars: $TIERWISE_TOOLS_DIR/kafka-4.3.1/libs (from infra/local/kafka/pom.xml,
 # shared by the profiles). State: $TIERWISE_STATE_DIR/kafka (server.properties,
@@ -68,9 +74,12 @@ write_props() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$TIERWISE_KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$TIERWISE_KAFKA_PORT,CONTROLLER://127.0.0.1:$TIERWISE_KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$TIERWISE_KAFKA_PORT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=PLAINTEXT://127.0.0.1:$TIERWISE_KAFKA_PORT,CONTROLLER://127.0.0.1:$TIERWISE_KAFKA_CONTROLLER_PORT,SCRAM://127.0.0.1:$TIERWISE_KAFKA_SCRAM_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$TIERWISE_KAFKA_PORT,SCRAM://127.0.0.1:$TIERWISE_KAFKA_SCRAM_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SCRAM:SASL_PLAINTEXT
+# SASL/SCRAM on the SCRAM listener (credentials: kafka.sh add-scram-user).
+listener.name.scram.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.scram.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$KAFKA_DATA
@@ -121,7 +130,7 @@ cmd_start() {
     echo "kafka: already running (pid $pid) on 127.0.0.1:$TIERWISE_KAFKA_PORT ($TIERWISE_PROFILE)"
     return 0
   fi
-  for port in "$TIERWISE_KAFKA_PORT" "$TIERWISE_KAFKA_CONTROLLER_PORT"; do
+  for port in "$TIERWISE_KAFKA_PORT" "$TIERWISE_KAFKA_CONTROLLER_PORT" "$TIERWISE_KAFKA_SCRAM_PORT"; do
     tw_port_open "$port" && tw_die "port $port is in use by another process, not this profile's Kafka"
   done
   ensure_libs
@@ -154,12 +163,24 @@ cmd_status() {
   fi
 }
 
+# add-scram-user NAME PASSWORD: stores a SCRAM-SHA-512 credential (KRaft keeps it in the
+# metadata log), through the PLAINTEXT listener.
+cmd_add_scram_user() {
+  [ $# -eq 2 ] || tw_die "usage: kafka.sh add-scram-user NAME PASSWORD"
+  tw_pid kafka >/dev/null || tw_die "kafka is not running ($TIERWISE_PROFILE)"
+  kafka_tool kafka.admin.ConfigCommand --bootstrap-server "127.0.0.1:$TIERWISE_KAFKA_PORT" --alter \
+    --add-config "SCRAM-SHA-512=[iterations=4096,password=$2]" --entity-type users --entity-name "$1" \
+    >>"$ADMIN_LOG" 2>&1 || { tw_log_tail "$ADMIN_LOG"; tw_die "adding SCRAM user $1 failed; see $ADMIN_LOG"; }
+  echo "kafka: SCRAM-SHA-512 user $1 on 127.0.0.1:$TIERWISE_KAFKA_SCRAM_PORT"
+}
+
 case "${1:-}" in
   start) tw_lock kafka; cmd_start ;;
   stop) tw_lock kafka; cmd_stop ;;
   status) cmd_status ;;
+  add-scram-user) shift; cmd_add_scram_user "$@" ;;
   *)
-    echo "usage: $0 {start|stop|status}   (TIERWISE_PROFILE=demo|test)" >&2
+    echo "usage: $0 {start|stop|status|add-scram-user NAME PASSWORD}   (TIERWISE_PROFILE=demo|test)" >&2
     exit 2
     ;;
 esac

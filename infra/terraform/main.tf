@@ -13,17 +13,22 @@ locals {
   kafka_brokers = module.kafka.bootstrap_brokers_sasl_scram
   secrets       = module.secrets.secret_arns
 
-  # Settings every Node service reads (services/common/src/config/env.ts).
-  common_environment = {
-    NODE_ENV               = "production"
-    TIERWISE_KAFKA_BROKERS = local.kafka_brokers
-    TIERWISE_KAFKA_SASL    = "scram-sha-512"
-    TIERWISE_WEB_URL       = module.services.urls.web
-    TIERWISE_API_URL       = module.services.urls.api
-  }
+  # OpenTelemetry of Tierwise itself (traces and metrics over OTLP/HTTP), when a collector is given.
+  otel_environment = var.otlp_endpoint == "" ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT = var.otlp_endpoint }
+
+  # Settings every Node service reads (services/common/src/config/env.ts; all of them:
+  # docs/deployment.md). MSK takes SASL/SCRAM-SHA-512 over TLS only.
+  common_environment = merge(local.otel_environment, {
+    NODE_ENV                         = "production"
+    TIERWISE_KAFKA_BROKERS           = local.kafka_brokers
+    TIERWISE_KAFKA_SECURITY_PROTOCOL = "SASL_SSL"
+    TIERWISE_KAFKA_SASL_MECHANISM    = "SCRAM-SHA-512"
+    TIERWISE_WEB_URL                 = module.services.urls.web
+    TIERWISE_API_URL                 = module.services.urls.api
+  })
   kafka_secrets = {
-    TIERWISE_KAFKA_USERNAME = "${module.kafka.scram_secret_arn}:username::"
-    TIERWISE_KAFKA_PASSWORD = "${module.kafka.scram_secret_arn}:password::"
+    TIERWISE_KAFKA_SASL_USERNAME = "${module.kafka.scram_secret_arn}:username::"
+    TIERWISE_KAFKA_SASL_PASSWORD = "${module.kafka.scram_secret_arn}:password::"
   }
 }
 
@@ -83,12 +88,16 @@ module "flink" {
   jar_path            = var.stream_jobs_jar_path
   runtime_environment = var.flink_runtime_environment
   parallelism         = var.flink_parallelism
-  job_properties = {
-    TIERWISE_KAFKA_BROKERS          = local.kafka_brokers
-    TIERWISE_JDBC_URL               = "jdbc:postgresql://${local.pg_host}:5432/tierwise?user=tierwise_jobs&sslmode=verify-full"
-    TIERWISE_PG_PASSWORD_SECRET     = local.secrets["pg-jobs-password"]
-    TIERWISE_KAFKA_SCRAM_SECRET_ARN = module.kafka.scram_secret_arn
-  }
+  # The jobs' settings (stream-jobs JobSettings; docs/deployment.md); secrets by ARN, read by the
+  # job from Secrets Manager with its role.
+  job_properties = merge(local.otel_environment, {
+    TIERWISE_KAFKA_BROKERS           = local.kafka_brokers
+    TIERWISE_KAFKA_SECURITY_PROTOCOL = "SASL_SSL"
+    TIERWISE_KAFKA_SASL_MECHANISM    = "SCRAM-SHA-512"
+    TIERWISE_KAFKA_SASL_SECRET_ARN   = module.kafka.scram_secret_arn
+    TIERWISE_JDBC_URL                = "jdbc:postgresql://${local.pg_host}:5432/tierwise?user=tierwise_jobs&sslmode=verify-full"
+    PGPASSWORD_SECRET_ARN            = local.secrets["pg-jobs-password"]
+  })
   secret_arns  = [local.secrets["pg-jobs-password"], module.kafka.scram_secret_arn]
   kms_key_arns = [module.kafka.scram_kms_key_arn]
 }

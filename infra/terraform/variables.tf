@@ -101,3 +101,9 @@ variable "service_desired_count" {
   type        = number
   default     = 2
 }
+
+variable "otlp_endpoint" {
+  description = "OTLP/HTTP endpoint of an OpenTelemetry Collector for Tierwise's own traces and metrics (OTEL_EXPORTER_OTLP_ENDPOINT of every service and of the jobs); empty: none."
+  type        = string
+  default     = ""
+}

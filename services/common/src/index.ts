@@ -1,5 +1,6 @@
 export * from './config/env.js';
 export * from './config/config.module.js';
+export * from './config/kafka.js';
 export * from './crypto/credentials.js';
 export * from './agents/agent-auth.js';
 export * from './database/transaction.js';

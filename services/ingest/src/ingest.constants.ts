@@ -1,7 +1,12 @@
-import type { EnvName } from '@tierwise/common';
+import { type EnvName, KAFKA_SECURITY_ENV } from '@tierwise/common';
 
-/** The TIERWISE_* variables ingest needs (infra/local/env.sh). */
-export const INGEST_ENV = ['TIERWISE_PG_APP_URL', 'TIERWISE_KAFKA_BROKERS', 'TIERWISE_INGEST_PORT'] as const satisfies readonly EnvName[];
+/** The TIERWISE_* variables ingest needs (infra/local/env.sh; the Kafka security ones are optional). */
+export const INGEST_ENV = [
+  'TIERWISE_PG_APP_URL',
+  'TIERWISE_KAFKA_BROKERS',
+  'TIERWISE_INGEST_PORT',
+  ...KAFKA_SECURITY_ENV,
+] as const satisfies readonly EnvName[];
 
 /** Largest accepted request body, bytes (after Content-Encoding is undone): 8 MiB. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -50,8 +50,8 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function startProcess(name, command, args, readyLine) {
-  const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess(name, command, args, readyLine, extraEnv = {}) {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   let ready;
   const readyPromise = new Promise((resolve, reject) => {
@@ -91,16 +91,25 @@ function healthy(p, url) {
 /**
  * Starts ingest, api and (unless `streamJobs` is false: tests that need no results) the Flink
  * jobs and waits until each is ready.
- * Returns { stop(), stopIngest(), restartIngest() } (the last two stop ingest
- * alone, and start it again and wait until it is ready). Ingest and api are
- * ready when GET /healthz answers 200; the Flink jobs when they log
- * "tierwise-stream-jobs: running".
+ * Returns { stop(), stopIngest(), restartIngest(), output(name) } (stopIngest and
+ * restartIngest stop ingest alone, and start it again and wait until it is ready;
+ * output gives a process's recent output). Ingest and api are ready when GET /healthz
+ * answers 200; the Flink jobs when they log "tierwise-stream-jobs: running".
+ *
+ * `env` adds variables to ingest's and the jobs' environment (e.g. Kafka credentials,
+ * OTEL_EXPORTER_OTLP_ENDPOINT); with OpenTelemetry configured, ingest starts as in
+ * production (`node --import @tierwise/common/otel`) and the jobs find Flink's metric
+ * reporter plugin in stream-jobs/target/plugins.
  */
-export async function startStack({ streamJobs = true } = {}) {
+export async function startStack({ streamJobs = true, env: extraEnv = {} } = {}) {
   const ingestUrl = env('TIERWISE_INGEST_URL');
   const apiUrl = env('TIERWISE_API_URL');
+  const startIngest = () => startProcess('ingest', 'node', [
+    ...(extraEnv.OTEL_EXPORTER_OTLP_ENDPOINT ? ['--import', '@tierwise/common/otel'] : []),
+    path.join(ROOT, 'services/ingest/dist/main.js'),
+  ], null, { npm_package_name: '@tierwise/ingest', ...extraEnv });
   const procs = [
-    streamJobs ? await startStreamJobs() : null,
+    streamJobs ? await startStreamJobs(extraEnv) : null,
     startIngest(),
     startProcess('api', 'node', [path.join(ROOT, 'services/api/dist/main.js')]),
   ];
@@ -124,18 +133,16 @@ export async function startStack({ streamJobs = true } = {}) {
       procs[1] = startIngest();
       await healthy(procs[1], ingestUrl);
     },
+    output: (name) => procs.find((p) => p?.name === name).output.join(''),
   };
 }
 
-async function startStreamJobs() {
+async function startStreamJobs(extraEnv) {
   // Run a copy of the jar: a rebuild rewrites target/ in place under a running JVM.
   const jar = path.join(await mkdtemp(path.join(tmpdir(), 'tierwise-e2e-jobs-')), 'stream-jobs.jar');
   await copyFile(path.join(ROOT, 'stream-jobs/target/tierwise-stream-jobs.jar'), jar);
-  return startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running');
-}
-
-function startIngest() {
-  return startProcess('ingest', 'node', [path.join(ROOT, 'services/ingest/dist/main.js')]);
+  return startProcess('stream-jobs', 'java', ['-Xmx1g', '-jar', jar], 'tierwise-stream-jobs: running',
+    { FLINK_PLUGINS_DIR: path.join(ROOT, 'stream-jobs/target/plugins'), ...extraEnv });
 }
 
 /**

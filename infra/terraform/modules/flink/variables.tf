@@ -29,7 +29,7 @@ variable "runtime_environment" {
 }
 
 variable "job_properties" {
-  description = "The runtime property group \"tierwise\": TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL and the secret ARNs the job resolves."
+  description = "The runtime property group \"tierwise\": the jobs' settings by their variable names (docs/deployment.md), secrets as ARNs the job reads from Secrets Manager (TIERWISE_KAFKA_SASL_SECRET_ARN, PGPASSWORD_SECRET_ARN)."
   type        = map(string)
 }
 

@@ -18,6 +18,19 @@ export const ENV_SCHEMA = {
   TIERWISE_PG_OWNER_URL: postgresUrl,
   /** Comma-separated Kafka bootstrap brokers, host:port. */
   TIERWISE_KAFKA_BROKERS: kafkaBrokers,
+  /**
+   * Kafka security protocol (Kafka's `security.protocol` values): PLAINTEXT (local stack), SSL,
+   * SASL_SSL (Amazon MSK with SASL/SCRAM), SASL_PLAINTEXT (tests only). See `kafkaSecurity`.
+   */
+  TIERWISE_KAFKA_SECURITY_PROTOCOL: z.enum(['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL']).default('PLAINTEXT'),
+  /** SASL mechanism with SASL_*: SCRAM-SHA-512 (MSK's) or SCRAM-SHA-256. */
+  TIERWISE_KAFKA_SASL_MECHANISM: z.enum(['SCRAM-SHA-256', 'SCRAM-SHA-512']).default('SCRAM-SHA-512'),
+  /** SASL user name (required with SASL_*; on AWS from Secrets Manager). */
+  TIERWISE_KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  /** SASL password (required with SASL_*; on AWS from Secrets Manager). */
+  TIERWISE_KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** PEM file of the CA that signed the brokers' certificates (default: Node's trusted CAs, which cover MSK). */
+  TIERWISE_KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
   /** TCP port of the ingest service on 127.0.0.1. */
   TIERWISE_INGEST_PORT: port,
   /** TCP port of the api service on 127.0.0.1. */

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { compatibilityPartitioner, ProduceAcks, Producer } from '@platformatic/kafka';
-import { type Env, InjectEnv, inSpan, traceHeaders } from '@tierwise/common';
+import { type Env, InjectEnv, inSpan, KAFKA_SECURITY_ENV, kafkaSecurity, traceHeaders } from '@tierwise/common';
 
 /** One Kafka record: key `<tenant_id>/<volume_id>`, value an encoded tierwise.v1.IngestRecord. */
 export interface TelemetryRecord {
@@ -16,7 +16,7 @@ export class TelemetryPublishError extends Error {
 /**
  * The Kafka producer of ingest: acks=all (every in-sync replica has the record before the
  * send resolves) and Java-compatible murmur2 partitioning of the key, so all records of a
- * volume land on one partition.
+ * volume land on one partition. TLS and SASL/SCRAM as configured (`kafkaSecurity`).
  *
  * Not idempotent: in @platformatic/kafka 1.x (the last line that runs on Node 20) concurrent
  * sends of an idempotent producer fail with OUT_OF_ORDER_SEQUENCE_NUMBER and the producer
@@ -28,10 +28,11 @@ export class TelemetryPublishError extends Error {
 export class TelemetryRepository implements OnModuleDestroy {
   private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
 
-  constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS'>) {
+  constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS' | (typeof KAFKA_SECURITY_ENV)[number]>) {
     this.producer = new Producer({
       clientId: 'tierwise-ingest',
       bootstrapBrokers: [...env.TIERWISE_KAFKA_BROKERS],
+      ...kafkaSecurity(env),
       acks: ProduceAcks.ALL,
       partitioner: compatibilityPartitioner,
       timeout: 5_000,

@@ -1,13 +1,25 @@
 package io.tierwise.jobs;
 
+import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
+import io.tierwise.jobs.ingest.KafkaSecurity;
+import io.tierwise.jobs.telemetry.JobTelemetry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
- * Where the jobs read and write, and their timings. {@link #fromEnvironment} reads the variables
- * of infra/local/env.sh; tests build their own (other topics, group ids, directories).
+ * Where the jobs read and write, and their timings. {@link #load} reads the variables of
+ * infra/local/env.sh (every one: docs/deployment.md), or, on Amazon Managed Service for Apache
+ * Flink, the runtime property group {@value #PROPERTY_GROUP} with the same names; tests build
+ * their own (other topics, group ids, directories).
  *
  * @param kafkaBrokers bootstrap servers, e.g. 127.0.0.1:59092
  * @param jdbcUrl PostgreSQL JDBC URL with the tierwise_jobs role
@@ -17,9 +29,22 @@ import java.util.Map;
  * @param checkpointDir local directory for checkpoints when running embedded
  * @param checkpointInterval checkpoint (and Kafka offset commit) interval
  * @param flushDelay results are written at most this long after the records that changed them
+ * @param kafkaSecurity Kafka client security properties ({@link KafkaSecurity}); empty: PLAINTEXT
+ * @param telemetry the jobs' own traces and Flink metrics over OTLP ({@link JobTelemetry})
  */
 public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTopic, String refsTopic,
-    String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay) {
+    String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay,
+    Map<String, String> kafkaSecurity, JobTelemetry telemetry) {
+  /** The Managed Flink runtime property group holding the settings (keys as the variables). */
+  public static final String PROPERTY_GROUP = "tierwise";
+
+  /** Settings with a PLAINTEXT Kafka and telemetry off (tests). */
+  public JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTopic, String refsTopic,
+      String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay) {
+    this(kafkaBrokers, jdbcUrl, metricsTopic, refsTopic, consumerGroupPrefix, checkpointDir, checkpointInterval,
+        flushDelay, Map.of(), JobTelemetry.off());
+  }
+
   /**
    * Version of the jobs' state (bump it whenever an operator's state format changes, e.g.
    * ShardsFixedRate's serialized form). Checkpoints and Kafka consumer groups are kept per
@@ -36,7 +61,37 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
   public static final int MAX_PENDING_BATCHES = 64;
 
   /**
-   * Settings from TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL (both required) and
+   * The settings of this deployment: the environment, overridden by the Managed Service for
+   * Apache Flink runtime property group {@value #PROPERTY_GROUP} when the application has one
+   * (aws-kinesisanalytics-runtime reads /etc/flink/application_properties.json; elsewhere there
+   * is none and the environment alone counts), with the secrets it names by ARN read from AWS
+   * Secrets Manager ({@link ManagedSecrets}).
+   *
+   * @throws IllegalArgumentException naming a missing or invalid setting
+   */
+  public static JobSettings load(Map<String, String> env) {
+    try {
+      return load(env, KinesisAnalyticsRuntime.getApplicationProperties());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the Managed Flink application properties", e);
+    }
+  }
+
+  /** {@link #load} with the runtime property groups given (group id -> properties). */
+  static JobSettings load(Map<String, String> env, Map<String, Properties> propertyGroups) {
+    Map<String, String> settings = new HashMap<>(env);
+    Properties group = propertyGroups.get(PROPERTY_GROUP);
+    if (group != null) {
+      group.stringPropertyNames().forEach(k -> settings.put(k, group.getProperty(k)));
+    }
+    return fromEnvironment(ManagedSecrets.resolve(settings));
+  }
+
+  /**
+   * Settings from TIERWISE_KAFKA_BROKERS, TIERWISE_JDBC_URL (both required; PGPASSWORD and
+   * PGSSLMODE are added to the URL as {@code password} and {@code sslmode} when it has none),
+   * the Kafka security variables of {@link KafkaSecurity}, the OTEL_* variables of
+   * {@link JobTelemetry}, and
    * TIERWISE_STATE_DIR (checkpoints under its flink/checkpoints/v{@value #STATE_VERSION}; default
    * java.io.tmpdir); consumer groups tierwise-stream-jobs.v{@value #STATE_VERSION}.{metrics,refs}.
    *
@@ -44,10 +99,27 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    */
   public static JobSettings fromEnvironment(Map<String, String> env) {
     String stateDir = env.getOrDefault("TIERWISE_STATE_DIR", System.getProperty("java.io.tmpdir") + "/tierwise");
-    return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), required(env, "TIERWISE_JDBC_URL"),
+    return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), jdbcUrl(required(env, "TIERWISE_JDBC_URL"), env),
         "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs.v" + STATE_VERSION,
         Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), Duration.ofSeconds(10),
-        Duration.ofSeconds(1));
+        Duration.ofSeconds(1), KafkaSecurity.properties(env), JobTelemetry.from(env));
+  }
+
+  /**
+   * {@code url} with PGPASSWORD and PGSSLMODE (libpq's variables, which the Node services' pg
+   * client reads itself) as the pgjdbc parameters {@code password} and {@code sslmode}, unless
+   * the URL sets them.
+   */
+  public static String jdbcUrl(String url, Map<String, String> env) {
+    StringBuilder u = new StringBuilder(url);
+    for (var p : List.of(Map.entry("password", "PGPASSWORD"), Map.entry("sslmode", "PGSSLMODE"))) {
+      String value = env.get(p.getValue());
+      if (value != null && !value.isEmpty() && !url.matches(".*[?&]" + p.getKey() + "=.*")) {
+        u.append(u.indexOf("?") < 0 ? '?' : '&').append(p.getKey()).append('=')
+            .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+      }
+    }
+    return u.toString();
   }
 
   private static String required(Map<String, String> env, String name) {

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the Tierwise stream jobs, the metrics rollup and the working-set / MRC / recommendation
  * pipelines, as one Flink job: in an embedded MiniCluster with {@code java -jar}, or on a Flink
- * cluster with {@code flink run}. Reads TIERWISE_KAFKA_BROKERS and TIERWISE_JDBC_URL. Logs
+ * cluster with {@code flink run}. Reads its settings with {@link JobSettings#load}. Logs
  * {@value #RUNNING_LINE} once the job is RUNNING; exits 1 with the reason when it cannot start or
  * fails. Embedded, it also enforces the rollup retention every hour ({@link RollupRetention}) and
  * runs until the job ends; on a cluster, main returns once the job runs.
@@ -51,8 +51,9 @@ public final class TierwiseJobs {
   /** Entry point; see the class comment. */
   public static void main(String[] args) {
     try {
-      JobSettings settings = JobSettings.fromEnvironment(System.getenv());
-      KafkaSources.requireTopics(settings.kafkaBrokers(), List.of(settings.metricsTopic(), settings.refsTopic()));
+      JobSettings settings = JobSettings.load(System.getenv());
+      KafkaSources.requireTopics(settings.kafkaBrokers(), settings.kafkaSecurity(),
+          List.of(settings.metricsTopic(), settings.refsTopic()));
       new PostgresSinks(settings.jdbcUrl()).requireWritableTables();
       boolean embedded = StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
       if (embedded) {
@@ -87,13 +88,15 @@ public final class TierwiseJobs {
     PostgresSinks pg = new PostgresSinks(settings.jdbcUrl());
     new MetricsRollupJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.metricsTopic(),
-            settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class)),
-        pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
+            settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class),
+            settings.kafkaSecurity(), settings.telemetry()),
+        pg.volumeMetrics(settings.telemetry()), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(),
+        pg.cacheHealth(settings.telemetry()), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
         .addTo(env);
     new WorkingSetJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),
             settings.consumerGroupPrefix() + ".refs", new ReferenceBatchParser(),
-            Types.POJO(ReferenceBatchEvent.class)),
+            Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
         pg.workingSets(), pg.missRatioCurves(), pg.clusterWorkingSets(), pg.clusterMissRatioCurves(),
         pg.recommendations(), settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
@@ -112,6 +115,7 @@ public final class TierwiseJobs {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.checkpointInterval());
     conf.set(PipelineOptions.GENERIC_TYPES, false);
+    settings.telemetry().addMetricReporter(conf);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     if (!(env instanceof LocalStreamEnvironment)) {
       return env;

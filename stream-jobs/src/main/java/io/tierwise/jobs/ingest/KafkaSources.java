@@ -1,6 +1,8 @@
 package io.tierwise.jobs.ingest;
 
+import io.tierwise.jobs.telemetry.JobTelemetry;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -29,19 +31,23 @@ public final class KafkaSources {
    * @param groupId consumer group id
    * @param parser payload parser
    * @param type Flink type of the events
+   * @param security Kafka client security properties ({@link KafkaSecurity}), may be empty
+   * @param telemetry where the consume spans go
    */
   // flink-connector-kafka 5.0's only "committed, else earliest" initializer takes Kafka's
   // OffsetResetStrategy, deprecated in kafka-clients 4.
   @SuppressWarnings("deprecation")
   public static <T> KafkaSource<T> telemetry(String brokers, String topic, String groupId, PayloadParser<T> parser,
-      TypeInformation<T> type) {
-    return KafkaSource.<T>builder()
+      TypeInformation<T> type, Map<String, String> security, JobTelemetry telemetry) {
+    var builder = KafkaSource.<T>builder();
+    security.forEach(builder::setProperty);
+    return builder
         .setBootstrapServers(brokers)
         .setTopics(topic)
         .setGroupId(groupId)
         .setClientIdPrefix(groupId)
         .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-        .setDeserializer(new IngestRecordDeserializer<>(parser, type))
+        .setDeserializer(new IngestRecordDeserializer<>(parser, type, telemetry))
         .setProperty("commit.offsets.on.checkpoint", "true")
         .setProperty("partition.discovery.interval.ms", "10000")
         .build();
@@ -53,7 +59,17 @@ public final class KafkaSources {
    * @throws IllegalStateException naming the unreachable broker or the missing topics
    */
   public static void requireTopics(String brokers, Collection<String> topics) {
+    requireTopics(brokers, Map.of(), topics);
+  }
+
+  /**
+   * Checks that the broker answers, with these security properties, and the topics exist.
+   *
+   * @throws IllegalStateException naming the unreachable broker or the missing topics
+   */
+  public static void requireTopics(String brokers, Map<String, String> security, Collection<String> topics) {
     Properties props = new Properties();
+    props.putAll(security);
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TimeUnit.SECONDS.toMillis(TOPIC_CHECK_SECONDS));
     try (Admin admin = Admin.create(props)) {

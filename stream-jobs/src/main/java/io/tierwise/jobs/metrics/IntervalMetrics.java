@@ -1,10 +1,12 @@
 package io.tierwise.jobs.metrics;
 
+import io.tierwise.jobs.telemetry.Traced;
+
 /**
  * One volume's telemetry for one agent interval (default 10 s), parsed from an OTLP
  * ExportMetricsServiceRequest (a Flink POJO). Gauges are -1 when the interval did not carry them.
  */
-public class IntervalMetrics {
+public class IntervalMetrics implements Traced {
   /** Tenant (UUID text), stamped by ingest. */
   public String tenantId;
   /** Pseudonymous volume id (resource attribute tierwise.volume.id). */
@@ -27,9 +29,18 @@ public class IntervalMetrics {
   public long occupancyBytes = -1;
   /** Tier capacity in bytes, or -1. */
   public long capacityBytes = -1;
+  /** Cache health of the interval (mode, dirty bytes, fallbacks, latency sums per bin). */
+  public CacheHealth health = new CacheHealth();
+  /** W3C traceparent of the span that consumed the record, or null (tracing off). */
+  public String traceparent;
 
   /** For Flink. */
   public IntervalMetrics() {}
+
+  @Override
+  public void traceparent(String traceparent) {
+    this.traceparent = traceparent;
+  }
 
   /** The key the jobs partition by: "tenant/volume". */
   public String volumeKey() {

@@ -1,6 +1,7 @@
 package io.tierwise.jobs.metrics;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,10 @@ import org.apache.flink.util.OutputTag;
  * emits each changed row once. An interval's aggregate is kept {@code intervalRetentionMillis}
  * after its last flush so that late records of the same interval (a split or retried batch) add
  * to it; then it is dropped, together with its timer. The volume totals are kept for good.
+ *
+ * <p>Each interval row carries the traceparents of the records that changed it since the last
+ * flush, so its database write is traced to them ({@code TracedSink}); they are kept in memory
+ * only, not in the checkpointed state (a restart loses the links of unflushed rows, never data).
  */
 public class MetricsRollupFunction extends KeyedProcessFunction<String, IntervalMetrics, VolumeMetricsRow> {
   private static final long serialVersionUID = 1L;
@@ -40,6 +45,8 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   private transient MapState<Long, IntervalState> intervals;
   private transient ValueState<VolumeTotals> totals;
   private transient ValueState<Long> flushAt;
+  /** "key@interval start" -> traceparents of the records since the last flush (not checkpointed). */
+  private transient Map<String, List<String>> traces;
 
   /**
    * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
@@ -57,6 +64,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
         new MapStateDescriptor<>("intervals", Types.LONG, Types.POJO(IntervalState.class)));
     totals = getRuntimeContext().getState(new ValueStateDescriptor<>("totals", Types.POJO(VolumeTotals.class)));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    traces = new HashMap<>();
   }
 
   @Override
@@ -75,6 +83,10 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
     interval.dirty = true;
     intervals.put(m.intervalStartUnixNano, interval);
+    if (m.traceparent != null) {
+      traces.computeIfAbsent(ctx.getCurrentKey() + "@" + m.intervalStartUnixNano, k -> new ArrayList<>())
+          .add(m.traceparent);
+    }
 
     VolumeTotals t = totals.value();
     if (t == null) {
@@ -123,7 +135,10 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
     for (Map.Entry<Long, IntervalState> e : changed) {
       IntervalState s = e.getValue();
-      out.collect(intervalRow(t.stats, e.getKey(), s));
+      VolumeMetricsRow row = intervalRow(t.stats, e.getKey(), s);
+      List<String> rowTraces = traces.remove(ctx.getCurrentKey() + "@" + e.getKey());
+      row.traceparents = rowTraces == null ? new String[0] : rowTraces.toArray(String[]::new);
+      out.collect(row);
       s.dirty = false;
       s.flushedAtMillis = now;
       intervals.put(e.getKey(), s);

@@ -14,7 +14,8 @@ import org.apache.flink.util.Collector;
  * The metrics pipeline: interval telemetry of every volume -> {@link MetricsRollupFunction} keyed by
  * tenant/volume -> volume_metrics_10s, volume_io_stats and volume_block_sizes; and the same
  * intervals routed to their volume, host, cluster and tenant ({@link ScopedMetrics}) -> {@link
- * RollupFunction} keyed by scope -> metric_rollups (10 s, 1 min, 1 h, 1 d). Source and sinks are
+ * RollupFunction} keyed by scope -> metric_rollups (10 s, 1 min, 1 h, 1 d); and the intervals'
+ * cache health ({@link CacheHealthFunction}) -> volume_cache_health_10s. Source and sinks are
  * given, so tests can run it on their own inputs.
  */
 public final class MetricsRollupJob {
@@ -23,6 +24,7 @@ public final class MetricsRollupJob {
   private final Sink<VolumeIoStatsRow> volumeIoStats;
   private final Sink<BlockSizeRow> blockSizes;
   private final Sink<RollupRow> rollups;
+  private final Sink<CacheHealthRow> cacheHealth;
   private final Duration flushDelay;
   private final Duration intervalRetention;
 
@@ -32,18 +34,20 @@ public final class MetricsRollupJob {
    * @param volumeIoStats sink of volume_io_stats rows
    * @param blockSizes sink of volume_block_sizes rows
    * @param rollups sink of metric_rollups rows
+   * @param cacheHealth sink of volume_cache_health_10s rows
    * @param flushDelay rows are written at most this long after the first new record
    * @param intervalRetention how long an interval's aggregate stays open to late records, and
    *     how far behind a scope's latest interval a rollup window stays open
    */
   public MetricsRollupJob(Source<IntervalMetrics, ?, ?> source, Sink<VolumeMetricsRow> volumeMetrics,
-      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Duration flushDelay,
-      Duration intervalRetention) {
+      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Sink<CacheHealthRow> cacheHealth,
+      Duration flushDelay, Duration intervalRetention) {
     this.source = source;
     this.volumeMetrics = volumeMetrics;
     this.volumeIoStats = volumeIoStats;
     this.blockSizes = blockSizes;
     this.rollups = rollups;
+    this.cacheHealth = cacheHealth;
     this.flushDelay = flushDelay;
     this.intervalRetention = intervalRetention;
   }
@@ -74,5 +78,10 @@ public final class MetricsRollupJob {
         .process(new RollupFunction(flushDelay.toMillis(), intervalRetention.toMillis()), Types.POJO(RollupRow.class))
         .uid("rollup").name("rollup 10s/1m/1h/1d")
         .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
+    intervals
+        .keyBy(IntervalMetrics::volumeKey, Types.STRING)
+        .process(new CacheHealthFunction(), Types.POJO(CacheHealthRow.class))
+        .uid("cache-health").name("cache health")
+        .sinkTo(cacheHealth).uid("sink-volume-cache-health-10s").name("volume_cache_health_10s");
   }
 }

@@ -26,8 +26,11 @@ import java.util.TreeMap;
  * <p>Read: {@code tierwise.io.operations} and {@code tierwise.io.bytes} at
  * {@code io.source=frontend}; {@code tierwise.io.size} (histogram over the vscsiStats ioLength
  * bins) and {@code tierwise.io.size.bytes}; {@code tierwise.cache.hits}, {@code .misses},
- * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}. Other metrics
- * are ignored. Resource attributes {@code host.id} and {@code tierwise.cluster.id} (both optional)
+ * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}; for the cache
+ * health ({@link CacheHealth}) the resource attribute {@code tierwise.cache.mode}, gauges
+ * {@code tierwise.cache.dirty} and {@code tierwise.replication.peers}, the sum
+ * {@code tierwise.cache.fallbacks} and the frontend latency histograms' sum and count. Other
+ * metrics are ignored. Resource attributes {@code host.id} and {@code tierwise.cluster.id} (both optional)
  * name the host and cluster the volume's rollups add to. Sums and histograms must be delta temporality. Data points are grouped into
  * intervals by their {@code time_unix_nano} (the interval end), the start taken from
  * {@code start_time_unix_nano} (gauges may leave it 0).
@@ -45,6 +48,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
   public static final String HOST_ID_ATTRIBUTE = "host.id";
   /** Resource attribute holding the pseudonymous cluster id (optional). */
   public static final String CLUSTER_ID_ATTRIBUTE = "tierwise.cluster.id";
+  /** Resource attribute holding the cache mode at interval end. */
+  public static final String CACHE_MODE_ATTRIBUTE = "tierwise.cache.mode";
 
   @Override
   public List<IntervalMetrics> parse(IngestRecord record) throws InvalidRecordException {
@@ -75,7 +80,13 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
     }
     String hostId = stringAttribute(resource.getResource().getAttributesList(), HOST_ID_ATTRIBUTE);
     String clusterId = stringAttribute(resource.getResource().getAttributesList(), CLUSTER_ID_ATTRIBUTE);
+    String mode = stringAttribute(resource.getResource().getAttributesList(), CACHE_MODE_ATTRIBUTE);
+    if (mode != null && !mode.equals("write-through") && !mode.equals("write-back")) {
+      throw new InvalidRecordException("volume " + volumeId + ": resource attribute " + CACHE_MODE_ATTRIBUTE + " '"
+          + mode + "' is not write-through or write-back");
+    }
     for (IntervalMetrics m : byEnd.values()) {
+      m.health.mode = mode;
       m.hostId = hostId == null || hostId.isEmpty() ? null : hostId;
       m.clusterId = clusterId == null || clusterId.isEmpty() ? null : clusterId;
       if (m.intervalStartUnixNano == 0 || m.intervalStartUnixNano >= m.intervalEndUnixNano) {
@@ -182,8 +193,23 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).capacityBytes = count(p);
           }
         }
+        case "tierwise.cache.dirty" -> {
+          for (NumberDataPoint p : gauge()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.dirtyBytes = count(p);
+          }
+        }
+        case "tierwise.replication.peers" -> {
+          for (NumberDataPoint p : gauge()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.healthyPeers = count(p);
+          }
+        }
+        case "tierwise.cache.fallbacks" -> {
+          for (NumberDataPoint p : deltaSum()) {
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.fallbacks += count(p);
+          }
+        }
         default -> {
-          // Other agent metrics (destaged, dirty, population...) are not stored yet.
+          // Other agent metrics (destaged, population, destage rate...) are not stored yet.
         }
       }
     }
@@ -229,7 +255,10 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         if (Arrays.stream(buckets).anyMatch(c -> c < 0)) {
           throw invalid("bucket count above 2^63 (fixed64 overflow)");
         }
-        interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).latency.add(isWrite(p.getAttributesList()), bin, buckets);
+        IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
+        m.latency.add(isWrite(p.getAttributesList()), bin, buckets);
+        m.health.latencySumMicros[bin] += p.getSum();
+        m.health.latencyOps[bin] += Arrays.stream(buckets).sum();
       }
     }
 

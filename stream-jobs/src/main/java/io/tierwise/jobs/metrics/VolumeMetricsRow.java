@@ -16,6 +16,8 @@ public class VolumeMetricsRow {
   public long occupancyBytes;
   /** Tier capacity, bytes (0 when not reported). */
   public long capacityBytes;
+  /** traceparents of the spans that consumed the records written since the last flush. */
+  public String[] traceparents = new String[0];
 
   /** For Flink. */
   public VolumeMetricsRow() {}

@@ -1,12 +1,16 @@
 package io.tierwise.jobs.sink;
 
 import io.tierwise.jobs.metrics.BlockSizeRow;
+import io.tierwise.jobs.metrics.CacheHealthRow;
 import io.tierwise.jobs.metrics.IoCounters;
 import io.tierwise.jobs.metrics.RollupFunction;
 import io.tierwise.jobs.metrics.RollupRow;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
 import io.tierwise.jobs.metrics.VolumeMetricsRow;
+import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.telemetry.JobTelemetry;
+import io.tierwise.jobs.telemetry.TracedSink;
 import io.tierwise.jobs.workingset.VolumeAnalysis;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,12 +22,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
 import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
 import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
 import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
+import org.apache.flink.util.function.SerializableFunction;
 
 /**
  * JDBC sinks writing the jobs' rows into the PostgreSQL tables of
@@ -49,6 +55,15 @@ public final class PostgresSinks {
         cache_misses = EXCLUDED.cache_misses, read_cache_hits = EXCLUDED.read_cache_hits,
         read_cache_misses = EXCLUDED.read_cache_misses, evicted_bytes = EXCLUDED.evicted_bytes,
         occupancy_bytes = EXCLUDED.occupancy_bytes, capacity_bytes = EXCLUDED.capacity_bytes""";
+
+  private static final String CACHE_HEALTH = """
+      INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode,
+        effective_mode, dirty_bytes, latency_us_sum, latency_ops)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb))
+      ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
+        configured_mode = EXCLUDED.configured_mode, effective_mode = EXCLUDED.effective_mode,
+        dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
+        latency_ops = EXCLUDED.latency_ops""";
 
   private static final String VOLUME_IO_STATS = """
       INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval,
@@ -138,7 +153,7 @@ public final class PostgresSinks {
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
       "metric_rollups", "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs",
-      "recommendations");
+      "recommendations", "volume_cache_health_10s");
 
   private final String jdbcUrl;
 
@@ -178,9 +193,12 @@ public final class PostgresSinks {
     }
   }
 
-  /** volume_metrics_10s, one row per (volume, interval). */
-  public Sink<VolumeMetricsRow> volumeMetrics() {
-    return sink(VOLUME_METRICS, (ps, r) -> {
+  /**
+   * volume_metrics_10s, one row per (volume, interval); each batched write is a span related to
+   * the consume spans of the records it writes ({@link TracedSink}).
+   */
+  public Sink<VolumeMetricsRow> volumeMetrics(JobTelemetry telemetry) {
+    return traced("volume_metrics_10s", telemetry, r -> Arrays.asList(r.traceparents), VOLUME_METRICS, (ps, r) -> {
       ps.setString(1, r.tenantId);
       ps.setString(2, r.volumeId);
       ps.setObject(3, timestamp(r.intervalStartUnixNano));
@@ -189,6 +207,35 @@ public final class PostgresSinks {
       ps.setLong(next, r.occupancyBytes);
       ps.setLong(next + 1, r.capacityBytes);
     });
+  }
+
+  /**
+   * volume_cache_health_10s, one row per (volume, interval): modes, dirty bytes, and the latency
+   * sum (µs) and I/Os per ioLength bin as JSON objects keyed by the bin's upper bound in bytes
+   * ("4096"; "&gt;524288" for the last bin), non-empty bins only. Traced like {@link #volumeMetrics}.
+   */
+  public Sink<CacheHealthRow> cacheHealth(JobTelemetry telemetry) {
+    return traced("volume_cache_health_10s", telemetry,
+        r -> r.traceparent == null ? List.of() : List.of(r.traceparent), CACHE_HEALTH, (ps, r) -> {
+          ps.setString(1, r.tenantId);
+          ps.setString(2, r.volumeId);
+          ps.setObject(3, timestamp(r.intervalStartUnixNano));
+          ps.setString(4, r.configuredMode);
+          ps.setString(5, r.effectiveMode);
+          ps.setLong(6, r.dirtyBytes);
+          var sums = Json.object();
+          var ops = Json.object();
+          for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
+            if (r.latencyOps[bin] > 0) {
+              Long upper = IoLengthBins.upperBytes(bin);
+              String key = upper == null ? IoLengthBins.label(bin) : upper.toString();
+              sums.put(key, r.latencySumMicros[bin]);
+              ops.put(key, r.latencyOps[bin]);
+            }
+          }
+          ps.setString(7, Json.text(sums));
+          ps.setString(8, Json.text(ops));
+        });
   }
 
   /** volume_io_stats, one row per volume. */
@@ -314,10 +361,31 @@ public final class PostgresSinks {
             .withBatchIntervalMs(BATCH_INTERVAL_MS)
             .withMaxRetries(MAX_RETRIES)
             .build())
-        .buildAtLeastOnce(new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
-            .withUrl(jdbcUrl)
-            .withDriverName("org.postgresql.Driver")
-            .build());
+        .buildAtLeastOnce(connection());
+  }
+
+  /**
+   * A sink whose batching is done by {@link TracedSink} (every statement execution a span): the
+   * JDBC sink below it flushes only when told.
+   */
+  private <T> Sink<T> traced(String table, JobTelemetry telemetry, SerializableFunction<T, List<String>> traceparents,
+      String sql, JdbcStatementBuilder<T> binder) {
+    Sink<T> jdbc = JdbcSink.<T>builder()
+        .withQueryStatement(sql, binder)
+        .withExecutionOptions(JdbcExecutionOptions.builder()
+            .withBatchSize(Integer.MAX_VALUE)
+            .withBatchIntervalMs(0)
+            .withMaxRetries(MAX_RETRIES)
+            .build())
+        .buildAtLeastOnce(connection());
+    return new TracedSink<>(jdbc, table, traceparents, telemetry, BATCH_ROWS, BATCH_INTERVAL_MS);
+  }
+
+  private JdbcConnectionOptions connection() {
+    return new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
+        .withUrl(jdbcUrl)
+        .withDriverName("org.postgresql.Driver")
+        .build();
   }
 
   /** Binds the nine counters from parameter {@code first}; returns the next parameter index. */

@@ -1,5 +1,6 @@
 package io.tierwise.jobs.sink;
 
+import io.tierwise.jobs.JobSettings;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -66,7 +67,10 @@ public final class RollupRetention {
     return executor;
   }
 
-  /** Runs {@link #enforce} once with TIERWISE_JDBC_URL; exits 1 naming the problem on failure. */
+  /**
+   * Runs {@link #enforce} once with TIERWISE_JDBC_URL (PGPASSWORD and PGSSLMODE added as the jobs
+   * add them, {@link JobSettings#jdbcUrl}); exits 1 naming the problem on failure.
+   */
   public static void main(String[] args) {
     String url = System.getenv("TIERWISE_JDBC_URL");
     if (url == null || url.isBlank()) {
@@ -74,7 +78,7 @@ public final class RollupRetention {
       System.exit(1);
     }
     try {
-      enforce(url);
+      enforce(JobSettings.jdbcUrl(url, System.getenv()));
     } catch (SQLException e) {
       LOG.error("rollup retention: {}", e.getMessage());
       System.exit(1);

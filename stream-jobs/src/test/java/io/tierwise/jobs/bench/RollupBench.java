@@ -7,6 +7,7 @@ import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.MetricsRollupJob;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.sink.PostgresSinks;
+import io.tierwise.jobs.telemetry.JobTelemetry;
 import io.tierwise.jobs.testing.AgentTelemetry;
 import io.tierwise.proto.v1.IngestRecord;
 import java.sql.Connection;
@@ -110,8 +111,8 @@ public final class RollupBench {
             Types.POJO(IntervalMetrics.class)))
         .build();
     PostgresSinks pg = new PostgresSinks(jdbcUrl);
-    new MetricsRollupJob(source, pg.volumeMetrics(), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(),
-        Duration.ofMillis(500), Duration.ofHours(1)).addTo(env);
+    new MetricsRollupJob(source, pg.volumeMetrics(JobTelemetry.off()), pg.volumeIoStats(), pg.blockSizes(),
+        pg.metricRollups(), pg.cacheHealth(JobTelemetry.off()), Duration.ofMillis(500), Duration.ofHours(1)).addTo(env);
     long t0 = System.nanoTime();
     env.execute("rollup bench p" + parallelism);
     return (System.nanoTime() - t0) / 1e9;

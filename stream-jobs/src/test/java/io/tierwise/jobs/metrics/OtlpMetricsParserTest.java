@@ -90,6 +90,58 @@ class OtlpMetricsParserTest {
         .hasMessageContaining("tierwise.io.latency").hasMessageContaining("are not the latency bounds");
   }
 
+  @Test
+  void readsTheCacheHealthSignals() throws Exception {
+    AgentTelemetry.Interval i = interval(T0, 40);
+    i.readLatency[4] = buckets(7, 30, 3);
+    i.writeLatency[4] = buckets(9, 5, 0);
+    ExportMetricsServiceRequest.Builder b = withMetric(AgentTelemetry.request("h1", "vol-a", i), "tierwise.io.latency",
+        h -> {
+          var hist = h.getHistogram().toBuilder();
+          for (int p = 0; p < hist.getDataPointsCount(); p++) {
+            hist.setDataPoints(p, hist.getDataPoints(p).toBuilder().setSum(1000.0 * (p + 1)));
+          }
+          return h.toBuilder().setHistogram(hist).build();
+        }).toBuilder();
+    setMode(b, "write-back");
+    var scope = b.getResourceMetricsBuilder(0).getScopeMetricsBuilder(0);
+    var point = io.opentelemetry.proto.metrics.v1.NumberDataPoint.newBuilder()
+        .setStartTimeUnixNano(T0).setTimeUnixNano(T0 + 10_000_000_000L);
+    scope.addMetrics(Metric.newBuilder().setName("tierwise.cache.dirty").setGauge(
+        io.opentelemetry.proto.metrics.v1.Gauge.newBuilder().addDataPoints(point.setAsInt(65536))));
+    scope.addMetrics(Metric.newBuilder().setName("tierwise.replication.peers").setGauge(
+        io.opentelemetry.proto.metrics.v1.Gauge.newBuilder().addDataPoints(point.setAsInt(0))));
+    scope.addMetrics(Metric.newBuilder().setName("tierwise.cache.fallbacks").setSum(
+        io.opentelemetry.proto.metrics.v1.Sum.newBuilder().setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA)
+            .addDataPoints(point.setAsInt(1))));
+
+    CacheHealth h = parse(b.build()).get(0).health;
+
+    assertThat(h.mode).isEqualTo("write-back");
+    assertThat(h.dirtyBytes).isEqualTo(65536);
+    assertThat(h.healthyPeers).isZero();
+    assertThat(h.fallbacks).isEqualTo(1);
+    assertThat(h.latencyOps[4]).as("front-end reads and writes of the 4 KiB bin").isEqualTo(30 + 3 + 5);
+    assertThat(h.latencySumMicros[4]).isPositive();
+    assertThatThrownBy(() -> {
+      ExportMetricsServiceRequest.Builder bad = AgentTelemetry.request("h1", "vol-a", i).toBuilder();
+      setMode(bad, "write-around");
+      parse(bad.build());
+    }).hasMessageContaining("tierwise.cache.mode 'write-around' is not write-through or write-back");
+  }
+
+  /** Sets (or adds) the resource attribute tierwise.cache.mode. */
+  private static void setMode(ExportMetricsServiceRequest.Builder b, String mode) {
+    var resource = b.getResourceMetricsBuilder(0).getResourceBuilder();
+    for (int a = 0; a < resource.getAttributesCount(); a++) {
+      if (resource.getAttributes(a).getKey().equals("tierwise.cache.mode")) {
+        resource.setAttributes(a, AgentTelemetry.attr("tierwise.cache.mode", mode));
+        return;
+      }
+    }
+    resource.addAttributes(AgentTelemetry.attr("tierwise.cache.mode", mode));
+  }
+
   /** 20 latency bucket counts: {@code first} at bucket {@code bucket}, {@code next} at the one after. */
   private static long[] buckets(int bucket, long first, long next) {
     long[] b = new long[LatencyHistograms.BUCKETS];

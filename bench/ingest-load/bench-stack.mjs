@@ -1,0 +1,66 @@
+/**
+ * The running local stack as the benchmarks see it (infra/local/env.sh variables, pid files of
+ * infra/local/lib.sh), and the corpus the simulated agents send.
+ *
+ * die(message)            -> prints `ingest-load: message` and exits 1
+ * requireEnv()            -> the environment; dies naming a variable run.sh/soak.sh did not set
+ * pidOf(name)             -> pid of a stack process (`<pid> <start time>` in run/<name>.pid; PostgreSQL's
+ *                            postmaster from postgres/postmaster.pid), or null
+ * stackPids()             -> {name: pid} of every running process of the stack
+ * ingestUp()              -> whether ingest answers GET /healthz
+ * seedTenant()            -> a fresh tenant {tenant_id, agent_token, api_key, ...} (api's seed)
+ * agentCorpora({trace, agents, workDir}) -> {batches, corpora}: what the real agent sends for
+ *   `trace` (capture.mjs), and one remapped copy per simulated agent (remap.mjs)
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { captureBatches } from './capture.mjs';
+import { remapCorpus } from './remap.mjs';
+
+const run = promisify(execFile);
+export const ROOT = process.env.TIERWISE_ROOT ?? path.resolve(import.meta.dirname, '../..');
+/** The stack's processes, as named by infra/local (pid files). */
+export const STACK_PROCESSES = ['postgres', 'kafka', 'stream-jobs', 'ingest', 'api', 'notifier', 'web'];
+
+export function die(message) {
+  process.stderr.write(`ingest-load: ${message}\n`);
+  process.exit(1);
+}
+
+export function requireEnv() {
+  for (const name of ['TIERWISE_INGEST_URL', 'TIERWISE_API_URL', 'TIERWISE_STATE_DIR']) {
+    if (!process.env[name]) die(`${name} is not set: run through bench/ingest-load/run.sh or soak.sh (they source infra/local/env.sh)`);
+  }
+  return process.env;
+}
+
+export function pidOf(name) {
+  const file = name === 'postgres' ? ['postgres', 'postmaster.pid'] : ['run', `${name}.pid`];
+  try {
+    return Number(readFileSync(path.join(process.env.TIERWISE_STATE_DIR, ...file), 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return null;
+  }
+}
+
+export function stackPids() {
+  return Object.fromEntries(STACK_PROCESSES.map((n) => [n, pidOf(n)]).filter(([, p]) => p));
+}
+
+export async function ingestUp() {
+  return fetch(`${process.env.TIERWISE_INGEST_URL}/healthz`).then((r) => r.ok, () => false);
+}
+
+export async function seedTenant() {
+  const { stdout } = await run('npm', ['run', '-s', '-w', '@tierwise/api', 'seed', '--', '--tenant-name', `bench-${Date.now()}`], { cwd: ROOT });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+export async function agentCorpora({ trace, agents, workDir }) {
+  console.log(`capturing the agent's batches for ${path.basename(trace)}`);
+  const batches = await captureBatches({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), trace, workDir });
+  console.log(`  ${batches.metrics.length} OTLP metrics batches, ${batches.refs.length} reference batches per agent`);
+  return { batches, corpora: Array.from({ length: agents }, (_, i) => remapCorpus(batches, i)) };
+}
