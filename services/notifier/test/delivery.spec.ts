@@ -228,6 +228,19 @@ describe('delivery', () => {
     }
   });
 
+  it("deletes a tenant's undelivered events with the tenant, so they never block the events queued behind them", async () => {
+    const gone = await h.createTenant('deleted');
+    const kept = await h.createTenant('kept');
+    await h.addChannel(kept, { kind: 'slack-webhook', target: `${h.slackUrl}/hooks/kept` });
+    await h.recommend(gone, 'dddd0001');
+    await h.recommend(kept, 'dddd0002');
+    await h.tenants.owner.query('DELETE FROM tenants WHERE id = $1', [gone]);
+    const { rows } = await h.tenants.owner.query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [gone]);
+    expect(rows[0].n).toBe(0);
+    await h.drain(h.notifier(), [kept]);
+    expect(h.slack.accepted.map((r) => r.path)).toEqual(['/hooks/kept']);
+  });
+
   it('delivers an account.email to payload.to only, exactly once, through a failure, never to tenant channels', async () => {
     const tenant = await h.createTenant('account');
     await h.addChannel(tenant, { kind: 'email', target: 'ops@example.com' });
