@@ -27,11 +27,13 @@ async function busiestHost(page, baseUrl) {
   return href.split("?")[0];
 }
 
-/** Clicks the middle of a drawn time chart: the point detail opens below the charts. */
+/** Opens the detail of the latency chart's middle point from its data table (the keyboard path). */
 async function openPointDetail(page) {
   await page.waitForSelector('[data-testid="latency-chart"][data-points]');
-  const box = await page.getByTestId("latency-chart").boundingBox();
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const table = page.getByTestId("latency-chart").locator("xpath=..").locator("details");
+  await table.locator("summary").click();
+  const rows = table.locator("tbody tr");
+  await rows.nth(Math.floor((await rows.count()) / 2)).getByRole("button", { name: "Show" }).press("Enter");
   await page.getByTestId("point-detail").waitFor();
 }
 

@@ -14,6 +14,9 @@ import { parseRange, rangeQuery } from "@/lib/time-range";
 
 export const metadata: Metadata = { title: "Host" };
 
+/** Volumes listed on a host page, busiest first; the Volumes page pages through all of them. */
+const HOST_VOLUMES_SHOWN = 50;
+
 const HOST_BREAKDOWNS: Partial<Record<Breakdown, string>> = { storage: BREAKDOWN_LABELS.storage, direction: BREAKDOWN_LABELS.direction, size: BREAKDOWN_LABELS.size };
 
 /** /hosts/[hostId]: a host's IOPS, throughput and latency with breakdowns, and its volumes over the range. */
@@ -45,7 +48,21 @@ export default definePage<{ hostId: string }>({ permission: "fleet.read" }, asyn
       </section>
       <section className="panel" aria-labelledby="host-volumes">
         <h2 id="host-volumes">Volumes</h2>
-        <TopVolumes volumes={host.volumes} caption="Volumes of the host by I/Os" testId="host-volumes" query={keep} />
+        <TopVolumes
+          volumes={host.volumes.slice(0, HOST_VOLUMES_SHOWN)}
+          caption={
+            host.volumes.length > HOST_VOLUMES_SHOWN
+              ? `The ${HOST_VOLUMES_SHOWN} busiest of the host's ${host.volumes.length} volumes by I/Os`
+              : "Volumes of the host by I/Os"
+          }
+          testId="host-volumes"
+          query={keep}
+        />
+        {host.volumes.length > HOST_VOLUMES_SHOWN && (
+          <p>
+            <Link href="/volumes">Every volume</Link> is on the Volumes page.
+          </p>
+        )}
       </section>
     </>
   );
