@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
+import { type CreatedCursor, listRevocable, type RevocationStatus } from '../http/revocable-list.js';
 import type { AgentHealth, AgentRow } from './agent.dto.js';
 
 const COLUMNS = `id, name, host_id, version, created_at, enrolled_at, revoked_at, last_report_at, uptime_seconds, tier_used_bytes,
@@ -28,21 +29,9 @@ export class AgentsRepository {
     return row.status === 'unknown' ? { status: 'unknown' } : { status: row.status, at: row.at! };
   }
 
-  /**
-   * Agents of the tenant, newest first, keyset-paginated on (created_at to the millisecond, id).
-   * @param after the last agent of the previous page.
-   */
-  async list(db: Queryable, tenantId: string, status: 'active' | 'revoked' | 'all', after: { createdAt: string; id: string } | null, limit: number): Promise<AgentRow[]> {
-    const { rows } = await db.query<AgentRow>(
-      `SELECT ${COLUMNS} FROM agents
-        WHERE tenant_id = $1
-          AND ($2 = 'all' OR (revoked_at IS NULL) = ($2 = 'active'))
-          AND ($3::timestamptz IS NULL OR (date_trunc('milliseconds', created_at), id) < ($3, $4::uuid))
-        ORDER BY date_trunc('milliseconds', created_at) DESC, id DESC
-        LIMIT $5`,
-      [tenantId, status, after?.createdAt ?? null, after?.id ?? null, limit],
-    );
-    return rows;
+  /** Agents of the tenant, newest first, a page after `after` (listRevocable). */
+  list(db: Queryable, tenantId: string, status: RevocationStatus, after: CreatedCursor | null, limit: number): Promise<AgentRow[]> {
+    return listRevocable<AgentRow>(db, 'agents', COLUMNS, tenantId, status, after, limit);
   }
 
   /** The agent, or null when the tenant has none of that id; `lock` takes its row lock. */

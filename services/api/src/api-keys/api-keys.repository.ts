@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
+import { type CreatedCursor, listRevocable, type RevocationStatus } from '../http/revocable-list.js';
 import type { Actor, Scope } from '../auth/principal.js';
 import type { ApiKeyRow } from './api-key.dto.js';
 
@@ -17,22 +18,9 @@ export class ApiKeysRepository {
     return rows[0];
   }
 
-  /**
-   * Keys of the tenant, newest first, keyset-paginated on (created_at to the millisecond, as the
-   * cursor carries it, id).
-   * @param after the last key of the previous page.
-   */
-  async list(db: Queryable, tenantId: string, status: 'active' | 'revoked' | 'all', after: { createdAt: string; id: string } | null, limit: number): Promise<ApiKeyRow[]> {
-    const { rows } = await db.query<ApiKeyRow>(
-      `SELECT ${COLUMNS} FROM api_keys
-        WHERE tenant_id = $1
-          AND ($2 = 'all' OR (revoked_at IS NULL) = ($2 = 'active'))
-          AND ($3::timestamptz IS NULL OR (date_trunc('milliseconds', created_at), id) < ($3, $4::uuid))
-        ORDER BY date_trunc('milliseconds', created_at) DESC, id DESC
-        LIMIT $5`,
-      [tenantId, status, after?.createdAt ?? null, after?.id ?? null, limit],
-    );
-    return rows;
+  /** Keys of the tenant, newest first, a page after `after` (listRevocable). */
+  list(db: Queryable, tenantId: string, status: RevocationStatus, after: CreatedCursor | null, limit: number): Promise<ApiKeyRow[]> {
+    return listRevocable<ApiKeyRow>(db, 'api_keys', COLUMNS, tenantId, status, after, limit);
   }
 
   /** The key, locked for update, or null when the tenant has no such key. */
