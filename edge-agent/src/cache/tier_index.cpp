@@ -51,7 +51,7 @@ bool TierIndex::evict_slot(uint32_t victim, uint64_t* evicted_block) {
 
 uint32_t TierIndex::trim() {
   uint32_t evicted = 0;
-  // Stops when every resident block is held: they leave once released.
+  // Stops when every resident block is held (dirty): none may leave before its destage.
   while (map_.size() > capacity_ && map_.size() > held_) {
     const uint32_t victim = held_ == 0 ? policy_->evict(*this) : unheld_victim();
     if (victim == kNoSlot) break;
