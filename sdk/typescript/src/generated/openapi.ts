@@ -1618,16 +1618,6 @@ export interface components {
             truncated: boolean;
             series: components["schemas"]["RollupSeriesDto"][];
         };
-        SeriesStorageDto: {
-            /** @description what the VM observed: front-end bytes read and written per second */
-            vm_observed: number;
-            /** @description served by the tier: cache hits x 4 KiB per second */
-            cache: number;
-            /** @description reached the datastore: front-end bytes minus tier hits, per second (writes of write-through included) */
-            datastore: number;
-            /** @description sent to peers; null: the rollups do not carry io.source=peer yet */
-            peer: number | null;
-        };
         SeriesLatencyDto: {
             /** @description front-end I/Os in the merged histogram */
             count: number;
@@ -1639,6 +1629,32 @@ export interface components {
             p99_us: number;
             /** @description the worst single rollup window's 99th percentile inside the point, µs (spikes survive downsampling) */
             p99_max_us: number;
+        };
+        SeriesSourceDto: {
+            /** @description I/Os per second this source served (part of), reads and writes */
+            iops: number;
+            /** @description read I/Os per second */
+            read_iops: number;
+            /** @description write I/Os per second */
+            write_iops: number;
+            /** @description bytes per second this source served, reads and writes */
+            bytes_per_s: number;
+            /** @description bytes read per second */
+            read_bytes_per_s: number;
+            /** @description bytes written per second */
+            write_bytes_per_s: number;
+            /** @description this source's latency, both directions, from its merged histogram */
+            latency: components["schemas"]["SeriesLatencyDto"] | null;
+        };
+        SeriesSourcesDto: {
+            /** @description what the VM observed: every front-end I/O once (io.source=frontend) */
+            vm_observed: components["schemas"]["SeriesSourceDto"];
+            /** @description the tier: read hits and, in write-back, writes journaled on it */
+            cache: components["schemas"]["SeriesSourceDto"] | null;
+            /** @description WB+n peers: write-back writes replicated to them (bytes: one copy), latency until every peer acknowledged */
+            peer: components["schemas"]["SeriesSourceDto"] | null;
+            /** @description the datastore: read misses and write-through writes */
+            datastore: components["schemas"]["SeriesSourceDto"] | null;
         };
         SeriesSelectionDto: {
             /** @description front-end I/Os in the merged histogram */
@@ -1695,7 +1711,7 @@ export interface components {
             throughput_min: number;
             /** @description highest throughput of a single window inside the point */
             throughput_max: number;
-            storage: components["schemas"]["SeriesStorageDto"];
+            sources: components["schemas"]["SeriesSourcesDto"];
             /** @description tier hits / lookups, 4 KiB blocks, all directions */
             hit_ratio: number | null;
             /** @description tier hit ratio of reads */
