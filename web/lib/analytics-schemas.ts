@@ -22,6 +22,18 @@ export const SeriesSize = SeriesLatency.extend({
 });
 export type SeriesSize = z.infer<typeof SeriesSize>;
 
+/** What one storage source (VM observed, cache, peer, datastore) served in a point. */
+export const SeriesSource = z.object({
+  iops: Num,
+  read_iops: Num,
+  write_iops: Num,
+  bytes_per_s: Num,
+  read_bytes_per_s: Num,
+  write_bytes_per_s: Num,
+  latency: SeriesLatency.nullable(),
+});
+export type SeriesSource = z.infer<typeof SeriesSource>;
+
 export const SeriesPoint = z.object({
   t: Timestamp,
   windows: Num,
@@ -33,7 +45,7 @@ export const SeriesPoint = z.object({
   write_bytes_per_s: Num,
   throughput_min: Num,
   throughput_max: Num,
-  storage: z.object({ vm_observed: Num, cache: Num, datastore: Num, peer: Num.nullable() }),
+  sources: z.object({ vm_observed: SeriesSource, cache: SeriesSource.nullable(), peer: SeriesSource.nullable(), datastore: SeriesSource.nullable() }),
   hit_ratio: Ratio.nullable(),
   read_hit_ratio: Ratio.nullable(),
   occupancy_bytes: Num,

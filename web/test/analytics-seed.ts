@@ -1,35 +1,33 @@
 /**
- * Analytics data for the portal's end-to-end tests and manual runs: two hosts, three volumes,
- * the last `hours` of 10 s rollup windows per volume (the diurnal synthetic workload of
- * @tierwise/common/testing) with their 1 min/1 h/1 d windows and the host and tenant scopes the
- * rollup job would write, working-set estimates once a minute (through volume_working_sets, so
+ * Analytics data for the portal's end-to-end tests and manual runs: two hosts, three volumes
+ * (the busiest in write-back with a peer replica, WB+1, the others write-through), the last
+ * `hours` of 10 s rollup windows per volume (the diurnal synthetic workload of
+ * @tierwise/common/testing, with its per-source counts: cache, peer, datastore) with their
+ * 1 min/1 h/1 d windows and the host and tenant scopes the rollup job would write, working-set estimates once a minute (through volume_working_sets, so
  * the history trigger records them), an MRC and an open recommendation for the busiest volume.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { coarserWindows, insertRollups, syntheticWindows, type RollupRow } from "@tierwise/common/testing";
+import { addRollup, cloneRollup, coarserWindows, insertRollups, syntheticWindows, type RollupRow } from "@tierwise/common/testing";
 
 const GiB = 2 ** 30;
 
 export interface AnalyticsSeed {
   tenantId: string;
   hosts: { hostId: string; name: string }[];
-  volumes: { volumeId: string; hostId: string; name: string; iops: number }[];
+  /** writeBack: write-back with one peer replica (WB+1): its rollups carry io.source=peer. */
+  volumes: { volumeId: string; hostId: string; name: string; iops: number; writeBack: boolean }[];
   /** The busiest volume: the one with the recommendation. */
   busiest: string;
   from: Date;
   to: Date;
 }
 
-/** Adds the counters of `rows` window by window (same starts) into one scope's windows. */
+/** Adds the volumes' windows window by window (same starts) into one scope's windows, as the rollup job does. */
 function sumScopes(scope: RollupRow["scope"], scopeId: string, parts: RollupRow[][]): RollupRow[] {
   return parts[0].map((first, i) => {
-    const row: RollupRow = { ...first, scope, scope_id: scopeId, volumes: parts.length, latency_us: structuredClone(first.latency_us) };
-    for (const part of parts.slice(1)) {
-      const r = part[i];
-      for (const key of ["read_ops", "write_ops", "read_bytes", "write_bytes", "cache_hits", "cache_misses", "read_cache_hits", "read_cache_misses", "evicted_bytes", "occupancy_bytes", "capacity_bytes"] as const) row[key] += r[key];
-      for (const [d, bins] of Object.entries(r.latency_us)) for (const [b, c] of Object.entries(bins)) c.forEach((x, k) => ((row.latency_us[d] ??= {})[b] ??= new Array(20).fill(0))[k] += x);
-    }
+    const row = cloneRollup(first, { scope, scope_id: scopeId, volumes: parts.length });
+    for (const part of parts.slice(1)) addRollup(row, part[i], "sum");
     return row;
   });
 }
@@ -46,14 +44,14 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
       { hostId: randomBytes(8).toString("hex"), name: "esx-02" },
     ];
     const volumes = [
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-data-01", iops: 800 },
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-log-01", iops: 200 },
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[1].hostId, name: "web-01", iops: 60 },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-data-01", iops: 800, writeBack: true },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-log-01", iops: 200, writeBack: false },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[1].hostId, name: "web-01", iops: 60, writeBack: false },
     ];
     for (const h of hosts) await db.query("INSERT INTO hosts (tenant_id, host_id, display_name) VALUES ($1, $2, $3)", [tenantId, h.hostId, h.name]);
     for (const v of volumes) await db.query("INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)", [tenantId, v.volumeId, v.hostId, v.name]);
     const windows = (hours * 3600) / 10;
-    const perVolume = volumes.map((v) => syntheticWindows(tenantId, "volume", v.volumeId, from, windows, v.iops));
+    const perVolume = volumes.map((v) => syntheticWindows(tenantId, "volume", v.volumeId, from, windows, v.iops, { writeBack: v.writeBack }));
     const perHost = hosts.map((h) => sumScopes("host", h.hostId, perVolume.filter((_, i) => volumes[i].hostId === h.hostId)));
     const tenant = sumScopes("tenant", tenantId, perVolume);
     for (const rows of [...perVolume, ...perHost, tenant]) await insertRollups(db, [...rows, ...coarserWindows(rows)]);
