@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MissRatioCurve, WorkingSet } from "./api-schemas";
 
 /**
  * Zod schemas of the analytics responses the portal reads: GET /v1/series, /v1/fleet/overview,
@@ -104,14 +105,31 @@ export const Overview = z.object({
 });
 export type Overview = z.infer<typeof Overview>;
 
-/** GET /v1/volumes/:volumeId/working-set/history. */
+/** GET /v1/volumes/:volumeId/working-set/history and /v1/clusters/:clusterId/working-set/history. */
 export const WorkingSetHistory = z.object({
-  volume_id: z.string(),
   window: z.string(),
   bucket_seconds: Num,
   points: z.array(z.object({ t: Timestamp, wss_max_bytes: Num, wss_min_bytes: Num, wss_bytes: Num, wss_read_bytes: Num, wss_write_bytes: Num })),
 });
 export type WorkingSetHistory = z.infer<typeof WorkingSetHistory>;
+
+/** A cluster's tier as its volumes report it: hosts, current capacity and recommended size (bytes). */
+const ClusterTier = z.object({ hosts: Num, capacity_bytes: Num, recommended_tier_bytes: Num.nullable() });
+
+/** GET /v1/clusters. */
+export const ClusterPage = z.object({
+  data: z.array(ClusterTier.extend({ cluster_id: z.string(), volumes: Num, wss_bytes: Num, updated_at: Timestamp })),
+  next_cursor: z.string().nullable(),
+});
+export type ClusterPage = z.infer<typeof ClusterPage>;
+
+/** GET /v1/clusters/:clusterId/working-set. */
+export const ClusterWorkingSet = ClusterTier.extend({
+  cluster_id: z.string(),
+  volumes: Num,
+  windows: z.array(z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() })),
+});
+export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
 
 const RecommendationFields = z.object({
   tier_bytes: Num,

@@ -66,7 +66,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await web?.stop();
     await api?.stop();
     if (seed) {
-      for (const table of ["volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
+      for (const table of ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
         await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
       }
       await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
@@ -179,6 +179,36 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/working-set?${range}`);
     assert.ok(Number((await drawn(page, "wss-chart")).points) > 100, "working set estimates once a minute");
     assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
+  });
+
+  test("the Clusters page lists the cluster with its hosts and volumes; its page draws the working set over time and the MRC with both tiers", async () => {
+    await page.goto(`${env.TIERWISE_WEB_URL}/fleet`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clusters" }).click();
+    await page.waitForURL(/\/clusters$/);
+    const row = page.locator(`[data-testid="cluster-row"][data-cluster-id="${seed.cluster.clusterId}"]`);
+    await row.waitFor();
+    const cells = await row.locator("td").allTextContents();
+    assert.deepEqual(cells.slice(0, 2), ["2", "2"], "2 hosts, 2 volumes");
+    assert.equal(cells[3], formatValue(seed.cluster.capacityBytes, "bytes"), "current tier: the volumes' tiers added up");
+    assert.equal(cells[4], formatValue(4 * 2 ** 30, "bytes"), "recommended: the one member's recommendation");
+    await row.getByRole("link").click();
+    await page.waitForURL(new RegExp(`/clusters/${seed.cluster.clusterId}`));
+    await page.getByRole("heading", { name: /Working set size over time/ }).waitFor();
+    // The last 6 hours hold the seeded 3, once a minute: a point a minute.
+    const from = new Date(seed.to.getTime() - 6 * 3600_000).toISOString();
+    const to = seed.to.toISOString();
+    await page.goto(`${env.TIERWISE_WEB_URL}/clusters/${seed.cluster.clusterId}?${new URLSearchParams({ from, to })}`);
+    const history = await apiGet<{ points: unknown[] }>(
+      `/v1/clusters/${seed.cluster.clusterId}/working-set/history?${new URLSearchParams({ from, to, width: String(CHART_WIDTH), window: "1h" })}`,
+    );
+    const wss = await drawn(page, "wss-chart");
+    assert.ok(history.points.length > 100, `${history.points.length} points of the cluster's working set`);
+    assert.equal(Number(wss.points), history.points.length, "one drawn point per api point");
+    assert.deepEqual(Object.keys(seriesCounts(wss.series)), ["Working set", "Read working set", "Write working set", "Current tier", "Recommended tier"]);
+    const mrc = await drawn(page, "mrc-chart");
+    assert.equal(mrc.currentBytes, String(seed.cluster.capacityBytes));
+    assert.equal(mrc.recommendedBytes, String(4 * 2 ** 30));
+    assert.equal(mrc.marks, "2");
   });
 
   test("on a phone (390 px) the volume page's charts fit the screen", async () => {
