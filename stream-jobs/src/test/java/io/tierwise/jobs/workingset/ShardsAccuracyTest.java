@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
  * bounds are on the mean of {@value #KEYS} keys; min and max are printed. Measured with 2,000 keys
  * before (fixed rate, R'): median 0.0072, mean 0.0085, max 0.037; the 20-key mean has a standard
  * error of about 0.0014, so 0.017 is a 6-sigma bound for a correct estimator and fails for classic
- * SHARDS (mean 0.018 and above). Fixed size, 20-key means of nineteen runs on our grid: 0.0036 to
- * 0.0075, mean 0.0056, standard deviation 0.0011 (the per-key MAE is heavy-tailed: max 0.010 to
+ * SHARDS (mean 0.018 and above). Fixed size, 20-key means of twenty runs on our grid: 0.0036 to
+ * 0.0075, mean 0.0055, standard deviation 0.0011 (the per-key MAE is heavy-tailed: max 0.010 to
  * 0.022); on libCacheSim's grid 0.0043 to 0.0070. The bound {@value #MAX_MEAN_MAE_FIXED_SIZE} is
  * 2.7 sigma above that mean. The goal of 0.004 is not reached on this trace: the error is flat
  * at 0.004 to 0.005 from 16 to 128 MiB (which miss-heavy blocks fall into an 8,192-block sample)
