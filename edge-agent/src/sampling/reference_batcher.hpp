@@ -25,6 +25,7 @@
 
 #include "sampling/distinct_block_sketch.hpp"
 #include "sampling/shards_sampler.hpp"
+#include "sampling/unsampled_blocks.hpp"
 #include "tierwise/v1/reference_batch.pb.h"
 #include "trace/record.hpp"
 
@@ -52,7 +53,9 @@ class ReferenceBatcher {
   // Considers every 4 KiB block `io` touches (trace::blocks_touched), one
   // reference each: counts it in considered_references, adds H(L) to the
   // distinct-block sketch, and keeps a reference (direction, I/O length in
-  // blocks, time `time_us`) when the block is sampled. Emits a batch each time
+  // blocks, time `time_us`) when the block is sampled. A block already found
+  // outside the sample is neither hashed nor added again (UnsampledBlocks:
+  // the outcome is the same). Emits a batch each time
   // kMaxReferencesPerBatch references are pending, so N is split exactly at the
   // batch's last reference. time_us: microseconds (Unix epoch or trace clock),
   // >= 0 and not before the previous I/O's; throws std::invalid_argument
@@ -94,7 +97,21 @@ class ReferenceBatcher {
   std::vector<uint32_t> sketch_updates_;  // reused per batch
   size_t max_sampled_blocks_;
   uint64_t threshold_;
+  // The position where `priority` is or would go in priorities_ (bucket index,
+  // then a binary search within the bucket).
+  std::vector<uint32_t>::iterator find_priority(uint32_t priority);
+  // Rebuilds bucket_start_ for priorities_ and threshold_ (after T fell).
+  void index_priorities();
+
+  UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once
   std::vector<uint32_t> priorities_;  // sorted distinct H(L) mod P of the sampled blocks
+  // Index of priorities_ by bucket (priority >> bucket_shift_): bucket b holds
+  // priorities_[bucket_start_[b], bucket_start_[b + 1]). Sampled references
+  // look their block up on every access; with the sample full (32,768 blocks)
+  // a search of the whole array took 15 steps, a bucket's takes 3 or 4.
+  static constexpr unsigned kBucketBits = 12;
+  unsigned bucket_shift_ = 0;
+  std::vector<uint32_t> bucket_start_;
 };
 
 }  // namespace tierwise::sampling
