@@ -40,8 +40,9 @@ class VolumeCollector {
   // view) at `completed_us` (microseconds on the interval's clock: trace time in
   // a replay, Unix time in `serve`). Counts operations/bytes at source
   // `frontend`, the size histogram, the bytes per ioLength bin, the frontend
-  // latency, and the I/O's second towards the interval's PeakSecond.
-  void record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns, int64_t completed_us) {
+  // latency, and the I/O's second towards the interval's PeakSecond. Returns
+  // the I/O's ioLength bin (size_bin(length_bytes)) for record_source_in_bin().
+  size_t record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns, int64_t completed_us) {
     active_ = true;
     const auto d = static_cast<size_t>(direction);
     if (completed_us < second_start_us_ || completed_us >= second_end_us_) end_second(completed_us);
@@ -52,6 +53,7 @@ class VolumeCollector {
     size.min = std::min(size.min, length_bytes);
     size.max = std::max(size.max, length_bytes);
     record_latency(d, static_cast<size_t>(Source::kFrontend), bin, latency_ns);
+    return bin;
   }
 
   // The part of a front-end I/O of `io_length_bytes` that `source` served:
@@ -59,10 +61,16 @@ class VolumeCollector {
   // ioLength bin, so latency by block size reads the same for every source.
   void record_source(Direction direction, Source source, uint32_t io_length_bytes,
                      uint32_t bytes, int64_t latency_ns) {
+    record_source_in_bin(direction, source, size_bin(io_length_bytes), bytes, latency_ns);
+  }
+  // The same with the front-end I/O's ioLength bin (what record_frontend()
+  // returned), so recording an I/O and its sources looks the bin up once.
+  void record_source_in_bin(Direction direction, Source source, size_t io_length_bin,
+                            uint32_t bytes, int64_t latency_ns) {
     const auto d = static_cast<size_t>(direction);
     const auto s = static_cast<size_t>(source);
     source_bytes_[d][s] += bytes;
-    record_latency(d, s, size_bin(io_length_bytes), latency_ns);
+    record_latency(d, s, io_length_bin, latency_ns);
   }
 
   // Ends the interval: fills metrics() from the accumulators; cache sums become
