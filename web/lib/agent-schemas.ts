@@ -19,6 +19,8 @@ export const AgentHealth = z.object({
   error_count: z.number().int().nonnegative().nullable(),
   last_error: z.string().nullable(),
   last_error_at: Timestamp.nullable(),
+  /** When ingest last accepted a batch of the agent's telemetry (also for an agent that only replays traces). */
+  last_telemetry_at: Timestamp.nullable(),
 });
 export type AgentHealth = z.infer<typeof AgentHealth>;
 

@@ -154,6 +154,8 @@ export const Policy = z.object({
   updated_at: Timestamp,
   applied_version: Num.nullable(),
   applied_at: Timestamp.nullable(),
+  /** What the agent could not apply of that version (e.g. a tier size it cannot change live), or null. */
+  applied_error: z.string().nullable(),
   in_sync: z.boolean(),
 });
 export type Policy = z.infer<typeof Policy>;

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import pg from "pg";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../scripts/chromium.mjs";
 import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
@@ -82,13 +83,28 @@ describe("the agents page in headless Chromium", { timeout: 180_000 }, () => {
     assert.match((await row.textContent()) ?? "", new RegExp(`host ${hostId}.*never reported`));
     assert.equal(await page.getByTestId("token-row").count(), 0, "the used token is no longer offered");
 
+    // An agent that only replays traces reports no health: ingest's acceptance of its batch (the
+    // row ingest writes, services/ingest batch.repository) shows it alive, with the time.
+    const db = new pg.Client({ connectionString: env.TIERWISE_PG_OWNER_URL });
+    await db.connect();
+    try {
+      await db.query("INSERT INTO ingested_batches (tenant_id, kind, batch_id, agent_id, received_at) VALUES ($1, 'metrics', $2, $3, now() - interval '30 seconds')", [tenantId, randomBytes(8).toString("hex"), agentId]);
+    } finally {
+      await db.end();
+    }
+    await page.reload();
+    const replaying = await row.locator("td").allTextContents();
+    assert.equal(replaying[1], "sending telemetry");
+    assert.equal(replaying[2], "—", "no health report");
+    assert.notEqual(replaying[3], "—", "the time ingest last accepted its telemetry");
+
     const health = { version: "0.1.1", uptime_seconds: 7200, volume_count: 12, tier_used_bytes: 3 * GiB, tier_capacity_bytes: 8 * GiB, error_count: 0, last_error: null };
     const reported = await agentCall("PUT", "/v1/agent/health", health, credential);
     assert.equal(reported.status, 200, await reported.clone().text());
     await page.reload();
     const cells = await row.locator("td").allTextContents();
     assert.equal(cells[1], "reporting");
-    assert.deepEqual(cells.slice(3, 7), ["0.1.1", "2 h", "12", "3 GiB of 8 GiB"]);
+    assert.deepEqual(cells.slice(4, 8), ["0.1.1", "2 h", "12", "3 GiB of 8 GiB"]);
   });
 
   test("revoke: the row moves to the revoked list and the api refuses the agent", async () => {

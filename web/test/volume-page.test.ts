@@ -118,6 +118,42 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
+  test("the charts follow a live switch of the colour scheme (no reload)", async () => {
+    /** The fill of every text of a chart's SVG (axis labels, legend, mark labels) once it is drawn in `scheme`. */
+    const textFills = async (testId: string, scheme: string) => {
+      await page.waitForSelector(`[data-testid="${testId}"][data-scheme="${scheme}"][data-points]`, { timeout: 15_000 });
+      return page.getByTestId(testId).locator("svg text").evaluateAll((texts) => texts.map((t) => getComputedStyle(t).fill));
+    };
+    /** Relative luminance of an "rgb(r, g, b)" colour (WCAG 2.x), 0 black .. 1 white. */
+    const luminance = (rgb: string) => {
+      const [r, g, b] = rgb.match(/[\d.]+/g)!.slice(0, 3).map((c) => {
+        const v = Number(c) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const mean = (fills: string[]) => fills.reduce((sum, f) => sum + luminance(f), 0) / fills.length;
+    const toggle = page.getByTestId("theme-toggle");
+    const navigations: string[] = [];
+    page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+
+    assert.equal(await toggle.getAttribute("data-theme-choice"), "system");
+    const light = { blocks: await textFills("block-size-chart", "light"), mrc: await textFills("mrc-chart", "light") };
+    assert.ok(light.blocks.length > 10 && mean(light.blocks) < 0.3, `dark text on the light page (${light.blocks.slice(0, 3).join(", ")})`);
+
+    await toggle.click(); // system -> light: nothing changes
+    await toggle.click(); // light -> dark
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    const dark = { blocks: await textFills("block-size-chart", "dark"), mrc: await textFills("mrc-chart", "dark") };
+    assert.ok(mean(dark.blocks) > 0.3, `light axis labels and legend on the dark page (${dark.blocks.slice(0, 3).join(", ")})`);
+    assert.ok(mean(dark.mrc) > mean(light.mrc), "the miss ratio curve's text lightens too");
+    assert.equal(await page.getByTestId("block-size-chart").getAttribute("data-points"), String(VOLUME.blockSizes.length), "the same bars, redrawn");
+
+    await toggle.click(); // dark -> system (light here)
+    assert.deepEqual(await textFills("block-size-chart", "light"), light.blocks, "back to the light colours");
+    assert.deepEqual(navigations, [], "the switch reloads nothing");
+  });
+
   test("the volume page fits a phone-width screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agent/agent_config.hpp"
 #include "agent/health_reporter.hpp"
@@ -17,7 +18,30 @@
 namespace tierwise::cli {
 namespace {
 
-int run_agent(const std::string& config_path) {
+// What `serve` and `replay` send as this agent: ingest, credential, key, spool,
+// names and cluster from agent.yaml (Options: ServeOptions or ReplayOptions).
+template <typename Options>
+void set_agent_export(Options& o, const agent::AgentConfig& config, const std::string& credential) {
+  o.ingest_url = config.ingest_url;
+  o.token = credential;
+  o.key_file = config.anonymization_key_file;
+  o.spool_dir = config.spool_dir;
+  o.send_names = config.send_names;
+  o.cluster_name = config.cluster;
+}
+
+// Replays `traces` into ingest as this agent, as `replay` would; returns
+// replay's exit code.
+int replay_traces(const agent::AgentConfig& config, const std::string& credential,
+                  const std::vector<std::string>& traces) {
+  replay::ReplayOptions o;
+  o.traces = traces;
+  set_agent_export(o, config, credential);
+  std::fprintf(stderr, "tierwise-agent: replaying %zu trace(s) into %s\n", traces.size(), config.ingest_url.c_str());
+  return replay::run_replay(o);
+}
+
+int run_agent(const std::string& config_path, const std::vector<std::string>& replay_first) {
   const agent::AgentConfig config = agent::load_agent_config(config_path);
   const std::string credential = agent::read_credential(config.credential_file);
   // Before the reporter's thread starts, so that it inherits the mask.
@@ -25,6 +49,9 @@ int run_agent(const std::string& config_path) {
   agent::HealthReporter reporter(config.api_url, credential, replay::agent_version(), config.health_interval_seconds);
   std::fprintf(stderr, "tierwise-agent: %s: reporting health to %s every %g s\n", config_path.c_str(),
                config.api_url.c_str(), config.health_interval_seconds);
+  if (!replay_first.empty()) {
+    if (const int rc = replay_traces(config, credential, replay_first); rc != replay::kExitOk) return rc;
+  }
   if (config.serve.volumes.empty()) {
     std::fprintf(stderr, "tierwise-agent: no volumes configured (add them under \"volumes\" in %s); waiting for SIGTERM\n",
                  config_path.c_str());
@@ -34,13 +61,8 @@ int run_agent(const std::string& config_path) {
     return replay::kExitOk;
   }
   ServeOptions o;
-  o.ingest_url = config.ingest_url;
-  o.token = credential;
-  o.key_file = config.anonymization_key_file;
-  o.spool_dir = config.spool_dir;
+  set_agent_export(o, config, credential);
   o.interval_seconds = config.telemetry_interval_seconds;
-  o.send_names = config.send_names;
-  o.cluster_name = config.cluster;
   ServeHooks hooks;
   hooks.on_status = [&reporter](const ServeStatus& s) {
     reporter.update({s.volume_count, s.tier_used_bytes, s.tier_capacity_bytes, s.error_count, s.last_error});
@@ -52,6 +74,7 @@ int run_agent(const std::string& config_path) {
 
 void register_run_command(CLI::App& app) {
   auto config_path = std::make_shared<std::string>(agent::kDefaultConfigPath);
+  auto replay_first = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "run",
       "Run as the installed agent: read agent.yaml, serve its volumes over NBD through the cache "
@@ -61,9 +84,15 @@ void register_run_command(CLI::App& app) {
   cmd->add_option("--config", *config_path, "Agent configuration (YAML), written by install.sh")
       ->capture_default_str()
       ->check(CLI::ExistingFile);
+  cmd->add_option("--replay", *replay_first,
+                  "Trace files to replay into ingest as this agent before serving (as `replay` with the "
+                  "configuration's credential, key, spool, names and cluster): a volume's recorded I/O, "
+                  "e.g. for a trial; a volume of agent.yaml named as a trace (its file name without "
+                  ".vscsi/.csv/.gz/.bz2) is the same volume, so its policies apply to it")
+      ->check(CLI::ExistingFile);
   cmd->footer("Exit codes as `serve`: 0 stopped by SIGTERM/SIGINT; 1 failure; 2 bad configuration; 4/5 batches "
-              "rejected/undelivered.");
-  cmd->callback([config_path] { run_with_exit_code([&] { return run_agent(*config_path); }); });
+              "rejected/undelivered; with --replay, replay's exit code when the replay did not succeed.");
+  cmd->callback([config_path, replay_first] { run_with_exit_code([&] { return run_agent(*config_path, *replay_first); }); });
 }
 
 }  // namespace tierwise::cli

@@ -1,6 +1,7 @@
 // `tierwise-agent run`: the long-running agent the installer starts (systemd
 // unit or --no-systemd): reads agent.yaml, serves its volumes (serve's
-// machinery) and reports its health to the api with its credential.
+// machinery) and reports its health to the api with its credential; with
+// --replay, first replays traces into ingest as this agent.
 #pragma once
 
 #include <CLI/CLI.hpp>

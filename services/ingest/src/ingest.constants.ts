@@ -45,5 +45,15 @@ export const RETRY_AFTER_SECONDS = 5;
  */
 export const MAX_IN_FLIGHT_BATCHES = 20;
 
-/** Seconds an agent should wait before retrying when ingest is at {@link MAX_IN_FLIGHT_BATCHES}. */
+/**
+ * Load shedding: telemetry requests (POST /v1/metrics, /v1/refs) one ingest process holds open
+ * at once, counted from before the body is read until the answer is sent. Beyond it a request is
+ * answered 503 with Retry-After {@link RETRY_AFTER_BUSY_SECONDS} without reading its body, so a
+ * burst (or a starved database) queues on the agents' spools, not in ingest's heap: the bodies
+ * held are at most this many times {@link MAX_BODY_BYTES}. Above {@link MAX_IN_FLIGHT_BATCHES}
+ * so that requests being authenticated and parsed keep the publish slots busy.
+ */
+export const MAX_OPEN_TELEMETRY_REQUESTS = 64;
+
+/** Seconds an agent should wait before retrying when ingest is at {@link MAX_IN_FLIGHT_BATCHES} or {@link MAX_OPEN_TELEMETRY_REQUESTS}. */
 export const RETRY_AFTER_BUSY_SECONDS = 1;

@@ -50,7 +50,12 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function startProcess(name, command, args, readyLine, extraEnv = {}) {
+/**
+ * Spawns `command args` from the repository root with the test's environment plus `extraEnv`;
+ * {name, child, readyPromise, output, ready}: readyPromise resolves once a line of its output
+ * contains `readyLine` (or `ready()` is called) and rejects when it exits first.
+ */
+export function startProcess(name, command, args, readyLine, extraEnv = {}) {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   let ready;
@@ -70,7 +75,7 @@ function startProcess(name, command, args, readyLine, extraEnv = {}) {
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves once `p` exited. */
-async function stopProcess(p) {
+export async function stopProcess(p) {
   if (p.child.exitCode !== null) return;
   p.child.kill('SIGTERM');
   try {
@@ -80,11 +85,11 @@ async function stopProcess(p) {
   }
 }
 
-/** Resolves once `p` answers GET `url`/healthz with 200; rejects if it exits first or after 60 s. */
-function healthy(p, url) {
+/** Resolves once `p` answers GET `url`/healthz (or `probePath`) with 200; rejects if it exits first or after `timeoutMs`. */
+export function healthy(p, url, { probePath = '/healthz', timeoutMs = 60_000 } = {}) {
   return Promise.race([
     p.readyPromise,
-    waitFor(`${p.name} /healthz`, async () => (await fetch(`${url}/healthz`)).ok, { timeoutMs: 60_000 }),
+    waitFor(`${p.name} ${probePath}`, async () => (await fetch(`${url}${probePath}`)).ok, { timeoutMs }),
   ]);
 }
 
@@ -171,6 +176,23 @@ export async function apiPut(apiKey, pathname, body) {
     body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/** The process exists and is not a zombie (an agent started by install.sh is an orphan once the script exits). */
+export async function alive(pid) {
+  try {
+    return !/^\d+ \(.*\) Z /.test(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `command` with `sh -c` in the test's environment; resolves {code, stdout, stderr} whatever the exit code. */
+export function shell(command) {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], { env: process.env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }));
+  });
 }
 
 /**

@@ -8,11 +8,10 @@
 // refused; --uninstall stops the agent and leaves no file behind.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { apiGet, env, runAgent, seedTenant, startStack, TRACES, waitFor } from '../lib/stack.mjs';
+import { alive, apiGet, env, runAgent, seedTenant, shell, startStack, TRACES, waitFor } from '../lib/stack.mjs';
 
 const EXIT_REJECTED = 4;
 let stack;
@@ -31,10 +30,7 @@ after(async () => {
 
 /** `curl -fsSL <api>/install.sh | sh -s -- ARGS` (no sudo: --root makes it unprivileged); {code, stdout, stderr}. */
 function installScript(args) {
-  const pipeline = `curl -fsSL "$TIERWISE_API_URL/install.sh" | sh -s -- ${args.map((a) => `'${a}'`).join(' ')}`;
-  return new Promise((resolve) => {
-    execFile('sh', ['-c', pipeline], { env: process.env }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
-  });
+  return shell(`curl -fsSL "$TIERWISE_API_URL/install.sh" | sh -s -- ${args.map((a) => `'${a}'`).join(' ')}`);
 }
 
 async function apiCall(apiKey, method, pathname, body) {
@@ -50,15 +46,6 @@ async function apiCall(apiKey, method, pathname, body) {
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => !e.isDirectory()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
-}
-
-/** The process exists and is not a zombie (the agent is an orphan once the script exits). */
-async function alive(pid) {
-  try {
-    return !/^\d+ \(.*\) Z /.test(await readFile(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** The agents of the tenant that enrolled (the seed's credential has no enrollment). */
@@ -117,7 +104,7 @@ test('install.sh served by the api: install, enroll, report, re-run, revoke, uni
   assert.equal(agent.version, '0.1.0');
   assert.deepEqual({ ...agent.health, last_report_at: null }, {
     last_report_at: null, uptime_seconds: agent.health.uptime_seconds, volume_count: 0, tier_used_bytes: 0, tier_capacity_bytes: 0,
-    error_count: 0, last_error: null, last_error_at: null,
+    error_count: 0, last_error: null, last_error_at: null, last_telemetry_at: null,
   });
   const tokens = await apiCall(tenant.api_key, 'GET', '/v1/enrollment-tokens');
   assert.deepEqual(tokens.body.data.map((t) => [t.status, t.agent_id]), [['used', agent.id]]);
@@ -125,6 +112,9 @@ test('install.sh served by the api: install, enroll, report, re-run, revoke, uni
   // A batch with the new credential is accepted.
   const accepted = await replayWith(credential, path.join(etc, 'anonymization.key'), path.join(work, 'spool'));
   assert.equal(accepted.code, 0, accepted.stderr);
+  // ... and the agents list shows when ingest last took its telemetry (a replay reports no health).
+  const replayed = (await enrolledAgents(tenant.api_key))[0].health.last_telemetry_at;
+  assert.ok(Date.parse(replayed) >= Date.parse(agent.health.last_report_at) - 1000, `last_telemetry_at ${replayed} after the install`);
 
   // Re-run: harmless. Same agent, credential and key; the agent runs again.
   const again = await installScript(['--token', token, '--root', root, '--no-systemd']);

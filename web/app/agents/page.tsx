@@ -16,15 +16,21 @@ export const metadata: Metadata = { title: "Agents" };
 
 const PATH = "/agents";
 const Query = PageQuery.extend({ status: AgentStatus.default("active") });
-/** An agent whose last health report is older than this is shown as silent (seconds). */
+/** An agent whose last health report (or telemetry, without health) is older than this is shown as silent (seconds). */
 const SILENT_AFTER_S = 300;
 
-/** The agent's state as a badge: revoked, never reported, silent (no report for 5 min), with errors, or reporting. */
+/**
+ * The agent's state as a badge: revoked; never heard of; sending telemetry (an agent that only
+ * replays traces: ingest accepts its batches, it reports no health); silent (nothing for 5 min);
+ * with errors; or reporting.
+ */
 function HealthBadge({ agent, now }: { agent: Agent; now: number }) {
-  const { last_report_at, error_count } = agent.health;
+  const { last_report_at, last_telemetry_at, error_count } = agent.health;
   if (agent.revoked_at) return <span className="badge badge--muted">revoked</span>;
-  if (!last_report_at) return <span className="badge badge--warn">never reported</span>;
-  if (now - Date.parse(last_report_at) > SILENT_AFTER_S * 1000) return <span className="badge badge--bad">silent</span>;
+  const lastHeard = last_report_at ?? last_telemetry_at;
+  if (!lastHeard) return <span className="badge badge--warn">never reported</span>;
+  if (now - Date.parse(lastHeard) > SILENT_AFTER_S * 1000) return <span className="badge badge--bad">silent</span>;
+  if (!last_report_at) return <span className="badge badge--ok" title="Ingest receives its telemetry; it reports no health (a replay)">sending telemetry</span>;
   if (error_count) return <span className="badge badge--warn">{error_count} errors</span>;
   return <span className="badge badge--ok">reporting</span>;
 }
@@ -86,7 +92,7 @@ export default definePage({ permission: "agents.read" }, async ({ searchParams, 
       <FilterLinks path={PATH} name="status" current={query.status === "active" ? "" : query.status} values={{ "": "Active", revoked: "Revoked", all: "All" }} label="Show" />
       <DataTable
         testId="agents"
-        columns={["Agent", "Health", "Last report", "Version", "#Uptime", "#Volumes", "#Tier used", "Last error", ...(manage ? ["Actions"] : [])]}
+        columns={["Agent", "Health", "Last report", "Last telemetry", "Version", "#Uptime", "#Volumes", "#Tier used", "Last error", ...(manage ? ["Actions"] : [])]}
         empty={`No ${query.status === "all" ? "" : `${query.status} `}agent${manage && query.status === "active" ? ": add one above" : ""}.`}
         rows={page.data.map((a) => (
           <tr key={a.id} data-testid="agent-row" data-agent-id={a.id} data-status={a.revoked_at ? "revoked" : "active"}>
@@ -102,6 +108,7 @@ export default definePage({ permission: "agents.read" }, async ({ searchParams, 
               <HealthBadge agent={a} now={now} />
             </td>
             <td>{a.health.last_report_at ? formatTimestamp(a.health.last_report_at) : "—"}</td>
+            <td>{a.health.last_telemetry_at ? formatTimestamp(a.health.last_telemetry_at) : "—"}</td>
             <td>{a.version ?? "—"}</td>
             <td className="num">{a.health.uptime_seconds == null ? "—" : formatDuration(a.health.uptime_seconds)}</td>
             <td className="num">{a.health.volume_count ?? "—"}</td>

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState } from "react";
-import { TimeSeriesChart } from "@/components/charts/TimeSeriesChart";
+import { useState, type ComponentProps } from "react";
+import { TimeSeriesChart, type TimeLine } from "@/components/charts/TimeSeriesChart";
+import type { ValueUnit } from "@/lib/format";
 import type { Series } from "@/lib/analytics-schemas";
 import { breakdownLines, type Breakdown } from "./breakdowns";
 import { PointDetail } from "./PointDetail";
@@ -11,6 +12,16 @@ interface PerformanceChartsProps {
   breakdown: Breakdown;
   /** What is drawn, for the charts' labels: "volume sql-data-01". */
   subject: string;
+}
+
+/** One of the charts: its heading, what its label says it draws, and its lines. */
+interface ChartSpec {
+  title: string;
+  what: string;
+  testId: string;
+  lines: TimeLine[];
+  unit: ValueUnit;
+  band?: ComponentProps<typeof TimeSeriesChart>["band"];
 }
 
 /**
@@ -25,51 +36,32 @@ export function PerformanceCharts({ series, breakdown, subject }: PerformanceCha
   const step = series.bucket_seconds;
   const range = `${series.points.length} points of ${step} s from ${series.resolution} rollups`;
   if (series.points.length === 0) return <p className="muted">No I/O reported in this range.</p>;
+  const band = breakdown === "storage" ? { name: "min–max of windows", lower: series.points.map((p) => p.iops_min), upper: series.points.map((p) => p.iops_max) } : undefined;
+  // One chart each; throughput only when the breakdown has throughput lines.
+  const charts: ChartSpec[] = [
+    { title: "IOPS", what: "IOPS", testId: "iops-chart", lines: lines.iops, unit: "iops", band },
+    ...(lines.throughput.length > 0 ? [{ title: "Throughput", what: "Throughput", testId: "throughput-chart", lines: lines.throughput, unit: "bytes_per_s" } as const] : []),
+    { title: "Latency", what: "Latency percentiles", testId: "latency-chart", lines: lines.latency, unit: "us" },
+  ];
   return (
     <>
       <div className="chart-grid">
-        <section aria-label="IOPS">
-          <h3>IOPS</h3>
-          <TimeSeriesChart
-            times={times}
-            lines={lines.iops}
-            band={breakdown === "storage" ? { name: "min–max of windows", lower: series.points.map((p) => p.iops_min), upper: series.points.map((p) => p.iops_max) } : undefined}
-            unit="iops"
-            stepSeconds={step}
-            label={`IOPS of ${subject} by ${breakdown}, ${range}`}
-            testId="iops-chart"
-            height={260}
-            onSelect={setSelected}
-          />
-        </section>
-        {lines.throughput.length > 0 && (
-          <section aria-label="Throughput">
-            <h3>Throughput</h3>
+        {charts.map((c) => (
+          <section key={c.testId} aria-label={c.title}>
+            <h3>{c.title}</h3>
             <TimeSeriesChart
               times={times}
-              lines={lines.throughput}
-              unit="bytes_per_s"
+              lines={c.lines}
+              band={c.band}
+              unit={c.unit}
               stepSeconds={step}
-              label={`Throughput of ${subject} by ${breakdown}, ${range}`}
-              testId="throughput-chart"
+              label={`${c.what} of ${subject} by ${breakdown}, ${range}`}
+              testId={c.testId}
               height={260}
               onSelect={setSelected}
             />
           </section>
-        )}
-        <section aria-label="Latency">
-          <h3>Latency</h3>
-          <TimeSeriesChart
-            times={times}
-            lines={lines.latency}
-            unit="us"
-            stepSeconds={step}
-            label={`Latency percentiles of ${subject} by ${breakdown}, ${range}`}
-            testId="latency-chart"
-            height={260}
-            onSelect={setSelected}
-          />
-        </section>
+        ))}
       </div>
       {lines.notes.map((n) => (
         <p key={n} className="muted small">

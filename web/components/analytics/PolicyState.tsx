@@ -1,6 +1,13 @@
 import type { Policy } from "@/lib/analytics-schemas";
 import { formatBytes, formatTimestamp } from "@/lib/format";
 
+/** After the applied version: in sync, applied with the agent's problems, or an older version. */
+function appliedNote(policy: Policy): string {
+  if (policy.in_sync) return " (in sync)";
+  if (policy.applied_version === policy.version) return ` (with problems: ${policy.applied_error})`;
+  return " (an older version; the new one is pending)";
+}
+
 /** A volume's desired cache policy and what its agent applied (version, time), or why nothing shows. */
 export function PolicyState({ policy }: { policy: Policy | null }) {
   if (!policy) return <p className="muted" data-testid="policy-none">No desired policy yet: apply the recommendation or set one.</p>;
@@ -18,7 +25,7 @@ export function PolicyState({ policy }: { policy: Policy | null }) {
         <dd data-testid="policy-applied">
           {policy.applied_version == null
             ? "not yet: the agent applies it at its next policy pull"
-            : `v${policy.applied_version} at ${formatTimestamp(policy.applied_at)}${policy.in_sync ? " (in sync)" : " (an older version; the new one is pending)"}`}
+            : `v${policy.applied_version} at ${formatTimestamp(policy.applied_at)}${appliedNote(policy)}`}
         </dd>
       </div>
     </dl>

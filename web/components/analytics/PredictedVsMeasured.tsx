@@ -17,8 +17,8 @@ export function PredictedVsMeasured({ history }: { history: RecommendationHistor
       grid: { left: 56, right: 16, top: 32, bottom: 56 },
       legend: { top: 0 },
       tooltip: { trigger: "axis", valueFormatter: (v) => formatPercent(typeof v === "number" ? v : null) },
-      xAxis: { type: "category", data: rows.map((r) => `${formatBytes(r.tier_bytes)} ${r.media}\n${r.created_at.slice(0, 10)}`), axisLabel: { color: PALETTE.axis } },
-      yAxis: { type: "value", min: 0, max: 1, axisLabel: { color: PALETTE.axis, formatter: (v: number) => formatPercent(v) } },
+      xAxis: { type: "category", data: rows.map((r) => `${formatBytes(r.tier_bytes)} ${r.media}\n${r.created_at.slice(0, 10)}`) },
+      yAxis: { type: "value", min: 0, max: 1, axisLabel: { formatter: (v: number) => formatPercent(v) } },
       series: [
         { type: "bar", name: "Predicted", color: PALETTE.recommended, data: rows.map((r) => r.predicted_hit_ratio) },
         { type: "bar", name: "Measured", color: PALETTE.read, data: rows.map((r) => r.measured_hit_ratio) },

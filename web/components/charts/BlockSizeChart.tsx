@@ -72,15 +72,14 @@ function blockSizeOption(columns: BinColumn[], metric: Metric): ChartOption {
       name: "I/O size",
       nameLocation: "middle",
       nameGap: 52,
-      axisLabel: { color: PALETTE.axis, rotate: 40 },
+      axisLabel: { rotate: 40 },
       axisTick: { alignWithLabel: true },
     },
     yAxis: {
       type: "value",
       name: metric === "ops" ? "Share of I/Os" : "Share of bytes",
       nameTextStyle: { align: "left" },
-      axisLabel: { color: PALETTE.axis, formatter: (v: number) => formatPercent(v) },
-      splitLine: { lineStyle: { color: PALETTE.grid } },
+      axisLabel: { formatter: (v: number) => formatPercent(v) },
     },
     series,
   };

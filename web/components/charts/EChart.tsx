@@ -2,6 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { echarts, type ChartOption } from "./echarts";
+import { useColourScheme } from "./useColourScheme";
 
 interface EChartProps {
   option: ChartOption;
@@ -22,7 +23,8 @@ interface EChartProps {
 /**
  * One ECharts instance (SVG renderer) in a labelled container. The container gets
  * data-points only after the chart's "finished" event, so a test can wait for the drawing.
- * Resizes with its container (narrow screens).
+ * Resizes with its container (narrow screens). Follows the colour scheme live: ECharts' built-in
+ * "dark" theme (axes, legends, tooltips) and the page's text colour when the scheme changes.
  */
 export function EChart({ option, label, testId, points, data, height = 320, onItemClick, onPlotClick }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
@@ -32,10 +34,13 @@ export function EChart({ option, label, testId, points, data, height = 320, onIt
   click.current = onItemClick;
   const plotClick = useRef(onPlotClick);
   plotClick.current = onPlotClick;
+  const scheme = useColourScheme();
+  const theme = scheme === "dark" ? "dark" : "default";
+  const drawnTheme = useRef(theme);
 
   useEffect(() => {
     const node = el.current!;
-    const instance = echarts.init(node, null, { renderer: "svg" });
+    const instance = echarts.init(node, drawnTheme.current, { renderer: "svg" });
     instance.on("finished", () => node.setAttribute("data-points", String(drawn.current)));
     instance.on("click", (p) => click.current?.({ seriesIndex: p.seriesIndex ?? 0, dataIndex: p.dataIndex, name: p.name }));
     instance.getZr().on("click", (e) => {
@@ -56,9 +61,15 @@ export function EChart({ option, label, testId, points, data, height = 320, onIt
   useEffect(() => {
     drawn.current = points;
     el.current!.removeAttribute("data-points");
-    // Text takes the container's colour (the page's --text, light or dark scheme) unless the option sets one.
-    chart.current!.setOption({ textStyle: { color: getComputedStyle(el.current!).color }, ...option }, { notMerge: true });
-  }, [option, points]);
+    if (drawnTheme.current !== theme) {
+      chart.current!.setTheme(theme);
+      drawnTheme.current = theme;
+    }
+    // Text takes the container's colour (the page's --text, light or dark scheme) unless the option sets one;
+    // the page's background shows through (the dark theme would paint its own).
+    const text = getComputedStyle(el.current!).color;
+    chart.current!.setOption({ backgroundColor: "transparent", textStyle: { color: text }, ...option }, { notMerge: true });
+  }, [option, points, theme]);
 
-  return <div ref={el} className="chart" role="img" aria-label={label} data-testid={testId} style={{ height }} {...data} />;
+  return <div ref={el} className="chart" role="img" aria-label={label} data-testid={testId} data-scheme={scheme} style={{ height }} {...data} />;
 }

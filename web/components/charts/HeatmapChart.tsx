@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { formatTimestamp, formatValue, type ValueUnit } from "@/lib/format";
 import { DataTable } from "./DataTable";
 import { EChart } from "./EChart";
-import { PALETTE, SEQUENTIAL, type ChartOption } from "./echarts";
+import { SEQUENTIAL, type ChartOption } from "./echarts";
 
 interface HeatmapChartProps {
   /** Column times, ISO 8601, ascending. */
@@ -40,8 +40,8 @@ export function HeatmapChart({ times, rows, cells, unit, label, testId, log }: H
           return `${formatTimestamp(times[x])}<br/>${rows[y]}: ${formatValue(raw, unit)}`;
         },
       },
-      xAxis: { type: "category", data: times.map((t) => t.slice(5, 16).replace("T", " ")), axisLabel: { color: PALETTE.axis, hideOverlap: true }, splitArea: { show: false } },
-      yAxis: { type: "category", data: rows, axisLabel: { color: PALETTE.axis } },
+      xAxis: { type: "category", data: times.map((t) => t.slice(5, 16).replace("T", " ")), axisLabel: { hideOverlap: true }, splitArea: { show: false } },
+      yAxis: { type: "category", data: rows },
       visualMap: {
         min: scale(lo),
         max: scale(hi === lo ? lo * 10 : hi),

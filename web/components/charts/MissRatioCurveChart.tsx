@@ -78,7 +78,7 @@ function mrcOption(points: MrcPoint[], marks: Mark[]): ChartOption {
       name: "Cache size",
       nameLocation: "middle",
       nameGap: 36,
-      axisLabel: { color: PALETTE.axis, hideOverlap: true, formatter: (v: number) => formatBytes(v) },
+      axisLabel: { hideOverlap: true, formatter: (v: number) => formatBytes(v) },
       splitLine: { show: false },
     },
     yAxis: {
@@ -87,8 +87,7 @@ function mrcOption(points: MrcPoint[], marks: Mark[]): ChartOption {
       max: 1,
       name: "Miss ratio",
       nameTextStyle: { align: "left" },
-      axisLabel: { color: PALETTE.axis, formatter: (v: number) => formatPercent(v) },
-      splitLine: { lineStyle: { color: PALETTE.grid } },
+      axisLabel: { formatter: (v: number) => formatPercent(v) },
     },
     series: [
       {

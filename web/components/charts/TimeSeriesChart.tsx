@@ -132,13 +132,12 @@ function timeOption(
       trigger: "axis",
       valueFormatter: (v) => formatValue(typeof v === "number" ? v : null, unit),
     },
-    xAxis: { type: "time", axisLabel: { color: PALETTE.axis, hideOverlap: true }, splitLine: { show: false } },
+    xAxis: { type: "time", axisLabel: { hideOverlap: true }, splitLine: { show: false } },
     yAxis: {
       type: "value",
       min: 0,
       max: unit === "percent" ? 1 : undefined,
-      axisLabel: { color: PALETTE.axis, formatter: (v: number) => formatValue(v, unit) },
-      splitLine: { lineStyle: { color: PALETTE.grid } },
+      axisLabel: { formatter: (v: number) => formatValue(v, unit) },
     },
     series,
   };

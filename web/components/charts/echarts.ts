@@ -66,7 +66,9 @@ export const PALETTE = {
   curve: "#0072B2",
   recommended: "#009E73",
   current: "#CC79A7",
+  /** Neutral grey of reference lines (e.g. all I/O behind a custom selection). */
   axis: "#6b7280",
+  /** The min–max band behind time series lines (drawn at 80 % opacity). */
   grid: "#e5e7eb",
 } as const;
 

@@ -2027,6 +2027,11 @@ export interface components {
              * @description when the last error was first reported
              */
             last_error_at: string | null;
+            /**
+             * Format: date-time
+             * @description when ingest last accepted a batch of the agent’s telemetry (metrics or references); set for an agent that only replays traces, which reports no health
+             */
+            last_telemetry_at: string | null;
         };
         AgentDto: {
             /** Format: uuid */

@@ -20,6 +20,7 @@ export interface AgentRow {
   error_count: string | null;
   last_error: string | null;
   last_error_at: Date | null;
+  last_telemetry_at: Date | null;
 }
 
 /** Query of GET /v1/agents: newest first. */
@@ -70,6 +71,13 @@ export class AgentHealthDto {
   @ApiProperty({ type: Number, nullable: true, description: 'errors since the agent started' }) error_count!: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'the last error message' }) last_error!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the last error was first reported' }) last_error_at!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'when ingest last accepted a batch of the agent’s telemetry (metrics or references); set for an agent that only replays traces, which reports no health',
+  })
+  last_telemetry_at!: string | null;
 }
 
 export class AgentDto {
@@ -117,6 +125,7 @@ export function mapAgent(row: AgentRow): AgentDto {
       error_count: count(row.error_count),
       last_error: row.last_error,
       last_error_at: row.last_error_at?.toISOString() ?? null,
+      last_telemetry_at: row.last_telemetry_at?.toISOString() ?? null,
     },
   };
 }

@@ -33,7 +33,7 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const { status, body } = this.toBody(exception, requestIdOf(response), request);
+    const { status, body } = errorBodyOf(exception, request, response);
     if (status >= 500) {
       const context = { msg: body.message, request_id: body.request_id, method: request.method, path: request.path };
       if (exception instanceof ApiError) {
@@ -42,27 +42,47 @@ export class ErrorFilter implements ExceptionFilter {
         this.logger.error(context, exception instanceof Error ? exception.stack : String(exception));
       }
     }
-    if (exception instanceof ApiError && exception.retryAfterSeconds !== undefined) {
-      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    }
     if (response.headersSent) {
       response.end();
       return;
     }
-    response.status(status).json(body);
+    sendErrorBody(response, exception, status, body);
   }
+}
 
-  private toBody(exception: unknown, requestId: string, request: Request): { status: number; body: ErrorBodyDto } {
-    const body = (code: ErrorCode, message: string): ErrorBodyDto => ({ code, message, request_id: requestId, doc_url: errorDocUrl(request, code) });
-    if (exception instanceof ApiError) {
-      return { status: exception.getStatus(), body: body(exception.code, exception.message) };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      return { status, body: body(errorCodeForStatus(status), httpMessage(exception)) };
-    }
-    return { status: ERROR_STATUS[ErrorCode.Internal], body: body(ErrorCode.Internal, 'internal error') };
+/**
+ * The status and `{code, message, request_id, doc_url}` body of an exception: an
+ * {@link ApiError} with its own code, a framework HttpException with the code of its status,
+ * anything else 500 `internal_error` with a message that shows nothing of it.
+ */
+export function errorBodyOf(exception: unknown, request: Request, response: Response): { status: number; body: ErrorBodyDto } {
+  const requestId = requestIdOf(response);
+  const body = (code: ErrorCode, message: string): ErrorBodyDto => ({ code, message, request_id: requestId, doc_url: errorDocUrl(request, code) });
+  if (exception instanceof ApiError) {
+    return { status: exception.getStatus(), body: body(exception.code, exception.message) };
   }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    return { status, body: body(errorCodeForStatus(status), httpMessage(exception)) };
+  }
+  return { status: ERROR_STATUS[ErrorCode.Internal], body: body(ErrorCode.Internal, 'internal error') };
+}
+
+/**
+ * Answers an {@link ApiError} from plain Express middleware (which runs outside Nest's
+ * exception filters, e.g. before a body parser): the same status, body and Retry-After header
+ * as {@link ErrorFilter} gives it.
+ */
+export function sendApiError(request: Request, response: Response, error: ApiError): void {
+  const { status, body } = errorBodyOf(error, request, response);
+  sendErrorBody(response, error, status, body);
+}
+
+function sendErrorBody(response: Response, exception: unknown, status: number, body: ErrorBodyDto): void {
+  if (exception instanceof ApiError && exception.retryAfterSeconds !== undefined) {
+    response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+  }
+  response.status(status).json(body);
 }
 
 /** The message of a framework exception; validation pipes give a list of messages, joined here. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { type AgentPrincipal, ApiError, DatabaseService, type ProvisionedTenant } from '@tierwise/common';
+import { type AgentPrincipal, ApiError, DatabaseService, KAFKA_SECURITY_ENV, loadEnv, type ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { KAFKA_TOPICS } from '@tierwise/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,11 @@ import { BatchRepository } from '../repositories/batch.repository.js';
 import { InventoryRepository } from '../repositories/inventory.repository.js';
 import { TelemetryRepository } from '../repositories/telemetry.repository.js';
 import { IngestService } from './ingest.service.js';
+
+/** The telemetry repository of ingest, publishing to `brokers` (host:port) in plaintext. */
+function telemetryAt(brokers: string): TelemetryRepository {
+  return new TelemetryRepository(loadEnv(['TIERWISE_KAFKA_BROKERS', ...KAFKA_SECURITY_ENV], { TIERWISE_KAFKA_BROKERS: brokers }));
+}
 
 describe('IngestService (real PostgreSQL and Kafka)', () => {
   const tenants = new TestTenants();
@@ -53,7 +58,7 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
       app.get(DatabaseService),
       app.get(BatchRepository),
       app.get(InventoryRepository),
-      new TelemetryRepository({ TIERWISE_KAFKA_BROKERS: ['127.0.0.1:1'] }),
+      telemetryAt('127.0.0.1:1'),
     );
     const volume = testVolume();
     const batchId = randomUUID();
@@ -83,7 +88,7 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
       app.get(DatabaseService),
       app.get(BatchRepository),
       app.get(InventoryRepository),
-      new TelemetryRepository({ TIERWISE_KAFKA_BROKERS: [`127.0.0.1:${port}`] }),
+      telemetryAt(`127.0.0.1:${port}`),
     );
     const extra = 5;
     const batchIds = Array.from({ length: MAX_IN_FLIGHT_BATCHES + extra }, () => randomUUID());
