@@ -19,6 +19,7 @@
 #include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/tenant_key.hpp"
+#include "sampling/unsampled_blocks.hpp"
 #include "test_support.hpp"
 #include "trace/blocks.hpp"
 #include "trace/trace_reader.hpp"
@@ -453,6 +454,19 @@ TEST(ReferenceBatcher, RejectsIosOutOfTimeOrder) {
   EXPECT_THROW(batcher.add(io, 999), std::invalid_argument);
   EXPECT_THROW(batcher.add(io, -5), std::invalid_argument);
   EXPECT_THROW(ReferenceBatcher("h", "v", sampler, {}, 3), std::invalid_argument);
+}
+
+TEST(UnsampledBlocks, RemembersMarkedBlocksOnly) {
+  UnsampledBlocks blocks;
+  const uint64_t marked[] = {0, 63, 64, 32'767, 32'768, uint64_t{1} << 30, uint64_t{1} << 33};
+  for (const uint64_t b : marked) blocks.mark(b);
+  for (const uint64_t b : marked) EXPECT_TRUE(blocks.contains(b)) << b;
+  for (const uint64_t b : {uint64_t{1}, uint64_t{62}, uint64_t{65}, uint64_t{32'769}, (uint64_t{1} << 30) + 1}) {
+    EXPECT_FALSE(blocks.contains(b)) << b;
+  }
+  // Beyond 2^36 blocks nothing is remembered (the block is hashed each time).
+  blocks.mark(uint64_t{1} << 36);
+  EXPECT_FALSE(blocks.contains(uint64_t{1} << 36));
 }
 
 TEST(DistinctBlockSketch, RegistersReadTheBitsAboveTheSamplingBits) {

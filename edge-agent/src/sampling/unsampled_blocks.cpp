@@ -7,7 +7,11 @@ void UnsampledBlocks::mark(uint64_t block) {
   const uint64_t chunk = block >> kChunkBits;
   if (chunk >= chunks_.size()) chunks_.resize(chunk + 1);
   std::unique_ptr<uint64_t[]>& words = chunks_[chunk];
-  if (!words) words = std::make_unique<uint64_t[]>(kWordsPerChunk);  // zeroed
+  if (!words) {
+    if (allocated_ == kMaxChunks) return;
+    words = std::make_unique<uint64_t[]>(kWordsPerChunk);  // zeroed
+    ++allocated_;
+  }
   const uint64_t bit = block & kChunkMask;
   words[bit >> 6] |= uint64_t{1} << (bit & 63);
 }

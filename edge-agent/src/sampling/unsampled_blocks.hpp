@@ -7,9 +7,10 @@
 // reference; the telemetry sent is exactly what hashing every block gives.
 //
 // Memory: one bit per block of the footprint (32 KiB per GiB of addresses
-// touched, allocated per 128 MiB chunk on first touch), plus a pointer per
-// chunk up to the highest block seen (16 MiB at most). Block numbers from
-// 2^36 up (beyond 256 TiB) are not remembered: such a block is hashed every time.
+// touched, allocated per 128 MiB chunk on first touch), at most 32 MiB of bits
+// (a footprint of 1 TiB; blocks of chunks beyond that are hashed every time),
+// plus a pointer per chunk up to the highest block seen (16 MiB at most).
+// Block numbers from 2^36 up (beyond 256 TiB) are not remembered either.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,8 @@ class UnsampledBlocks {
     return (chunks_[chunk][bit >> 6] >> (bit & 63)) & 1;
   }
 
-  // Remembers `block` as outside the sample (no-op from 2^36 up).
+  // Remembers `block` as outside the sample (no-op from 2^36 up, or when the
+  // block's chunk would be one more than kMaxChunks).
   void mark(uint64_t block);
 
  private:
@@ -36,8 +38,10 @@ class UnsampledBlocks {
   static constexpr uint64_t kChunkMask = (uint64_t{1} << kChunkBits) - 1;
   static constexpr uint64_t kMaxBlocks = uint64_t{1} << 36;
   static constexpr size_t kWordsPerChunk = (size_t{1} << kChunkBits) / 64;
+  static constexpr size_t kMaxChunks = 8192;  // 32 MiB of bits
 
   std::vector<std::unique_ptr<uint64_t[]>> chunks_;
+  size_t allocated_ = 0;  // chunks with bits
 };
 
 }  // namespace tierwise::sampling
