@@ -66,10 +66,11 @@ void VolumeCollector::close_interval(const CacheTotals& totals) {
       int64_t sum_ns = 0;
       for (size_t bin = 0; bin < kSizeBinCount; ++bin) {
         const LatencyAccumulator& a = latency_[d][s][bin];
+        const uint64_t count = total(a.counts);
+        if (count == 0) continue;  // the point stays empty, as reset() left it
         Histogram<kLatencyBucketCount>& p = metrics_.latency[d][s][bin];
         p.bucket_counts = a.counts;
-        p.count = total(a.counts);
-        if (p.count == 0) continue;
+        p.count = count;
         p.sum = static_cast<double>(a.sum_ns) / kNanosPerMicro;
         p.min = static_cast<double>(a.min_ns) / kNanosPerMicro;
         p.max = static_cast<double>(a.max_ns) / kNanosPerMicro;
