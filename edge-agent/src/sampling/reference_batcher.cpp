@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "sampling/batch_id.hpp"
-#include "trace/blocks.hpp"
 
 namespace tierwise::sampling {
 namespace {
@@ -66,38 +65,30 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   open_ = true;
 }
 
-size_t ReferenceBatcher::add(const trace::IoRecord& io, int64_t time_us) {
+void ReferenceBatcher::reject_time(int64_t time_us) const {
   if (time_us < 0) {
     throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us is before the epoch");
   }
-  if (last_time_us_ && time_us < *last_time_us_) {
-    throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us goes back before " +
-                                std::to_string(*last_time_us_) + " us");
+  throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us goes back before " +
+                              std::to_string(last_time_us_) + " us");
+}
+
+size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, uint32_t length_blocks,
+                                  int64_t time_us) {
+  const uint64_t hash = sampler_.block_hash(block);
+  sketch_.add(hash);
+  if (hash % sampler_.modulus() >= threshold_) {
+    unsampled_.mark(block);
+    return 0;
   }
-  last_time_us_ = time_us;
-  const trace::BlockRange blocks = trace::blocks_touched(io);
-  const auto length_blocks = static_cast<uint32_t>(blocks.count());
-  size_t kept = 0;
-  for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
-    if (!open_) start_batch(time_us);
-    ++considered_;
-    if (unsampled_.contains(block)) continue;  // known: no hash, nothing new for the sketch
-    const uint64_t hash = sampler_.block_hash(block);
-    sketch_.add(hash);
-    if (hash % sampler_.modulus() >= threshold_) {
-      unsampled_.mark(block);
-      continue;
-    }
-    if (!admit(hash, time_us)) continue;
-    tierwise::v1::BlockReference* out = batch_.add_references();
-    out->set_block_hash(hash);
-    out->set_direction(to_proto(io.direction));
-    out->set_length_blocks(length_blocks);
-    out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
-    ++kept;
-    if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
-  }
-  return kept;
+  if (!admit(hash, time_us)) return 0;
+  tierwise::v1::BlockReference* out = batch_.add_references();
+  out->set_block_hash(hash);
+  out->set_direction(to_proto(direction));
+  out->set_length_blocks(length_blocks);
+  out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+  if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
+  return 1;
 }
 
 bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
