@@ -90,11 +90,13 @@ class Volume {
   struct Done {
     bool done = false;
     int status = 0;
+    IoOutcome outcome;
   };
   static void on_done(void* arg, const IoOutcome& out) {
     auto* d = static_cast<Done*>(arg);
     d->done = true;
     d->status = out.status;
+    d->outcome = out;
   }
   // Submits and returns without waiting; the buffer must stay alive.
   void start_write(uint64_t offset, std::vector<std::byte>& bytes, blockdev::AlignedBytes* buf, Done* d) {
@@ -104,11 +106,12 @@ class Volume {
                              buf->get(), on_done, d),
               0);
   }
-  int write(uint64_t offset, std::vector<std::byte> bytes) {
+  int write(uint64_t offset, std::vector<std::byte> bytes, IoOutcome* outcome = nullptr) {
     blockdev::AlignedBytes buf;
     Done d;
     start_write(offset, bytes, &buf, &d);
     pump_until([&] { return d.done; });
+    if (outcome != nullptr) *outcome = d.outcome;
     return d.done ? d.status : -ETIMEDOUT;
   }
   std::vector<std::byte> read(uint64_t offset, uint32_t length) {
@@ -376,10 +379,21 @@ TEST_F(WriteBackTest, WbPlus1AcknowledgesAfterThePeerHoldsTheRecordAndTrimsAfter
   ASSERT_NO_FATAL_FAILURE(start_peer(&peer, &peers));
   Volume v(dir_);
   ASSERT_EQ(v.open(kNoDestage, peers.get()), 0);
-  ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);
-  ASSERT_EQ(v.write(kBlock, pattern(2, 2048)), 0);
+  IoOutcome whole, part;
+  ASSERT_EQ(v.write(0, pattern(1, kBlock), &whole), 0);
+  ASSERT_EQ(v.write(kBlock, pattern(2, 2048), &part), 0);
   // Acknowledged: so the peer holds both records already.
   EXPECT_EQ(peer->held_records(kVolumeId), 2u);
+  // Where each write was served (the io.source shares of the telemetry): the
+  // journal on the tier and the peer, never the datastore; the VM waited for both.
+  for (const auto& [out, bytes] : {std::pair{whole, kBlock}, std::pair{part, uint64_t{2048}}}) {
+    EXPECT_EQ(out.cache.bytes, bytes);
+    EXPECT_EQ(out.peer.bytes, bytes);
+    EXPECT_EQ(out.datastore.bytes, 0u);
+    EXPECT_GT(out.peer.latency_ns, 0);
+    EXPECT_LE(out.peer.latency_ns, out.frontend_latency_ns);
+    EXPECT_LE(out.cache.latency_ns, out.frontend_latency_ns);
+  }
   EXPECT_EQ(v.engine->counters().healthy_peers, 1u);
   EXPECT_EQ(v.engine->counters().replicated_bytes, 512 + kBlock + 512 + 2048);
   ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);

@@ -88,6 +88,7 @@ export const ATTR = {
   hostName: "host.name",
   volumeId: "tierwise.volume.id",
   volumeName: "tierwise.volume.name",
+  clusterId: "tierwise.cluster.id",
   cacheMode: "tierwise.cache.mode",
   ioDirection: "io.direction",
   ioSource: "io.source",

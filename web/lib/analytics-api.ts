@@ -2,6 +2,8 @@ import "server-only";
 import { getJson } from "./api-client";
 import {
   Benchmarks,
+  ClusterPage,
+  ClusterWorkingSet,
   Overview,
   Policy,
   RecommendationHistory,
@@ -41,10 +43,20 @@ export function getOverview(r: TimeRange): Promise<Overview> {
   return getJson(`/v1/fleet/overview?${new URLSearchParams({ ...range(r), top: "8" })}`, Overview);
 }
 
-/** A volume's working set size over a range (window 1h estimates). */
-export function getWorkingSetHistory(volumeId: string, r: TimeRange): Promise<WorkingSetHistory> {
+/** A volume's or cluster's working set size over a range (window 1h estimates). */
+export function getWorkingSetHistory(of: "volumes" | "clusters", id: string, r: TimeRange): Promise<WorkingSetHistory> {
   const query = new URLSearchParams({ ...range(r), width: String(CHART_WIDTH), window: "1h" });
-  return getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/working-set/history?${query}`, WorkingSetHistory);
+  return getJson(`/v1/${of}/${encodeURIComponent(id)}/working-set/history?${query}`, WorkingSetHistory);
+}
+
+/** The tenant's clusters (GET /v1/clusters, first page of 100). */
+export function listClusters(): Promise<ClusterPage> {
+  return getJson("/v1/clusters?limit=100", ClusterPage);
+}
+
+/** A cluster's tier and its working set and MRC per window (GET /v1/clusters/{id}/working-set). */
+export function getCluster(clusterId: string): Promise<ClusterWorkingSet> {
+  return getJson(`/v1/clusters/${encodeURIComponent(clusterId)}/working-set`, ClusterWorkingSet);
 }
 
 /** The tenant's recommendations, newest first (first page). */

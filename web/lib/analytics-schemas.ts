@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MissRatioCurve, WorkingSet } from "./api-schemas";
 
 /**
  * Zod schemas of the analytics responses the portal reads: GET /v1/series, /v1/fleet/overview,
@@ -22,6 +23,18 @@ export const SeriesSize = SeriesLatency.extend({
 });
 export type SeriesSize = z.infer<typeof SeriesSize>;
 
+/** What one storage source (VM observed, cache, peer, datastore) served in a point. */
+export const SeriesSource = z.object({
+  iops: Num,
+  read_iops: Num,
+  write_iops: Num,
+  bytes_per_s: Num,
+  read_bytes_per_s: Num,
+  write_bytes_per_s: Num,
+  latency: SeriesLatency.nullable(),
+});
+export type SeriesSource = z.infer<typeof SeriesSource>;
+
 export const SeriesPoint = z.object({
   t: Timestamp,
   windows: Num,
@@ -33,7 +46,7 @@ export const SeriesPoint = z.object({
   write_bytes_per_s: Num,
   throughput_min: Num,
   throughput_max: Num,
-  storage: z.object({ vm_observed: Num, cache: Num, datastore: Num, peer: Num.nullable() }),
+  sources: z.object({ vm_observed: SeriesSource, cache: SeriesSource.nullable(), peer: SeriesSource.nullable(), datastore: SeriesSource.nullable() }),
   hit_ratio: Ratio.nullable(),
   read_hit_ratio: Ratio.nullable(),
   occupancy_bytes: Num,
@@ -92,14 +105,31 @@ export const Overview = z.object({
 });
 export type Overview = z.infer<typeof Overview>;
 
-/** GET /v1/volumes/:volumeId/working-set/history. */
+/** GET /v1/volumes/:volumeId/working-set/history and /v1/clusters/:clusterId/working-set/history. */
 export const WorkingSetHistory = z.object({
-  volume_id: z.string(),
   window: z.string(),
   bucket_seconds: Num,
   points: z.array(z.object({ t: Timestamp, wss_max_bytes: Num, wss_min_bytes: Num, wss_bytes: Num, wss_read_bytes: Num, wss_write_bytes: Num })),
 });
 export type WorkingSetHistory = z.infer<typeof WorkingSetHistory>;
+
+/** A cluster's tier as its volumes report it: hosts, current capacity and recommended size (bytes). */
+const ClusterTier = z.object({ hosts: Num, capacity_bytes: Num, recommended_tier_bytes: Num.nullable() });
+
+/** GET /v1/clusters. */
+export const ClusterPage = z.object({
+  data: z.array(ClusterTier.extend({ cluster_id: z.string(), volumes: Num, wss_bytes: Num, updated_at: Timestamp })),
+  next_cursor: z.string().nullable(),
+});
+export type ClusterPage = z.infer<typeof ClusterPage>;
+
+/** GET /v1/clusters/:clusterId/working-set. */
+export const ClusterWorkingSet = ClusterTier.extend({
+  cluster_id: z.string(),
+  volumes: Num,
+  windows: z.array(z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() })),
+});
+export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
 
 const RecommendationFields = z.object({
   tier_bytes: Num,

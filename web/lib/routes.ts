@@ -28,6 +28,7 @@ export interface NavItem {
 export const NAV: readonly NavItem[] = [
   { href: "/fleet", label: "Overview", permission: "fleet.read" },
   { href: "/volumes", label: "Volumes", permission: "volumes.read" },
+  { href: "/clusters", label: "Clusters", permission: "volumes.read" },
   { href: "/recommendations", label: "Recommendations", permission: "recommendations.read" },
   { href: "/benchmarks", label: "Benchmarks", permission: "fleet.read" },
   { href: "/agents", label: "Agents", permission: "agents.read" },

@@ -27,6 +27,14 @@ async function busiestHost(page, baseUrl) {
   return href.split("?")[0];
 }
 
+/** The first cluster of /clusters, for the cluster page. */
+async function firstCluster(page, baseUrl) {
+  await page.goto(`${baseUrl}/clusters`);
+  const firstRow = page.locator('[data-testid="cluster-row"]').first();
+  if (!(await firstRow.count())) throw new Error(`${baseUrl}/clusters lists no cluster; run the demo's agents with --cluster`);
+  return `/clusters/${await firstRow.getAttribute("data-cluster-id")}`;
+}
+
 /** Opens the detail of the latency chart's middle point from its data table (the keyboard path). */
 async function openPointDetail(page) {
   await page.waitForSelector('[data-testid="latency-chart"][data-points]');
@@ -61,6 +69,8 @@ export const PAGES = [
   { name: "volume-workload", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/workload?range=7d` },
   { name: "volume-matrix", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/matrix?range=7d` },
   { name: "volume-working-set", path: async (page, baseUrl) => `${await busiestVolume(page, baseUrl)}/working-set?range=7d` },
+  { name: "clusters", path: "/clusters" },
+  { name: "cluster", path: async (page, baseUrl) => `${await firstCluster(page, baseUrl)}?range=7d` },
   { name: "recommendations", path: "/recommendations" },
   { name: "recommendation", path: async (page, baseUrl) => (await busiestVolume(page, baseUrl)).replace("/volumes/", "/recommendations/") },
   { name: "benchmarks", path: "/benchmarks" },

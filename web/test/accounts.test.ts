@@ -106,7 +106,7 @@ describe("portal accounts in headless Chromium", { timeout: 240_000 }, () => {
     assert.equal(await whoami.getAttribute("data-role"), "owner");
     assert.match((await whoami.textContent()) ?? "", new RegExp(`${owner.organization}.*${owner.name}`));
     const nav = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-    assert.deepEqual(nav, ["Overview", "Volumes", "Recommendations", "Benchmarks", "Agents", "Settings"]);
+    assert.deepEqual(nav, ["Overview", "Volumes", "Clusters", "Recommendations", "Benchmarks", "Agents", "Settings"]);
     assert.equal(await page.getByRole("link", { name: "Volumes" }).getAttribute("aria-current"), "page");
   });
 

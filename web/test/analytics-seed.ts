@@ -1,35 +1,36 @@
 /**
- * Analytics data for the portal's end-to-end tests and manual runs: two hosts, three volumes,
- * the last `hours` of 10 s rollup windows per volume (the diurnal synthetic workload of
- * @tierwise/common/testing) with their 1 min/1 h/1 d windows and the host and tenant scopes the
- * rollup job would write, working-set estimates once a minute (through volume_working_sets, so
- * the history trigger records them), an MRC and an open recommendation for the busiest volume.
+ * Analytics data for the portal's end-to-end tests and manual runs: two hosts, three volumes
+ * (the busiest in write-back with a peer replica, WB+1, the others write-through), the last
+ * `hours` of 10 s rollup windows per volume (the diurnal synthetic workload of
+ * @tierwise/common/testing, with its per-source counts: cache, peer, datastore) with their
+ * 1 min/1 h/1 d windows and the host and tenant scopes the rollup job would write, working-set estimates once a minute (through volume_working_sets, so
+ * the history trigger records them), an MRC and an open recommendation for the busiest volume, and
+ * a cluster of two volumes on both hosts with its working sets (once a minute) and MRC.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { coarserWindows, insertRollups, syntheticWindows, type RollupRow } from "@tierwise/common/testing";
+import { addRollup, cloneRollup, coarserWindows, insertRollups, syntheticWindows, type RollupRow } from "@tierwise/common/testing";
 
 const GiB = 2 ** 30;
 
 export interface AnalyticsSeed {
   tenantId: string;
   hosts: { hostId: string; name: string }[];
-  volumes: { volumeId: string; hostId: string; name: string; iops: number }[];
+  /** writeBack: write-back with one peer replica (WB+1): its rollups carry io.source=peer. */
+  volumes: { volumeId: string; hostId: string; name: string; iops: number; writeBack: boolean }[];
   /** The busiest volume: the one with the recommendation. */
   busiest: string;
+  /** A cluster of two volumes on both hosts (volumes.cluster_id), with its working sets and MRC. */
+  cluster: { clusterId: string; volumeIds: string[]; capacityBytes: number };
   from: Date;
   to: Date;
 }
 
-/** Adds the counters of `rows` window by window (same starts) into one scope's windows. */
+/** Adds the volumes' windows window by window (same starts) into one scope's windows, as the rollup job does. */
 function sumScopes(scope: RollupRow["scope"], scopeId: string, parts: RollupRow[][]): RollupRow[] {
   return parts[0].map((first, i) => {
-    const row: RollupRow = { ...first, scope, scope_id: scopeId, volumes: parts.length, latency_us: structuredClone(first.latency_us) };
-    for (const part of parts.slice(1)) {
-      const r = part[i];
-      for (const key of ["read_ops", "write_ops", "read_bytes", "write_bytes", "cache_hits", "cache_misses", "read_cache_hits", "read_cache_misses", "evicted_bytes", "occupancy_bytes", "capacity_bytes"] as const) row[key] += r[key];
-      for (const [d, bins] of Object.entries(r.latency_us)) for (const [b, c] of Object.entries(bins)) c.forEach((x, k) => ((row.latency_us[d] ??= {})[b] ??= new Array(20).fill(0))[k] += x);
-    }
+    const row = cloneRollup(first, { scope, scope_id: scopeId, volumes: parts.length });
+    for (const part of parts.slice(1)) addRollup(row, part[i], "sum");
     return row;
   });
 }
@@ -46,32 +47,65 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
       { hostId: randomBytes(8).toString("hex"), name: "esx-02" },
     ];
     const volumes = [
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-data-01", iops: 800 },
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-log-01", iops: 200 },
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[1].hostId, name: "web-01", iops: 60 },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-data-01", iops: 800, writeBack: true },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-log-01", iops: 200, writeBack: false },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[1].hostId, name: "web-01", iops: 60, writeBack: false },
     ];
     for (const h of hosts) await db.query("INSERT INTO hosts (tenant_id, host_id, display_name) VALUES ($1, $2, $3)", [tenantId, h.hostId, h.name]);
     for (const v of volumes) await db.query("INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)", [tenantId, v.volumeId, v.hostId, v.name]);
     const windows = (hours * 3600) / 10;
-    const perVolume = volumes.map((v) => syntheticWindows(tenantId, "volume", v.volumeId, from, windows, v.iops));
+    const perVolume = volumes.map((v) => syntheticWindows(tenantId, "volume", v.volumeId, from, windows, v.iops, { writeBack: v.writeBack }));
     const perHost = hosts.map((h) => sumScopes("host", h.hostId, perVolume.filter((_, i) => volumes[i].hostId === h.hostId)));
     const tenant = sumScopes("tenant", tenantId, perVolume);
     for (const rows of [...perVolume, ...perHost, tenant]) await insertRollups(db, [...rows, ...coarserWindows(rows)]);
 
     const busiest = volumes[0].volumeId;
-    for (let m = hours * 60; m >= 0; m -= 1) {
-      const end = new Date(to.getTime() - m * 60_000);
-      const wss = Math.round((2.5 + Math.sin((2 * Math.PI * end.getTime()) / 86_400_000)) * GiB);
+    const mrc = [0.93, 0.88, 0.8, 0.66, 0.47, 0.29, 0.21, 0.17, 0.12, 0.105, 0.1, 0.1].map((missRatio, i) => ({ cache_bytes: 32 * 2 ** 20 * 2 ** i, miss_ratio: missRatio }));
+    /**
+     * The 1 h window's estimate of a volume or cluster once a minute over the seeded hours (a
+     * diurnal sine around `scale` GiB), upserted as the stream jobs do, so the db trigger keeps
+     * its history; the last one also as the window 'all', with its MRC.
+     */
+    const workingSets = async (of: "volume" | "cluster", id: string, scale: number, extra: Record<string, number> = {}) => {
+      const columns = Object.keys(extra).map((c) => `, ${c}`).join("");
+      const values = Object.keys(extra).map((_, i) => `, $${7 + i}`).join("");
+      for (let m = hours * 60; m >= 0; m -= 1) {
+        const end = new Date(to.getTime() - m * 60_000);
+        const wss = Math.round((scale + Math.sin((2 * Math.PI * end.getTime()) / 86_400_000)) * GiB);
+        await db.query(
+          `INSERT INTO ${of}_working_sets (tenant_id, ${of}_id, window_name, window_start, window_end, wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate${columns})
+           VALUES ($1, $2, '1h', $3::timestamptz - interval '1 hour', $3, $4, $5, $6, 100000, 0.01${values})
+           ON CONFLICT (tenant_id, ${of}_id, window_name) DO UPDATE SET window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
+             wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes, wss_write_bytes = EXCLUDED.wss_write_bytes`,
+          [tenantId, id, end, wss, Math.round(wss * 0.8), Math.round(wss * 0.3), ...Object.values(extra)],
+        );
+      }
+      // Everything seen: the window the lists show (and the MRC's).
       await db.query(
-        `INSERT INTO volume_working_sets (tenant_id, volume_id, window_name, window_start, window_end, wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate)
-         VALUES ($1, $2, '1h', $3::timestamptz - interval '1 hour', $3, $4, $5, $6, 100000, 0.01)
-         ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end,
-           wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes, wss_write_bytes = EXCLUDED.wss_write_bytes`,
-        [tenantId, busiest, end, wss, Math.round(wss * 0.8), Math.round(wss * 0.3)],
+        `INSERT INTO ${of}_working_sets (tenant_id, ${of}_id, window_name, window_start, window_end, wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate${columns})
+         SELECT tenant_id, ${of}_id, 'all', $3, window_end, wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate${columns}
+           FROM ${of}_working_sets WHERE tenant_id = $1 AND ${of}_id = $2 AND window_name = '1h'`,
+        [tenantId, id, from],
+      );
+      await db.query(`INSERT INTO ${of}_mrcs (tenant_id, ${of}_id, window_name, method, sampling_rate, points) VALUES ($1, $2, 'all', 'shards-fixed-size', 0.01, $3)`, [
+        tenantId,
+        id,
+        JSON.stringify(mrc.map((p) => ({ ...p, cache_bytes: p.cache_bytes * Math.ceil(scale / 2.5) }))),
+      ]);
+    };
+    await workingSets("volume", busiest, 2.5);
+    // The cluster: sql-data-01 (esx-01) and web-01 (esx-02) share a tier of 2 x 6 GiB.
+    const cluster = { clusterId: randomBytes(8).toString("hex"), volumeIds: [volumes[0].volumeId, volumes[2].volumeId], capacityBytes: 12 * GiB };
+    for (const volumeId of cluster.volumeIds) {
+      await db.query("UPDATE volumes SET cluster_id = $3 WHERE tenant_id = $1 AND volume_id = $2", [tenantId, volumeId, cluster.clusterId]);
+      await db.query(
+        `INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval, read_ops, write_ops, read_bytes, write_bytes,
+                                      cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, capacity_bytes)
+         VALUES ($1, $2, $3, $4, 0, 0, 0, 0, 0, 0, 0, 0, 0, $5)`,
+        [tenantId, volumeId, from, to, cluster.capacityBytes / 2],
       );
     }
-    const mrc = [0.93, 0.88, 0.8, 0.66, 0.47, 0.29, 0.21, 0.17, 0.12, 0.105, 0.1, 0.1].map((missRatio, i) => ({ cache_bytes: 32 * 2 ** 20 * 2 ** i, miss_ratio: missRatio }));
-    await db.query(`INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points) VALUES ($1, $2, 'all', 'shards-fixed-size', 0.01, $3)`, [tenantId, busiest, JSON.stringify(mrc)]);
+    await workingSets("cluster", cluster.clusterId, 4, { volumes: 2, state_bytes: 300_000 });
     await db.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation,
                                     window_name, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us, datastore_latency_us)
@@ -79,7 +113,7 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
       [tenantId, busiest, 4 * GiB, JSON.stringify({ window: "24h", read_share: 0.8 }),
         "4 GiB is the smallest tier whose predicted hit ratio (83%) reaches 90% of the achievable 90%; reads are 80% of I/Os, so write-through on NVMe."],
     );
-    return { tenantId, hosts, volumes, busiest, from, to };
+    return { tenantId, hosts, volumes, busiest, cluster, from, to };
   } finally {
     await db.end();
   }

@@ -66,7 +66,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await web?.stop();
     await api?.stop();
     if (seed) {
-      for (const table of ["volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
+      for (const table of ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
         await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
       }
       await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
@@ -86,10 +86,13 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.equal(body.resolution, "10s", "2 hours at 720 px read the 10 s rollups");
     assert.ok(body.points.length > 600, `the api gave ${body.points.length} points`);
     assert.equal(Number(iops.points), body.points.length, "one drawn point per api point");
-    assert.deepEqual(seriesCounts(iops.series), { "VM observed": body.points.length });
-    const latency = await drawn(page, "latency-chart");
-    assert.deepEqual(seriesCounts(latency.series), { p50: body.points.length, p95: body.points.length, p99: body.points.length });
-    assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "throughput-chart")).series)), ["VM observed", "Cache", "Datastore"]);
+    // The storage-type breakdown (the default): the busiest volume is write-back with a peer (WB+1).
+    const n = body.points.length;
+    assert.deepEqual(seriesCounts(iops.series), { "VM observed": n, Cache: n, Peer: n, Datastore: n });
+    assert.deepEqual(seriesCounts((await drawn(page, "throughput-chart")).series), { "VM observed": n, Cache: n, Peer: n, Datastore: n });
+    const latency = seriesCounts((await drawn(page, "latency-chart")).series);
+    assert.deepEqual(Object.keys(latency), ["VM observed p50", "VM observed p99", "Cache p50", "Cache p99", "Peer p50", "Peer p99", "Datastore p50", "Datastore p99"]);
+    assert.ok(Object.values(latency).every((count) => count === n), "every source's latency at every point");
 
     // The data table (the charts' accessible fallback) shows the api's numbers.
     const table = page.getByTestId("iops-chart").locator("xpath=..").locator("details");
@@ -110,7 +113,42 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.ok(body.points.some((p) => heading!.startsWith(formatTimestamp(p.t))), `the detail is of an api point: ${heading}`);
   });
 
+  test("the storage-type breakdown draws the peer's IOPS, throughput and latency when the rollups carry it", async () => {
+    const from = new Date(seed.to.getTime() - 2 * 3600_000).toISOString();
+    const to = seed.to.toISOString();
+    const query = new URLSearchParams({ from, to });
+    type Source = { iops: number; bytes_per_s: number; latency: { p99_us: number } | null } | null;
+    const body = await apiGet<{ points: { sources: { peer: Source; datastore: Source } }[] }>(
+      `/v1/series?${new URLSearchParams({ scope: "volume", scope_id: seed.busiest, from, to, width: String(CHART_WIDTH) })}`,
+    );
+    assert.ok(body.points.every((p) => p.sources.peer && p.sources.peer.iops > 0), "the api has the peer's I/Os at every point");
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}?${query}`);
+    await drawn(page, "throughput-chart");
+    // The data tables hold the drawn numbers: the Peer column is the api's peer series.
+    const column = async (testId: string, name: string) => {
+      const table = page.getByTestId(testId).locator("xpath=..").locator("details");
+      await table.locator("summary").click();
+      const headers = await table.locator("thead th").allTextContents();
+      return table.locator("tbody tr").first().locator("td").nth(headers.indexOf(name)).textContent();
+    };
+    const first = body.points[0].sources.peer!;
+    assert.equal(await column("iops-chart", "Peer"), formatValue(first.iops, "iops"));
+    assert.equal(await column("throughput-chart", "Peer"), formatValue(first.bytes_per_s, "bytes_per_s"));
+    assert.equal(await column("latency-chart", "Peer p99"), formatValue(first.latency!.p99_us, "us"));
+
+    // A write-through volume replicates nothing: no Peer line, and the page says why.
+    const writeThrough = seed.volumes.find((v) => !v.writeBack)!;
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${writeThrough.volumeId}?${query}`);
+    assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "iops-chart")).series)), ["VM observed", "Cache", "Datastore"]);
+    await page.getByText("Not in this range: Peer").waitFor();
+    // The host of both sums them: its peer series is the write-back volume's.
+    await page.goto(`${env.TIERWISE_WEB_URL}/hosts/${seed.hosts[0].hostId}?${query}`);
+    assert.ok(seriesCounts((await drawn(page, "throughput-chart")).series).Peer > 0, "the host draws its volume's peer traffic");
+  });
+
   test("breakdowns by read/write, block size and a custom selection redraw the charts", async () => {
+    const to = seed.to.toISOString();
+    await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}?${new URLSearchParams({ from: new Date(seed.to.getTime() - 2 * 3600_000).toISOString(), to })}`);
     await page.getByRole("link", { name: "Read/write" }).click();
     await page.waitForURL(/breakdown=direction/);
     assert.deepEqual(Object.keys(seriesCounts((await drawn(page, "iops-chart")).series)), ["Read", "Write"]);
@@ -141,6 +179,36 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/volumes/${seed.busiest}/working-set?${range}`);
     assert.ok(Number((await drawn(page, "wss-chart")).points) > 100, "working set estimates once a minute");
     assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
+  });
+
+  test("the Clusters page lists the cluster with its hosts and volumes; its page draws the working set over time and the MRC with both tiers", async () => {
+    await page.goto(`${env.TIERWISE_WEB_URL}/fleet`);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clusters" }).click();
+    await page.waitForURL(/\/clusters$/);
+    const row = page.locator(`[data-testid="cluster-row"][data-cluster-id="${seed.cluster.clusterId}"]`);
+    await row.waitFor();
+    const cells = await row.locator("td").allTextContents();
+    assert.deepEqual(cells.slice(0, 2), ["2", "2"], "2 hosts, 2 volumes");
+    assert.equal(cells[3], formatValue(seed.cluster.capacityBytes, "bytes"), "current tier: the volumes' tiers added up");
+    assert.equal(cells[4], formatValue(4 * 2 ** 30, "bytes"), "recommended: the one member's recommendation");
+    await row.getByRole("link").click();
+    await page.waitForURL(new RegExp(`/clusters/${seed.cluster.clusterId}`));
+    await page.getByRole("heading", { name: /Working set size over time/ }).waitFor();
+    // The last 6 hours hold the seeded 3, once a minute: a point a minute.
+    const from = new Date(seed.to.getTime() - 6 * 3600_000).toISOString();
+    const to = seed.to.toISOString();
+    await page.goto(`${env.TIERWISE_WEB_URL}/clusters/${seed.cluster.clusterId}?${new URLSearchParams({ from, to })}`);
+    const history = await apiGet<{ points: unknown[] }>(
+      `/v1/clusters/${seed.cluster.clusterId}/working-set/history?${new URLSearchParams({ from, to, width: String(CHART_WIDTH), window: "1h" })}`,
+    );
+    const wss = await drawn(page, "wss-chart");
+    assert.ok(history.points.length > 100, `${history.points.length} points of the cluster's working set`);
+    assert.equal(Number(wss.points), history.points.length, "one drawn point per api point");
+    assert.deepEqual(Object.keys(seriesCounts(wss.series)), ["Working set", "Read working set", "Write working set", "Current tier", "Recommended tier"]);
+    const mrc = await drawn(page, "mrc-chart");
+    assert.equal(mrc.currentBytes, String(seed.cluster.capacityBytes));
+    assert.equal(mrc.recommendedBytes, String(4 * 2 ** 30));
+    assert.equal(mrc.marks, "2");
   });
 
   test("on a phone (390 px) the volume page's charts fit the screen", async () => {

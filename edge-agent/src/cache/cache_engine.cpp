@@ -48,6 +48,7 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
   r->status = 0;
   r->cache_bytes = 0;
   r->datastore_bytes = 0;
+  r->peer_bytes = 0;
   r->to_datastore = true;
   r->first_seq = 1;
   r->last_seq = 0;  // no journal records
@@ -308,6 +309,9 @@ void CacheEngine::finish(Request* r) {
   }
   if (r->datastore_bytes > 0) {
     out.datastore = SourceShare{r->datastore_bytes, nanos(r->datastore_end - r->datastore_start)};
+  }
+  if (r->peer_bytes > 0) {
+    out.peer = SourceShare{r->peer_bytes, nanos(r->peer_end - r->peer_start)};
   }
   const FrontendCompletion cb = r->cb;
   void* const cb_arg = r->cb_arg;

@@ -77,8 +77,16 @@ struct IoOutcome {
   // since its epoch. The I/O's time stamp for collectors, so they need no clock
   // read of their own.
   int64_t completion_ns = 0;
-  SourceShare cache;                // read bytes served from the tier
-  SourceShare datastore;            // read misses and every write
+  // Read bytes served from the tier; in write-back, the bytes of a write
+  // journaled on the tier instead of the datastore (latency: until the group
+  // commit's flush made them durable there).
+  SourceShare cache;
+  SourceShare datastore;            // read misses and every write-through write
+  // WB+n: the bytes of a write-back write whose journal records went to the
+  // peers (each peer holds one copy; tierwise.replication.bytes counts the
+  // traffic). Latency: from sending its first record to the engine seeing every
+  // peer's acknowledgement (on its poll turn). Not set when a peer failed first.
+  SourceShare peer;
 };
 
 using FrontendCompletion = void (*)(void* cb_arg, const IoOutcome& outcome);
@@ -273,8 +281,9 @@ class CacheEngine {
     uint64_t first_block;
     uint32_t pending;
     int status;
-    Clock::time_point start, cache_start, cache_end, datastore_start, datastore_end;
-    uint32_t cache_bytes, datastore_bytes;
+    Clock::time_point start, cache_start, cache_end, datastore_start, datastore_end, peer_start,
+        peer_end;
+    uint32_t cache_bytes, datastore_bytes, peer_bytes;
     std::vector<BlockPlan> plan;  // one per 4 KiB block touched
     std::vector<MissRun> runs;
     blockdev::AlignedBytes bounce;  // whole blocks read from the datastore
@@ -323,6 +332,7 @@ class CacheEngine {
   void plan_journal(Request* r);
   void submit_records(Request* r);
   void journal_done(Request* r);   // records flushed: now wait for peers
+  void replicas_done(Request* r);  // no longer waits for peers: ends its peer share
   bool replicated(const Request* r) const;
   // The block's slot may be read for a destage: no write is changing it.
   static bool slot_settled(const DirtyBlock& d);

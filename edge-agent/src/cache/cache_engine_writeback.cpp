@@ -322,7 +322,13 @@ void CacheEngine::submit_records(Request* r) {
       continue;
     }
     counters_.journal_bytes += entry_size;
+    if (!r->to_datastore) {  // the tier, not the datastore, serves this write
+      if (r->cache_bytes == 0) r->cache_start = Clock::now();
+      r->cache_bytes += static_cast<uint32_t>(hi - lo);
+    }
     if (w.options.replicas && !w.peers_failed) {
+      if (r->peer_bytes == 0) r->peer_start = Clock::now();
+      r->peer_bytes += static_cast<uint32_t>(hi - lo);
       w.options.replicas->send(p.seq, entry);
       counters_.replicated_bytes += entry_size;
     }
@@ -383,12 +389,19 @@ bool CacheEngine::replicated(const Request* r) const {
 }
 
 void CacheEngine::journal_done(Request* r) {
+  r->cache_end = Clock::now();
   if (replicated(r)) {
+    replicas_done(r);
     put(r);
   } else {
     r->awaiting_replicas = true;
     wb_->replica_waiters.push_back(r);
   }
+}
+
+void CacheEngine::replicas_done(Request* r) {
+  r->peer_end = Clock::now();
+  if (wb_->peers_failed) r->peer_bytes = 0;  // released by its destage, not by the peers
 }
 
 bool CacheEngine::slot_settled(const DirtyBlock& d) {
@@ -467,7 +480,10 @@ void CacheEngine::release_waiters() {
   std::vector<Request*> ready;
   for (Request* r : w.replica_waiters) (replicated(r) ? ready : still).push_back(r);
   w.replica_waiters.swap(still);
-  for (Request* r : ready) put(r);
+  for (Request* r : ready) {
+    replicas_done(r);
+    put(r);
+  }
   while (!w.ring_waiters.empty()) {
     Request* r = w.ring_waiters.front();
     const uint64_t before = w.ring_waiters.size();

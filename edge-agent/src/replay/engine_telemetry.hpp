@@ -32,7 +32,7 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
 }
 
 // Records one completed front-end I/O: its front-end count and latency, and
-// the share each source (tier, datastore) served. `io_length_bytes` is the
+// the share each source (tier, datastore, WB+n peers) served. `io_length_bytes` is the
 // length the client asked for (bins sizes and latencies); `completed_us` its
 // time on the interval's clock (for the busiest second, PeakSecond).
 inline void record_outcome(telemetry::VolumeCollector& c, uint32_t io_length_bytes,
@@ -45,6 +45,10 @@ inline void record_outcome(telemetry::VolumeCollector& c, uint32_t io_length_byt
   if (outcome.datastore.bytes > 0) {
     c.record_source_in_bin(d, telemetry::Source::kDatastore, bin, outcome.datastore.bytes,
                            outcome.datastore.latency_ns);
+  }
+  if (outcome.peer.bytes > 0) {
+    c.record_source(d, telemetry::Source::kPeer, io_length_bytes, outcome.peer.bytes,
+                    outcome.peer.latency_ns);
   }
 }
 

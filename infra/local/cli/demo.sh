@@ -53,10 +53,11 @@ demo_replay() {
   mkdir -p "$DEMO_REPLAY_DIR"
   rm -f "$summary" "${summary%.json}.volumes.json"
   # The token travels in the environment (TIERWISE_AGENT_TOKEN, read by the
-  # agent like --token), not on a command line every local user can read.
+  # agent like --token), not on a command line every local user can read. The
+  # demo host's volumes share one tier: cluster demo-cluster (the Clusters page).
   tw_start "$name" env TIERWISE_AGENT_TOKEN="$(demo_tenant_field agent_token)" \
     "$AGENT_BIN" replay "$trace" --ingest "$TIERWISE_INGEST_URL" --key-file "$DEMO_KEY_FILE" \
-    --send-names --host-name demo-host --json-summary "$summary"
+    --send-names --host-name demo-host --cluster demo-cluster --json-summary "$summary"
   pid=$(tw_pid "$name")
   status=0
   wait "$pid" || status=$?

@@ -29,7 +29,8 @@ describe('SDK: clusters (real api process, real PostgreSQL)', () => {
 
   it("lists the tenant's cluster and reads its working set and MRC", async () => {
     expect(await client.clusters.list()).toEqual({
-      data: [{ cluster_id: clusterId, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String) }],
+      // No volume of the cluster was seen by ingest here: no hosts, no tier to add up.
+      data: [{ cluster_id: clusterId, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null }],
       next_cursor: null,
     });
     const detail = await client.clusters.workingSet(clusterId);

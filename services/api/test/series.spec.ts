@@ -46,7 +46,7 @@ describe('server-side downsampled series (real PostgreSQL)', () => {
   beforeAll(async () => {
     ({ app, url } = await startApi());
     [tenant, other] = [await tenants.create('series'), await tenants.create('series-other')];
-    tenSecond = syntheticWindows(tenant.tenant_id, 'volume', volume, START, HOUR);
+    tenSecond = syntheticWindows(tenant.tenant_id, 'volume', volume, START, HOUR, 500, { writeBack: true });
     const quietRows = syntheticWindows(tenant.tenant_id, 'volume', quiet, START, HOUR, 20);
     const tenantRows = tenSecond.map((r, i) => ({
       ...r,
@@ -129,9 +129,54 @@ describe('server-side downsampled series (real PostgreSQL)', () => {
       const writes64k = merged(rows, (d, b) => d === 'write' && b === '65536');
       expect(p.selection!.ops_per_s).toBeCloseTo(writes64k.reduce((s, x) => s + x, 0) / 60, 2);
       expect(p.selection!.p99_us).toBeCloseTo(await sqlQuantile(writes64k, 0.99), 2);
-      expect(p.storage.cache + p.storage.datastore).toBeCloseTo(p.storage.vm_observed, 2);
-      expect(p.storage.peer).toBeNull();
+      // Every read was served by the tier or the datastore; every write-back write by the journal and the peer.
+      expect(p.sources.cache!.read_iops + p.sources.datastore!.read_iops).toBeCloseTo(p.read_iops, 2);
+      expect(p.sources.peer!.write_bytes_per_s).toBeCloseTo(p.write_bytes_per_s, 2);
     }
+  });
+
+  it('breaks the I/O down by storage type (VM observed, cache, peer, datastore) with I/Os, bytes and latency at every resolution', async () => {
+    const from = START.getTime();
+    const hour = `from=${iso(from)}&to=${iso(from + 3600_000)}&width=10`;
+    /** The hour's 10 s windows' counts of one source and direction (the reference). */
+    const sourceSum = (rows: RollupRow[], source: string, direction: string) => {
+      const sum = { ops: 0, bytes: 0, latency: new Array<number>(20).fill(0) };
+      for (const r of rows) {
+        const cell = r.sources[source]?.[direction];
+        if (!cell) continue;
+        sum.ops += cell.ops;
+        sum.bytes += cell.bytes;
+        cell.latency_us.forEach((c, i) => (sum.latency[i] += c));
+      }
+      return sum;
+    };
+    for (const resolution of ['10s', '1m', '1h']) {
+      const { body } = await get<SeriesDto>(`/v1/series?scope_id=${volume}&${hour}&resolution=${resolution}`);
+      expect(body.resolution).toBe(resolution);
+      expect(body.points.length).toBeGreaterThan(0);
+      for (const p of body.points) {
+        const rows = windowsIn(Date.parse(p.t), body.bucket_seconds);
+        const seconds = p.windows * body.window_seconds;
+        const peer = sourceSum(rows, 'peer', 'write');
+        expect(peer.ops).toBeGreaterThan(0);
+        expect(p.sources.peer!.write_iops).toBeCloseTo(peer.ops / seconds, 2);
+        expect(p.sources.peer!.bytes_per_s).toBeCloseTo(peer.bytes / seconds, 2);
+        expect(p.sources.peer!.read_iops).toBe(0);
+        expect(p.sources.peer!.latency!.p99_us).toBeCloseTo(await sqlQuantile(peer.latency, 0.99), 2);
+        expect(p.sources.cache!.read_bytes_per_s).toBeCloseTo(sourceSum(rows, 'cache', 'read').bytes / seconds, 2);
+        expect(p.sources.cache!.write_iops).toBeCloseTo(sourceSum(rows, 'cache', 'write').ops / seconds, 2);
+        expect(p.sources.datastore!.write_iops).toBe(0);
+        expect(p.sources.datastore!.latency!.p50_us).toBeCloseTo(await sqlQuantile(sourceSum(rows, 'datastore', 'read').latency, 0.5), 2);
+        expect(p.sources.vm_observed).toMatchObject({ read_iops: p.read_iops, write_bytes_per_s: p.write_bytes_per_s, latency: p.latency });
+        // The tier answers faster than the VM sees on average, the datastore slower.
+        expect(p.sources.cache!.latency!.p50_us).toBeLessThan(p.latency!.p50_us);
+        expect(p.sources.datastore!.latency!.p50_us).toBeGreaterThan(p.latency!.p50_us);
+      }
+    }
+    // A write-through volume sends nothing to peers: its writes reach the datastore.
+    const { body } = await get<SeriesDto>(`/v1/series?scope_id=${quiet}&${hour}`);
+    expect(body.points[0].sources.peer).toBeNull();
+    expect(body.points[0].sources.datastore!.write_iops).toBeCloseTo(body.points[0].write_iops, 2);
   });
 
   it("never shows another tenant's windows and rejects malformed queries with 400", async () => {

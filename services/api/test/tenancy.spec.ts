@@ -70,7 +70,7 @@ const markers = (t: SeededTenant): string[] => [
 
 /** Tables the api reads or writes; the seed puts rows of both tenants in each. */
 const API_TABLES = ['tenants', 'api_keys', 'hosts', 'volumes', 'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_mrcs',
-  'cluster_working_sets', 'cluster_mrcs', 'recommendations', 'volume_policies', 'audit_log', 'agents', 'enrollment_tokens', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
+  'cluster_working_sets', 'cluster_mrcs', 'cluster_working_set_history', 'recommendations', 'volume_policies', 'audit_log', 'agents', 'enrollment_tokens', 'outbox', 'notification_channels', 'notification_routes', 'alert_rules', 'notification_mute_windows', 'deliveries', 'delivery_attempts', 'users', 'memberships', 'sessions', 'invitations', 'account_tokens', 'oidc_identities'];
 
 /**
  * Tables without tenant_id: which of their rows belong to tenant $1. Users are global identities
@@ -334,6 +334,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
         `GET /v1/hosts ${both}`,
         `GET /v1/clusters ${both}`,
         `GET /v1/clusters/{clusterId}/working-set ${both}`,
+        `GET /v1/clusters/{clusterId}/working-set/history ${both}`,
         `GET /v1/volumes ${both}`,
         `GET /v1/volumes/{volumeId} ${both}`,
         `GET /v1/volumes/{volumeId}/policy ${both}`,

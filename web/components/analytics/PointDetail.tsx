@@ -5,6 +5,13 @@ import type { SeriesPoint } from "@/lib/analytics-schemas";
 import { sizeBinLabel } from "@/lib/block-size-bins";
 import { formatCount, formatLatency, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
 
+/** The storage types a point's I/O was served by, after the VM-observed totals. */
+const SERVED_BY = [
+  ["cache", "cache"],
+  ["peer", "peer"],
+  ["datastore", "datastore"],
+] as const;
+
 /** Everything one point holds: rates, where bytes were served, hit ratios and latency per direction and size. */
 export function PointDetail({ point, bucketSeconds, onClose }: { point: SeriesPoint; bucketSeconds: number; onClose: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -36,7 +43,9 @@ export function PointDetail({ point, bucketSeconds, onClose }: { point: SeriesPo
         </dd>
         <dt>Served by</dt>
         <dd>
-          cache {formatRate(point.storage.cache)}, datastore {formatRate(point.storage.datastore)}
+          {SERVED_BY.filter(([key]) => point.sources[key])
+            .map(([key, name]) => `${name} ${formatCount(point.sources[key]!.iops)} IOPS, ${formatRate(point.sources[key]!.bytes_per_s)}, p99 ${formatLatency(point.sources[key]!.latency?.p99_us)}`)
+            .join("; ")}
         </dd>
         <dt>Hit ratio</dt>
         <dd>

@@ -1,6 +1,6 @@
 import type { TimeLine } from "@/components/charts/TimeSeriesChart";
 import { PALETTE, SERIES_COLOURS } from "@/components/charts/echarts";
-import type { SeriesPoint } from "@/lib/analytics-schemas";
+import type { SeriesPoint, SeriesSource } from "@/lib/analytics-schemas";
 import { sizeBinLabel } from "@/lib/block-size-bins";
 
 /** The drill-down's breakdowns (issue 7): where I/O was served, reads vs writes, I/O size, a custom selection. */
@@ -24,6 +24,39 @@ export interface BreakdownLines {
 
 const pick = (points: SeriesPoint[], f: (p: SeriesPoint) => number | null | undefined) => points.map((p) => f(p) ?? null);
 
+/** The storage types of the "storage" breakdown, in drawing order, with a colour each (Okabe–Ito). */
+const SOURCES = [
+  { key: "vm_observed", name: "VM observed", color: SERIES_COLOURS[0] },
+  { key: "cache", name: "Cache", color: SERIES_COLOURS[2] },
+  { key: "peer", name: "Peer", color: SERIES_COLOURS[3] },
+  { key: "datastore", name: "Datastore", color: SERIES_COLOURS[5] },
+] as const;
+
+/**
+ * IOPS, throughput and latency (p50, p99 dashed) per storage type. Sources overlap (a hit counts at
+ * VM observed and cache; a write-back write at cache and peer), so lines are not stacked. A source
+ * no point carries is left out and named in the notes.
+ */
+function storageLines(points: SeriesPoint[]): BreakdownLines {
+  const present = SOURCES.filter((s) => points.some((p) => p.sources[s.key] !== null));
+  const line = (s: (typeof SOURCES)[number], name: string, f: (x: SeriesSource) => number | null | undefined, dashed = false): TimeLine => ({
+    name,
+    values: pick(points, (p) => {
+      const x = p.sources[s.key];
+      return x ? f(x) : null;
+    }),
+    color: s.color,
+    dashed,
+  });
+  const missing = SOURCES.filter((s) => !present.includes(s)).map((s) => s.name);
+  return {
+    iops: present.map((s) => line(s, s.name, (x) => x.iops)),
+    throughput: present.map((s) => line(s, s.name, (x) => x.bytes_per_s)),
+    latency: present.flatMap((s) => [line(s, `${s.name} p50`, (x) => x.latency?.p50_us), line(s, `${s.name} p99`, (x) => x.latency?.p99_us, true)]),
+    notes: missing.length > 0 ? [`Not in this range: ${missing.join(", ")} (peer needs write-back with WB+n replicas).`] : [],
+  };
+}
+
 /** Lines of each chart for a breakdown; `sizeBins` are the bins present (ascending). */
 export function breakdownLines(points: SeriesPoint[], breakdown: Breakdown, sizeBins: string[]): BreakdownLines {
   const percentiles = (f: (p: SeriesPoint) => { p50_us: number; p95_us: number; p99_us: number } | null, prefix = ""): TimeLine[] => [
@@ -33,16 +66,7 @@ export function breakdownLines(points: SeriesPoint[], breakdown: Breakdown, size
   ];
   switch (breakdown) {
     case "storage":
-      return {
-        iops: [{ name: "VM observed", values: pick(points, (p) => p.read_iops + p.write_iops), color: PALETTE.read }],
-        throughput: [
-          { name: "VM observed", values: pick(points, (p) => p.storage.vm_observed), color: SERIES_COLOURS[0] },
-          { name: "Cache", values: pick(points, (p) => p.storage.cache), color: SERIES_COLOURS[2], area: true, stack: "served" },
-          { name: "Datastore", values: pick(points, (p) => p.storage.datastore), color: SERIES_COLOURS[1], area: true, stack: "served" },
-        ],
-        latency: percentiles((p) => p.latency),
-        notes: ["Peer: the rollups do not carry replication traffic per source yet. Cache = tier hits × 4 KiB; datastore = the rest of the VM's bytes."],
-      };
+      return storageLines(points);
     case "direction":
       return {
         iops: [

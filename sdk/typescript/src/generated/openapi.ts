@@ -55,6 +55,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{clusterId}/working-set/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's working set size over time, downsampled to the chart's width */
+        get: operations["ClusterController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosts": {
         parameters: {
             query?: never;
@@ -1051,6 +1068,12 @@ export interface components {
             doc_url: string;
         };
         ClusterDto: {
+            /** @description hosts with a volume last seen in the cluster (ingest, tierwise.cluster.id) */
+            hosts: number;
+            /** @description current tier: the latest tier capacities of its volumes added up, bytes */
+            capacity_bytes: number;
+            /** @description its volumes' recommended tier sizes added up, bytes; null when none has a recommendation */
+            recommended_tier_bytes: number | null;
             /** @description pseudonymous cluster id (hex of a keyed hash of the cluster name) */
             cluster_id: string;
             /** @description volumes whose sampled references were merged into the cluster's */
@@ -1104,11 +1127,43 @@ export interface components {
             mrc: components["schemas"]["MrcDto"] | null;
         };
         ClusterWorkingSetDto: {
+            /** @description hosts with a volume last seen in the cluster (ingest, tierwise.cluster.id) */
+            hosts: number;
+            /** @description current tier: the latest tier capacities of its volumes added up, bytes */
+            capacity_bytes: number;
+            /** @description its volumes' recommended tier sizes added up, bytes; null when none has a recommendation */
+            recommended_tier_bytes: number | null;
             cluster_id: string;
             /** @description volumes merged */
             volumes: number;
             /** @description one per window: 1h, 24h, 7d, all */
             windows: components["schemas"]["ClusterWindowDto"][];
+        };
+        WorkingSetPointDto: {
+            /** @description bucket start, RFC 3339 */
+            t: string;
+            /** @description largest working set estimated in the bucket, bytes */
+            wss_max_bytes: number;
+            /** @description smallest, bytes */
+            wss_min_bytes: number;
+            /** @description latest estimate in the bucket, bytes (all references) */
+            wss_bytes: number;
+            /** @description latest read working set, bytes */
+            wss_read_bytes: number;
+            /** @description latest write working set, bytes */
+            wss_write_bytes: number;
+        };
+        ClusterWorkingSetHistoryDto: {
+            /** @enum {string} */
+            window: "1h" | "24h" | "7d" | "all";
+            /** @description RFC 3339 */
+            from: string;
+            /** @description RFC 3339 */
+            to: string;
+            /** @description width of one point, seconds (whole minutes, epoch-aligned) */
+            bucket_seconds: number;
+            points: components["schemas"]["WorkingSetPointDto"][];
+            cluster_id: string;
         };
         HostDto: {
             /** @description pseudonymous host id (hex) */
@@ -1618,16 +1673,6 @@ export interface components {
             truncated: boolean;
             series: components["schemas"]["RollupSeriesDto"][];
         };
-        SeriesStorageDto: {
-            /** @description what the VM observed: front-end bytes read and written per second */
-            vm_observed: number;
-            /** @description served by the tier: cache hits x 4 KiB per second */
-            cache: number;
-            /** @description reached the datastore: front-end bytes minus tier hits, per second (writes of write-through included) */
-            datastore: number;
-            /** @description sent to peers; null: the rollups do not carry io.source=peer yet */
-            peer: number | null;
-        };
         SeriesLatencyDto: {
             /** @description front-end I/Os in the merged histogram */
             count: number;
@@ -1639,6 +1684,32 @@ export interface components {
             p99_us: number;
             /** @description the worst single rollup window's 99th percentile inside the point, µs (spikes survive downsampling) */
             p99_max_us: number;
+        };
+        SeriesSourceDto: {
+            /** @description I/Os per second this source served (part of), reads and writes */
+            iops: number;
+            /** @description read I/Os per second */
+            read_iops: number;
+            /** @description write I/Os per second */
+            write_iops: number;
+            /** @description bytes per second this source served, reads and writes */
+            bytes_per_s: number;
+            /** @description bytes read per second */
+            read_bytes_per_s: number;
+            /** @description bytes written per second */
+            write_bytes_per_s: number;
+            /** @description this source's latency, both directions, from its merged histogram */
+            latency: components["schemas"]["SeriesLatencyDto"] | null;
+        };
+        SeriesSourcesDto: {
+            /** @description what the VM observed: every front-end I/O once (io.source=frontend) */
+            vm_observed: components["schemas"]["SeriesSourceDto"];
+            /** @description the tier: read hits and, in write-back, writes journaled on it */
+            cache: components["schemas"]["SeriesSourceDto"] | null;
+            /** @description WB+n peers: write-back writes replicated to them (bytes: one copy), latency until every peer acknowledged */
+            peer: components["schemas"]["SeriesSourceDto"] | null;
+            /** @description the datastore: read misses and write-through writes */
+            datastore: components["schemas"]["SeriesSourceDto"] | null;
         };
         SeriesSelectionDto: {
             /** @description front-end I/Os in the merged histogram */
@@ -1695,7 +1766,7 @@ export interface components {
             throughput_min: number;
             /** @description highest throughput of a single window inside the point */
             throughput_max: number;
-            storage: components["schemas"]["SeriesStorageDto"];
+            sources: components["schemas"]["SeriesSourcesDto"];
             /** @description tier hits / lookups, 4 KiB blocks, all directions */
             hit_ratio: number | null;
             /** @description tier hit ratio of reads */
@@ -1790,22 +1861,7 @@ export interface components {
             /** @description hosts and their volumes (idle ones too), by I/Os in the period */
             hosts: components["schemas"]["OverviewHostDto"][];
         };
-        WorkingSetPointDto: {
-            /** @description bucket start, RFC 3339 */
-            t: string;
-            /** @description largest working set estimated in the bucket, bytes */
-            wss_max_bytes: number;
-            /** @description smallest, bytes */
-            wss_min_bytes: number;
-            /** @description latest estimate in the bucket, bytes (all references) */
-            wss_bytes: number;
-            /** @description latest read working set, bytes */
-            wss_read_bytes: number;
-            /** @description latest write working set, bytes */
-            wss_write_bytes: number;
-        };
         WorkingSetHistoryDto: {
-            volume_id: string;
             /** @enum {string} */
             window: "1h" | "24h" | "7d" | "all";
             /** @description RFC 3339 */
@@ -1815,6 +1871,7 @@ export interface components {
             /** @description width of one point, seconds (whole minutes, epoch-aligned) */
             bucket_seconds: number;
             points: components["schemas"]["WorkingSetPointDto"][];
+            volume_id: string;
         };
         HealthDto: {
             /** @constant */
@@ -2388,6 +2445,96 @@ export interface operations {
                 };
             };
             /** @description malformed clusterId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no results for this cluster in the caller's tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    ClusterController_history: {
+        parameters: {
+            query?: {
+                /** @description working-set window (docs/analytics.md) */
+                window?: "1h" | "24h" | "7d" | "all";
+                /** @description start (inclusive), RFC 3339; default: to minus 7 days */
+                from?: string;
+                /** @description end (exclusive), RFC 3339; default: now */
+                to?: string;
+                /** @description points wanted at most */
+                width?: number;
+            };
+            header?: never;
+            path: {
+                /** @description pseudonymous cluster id */
+                clusterId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterWorkingSetHistoryDto"];
+                };
+            };
+            /** @description malformed clusterId, window, from, to or width */
             400: {
                 headers: {
                     [name: string]: unknown;

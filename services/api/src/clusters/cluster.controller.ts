@@ -4,13 +4,17 @@ import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
 import type { Principal } from '../auth/principal.js';
-import { type ClusterListQuery, clusterIdSchema, clusterListQuerySchema, ClusterPageDto, ClusterWorkingSetDto } from './cluster.dto.js';
+import { type WorkingSetHistoryQuery, WorkingSetHistoryService, workingSetHistoryQuerySchema } from '../series/working-set-history.js';
+import { type ClusterListQuery, clusterIdSchema, clusterListQuerySchema, ClusterPageDto, ClusterWorkingSetDto, ClusterWorkingSetHistoryDto } from './cluster.dto.js';
 import { ClusterService } from './cluster.service.js';
 
 @ApiTags('clusters')
 @Controller('v1/clusters')
 export class ClusterController {
-  constructor(private readonly clusters: ClusterService) {}
+  constructor(
+    private readonly clusters: ClusterService,
+    private readonly histories: WorkingSetHistoryService,
+  ) {}
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
@@ -29,5 +33,19 @@ export class ClusterController {
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'no results for this cluster in the caller\'s tenant' })
   workingSet(@Auth() auth: Principal, @Param('clusterId', { schema: clusterIdSchema }) clusterId: string): Promise<ClusterWorkingSetDto> {
     return this.clusters.workingSet(auth, clusterId);
+  }
+
+  @Get(':clusterId/working-set/history')
+  @Authenticated({ permission: Permission.VolumeRead })
+  @ApiOperation({ summary: "A cluster's working set size over time, downsampled to the chart's width" })
+  @ApiOkResponse({ type: ClusterWorkingSetHistoryDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed clusterId, window, from, to or width' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "no results for this cluster in the caller's tenant" })
+  history(
+    @Auth() auth: Principal,
+    @Param('clusterId', { schema: clusterIdSchema }) clusterId: string,
+    @Query({ schema: workingSetHistoryQuerySchema }) query: WorkingSetHistoryQuery,
+  ): Promise<ClusterWorkingSetHistoryDto> {
+    return this.histories.get(auth, 'cluster', clusterId, query).then((h) => ({ cluster_id: clusterId, ...h }));
   }
 }

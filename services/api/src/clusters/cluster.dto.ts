@@ -2,9 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { MrcDto, type MrcRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { WorkingSetHistoryBaseDto } from '../series/working-set-history.js';
+
+/** What a cluster's members (volumes.cluster_id) add up to (ClusterRepository, CLUSTER_MEMBERS). */
+export interface ClusterMembersRow {
+  hosts: number;
+  capacity_bytes: number;
+  recommended_tier_bytes: number | null;
+}
 
 /** A cluster with its volume count and working set over everything seen (ClusterRepository). */
-export interface ClusterRow {
+export interface ClusterRow extends ClusterMembersRow {
   cluster_id: string;
   volumes: number;
   wss_bytes: number;
@@ -28,7 +36,15 @@ export const clusterIdSchema = z
   .regex(/^[0-9a-f]{8,64}$/, 'clusterId must be 8-64 lowercase hex characters')
   .describe('pseudonymous cluster id');
 
-export class ClusterDto {
+/** The tier a cluster's hosts share, as its members report it. */
+export class ClusterTierDto {
+  @ApiProperty({ description: 'hosts with a volume last seen in the cluster (ingest, tierwise.cluster.id)' }) hosts!: number;
+  @ApiProperty({ description: 'current tier: the latest tier capacities of its volumes added up, bytes' }) capacity_bytes!: number;
+  @ApiProperty({ type: Number, nullable: true, description: "its volumes' recommended tier sizes added up, bytes; null when none has a recommendation" })
+  recommended_tier_bytes!: number | null;
+}
+
+export class ClusterDto extends ClusterTierDto {
   @ApiProperty({ description: 'pseudonymous cluster id (hex of a keyed hash of the cluster name)' }) cluster_id!: string;
   @ApiProperty({ description: 'volumes whose sampled references were merged into the cluster\'s' }) volumes!: number;
   @ApiProperty({ description: 'working set of the merged stream since it started, bytes' }) wss_bytes!: number;
@@ -43,12 +59,20 @@ export class ClusterWindowDto {
   @ApiProperty({ type: MrcDto, nullable: true }) mrc!: MrcDto | null;
 }
 
-export class ClusterWorkingSetDto {
+export class ClusterWorkingSetDto extends ClusterTierDto {
   @ApiProperty() cluster_id!: string;
   @ApiProperty({ description: 'volumes merged' }) volumes!: number;
   @ApiProperty({ type: [ClusterWindowDto], description: 'one per window: 1h, 24h, 7d, all' }) windows!: ClusterWindowDto[];
 }
 
+export function mapTier(row: ClusterMembersRow): ClusterTierDto {
+  return { hosts: row.hosts, capacity_bytes: row.capacity_bytes, recommended_tier_bytes: row.recommended_tier_bytes };
+}
+
 export function mapCluster(row: ClusterRow): ClusterDto {
-  return { cluster_id: row.cluster_id, volumes: row.volumes, wss_bytes: row.wss_bytes, updated_at: row.updated_at.toISOString() };
+  return { cluster_id: row.cluster_id, volumes: row.volumes, wss_bytes: row.wss_bytes, updated_at: row.updated_at.toISOString(), ...mapTier(row) };
+}
+
+export class ClusterWorkingSetHistoryDto extends WorkingSetHistoryBaseDto {
+  @ApiProperty() cluster_id!: string;
 }

@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import { REPORTED_WINDOW } from '../api.constants.js';
-import type { ClusterRow, ClusterWindowRow } from './cluster.dto.js';
+import type { ClusterMembersRow, ClusterRow, ClusterWindowRow } from './cluster.dto.js';
+
+/**
+ * What the volumes last seen in cluster `c` add up to ($1 = tenant): hosts, current tier capacity
+ * (volume_io_stats' latest gauge), recommended tier sizes. A LATERAL subquery over `c.cluster_id`.
+ */
+const CLUSTER_MEMBERS = `
+  LEFT JOIN LATERAL (
+    SELECT count(DISTINCT v.host_id)::int AS hosts, coalesce(sum(s.capacity_bytes), 0)::float8 AS capacity_bytes,
+           sum(r.tier_bytes)::float8 AS recommended_tier_bytes
+      FROM volumes v
+      LEFT JOIN volume_io_stats s ON s.tenant_id = v.tenant_id AND s.volume_id = v.volume_id
+      LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id
+     WHERE v.tenant_id = $1 AND v.cluster_id = c.cluster_id) m ON true`;
 
 /** Window order of a cluster's working set: shortest first. */
 const WINDOW_ORDER = "array_position(ARRAY['1h', '24h', '7d', 'all'], w.window_name)";
@@ -16,14 +29,20 @@ export class ClusterRepository {
   /** Clusters of the tenant in cluster id order, keyset-paginated after `afterClusterId`. */
   async list(db: Queryable, tenantId: string, afterClusterId: string | undefined, limit: number): Promise<ClusterRow[]> {
     const { rows } = await db.query<ClusterRow>(
-      `SELECT cluster_id, volumes, wss_bytes::float8 AS wss_bytes, updated_at
-         FROM cluster_working_sets
-        WHERE tenant_id = $1 AND window_name = $2 AND ($3::text IS NULL OR cluster_id > $3)
-        ORDER BY cluster_id
+      `SELECT c.cluster_id, c.volumes, c.wss_bytes::float8 AS wss_bytes, c.updated_at, m.*
+         FROM cluster_working_sets c ${CLUSTER_MEMBERS}
+        WHERE c.tenant_id = $1 AND c.window_name = $2 AND ($3::text IS NULL OR c.cluster_id > $3)
+        ORDER BY c.cluster_id
         LIMIT $4`,
       [tenantId, REPORTED_WINDOW, afterClusterId ?? null, limit],
     );
     return rows;
+  }
+
+  /** What the volumes last seen in the cluster add up to (zero hosts when ingest saw none). */
+  async members(db: Queryable, tenantId: string, clusterId: string): Promise<ClusterMembersRow> {
+    const { rows } = await db.query<ClusterMembersRow>(`SELECT m.* FROM (SELECT $2::text AS cluster_id) c ${CLUSTER_MEMBERS}`, [tenantId, clusterId]);
+    return rows[0];
   }
 
   /** Every window of one cluster with its MRC, shortest window first; empty when the cluster is unknown. */

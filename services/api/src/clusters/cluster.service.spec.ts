@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiError, createServiceApp, type ProvisionedTenant } from '@tierwise/common';
-import { hexId, TestTenants } from '@tierwise/common/testing';
+import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../app.module.js';
 import { apiKeyPrincipal, type Principal } from '../auth/principal.js';
+import { WorkingSetHistoryService } from '../series/working-set-history.js';
 import { ClusterService } from './cluster.service.js';
 
 const GiB = 1024 ** 3;
@@ -55,16 +56,23 @@ describe('ClusterService (real PostgreSQL)', () => {
     }
     await insertWindow(tenant.tenant_id, b, 'all', GiB, 3);
     await insertWindow(other.tenant_id, hexId(), 'all', GiB, 1);
+    // Cluster a's members as ingest saw them: two hosts, a 16 GiB tier each, one recommendation.
+    const [h1, h2] = [hexId(), hexId()];
+    const io = { readOps: 100, writeOps: 10, hits: 80, misses: 30 };
+    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: h1, clusterId: a, io, tierBytes: 8 * GiB });
+    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: h2, clusterId: a, io });
+    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: h1, io });
 
     const first = await clusters.list(auth, { limit: 1 });
-    expect(first.data).toEqual([{ cluster_id: a, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String) }]);
+    expect(first.data).toEqual([
+      { cluster_id: a, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 8 * GiB },
+    ]);
     const second = await clusters.list(auth, { limit: 1, cursor: first.next_cursor! });
-    expect(second.data.map((c) => c.cluster_id)).toEqual([b]);
+    expect(second.data).toMatchObject([{ cluster_id: b, hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null }]);
     expect(second.next_cursor).toBeNull();
 
     const detail = await clusters.workingSet(auth, a);
-    expect(detail.cluster_id).toBe(a);
-    expect(detail.volumes).toBe(2);
+    expect(detail).toMatchObject({ cluster_id: a, volumes: 2, hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 8 * GiB });
     expect(detail.windows.map((w) => w.window)).toEqual(['1h', '24h', 'all']);
     expect(detail.windows[2]).toEqual({
       window: 'all',
@@ -90,5 +98,29 @@ describe('ClusterService (real PostgreSQL)', () => {
     expect((await clusters.list(otherAuth, { limit: 10 })).data.map((c) => c.cluster_id)).not.toContain(a);
     await expect(clusters.workingSet(otherAuth, a)).rejects.toThrow(ApiError);
     await expect(clusters.workingSet(auth, hexId())).rejects.toThrow(/not found/);
+  });
+
+  it("keeps a cluster's working set once a minute (the db trigger) and gives it over time, never another tenant's", async () => {
+    const c = hexId();
+    const history = app.get(WorkingSetHistoryService);
+    const day = { window: '1h' as const, from: '2026-11-20T00:00:00Z', to: '2026-11-21T00:00:00Z', width: 100 };
+    for (const [minute, wss] of [[0, GiB], [1, 3 * GiB], [30, 2 * GiB]]) {
+      await tenants.owner.query(
+        `INSERT INTO cluster_working_sets (tenant_id, cluster_id, window_name, window_start, window_end, volumes, wss_bytes, wss_read_bytes,
+           wss_write_bytes, sampled_references, sampling_rate, state_bytes)
+         VALUES ($1, $2, '1h', $3::timestamptz - interval '1 hour', $3, 2, $4, $4, 0, 1000, 0.01, 1000)
+         ON CONFLICT (tenant_id, cluster_id, window_name) DO UPDATE SET window_end = EXCLUDED.window_end, wss_bytes = EXCLUDED.wss_bytes,
+           wss_read_bytes = EXCLUDED.wss_read_bytes`,
+        [tenant.tenant_id, c, new Date(Date.parse('2026-11-20T06:00:00Z') + minute * 60_000), wss],
+      );
+    }
+    // 24 h at 100 points: 15-minute buckets; the first holds minutes 0 and 1.
+    const body = await history.get(auth, 'cluster', c, day);
+    expect(body.bucket_seconds).toBe(900);
+    expect(body.points).toEqual([
+      { t: '2026-11-20T06:00:00.000Z', wss_max_bytes: 3 * GiB, wss_min_bytes: GiB, wss_bytes: 3 * GiB, wss_read_bytes: 3 * GiB, wss_write_bytes: 0 },
+      { t: '2026-11-20T06:30:00.000Z', wss_max_bytes: 2 * GiB, wss_min_bytes: 2 * GiB, wss_bytes: 2 * GiB, wss_read_bytes: 2 * GiB, wss_write_bytes: 0 },
+    ]);
+    await expect(history.get(otherAuth, 'cluster', c, day)).rejects.toThrow(/cluster .* not found/);
   });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { mapMrc, mapWorkingSet } from '../dtos/volume.dto.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
-import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster } from './cluster.dto.js';
+import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster, mapTier } from './cluster.dto.js';
 import { ClusterRepository } from './cluster.repository.js';
 
 const CURSOR_KIND = 'clusters';
@@ -30,17 +30,22 @@ export class ClusterService {
   }
 
   /**
-   * The working set and MRC of the cluster's merged reference stream over each window.
+   * The working set and MRC of the cluster's merged reference stream over each window, and the
+   * tier its members share (hosts, current and recommended size).
    * @throws ApiError not_found when the caller's tenant has no results for that cluster.
    */
   async workingSet(auth: Principal, clusterId: string): Promise<ClusterWorkingSetDto> {
-    const rows = await this.database.withTenant(auth.tenantId, (db) => this.clusters.windows(db, auth.tenantId, clusterId));
+    const [rows, members] = await this.database.withTenant(auth.tenantId, async (db) => [
+      await this.clusters.windows(db, auth.tenantId, clusterId),
+      await this.clusters.members(db, auth.tenantId, clusterId),
+    ] as const);
     if (rows.length === 0) {
       throw new ApiError(ErrorCode.NotFound, `cluster ${clusterId} not found`);
     }
     return {
       cluster_id: clusterId,
       volumes: Math.max(...rows.map((row) => row.volumes)),
+      ...mapTier(members),
       windows: rows.map((row) => ({ window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapMrc(row.mrc) })),
     };
   }

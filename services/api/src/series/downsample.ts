@@ -1,9 +1,6 @@
 import { addCounts, emptyCounts, quantile, total } from './histogram.js';
-import type { SeriesLatencyDto, SeriesPointDto, SeriesSizeDto } from './series.dto.js';
+import type { SeriesLatencyDto, SeriesPointDto, SeriesSizeDto, SeriesSourceDto } from './series.dto.js';
 import type { SeriesWindowRow } from './series.repository.js';
-
-/** Tier hits and misses are counted in 4 KiB blocks (proto/METRICS.md). */
-const BLOCK_BYTES = 4096;
 
 /** The custom breakdown: I/Os of one direction and/or some ioLength bins. */
 export interface Selection {
@@ -36,8 +33,38 @@ class Merged {
   }
 }
 
+/** I/Os and bytes of one source (or of the front end) by direction, added over a bucket's windows. */
+interface IoSums {
+  readOps: number;
+  writeOps: number;
+  readBytes: number;
+  writeBytes: number;
+}
+
+/** One storage source's sums and merged latency in a bucket (metric_rollups.sources). */
+class SourceSums implements IoSums {
+  readOps = 0;
+  writeOps = 0;
+  readBytes = 0;
+  writeBytes = 0;
+  readonly merged = new Merged();
+}
+
+/** Rates of `io` over `seconds` and its latency: one source of the storage-type breakdown. */
+function sourceRates(io: IoSums, latency: SeriesLatencyDto | null, seconds: number): SeriesSourceDto {
+  return {
+    iops: round((io.readOps + io.writeOps) / seconds),
+    read_iops: round(io.readOps / seconds),
+    write_iops: round(io.writeOps / seconds),
+    bytes_per_s: round((io.readBytes + io.writeBytes) / seconds),
+    read_bytes_per_s: round(io.readBytes / seconds),
+    write_bytes_per_s: round(io.writeBytes / seconds),
+    latency,
+  };
+}
+
 /** Everything one bucket accumulates. */
-class Bucket {
+class Bucket implements IoSums {
   windows = 0;
   readOps = 0;
   writeOps = 0;
@@ -56,6 +83,13 @@ class Bucket {
   /** Per direction ('read', 'write', 'all'): the merged histogram and per ioLength bin. */
   readonly directions = new Map<string, { merged: Merged; bins: Map<string, Merged> }>();
   readonly selection = new Merged();
+  /** Per source other than the front end: 'cache', 'peer', 'datastore'. */
+  readonly sources = new Map<string, SourceSums>();
+  source(name: string): SourceSums {
+    let s = this.sources.get(name);
+    if (!s) this.sources.set(name, (s = new SourceSums()));
+    return s;
+  }
   direction(name: string) {
     let d = this.directions.get(name);
     if (!d) this.directions.set(name, (d = { merged: new Merged(), bins: new Map() }));
@@ -80,7 +114,8 @@ export const binOrder = (label: string) => (label.startsWith('>') ? Number(label
  * Merges rollup windows (ascending) into points `bucketSeconds` wide starting at `alignedFrom`
  * (Unix seconds): sums and rates over the reported time, the min and max of single windows'
  * rates, latency percentiles from the added histogram counts (never averages of percentiles),
- * per direction, per ioLength bin (also both directions merged: 'all') and for the selection.
+ * per direction, per ioLength bin (also both directions merged: 'all'), for the selection and per
+ * storage source (VM observed, cache, peer, datastore: I/Os, bytes and latency).
  * @returns the points with data, ascending, and the ioLength bins seen.
  */
 export function downsample(
@@ -134,6 +169,21 @@ export function downsample(
       addCounts(windowAll, windowDirection);
     }
     if (windowHasLatency) b.direction('all').merged.addWindow(windowAll);
+    for (const [name, directions] of Object.entries(row.sources)) {
+      const source = b.source(name);
+      const windowSource = emptyCounts();
+      for (const [direction, cell] of Object.entries(directions)) {
+        if (direction === 'write') {
+          source.writeOps += cell.ops;
+          source.writeBytes += cell.bytes;
+        } else {
+          source.readOps += cell.ops;
+          source.readBytes += cell.bytes;
+        }
+        addCounts(windowSource, cell.latency_us);
+      }
+      source.merged.addWindow(windowSource);
+    }
   }
   const sizeBins = [...bins].sort(byBin);
   const points = [...buckets.entries()]
@@ -151,8 +201,10 @@ function point(
   withSizes: boolean,
 ): SeriesPointDto {
   const seconds = b.windows * plan.windowSeconds;
-  const frontBytes = (b.readBytes + b.writeBytes) / seconds;
-  const cacheBytes = (b.hits * BLOCK_BYTES) / seconds;
+  const source = (name: string) => {
+    const s = b.sources.get(name);
+    return s ? sourceRates(s, s.merged.latency(), seconds) : null;
+  };
   const latency = (direction: string) => b.directions.get(direction)?.merged.latency() ?? null;
   const sizes: SeriesSizeDto[] = [];
   for (const direction of withSizes ? (['read', 'write', 'all'] as const) : []) {
@@ -175,7 +227,7 @@ function point(
     write_bytes_per_s: round(b.writeBytes / seconds),
     throughput_min: round(b.bytesMin),
     throughput_max: round(b.bytesMax),
-    storage: { vm_observed: round(frontBytes), cache: round(cacheBytes), datastore: round(Math.max(0, frontBytes - cacheBytes)), peer: null },
+    sources: { vm_observed: sourceRates(b, latency('all'), seconds), cache: source('cache'), peer: source('peer'), datastore: source('datastore') },
     hit_ratio: b.hits + b.misses > 0 ? round(b.hits / (b.hits + b.misses), 6) : null,
     read_hit_ratio: b.readHits + b.readMisses > 0 ? round(b.readHits / (b.readHits + b.readMisses), 6) : null,
     occupancy_bytes: b.occupancy,

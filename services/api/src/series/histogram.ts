@@ -13,6 +13,12 @@ export const LATENCY_BOUNDS_US: readonly number[] = [
 /** latency_us of one rollup window: direction -> ioLength bin label -> bucket counts. */
 export type LatencyCells = Record<string, Record<string, number[]>>;
 
+/**
+ * metric_rollups.sources of one window (migration 770): source ('cache' | 'peer' | 'datastore') ->
+ * direction -> that source's I/Os, bytes and latency bucket counts (all ioLength bins added).
+ */
+export type SourceCells = Record<string, Record<string, { ops: number; bytes: number; latency_us: number[] }>>;
+
 /** Buckets of a histogram: one per bound and the open one above the last. */
 export const BUCKETS = LATENCY_BOUNDS_US.length + 1;
 

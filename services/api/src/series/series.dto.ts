@@ -26,16 +26,38 @@ export class SeriesSizeDto extends SeriesLatencyDto {
   share!: number;
 }
 
-/** Bytes per second by where they were served (storage type). */
-export class SeriesStorageDto {
-  @ApiProperty({ description: 'what the VM observed: front-end bytes read and written per second' })
-  vm_observed!: number;
-  @ApiProperty({ description: 'served by the tier: cache hits x 4 KiB per second' })
-  cache!: number;
-  @ApiProperty({ description: 'reached the datastore: front-end bytes minus tier hits, per second (writes of write-through included)' })
-  datastore!: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'sent to peers; null: the rollups do not carry io.source=peer yet' })
-  peer!: number | null;
+/** What one storage source served in a point: I/Os, bytes and latency (proto/METRICS.md io.source). */
+export class SeriesSourceDto {
+  @ApiProperty({ description: 'I/Os per second this source served (part of), reads and writes' })
+  iops!: number;
+  @ApiProperty({ description: 'read I/Os per second' })
+  read_iops!: number;
+  @ApiProperty({ description: 'write I/Os per second' })
+  write_iops!: number;
+  @ApiProperty({ description: 'bytes per second this source served, reads and writes' })
+  bytes_per_s!: number;
+  @ApiProperty({ description: 'bytes read per second' })
+  read_bytes_per_s!: number;
+  @ApiProperty({ description: 'bytes written per second' })
+  write_bytes_per_s!: number;
+  @ApiProperty({ type: SeriesLatencyDto, nullable: true, description: "this source's latency, both directions, from its merged histogram" })
+  latency!: SeriesLatencyDto | null;
+}
+
+/**
+ * The storage-type breakdown: where the point's I/O was served. A source is null when no rollup
+ * window of the point carried it (a write-through volume sends nothing to peers; windows written
+ * before the rollups kept sources carry none but the VM-observed figures).
+ */
+export class SeriesSourcesDto {
+  @ApiProperty({ type: SeriesSourceDto, description: 'what the VM observed: every front-end I/O once (io.source=frontend)' })
+  vm_observed!: SeriesSourceDto;
+  @ApiProperty({ type: SeriesSourceDto, nullable: true, description: 'the tier: read hits and, in write-back, writes journaled on it' })
+  cache!: SeriesSourceDto | null;
+  @ApiProperty({ type: SeriesSourceDto, nullable: true, description: 'WB+n peers: write-back writes replicated to them (bytes: one copy), latency until every peer acknowledged' })
+  peer!: SeriesSourceDto | null;
+  @ApiProperty({ type: SeriesSourceDto, nullable: true, description: 'the datastore: read misses and write-through writes' })
+  datastore!: SeriesSourceDto | null;
 }
 
 /** The custom breakdown's I/Os (direction and ioLength bins of the query). */
@@ -66,8 +88,8 @@ export class SeriesPointDto {
   throughput_min!: number;
   @ApiProperty({ description: 'highest throughput of a single window inside the point' })
   throughput_max!: number;
-  @ApiProperty({ type: SeriesStorageDto })
-  storage!: SeriesStorageDto;
+  @ApiProperty({ type: SeriesSourcesDto })
+  sources!: SeriesSourcesDto;
   @ApiProperty({ type: Number, nullable: true, description: 'tier hits / lookups, 4 KiB blocks, all directions' })
   hit_ratio!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'tier hit ratio of reads' })

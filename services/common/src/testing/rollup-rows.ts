@@ -21,6 +21,44 @@ export interface RollupRow {
   capacity_bytes: number;
   /** {"read": {"<ioLength bin>": [20 counts]}, "write": {...}} over rollup_latency_bounds_us(). */
   latency_us: Record<string, Record<string, number[]>>;
+  /** {"cache" | "peer" | "datastore": {"read" | "write": {ops, bytes, latency_us: [20 counts]}}} (migration 770). */
+  sources: Record<string, Record<string, { ops: number; bytes: number; latency_us: number[] }>>;
+}
+
+/** The additive counters of a rollup row (occupancy and capacity are gauges). */
+const COUNTERS = ['read_ops', 'write_ops', 'read_bytes', 'write_bytes', 'cache_hits', 'cache_misses', 'read_cache_hits', 'read_cache_misses', 'evicted_bytes'] as const;
+
+/** `counts` added into `into[key]` (created as zeros when missing). */
+function addCountsAt<K extends string>(into: Partial<Record<K, number[]>>, key: K, counts: readonly number[]): void {
+  const sum = (into[key] ??= new Array<number>(counts.length).fill(0));
+  counts.forEach((c, i) => (sum[i] += c));
+}
+
+/**
+ * Adds `r`'s counters, latency buckets and per-source counts into `into` (in place), as the rollup
+ * job merges windows and scopes. Gauges: `gauges: 'latest'` takes r's (a later window of the same
+ * scope), 'sum' adds them (another volume in the same window).
+ */
+export function addRollup(into: RollupRow, r: RollupRow, gauges: 'latest' | 'sum'): void {
+  for (const key of COUNTERS) into[key] += r[key];
+  into.occupancy_bytes = gauges === 'sum' ? into.occupancy_bytes + r.occupancy_bytes : r.occupancy_bytes;
+  into.capacity_bytes = gauges === 'sum' ? into.capacity_bytes + r.capacity_bytes : r.capacity_bytes;
+  for (const [direction, bins] of Object.entries(r.latency_us)) {
+    for (const [bin, counts] of Object.entries(bins)) addCountsAt((into.latency_us[direction] ??= {}), bin, counts);
+  }
+  for (const [source, directions] of Object.entries(r.sources)) {
+    for (const [direction, cell] of Object.entries(directions)) {
+      const sum = ((into.sources[source] ??= {})[direction] ??= { ops: 0, bytes: 0, latency_us: new Array<number>(cell.latency_us.length).fill(0) });
+      sum.ops += cell.ops;
+      sum.bytes += cell.bytes;
+      cell.latency_us.forEach((c, i) => (sum.latency_us[i] += c));
+    }
+  }
+}
+
+/** A copy of `r` for another scope, resolution or window that `addRollup` can add into. */
+export function cloneRollup(r: RollupRow, changes: Partial<RollupRow>): RollupRow {
+  return { ...r, ...changes, latency_us: structuredClone(r.latency_us), sources: structuredClone(r.sources) };
 }
 
 const RESOLUTIONS = [
@@ -38,14 +76,34 @@ const MIX = [
   ['write', '65536', 65536, 0.3, 10],
 ] as const;
 
+/** 20 bucket counts of `ops` I/Os split 20/70/10 over the buckets around `bucket`. */
+function spread(ops: number, bucket: number): number[] {
+  const counts = new Array<number>(20).fill(0);
+  counts[bucket - 1] = Math.floor(ops * 0.2);
+  counts[bucket + 1] = Math.floor(ops * 0.1);
+  counts[bucket] = ops - counts[bucket - 1] - counts[bucket + 1];
+  return counts;
+}
+
 /**
  * Synthetic 10 s rollup windows of one scope id: a diurnal database-like workload (reads around
  * `iops` x 0.8, writes x 0.2, a sine over the day, every 360th window a 5x burst; the large-I/O
  * share grows in the burst), each I/O counted once in a latency bucket of its direction and bin
- * (split over three neighbouring buckets), a read hit ratio near 0.8. Deterministic.
+ * (split over three neighbouring buckets), a read hit ratio near 0.8. Per source: 80 % of the
+ * reads served by the cache (two buckets faster), the rest by the datastore (one slower); writes
+ * go to the datastore (write-through) or, with `writeBack`, to the tier's journal (one bucket
+ * faster) and to one peer (WB+1, the write's own bucket). Deterministic.
  * @param start first window start, aligned to 10 s.
  */
-export function syntheticWindows(tenantId: string, scope: RollupRow['scope'], scopeId: string, start: Date, windows: number, iops = 500): RollupRow[] {
+export function syntheticWindows(
+  tenantId: string,
+  scope: RollupRow['scope'],
+  scopeId: string,
+  start: Date,
+  windows: number,
+  iops = 500,
+  options: { writeBack?: boolean } = {},
+): RollupRow[] {
   const rows: RollupRow[] = [];
   const t0 = Math.floor(start.getTime() / 10_000) * 10;
   for (let k = 0; k < windows; k++) {
@@ -53,17 +111,30 @@ export function syntheticWindows(tenantId: string, scope: RollupRow['scope'], sc
     const burst = k % 360 === 359 ? 5 : 1;
     const level = iops * 10 * burst * (1 + 0.5 * Math.sin((2 * Math.PI * t) / 86400));
     const latency: RollupRow['latency_us'] = { read: {}, write: {} };
+    const sources: RollupRow['sources'] = {};
+    const served = (source: string, direction: string, ops: number, bytes: number, bucket: number) => {
+      const cell = ((sources[source] ??= {})[direction] ??= { ops: 0, bytes: 0, latency_us: new Array<number>(20).fill(0) });
+      cell.ops += ops;
+      cell.bytes += ops * bytes;
+      spread(ops, bucket).forEach((c, i) => (cell.latency_us[i] += c));
+    };
     const totals = { read: { ops: 0, bytes: 0 }, write: { ops: 0, bytes: 0 } };
     for (const [direction, bin, bytes, share, bucket] of MIX) {
       const large = bytes >= 65536 ? burst : 1;
       const ops = Math.round(level * (direction === 'read' ? 0.8 : 0.2) * share * large);
-      const counts = new Array<number>(20).fill(0);
-      counts[bucket - 1] = Math.floor(ops * 0.2);
-      counts[bucket + 1] = Math.floor(ops * 0.1);
-      counts[bucket] = ops - counts[bucket - 1] - counts[bucket + 1];
-      latency[direction][bin] = counts;
+      latency[direction][bin] = spread(ops, bucket);
       totals[direction].ops += ops;
       totals[direction].bytes += ops * bytes;
+      if (direction === 'read') {
+        const hits = Math.round(ops * 0.8);
+        served('cache', 'read', hits, bytes, bucket - 2);
+        served('datastore', 'read', ops - hits, bytes, bucket + 1);
+      } else if (options.writeBack) {
+        served('cache', 'write', ops, bytes, bucket - 1);
+        served('peer', 'write', ops, bytes, bucket);
+      } else {
+        served('datastore', 'write', ops, bytes, bucket);
+      }
     }
     const readBlocks = Math.round(totals.read.bytes / 4096);
     const readHits = Math.round(readBlocks * 0.8);
@@ -87,6 +158,7 @@ export function syntheticWindows(tenantId: string, scope: RollupRow['scope'], sc
       occupancy_bytes: 2 ** 31,
       capacity_bytes: 2 ** 32,
       latency_us: latency,
+      sources,
     });
   }
   return rows;
@@ -94,7 +166,8 @@ export function syntheticWindows(tenantId: string, scope: RollupRow['scope'], sc
 
 /**
  * The 1 min, 1 h and 1 d windows of 10 s windows (ascending, one scope id), as the rollup job
- * merges them: counters and histogram buckets added, the gauges of the latest window kept.
+ * merges them: counters, histogram buckets and per-source counts added, the gauges of the latest
+ * window kept.
  */
 export function coarserWindows(tenSecond: readonly RollupRow[]): RollupRow[] {
   const out: RollupRow[] = [];
@@ -103,22 +176,8 @@ export function coarserWindows(tenSecond: readonly RollupRow[]): RollupRow[] {
     for (const r of tenSecond) {
       const start = Math.floor(Date.parse(r.window_start) / 1000 / seconds) * seconds;
       const g = groups.get(start);
-      if (!g) {
-        groups.set(start, { ...r, resolution, window_start: new Date(start * 1000).toISOString(), latency_us: structuredClone(r.latency_us) });
-        continue;
-      }
-      for (const key of ['read_ops', 'write_ops', 'read_bytes', 'write_bytes', 'cache_hits', 'cache_misses', 'read_cache_hits', 'read_cache_misses', 'evicted_bytes'] as const) {
-        g[key] += r[key];
-      }
-      g.occupancy_bytes = r.occupancy_bytes;
-      g.capacity_bytes = r.capacity_bytes;
-      for (const [direction, bins] of Object.entries(r.latency_us)) {
-        const into = (g.latency_us[direction] ??= {});
-        for (const [bin, counts] of Object.entries(bins)) {
-          const sum = (into[bin] ??= new Array<number>(counts.length).fill(0));
-          counts.forEach((c, i) => (sum[i] += c));
-        }
-      }
+      if (g) addRollup(g, r, 'latest');
+      else groups.set(start, cloneRollup(r, { resolution, window_start: new Date(start * 1000).toISOString() }));
     }
     out.push(...groups.values());
   }
@@ -131,9 +190,9 @@ export async function insertRollups(db: Queryable, rows: readonly RollupRow[]): 
     await db.query(
       `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes,
                                    cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes,
-                                   capacity_bytes, latency_us)
+                                   capacity_bytes, latency_us, sources)
        SELECT tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes, cache_hits,
-              cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us
+              cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources
          FROM jsonb_populate_recordset(NULL::metric_rollups, $1::jsonb)`,
       [JSON.stringify(rows.slice(i, i + 5000))],
     );

@@ -11,6 +11,8 @@ export interface VolumeFixture {
   volumeId: string;
   hostId: string;
   displayName?: string;
+  /** The cluster ingest last saw the volume in (volumes.cluster_id); absent = none. */
+  clusterId?: string;
   /** Front-end I/O totals and cache counters; absent = no volume_io_stats row and no rollup. */
   io?: { readOps: number; writeOps: number; hits: number; misses: number; readHits?: number; readMisses?: number };
   /** Working set size, bytes (window 'all'); absent = no row. */
@@ -39,11 +41,12 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
     `INSERT INTO hosts (tenant_id, host_id) VALUES ($1, $2) ON CONFLICT DO NOTHING;`,
     [tenantId, volume.hostId],
   );
-  await db.query(`INSERT INTO volumes (tenant_id, volume_id, host_id, display_name) VALUES ($1, $2, $3, $4)`, [
+  await db.query(`INSERT INTO volumes (tenant_id, volume_id, host_id, display_name, cluster_id) VALUES ($1, $2, $3, $4, $5)`, [
     tenantId,
     volume.volumeId,
     volume.hostId,
     volume.displayName ?? null,
+    volume.clusterId ?? null,
   ]);
   if (volume.io) {
     const { readOps, writeOps, hits, misses, readHits = hits, readMisses = misses } = volume.io;

@@ -7,13 +7,15 @@ export interface VolumeSighting {
   volumeId: string;
   hostName: string | null;
   volumeName: string | null;
+  /** The cluster the batch names (tierwise.cluster.id / ReferenceBatch.cluster_id), or null. */
+  clusterId: string | null;
 }
 
 @Injectable()
 export class InventoryRepository {
   /**
    * Upserts the hosts and volumes of a batch: first_seen stays, last_seen becomes now, a
-   * volume follows the host it was last seen on, and a display name is written only when the
+   * volume follows the host and the cluster (or none) it was last seen in, and a display name is written only when the
    * batch carries one (a batch without names never erases a stored name). Rows are written in
    * id order so that concurrent batches lock them in the same order.
    *
@@ -21,7 +23,7 @@ export class InventoryRepository {
    */
   async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
     const hosts = latestById(sightings.map((s) => ({ id: s.hostId, name: s.hostName })));
-    const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId })));
+    const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId, clusterId: s.clusterId })));
     await db.query(
       `INSERT INTO hosts (tenant_id, host_id, agent_id, display_name)
        SELECT $1, h.host_id, $2, h.display_name FROM unnest($3::text[], $4::text[]) AS h (host_id, display_name)
@@ -32,14 +34,15 @@ export class InventoryRepository {
       [agent.tenantId, agent.agentId, hosts.map((h) => h.id), hosts.map((h) => h.name)],
     );
     await db.query(
-      `INSERT INTO volumes (tenant_id, volume_id, host_id, display_name)
-       SELECT $1, v.volume_id, v.host_id, v.display_name
-         FROM unnest($2::text[], $3::text[], $4::text[]) AS v (volume_id, host_id, display_name)
+      `INSERT INTO volumes (tenant_id, volume_id, host_id, display_name, cluster_id)
+       SELECT $1, v.volume_id, v.host_id, v.display_name, v.cluster_id
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS v (volume_id, host_id, display_name, cluster_id)
        ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
          host_id = EXCLUDED.host_id,
+         cluster_id = EXCLUDED.cluster_id,
          last_seen = now(),
          display_name = COALESCE(EXCLUDED.display_name, volumes.display_name)`,
-      [agent.tenantId, volumes.map((v) => v.id), volumes.map((v) => v.hostId), volumes.map((v) => v.name)],
+      [agent.tenantId, volumes.map((v) => v.id), volumes.map((v) => v.hostId), volumes.map((v) => v.name), volumes.map((v) => v.clusterId)],
     );
   }
 }

@@ -12,13 +12,19 @@ function decoded(volumes = [testVolume()], endUnixNano = NOW) {
 
 describe('validateMetricsRequest', () => {
   it('returns each volume with its ids, and names only when the host sent them', () => {
-    const named = testVolume({ hostName: 'esx-07', volumeName: 'sql-data' });
+    const named = testVolume({ hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789' });
     const anonymous = testVolume();
     const volumes = validateMetricsRequest(decoded([named, anonymous]), NOW);
     expect(volumes.map(({ resourceMetrics: _, ...v }) => v)).toEqual([
-      { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data' },
-      { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null },
+      { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789' },
+      { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null, clusterId: null },
     ]);
+  });
+
+  it('takes tierwise.cluster.id only as a pseudonymous id, never a cluster name', () => {
+    expect(() => validateMetricsRequest(decoded([testVolume({ clusterId: 'prod-cluster-a' })]), NOW)).toThrow(
+      /resourceMetrics\[0\] resource attribute tierwise\.cluster\.id must be 8-64 lowercase hex characters, got "prod-cluster-a"/,
+    );
   });
 
   it('refuses a request without volumes and one with more than 1000', () => {

@@ -7,7 +7,7 @@ import {
   type ResourceMetrics,
 } from '@tierwise/proto';
 import { MAX_RESOURCE_METRICS } from '../ingest.constants.js';
-import { checkPseudonymousId, checkTimestamp, reject } from './validation.js';
+import { checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** One volume of an OTLP request: its ids, its opted-in names, and its ResourceMetrics. */
 export interface VolumeMetrics {
@@ -17,6 +17,8 @@ export interface VolumeMetrics {
   hostName: string | null;
   /** `tierwise.volume.name`, present only when the tenant opted in for this host. */
   volumeName: string | null;
+  /** `tierwise.cluster.id` (lowercase hex), or null when the agent runs without --cluster. */
+  clusterId: string | null;
   resourceMetrics: ResourceMetrics;
 }
 
@@ -25,7 +27,7 @@ const MAX_NAME_LENGTH = 256;
 /**
  * Validates a decoded OTLP ExportMetricsServiceRequest against the agent telemetry contract
  * (proto/METRICS.md): 1 to 1000 ResourceMetrics, each with `host.id` and `tierwise.volume.id`
- * (lowercase hex); only the metric names of METRICS.md, each with its data kind; every data
+ * (lowercase hex), `tierwise.cluster.id` when present (lowercase hex); only the metric names of METRICS.md, each with its data kind; every data
  * point timestamp no more than 5 minutes ahead of now and no more than 30 days old, and
  * start <= time.
  *
@@ -50,6 +52,7 @@ export function validateMetricsRequest(request: ExportMetricsServiceRequest, now
       volumeId: checkPseudonymousId(stringAttribute(attributes, ATTR.volumeId, where), `${where} resource attribute ${ATTR.volumeId}`),
       hostName: optionalName(attributes, ATTR.hostName, where),
       volumeName: optionalName(attributes, ATTR.volumeName, where),
+      clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
       resourceMetrics,
     };
     checkMetrics(resourceMetrics, nowUnixNano, where);

@@ -1,6 +1,6 @@
 import { Direction, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../ingest.constants.js';
-import { checkBatchId, checkPseudonymousId, checkTimestamp, reject } from './validation.js';
+import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** HyperLogLog precisions p the distinct-block sketch may use (2^p registers). */
 const HLL_MIN_PRECISION = 4;
@@ -24,9 +24,7 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
   checkBatchId(batch.batchId, 'batch_id');
   checkPseudonymousId(batch.hostId, 'host_id');
   checkPseudonymousId(batch.volumeId, 'volume_id');
-  if (batch.clusterId) {
-    checkPseudonymousId(batch.clusterId, 'cluster_id');
-  }
+  optionalId(batch.clusterId, 'cluster_id');
   if (batch.samplingModulus <= 0n) {
     reject(`sampling_modulus must be > 0, got ${batch.samplingModulus}`);
   }

@@ -27,6 +27,15 @@ export function checkPseudonymousId(id: string | undefined, where: string): stri
 }
 
 /**
+ * An optional pseudonymous id (the cluster id): null when absent or empty, else checked as
+ * {@link checkPseudonymousId}.
+ * @throws ApiError invalid_body naming `where` when it is not 8-64 lowercase hex characters.
+ */
+export function optionalId(id: string | undefined, where: string): string | null {
+  return id === undefined || id === '' ? null : checkPseudonymousId(id, where);
+}
+
+/**
  * Checks an agent batch id.
  * @throws ApiError invalid_body naming `where` when it is missing or malformed.
  */

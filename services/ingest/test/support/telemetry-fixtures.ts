@@ -22,6 +22,8 @@ export interface TestVolume {
   volumeId: string;
   hostName?: string;
   volumeName?: string;
+  /** tierwise.cluster.id (agent option --cluster). */
+  clusterId?: string;
 }
 
 /** A new pseudonymous id: 16 lowercase hex characters, like the agent's SipHash ids. */
@@ -29,7 +31,7 @@ export function pseudonymousId(): string {
   return randomBytes(8).toString('hex');
 }
 
-export function testVolume(names: { hostName?: string; volumeName?: string } = {}): TestVolume {
+export function testVolume(names: { hostName?: string; volumeName?: string; clusterId?: string } = {}): TestVolume {
   return { hostId: pseudonymousId(), volumeId: pseudonymousId(), ...names };
 }
 
@@ -63,6 +65,7 @@ export function metricsRequest(volumes: TestVolume[], endUnixNano = BigInt(Date.
           text(ATTR.cacheMode, 'write-through'),
           ...(volume.hostName ? [text(ATTR.hostName, volume.hostName)] : []),
           ...(volume.volumeName ? [text(ATTR.volumeName, volume.volumeName)] : []),
+          ...(volume.clusterId ? [text(ATTR.clusterId, volume.clusterId)] : []),
         ],
       },
       scopeMetrics: [

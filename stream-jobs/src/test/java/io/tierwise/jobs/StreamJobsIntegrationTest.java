@@ -159,6 +159,23 @@ class StreamJobsIntegrationTest {
           + " AND scope = 'tenant' AND resolution = '" + resolution + "'", 600 + 603 + 606);
     }
 
+    // metric_rollups.sources: every source's I/Os, bytes and latency at every resolution; the
+    // peer of the write-back writes (WB+1: each write held by one peer, latency in bucket 9).
+    for (String resolution : List.of("10s", "1m", "1h", "1d")) {
+      awaitRows("SELECT coalesce(sum((sources->'peer'->'write'->>'ops')::bigint), 0) FROM metric_rollups"
+          + " WHERE tenant_id = CAST(? AS uuid) AND scope = 'tenant' AND resolution = '" + resolution + "'", 9 * 5);
+      Map<String, Object> sources = single("SELECT sum((sources->'peer'->'write'->>'bytes')::bigint) AS peer_bytes,"
+          + " sum((sources->'peer'->'write'->'latency_us'->>9)::bigint) AS peer_latency_ios,"
+          + " sum((sources->'cache'->'read'->>'bytes')::bigint) AS cache_bytes,"
+          + " sum((sources->'datastore'->'write'->>'ops')::bigint) AS datastore_writes"
+          + " FROM metric_rollups WHERE tenant_id = CAST(? AS uuid) AND scope = 'volume' AND scope_id = 'm0'"
+          + " AND resolution = '" + resolution + "'");
+      assertThat(sources).as(resolution).containsEntry("peer_bytes", java.math.BigDecimal.valueOf(3 * 5 * 65536))
+          .containsEntry("peer_latency_ios", java.math.BigDecimal.valueOf(3 * 5))
+          .containsEntry("cache_bytes", java.math.BigDecimal.valueOf((50 + 100 + 150) * 4096))
+          .containsEntry("datastore_writes", java.math.BigDecimal.valueOf(3 * 5));
+    }
+
     // volume_block_sizes: reads in the 4096 bin, writes in the 65536 bin.
     assertThat(query("SELECT direction, bin_label, bin_upper_bytes, ops, bytes FROM volume_block_sizes"
         + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'm2' ORDER BY direction"))
@@ -209,8 +226,8 @@ class StreamJobsIntegrationTest {
         .containsEntry("sampling_rate", 1.0);
     assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'c0'"
         + " AND window_name = 'all' AND wss_bytes = 50 * 4096")).as("each volume alone: 50 blocks").isEqualTo(1);
-    assertThat(count("SELECT count(*) FROM cluster_mrcs WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01'"))
-        .as("windows all, 1h, 24h, 7d").isEqualTo(4);
+    // Windows all, 1h, 24h, 7d (another sink than the working sets': awaited, not read at once).
+    awaitRows("SELECT count(*) FROM cluster_mrcs WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01'", 4);
 
     // Malformed input left nothing behind, and nothing else was lost.
     assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r2'")).isZero();
@@ -238,6 +255,10 @@ class StreamJobsIntegrationTest {
     i.readSizeBytes[4] = reads * 4096;
     i.writeSizeOps[12] = writes;
     i.writeSizeBytes[12] = writes * 65536;
+    i.peerWrites = writes;
+    i.peerWriteBytes = writes * 65536;
+    i.peerWriteLatency = new long[20];
+    i.peerWriteLatency[9] = writes;
     return i;
   }
 

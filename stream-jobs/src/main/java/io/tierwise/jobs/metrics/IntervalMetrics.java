@@ -21,6 +21,8 @@ public class IntervalMetrics implements Traced {
   public long intervalEndUnixNano;
   /** Additive counters of the interval. */
   public IoCounters io = new IoCounters();
+  /** I/Os, bytes and latency per source other than the front end (cache, peer, datastore). */
+  public SourceIo sources = new SourceIo();
   /** Front-end I/O size distribution of the interval. */
   public BlockSizeCounts blockSizes = new BlockSizeCounts();
   /** Front-end latency histograms per direction and ioLength bin (tierwise.io.latency). */

@@ -23,8 +23,9 @@ import java.util.TreeMap;
  * {@code ExportMetricsServiceRequest} with the agent's metrics (proto/METRICS.md), into one
  * {@link IntervalMetrics} per (volume, interval).
  *
- * <p>Read: {@code tierwise.io.operations} and {@code tierwise.io.bytes} at
- * {@code io.source=frontend}; {@code tierwise.io.size} (histogram over the vscsiStats ioLength
+ * <p>Read: {@code tierwise.io.operations}, {@code tierwise.io.bytes} and {@code tierwise.io.latency}
+ * of every {@code io.source} (frontend into {@link IoCounters} and {@link LatencyHistograms}; cache,
+ * peer and datastore into {@link SourceIo}); {@code tierwise.io.size} (histogram over the vscsiStats ioLength
  * bins) and {@code tierwise.io.size.bytes}; {@code tierwise.cache.hits}, {@code .misses},
  * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}; for the cache
  * health ({@link CacheHealth}) the resource attribute {@code tierwise.cache.mode}, gauges
@@ -35,7 +36,7 @@ import java.util.TreeMap;
  * intervals by their {@code time_unix_nano} (the interval end), the start taken from
  * {@code start_time_unix_nano} (gauges may leave it 0).
  *
- * <p>A violation (missing volume id, unknown direction or size bin, cumulative temporality,
+ * <p>A violation (missing volume id, unknown direction, source or size bin, cumulative temporality,
  * other histogram bounds, negative counts, interval with no start) rejects the whole record with a
  * message naming the metric and the problem.
  */
@@ -124,29 +125,21 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
 
     void read() throws InvalidRecordException {
       switch (metric.getName()) {
-        case "tierwise.io.operations" -> {
+        case "tierwise.io.operations", "tierwise.io.bytes" -> {
+          boolean ops = metric.getName().endsWith("operations");
           for (NumberDataPoint p : deltaSum()) {
-            if (frontend(p)) {
-              long v = count(p);
-              IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
-              if (isWrite(p.getAttributesList())) {
-                io.writeOps += v;
-              } else {
-                io.readOps += v;
-              }
-            }
-          }
-        }
-        case "tierwise.io.bytes" -> {
-          for (NumberDataPoint p : deltaSum()) {
-            if (frontend(p)) {
-              long v = count(p);
-              IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
-              if (isWrite(p.getAttributesList())) {
-                io.writeBytes += v;
-              } else {
-                io.readBytes += v;
-              }
+            int source = source(p.getAttributesList());
+            long v = count(p);
+            boolean write = isWrite(p.getAttributesList());
+            IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
+            if (source >= 0) {
+              (ops ? m.sources.ops : m.sources.bytes)[SourceIo.slot(source, write)] += v;
+            } else if (ops) {
+              m.io.writeOps += write ? v : 0;
+              m.io.readOps += write ? 0 : v;
+            } else {
+              m.io.writeBytes += write ? v : 0;
+              m.io.readBytes += write ? 0 : v;
             }
           }
         }
@@ -233,13 +226,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
 
     private void readLatencyHistogram() throws InvalidRecordException {
       for (HistogramDataPoint p : deltaHistogram()) {
-        String source = stringAttribute(p.getAttributesList(), "io.source");
-        if (source == null) {
-          throw invalid("data point without io.source");
-        }
-        if (!source.equals("frontend")) {
-          continue;
-        }
+        int source = source(p.getAttributesList());
         if (!LatencyHistograms.matches(p.getExplicitBoundsList())) {
           throw invalid("explicit_bounds " + p.getExplicitBoundsList() + " are not the latency bounds of METRICS.md");
         }
@@ -256,6 +243,10 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           throw invalid("bucket count above 2^63 (fixed64 overflow)");
         }
         IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
+        if (source >= 0) {
+          m.sources.addLatency(source, isWrite(p.getAttributesList()), buckets);
+          continue;
+        }
         m.latency.add(isWrite(p.getAttributesList()), bin, buckets);
         m.health.latencySumMicros[bin] += p.getSum();
         m.health.latencyOps[bin] += Arrays.stream(buckets).sum();
@@ -290,12 +281,17 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
       return metric.getGauge().getDataPointsList();
     }
 
-    private boolean frontend(NumberDataPoint p) throws InvalidRecordException {
-      String source = stringAttribute(p.getAttributesList(), "io.source");
+    /** -1 for io.source=frontend, else the {@link SourceIo#SOURCES} index of the point's source. */
+    private int source(List<KeyValue> attributes) throws InvalidRecordException {
+      String source = stringAttribute(attributes, "io.source");
       if (source == null) {
         throw invalid("data point without io.source");
       }
-      return source.equals("frontend");
+      int index = SourceIo.sourceIndex(source);
+      if (index < 0 && !source.equals("frontend")) {
+        throw invalid("io.source '" + source + "' is not frontend, cache, peer or datastore");
+      }
+      return index;
     }
 
     private boolean isWrite(List<KeyValue> attributes) throws InvalidRecordException {

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Rolls the volume intervals of one scope (key "tenant|scope|scope id", see {@link
  * ScopedMetrics}) up into windows of 10 s, 1 min, 1 h and 1 d ({@link Resolutions}): counters
- * summed, latency histograms merged bucket by bucket, gauges summed over volumes.
+ * summed (front end and per source: {@link SourceIo}), latency histograms merged bucket by bucket,
+ * gauges summed over volumes.
  *
  * <h2>Exactly once into PostgreSQL: idempotent upserts of complete window values</h2>
  *
@@ -146,6 +147,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       row.capacityBytes += cell.capacityBytes[v];
     }
     row.latency = cell.latency.copy();
+    row.sources = cell.sources.copy();
     return row;
   }
 }

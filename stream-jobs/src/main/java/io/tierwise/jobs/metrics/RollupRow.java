@@ -22,6 +22,8 @@ public class RollupRow {
   public long capacityBytes;
   /** Front-end latency histograms of the window. */
   public LatencyHistograms latency;
+  /** Cache, peer and datastore I/Os, bytes and latency of the window. */
+  public SourceIo sources;
 
   /** For Flink. */
   public RollupRow() {}

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.LatencyHistograms;
+import io.tierwise.jobs.metrics.SourceIo;
 
 /** JSON for the jsonb columns (Jackson). */
 public final class Json {
@@ -50,6 +51,32 @@ public final class Json {
         }
       }
       buckets.set(h.cells[i] % LatencyHistograms.BUCKETS, h.counts[i]);
+    }
+    return root;
+  }
+
+  /**
+   * Per-source I/O as stored in metric_rollups.sources: {"cache" | "peer" | "datastore": {"read" |
+   * "write": {"ops": I/Os, "bytes": bytes, "latency_us": [{@value LatencyHistograms#BUCKETS} counts]}}},
+   * only the (source, direction) pairs with counts.
+   */
+  public static ObjectNode sources(SourceIo io) {
+    ObjectNode root = MAPPER.createObjectNode();
+    for (int s = 0; s < SourceIo.SOURCES.length; s++) {
+      for (boolean write : new boolean[] {false, true}) {
+        int slot = SourceIo.slot(s, write);
+        if (io.isEmpty(slot)) {
+          continue;
+        }
+        ObjectNode bySource = root.has(SourceIo.SOURCES[s])
+            ? (ObjectNode) root.get(SourceIo.SOURCES[s]) : root.putObject(SourceIo.SOURCES[s]);
+        ObjectNode cell = bySource.putObject(write ? "write" : "read");
+        cell.put("ops", io.ops[slot]).put("bytes", io.bytes[slot]);
+        ArrayNode latency = cell.putArray("latency_us");
+        for (long c : io.latencyOf(slot)) {
+          latency.add(c);
+        }
+      }
     }
     return root;
   }

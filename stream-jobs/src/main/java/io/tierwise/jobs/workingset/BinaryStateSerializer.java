@@ -6,23 +6,27 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Flink state serializer of a mutable value that writes its own compact binary form (no Kryo)
- * with its own format version, and makes deep copies for the heap state backend's copy-on-write
- * snapshots. Subclasses name the three operations.
+ * Flink state serializer of a mutable {@link State}: the value writes its own compact binary form
+ * (no Kryo) with its own format version, and makes the deep copies the heap state backend's
+ * copy-on-write snapshots need. A subclass names how to read the value back and its serializer
+ * snapshot (whose class name Flink records in checkpoints and savepoints, so it stays put).
  *
  * @param <T> the state's type
  */
-abstract class BinaryStateSerializer<T> extends TypeSerializerSingleton<T> {
+abstract class BinaryStateSerializer<T extends BinaryStateSerializer.State<T>> extends TypeSerializerSingleton<T> {
   private static final long serialVersionUID = 1L;
 
-  /** Writes {@code value} (never null). */
-  abstract void write(T value, DataOutputView out) throws IOException;
+  /** A value that writes its own state and copies itself. */
+  interface State<T> {
+    /** Writes the state, format version first (never null). */
+    void writeTo(DataOutputView out) throws IOException;
 
-  /** Reads a value written by {@link #write}; {@link IOException} for an inconsistent state. */
+    /** An independent deep copy. */
+    T copy();
+  }
+
+  /** Reads a value written by {@link State#writeTo}; {@link IOException} for an inconsistent state. */
   abstract T read(DataInputView in) throws IOException;
-
-  /** A deep copy. */
-  abstract T deepCopy(T value);
 
   @Override
   public boolean isImmutableType() {
@@ -36,12 +40,12 @@ abstract class BinaryStateSerializer<T> extends TypeSerializerSingleton<T> {
 
   @Override
   public T copy(T from) {
-    return deepCopy(from);
+    return from.copy();
   }
 
   @Override
   public T copy(T from, T reuse) {
-    return deepCopy(from);
+    return from.copy();
   }
 
   @Override
@@ -51,7 +55,7 @@ abstract class BinaryStateSerializer<T> extends TypeSerializerSingleton<T> {
 
   @Override
   public void serialize(T record, DataOutputView target) throws IOException {
-    write(record, target);
+    record.writeTo(target);
   }
 
   @Override

@@ -36,7 +36,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * agent shipped. Stream totals: N adds up, and the distinct-block counts of the volumes' sketches
  * add up (their blocks are disjoint; {@link StreamTotals}). Not thread-safe.
  */
-public final class ClusterStream {
+public final class ClusterStream implements BinaryStateSerializer.State<ClusterStream> {
   private static final int SAMPLING_BITS = 24;
   private static final int STATE_FORMAT = 1;
 
@@ -219,6 +219,7 @@ public final class ClusterStream {
   }
 
   /** An independent deep copy (through the serialised form). */
+  @Override
   public ClusterStream copy() {
     DataOutputSerializer out = new DataOutputSerializer(1 << 16);
     try {
@@ -230,7 +231,8 @@ public final class ClusterStream {
   }
 
   /** Writes format, method, the released time, the estimators and each volume's queue. */
-  void writeTo(DataOutputView out) throws IOException {
+  @Override
+  public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
     out.writeUTF(factory.method());
     out.writeInt(factory.maxSamples());

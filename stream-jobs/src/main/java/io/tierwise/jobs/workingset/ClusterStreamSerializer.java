@@ -4,7 +4,6 @@ import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 
 /** Flink state serializer for {@link ClusterStream} (its own binary format, no Kryo). */
 public final class ClusterStreamSerializer extends BinaryStateSerializer<ClusterStream> {
@@ -16,18 +15,8 @@ public final class ClusterStreamSerializer extends BinaryStateSerializer<Cluster
   private ClusterStreamSerializer() {}
 
   @Override
-  void write(ClusterStream value, DataOutputView out) throws IOException {
-    value.writeTo(out);
-  }
-
-  @Override
   ClusterStream read(DataInputView in) throws IOException {
     return ClusterStream.readFrom(in);
-  }
-
-  @Override
-  ClusterStream deepCopy(ClusterStream value) {
-    return value.copy();
   }
 
   @Override
@@ -35,7 +24,7 @@ public final class ClusterStreamSerializer extends BinaryStateSerializer<Cluster
     return new Snapshot();
   }
 
-  /** Serializer snapshot; {@link ClusterStream} writes its own format version into the state. */
+  /** Serializer snapshot (Flink restores it by this class name); the format version is in the state. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<ClusterStream> {
     /** Used by Flink when restoring. */
     public Snapshot() {

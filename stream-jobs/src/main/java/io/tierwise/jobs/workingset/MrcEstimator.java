@@ -8,8 +8,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * A SHARDS estimator of one reference stream's LRU miss ratio curve and working set sizes, fed
  * the sampled 4 KiB block references in time order and the agent's stream totals. Two
  * implementations: {@link ShardsFixedRate} (memory grows with the distinct sampled blocks) and
- * {@link ShardsFixedSize} (bounded memory). Serialised for Flink state by
- * {@link MrcEstimatorSerializer}. Not thread-safe.
+ * {@link ShardsFixedSize} (bounded memory). Serialised for Flink state by {@link MrcEstimators#write}
+ * (inside {@link WindowedEstimatorsSerializer}). Not thread-safe.
  */
 public interface MrcEstimator {
   /** volume_mrcs.method of fixed-rate SHARDS. */
@@ -103,6 +103,6 @@ public interface MrcEstimator {
   /** An independent deep copy. */
   MrcEstimator copy();
 
-  /** Writes the state (read back by {@link MrcEstimatorSerializer}). */
+  /** Writes the state (read back by {@link MrcEstimators#read}). */
   void writeTo(DataOutputView out) throws IOException;
 }

@@ -22,7 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * {@code 1/R} (classic SHARDS). Memory: 1 + 3 x {@value #PANES} = 13 estimators, each bounded with
  * fixed-size SHARDS ({@link #stateBytes}). Not thread-safe.
  */
-public final class WindowedEstimators {
+public final class WindowedEstimators implements BinaryStateSerializer.State<WindowedEstimators> {
   /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
   public record Window(String name, long seconds) {}
 
@@ -196,6 +196,7 @@ public final class WindowedEstimators {
   }
 
   /** An independent deep copy. */
+  @Override
   public WindowedEstimators copy() {
     WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, copyOf(all));
     for (int w = 0; w < panes.size(); w++) {
@@ -214,7 +215,8 @@ public final class WindowedEstimators {
   }
 
   /** Writes the format, the factory, P, T, and every pane. */
-  void writeTo(DataOutputView out) throws IOException {
+  @Override
+  public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
     out.writeUTF(factory.method());
     out.writeInt(factory.maxSamples());

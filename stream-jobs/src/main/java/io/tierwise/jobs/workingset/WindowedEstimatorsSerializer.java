@@ -4,12 +4,11 @@ import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Flink state serializer for {@link WindowedEstimators}: writes each estimator's sampled blocks,
- * distance histograms and counters in a compact binary form (no Kryo), and makes deep copies for
- * the heap state backend's copy-on-write snapshots.
+ * Flink state serializer for {@link WindowedEstimators}: each estimator's sampled blocks, distance
+ * histograms and counters in a compact binary form (no Kryo); deep copies for the heap state
+ * backend's copy-on-write snapshots.
  */
 public final class WindowedEstimatorsSerializer extends BinaryStateSerializer<WindowedEstimators> {
   private static final long serialVersionUID = 1L;
@@ -20,18 +19,8 @@ public final class WindowedEstimatorsSerializer extends BinaryStateSerializer<Wi
   private WindowedEstimatorsSerializer() {}
 
   @Override
-  void write(WindowedEstimators value, DataOutputView out) throws IOException {
-    value.writeTo(out);
-  }
-
-  @Override
   WindowedEstimators read(DataInputView in) throws IOException {
     return WindowedEstimators.readFrom(in);
-  }
-
-  @Override
-  WindowedEstimators deepCopy(WindowedEstimators value) {
-    return value.copy();
   }
 
   @Override
@@ -39,7 +28,7 @@ public final class WindowedEstimatorsSerializer extends BinaryStateSerializer<Wi
     return new Snapshot();
   }
 
-  /** Serializer snapshot; {@link WindowedEstimators} writes its own format version into the state. */
+  /** Serializer snapshot (Flink restores it by this class name); the format version is in the state. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<WindowedEstimators> {
     /** Used by Flink when restoring. */
     public Snapshot() {

@@ -77,7 +77,7 @@ class OtlpMetricsParserTest {
     IntervalMetrics m = parse(AgentTelemetry.request("cl-1", "h1", "vol-a", i)).get(0);
     assertThat(m.hostId).isEqualTo("h1");
     assertThat(m.clusterId).isEqualTo("cl-1");
-    assertThat(m.latency.cells).as("front-end points only; the cache-source point is ignored").containsExactly(
+    assertThat(m.latency.cells).as("front-end points only; the cache-source point goes to the sources").containsExactly(
         LatencyHistograms.cell(false, 4, 7), LatencyHistograms.cell(false, 4, 8),
         LatencyHistograms.cell(true, 12, 9));
     assertThat(m.latency.counts).containsExactly(30, 3, 5);
@@ -88,6 +88,35 @@ class OtlpMetricsParserTest {
         .setHistogram(h.getHistogram().toBuilder().setDataPoints(0,
             h.getHistogram().getDataPoints(0).toBuilder().setExplicitBounds(0, 1.5))).build())))
         .hasMessageContaining("tierwise.io.latency").hasMessageContaining("are not the latency bounds");
+  }
+
+  @Test
+  void readsTheIosBytesAndLatencyOfEverySourceApartFromTheFrontEnd() throws Exception {
+    AgentTelemetry.Interval i = interval(T0, 40);
+    i.readLatency[4] = buckets(7, 30, 3);
+    i.peerWrites = 5;
+    i.peerWriteBytes = 5 * 65536;
+    i.peerWriteLatency = buckets(10, 4, 1);
+    SourceIo sources = parse(AgentTelemetry.request("h1", "vol-a", i)).get(0).sources;
+    int cacheRead = SourceIo.slot(SourceIo.sourceIndex("cache"), false);
+    int peerWrite = SourceIo.slot(SourceIo.sourceIndex("peer"), true);
+    int datastoreRead = SourceIo.slot(SourceIo.sourceIndex("datastore"), false);
+    int datastoreWrite = SourceIo.slot(SourceIo.sourceIndex("datastore"), true);
+    assertThat(sources.ops[cacheRead]).isEqualTo(30);
+    assertThat(sources.bytes[cacheRead]).isEqualTo(30 * 4096);
+    assertThat(sources.latencyOf(cacheRead)).as("the cache point of bin 4096").isEqualTo(buckets(7, 30, 3));
+    assertThat(sources.ops[datastoreRead]).isEqualTo(10);
+    assertThat(sources.ops[datastoreWrite]).isEqualTo(5);
+    assertThat(sources.bytes[datastoreWrite]).isEqualTo(5 * 65536);
+    assertThat(sources.ops[peerWrite]).isEqualTo(5);
+    assertThat(sources.bytes[peerWrite]).isEqualTo(5 * 65536);
+    assertThat(sources.latencyOf(peerWrite)).isEqualTo(buckets(10, 4, 1));
+    assertThat(sources.isEmpty(SourceIo.slot(SourceIo.sourceIndex("peer"), false))).isTrue();
+
+    assertThatThrownBy(() -> parse(withMetric(AgentTelemetry.request("h1", "vol-a", i), "tierwise.io.bytes", m -> m.toBuilder()
+        .setSum(m.getSum().toBuilder().setDataPoints(0, m.getSum().getDataPoints(0).toBuilder()
+            .setAttributes(1, AgentTelemetry.attr("io.source", "nvme")))).build())))
+        .hasMessageContaining("tierwise.io.bytes").hasMessageContaining("io.source 'nvme' is not frontend, cache, peer or datastore");
   }
 
   @Test

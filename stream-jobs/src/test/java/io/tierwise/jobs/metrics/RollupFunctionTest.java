@@ -95,6 +95,37 @@ class RollupFunctionTest {
   }
 
   @Test
+  void keepsEachSourcesIosBytesAndLatencyInEveryResolution() throws Exception {
+    int peerWrite = SourceIo.slot(SourceIo.sourceIndex("peer"), true);
+    int cacheRead = SourceIo.slot(SourceIo.sourceIndex("cache"), false);
+    for (int n = 0; n < 12; n++) { // two minutes of one volume of a WB+1 host
+      IntervalMetrics m = interval("vol-a", n, 10, 6, 1000);
+      m.sources.ops[peerWrite] = n;
+      m.sources.bytes[peerWrite] = n * 65536L;
+      long[] peerLatency = new long[LatencyHistograms.BUCKETS];
+      peerLatency[8 + n % 2] = n;
+      m.sources.addLatency(SourceIo.sourceIndex("peer"), true, peerLatency);
+      m.sources.ops[cacheRead] = 7;
+      send(m);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    Map<String, RollupRow> rows = rows();
+    long day = Resolutions.windowStart(3, T0_S) - T0_S;
+    assertThat(rows.get("volume|vol-a|1m|0").sources.ops[peerWrite]).as("intervals 0..5").isEqualTo(15);
+    assertThat(rows.get("host|host-1|1m|60").sources.bytes[peerWrite]).as("intervals 6..11").isEqualTo(51 * 65536L);
+    for (String key : List.of("volume|vol-a|1h|0", "host|host-1|1h|0", "tenant|" + TENANT + "|1d|" + day)) {
+      SourceIo s = rows.get(key).sources;
+      assertThat(s.ops[peerWrite]).as(key).isEqualTo(66);
+      assertThat(s.bytes[peerWrite]).as(key).isEqualTo(66 * 65536L);
+      assertThat(s.latencyOf(peerWrite)[8]).as(key + ": even intervals").isEqualTo(0 + 2 + 4 + 6 + 8 + 10);
+      assertThat(s.latencyOf(peerWrite)[9]).as(key + ": odd intervals").isEqualTo(1 + 3 + 5 + 7 + 9 + 11);
+      assertThat(s.ops[cacheRead]).as(key).isEqualTo(12 * 7);
+    }
+    assertThat(rows.get("volume|vol-a|10s|50").sources.ops[peerWrite]).isEqualTo(5);
+    assertThat(rows.get("volume|vol-a|10s|0").sources.isEmpty(peerWrite)).as("interval 0 sent nothing to peers").isTrue();
+  }
+
+  @Test
   void rewritesAWindowWithItsCompleteValueAndDropsIntervalsBeyondTheLateness() throws Exception {
     send(interval("vol-a", 0, 10, 6, 0));
     harness.setProcessingTime(FLUSH_MS);

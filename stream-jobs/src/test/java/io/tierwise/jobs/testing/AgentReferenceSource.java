@@ -57,7 +57,7 @@ public final class AgentReferenceSource implements ReferenceSource {
 
   @Override
   public MissRatioCurve exactMrc(Path trace, long[] cacheBytes) throws Exception {
-    String sizes = Arrays.stream(cacheBytes).mapToObj(b -> (b / MissRatioCurve.MIB) + "MiB")
+    String sizes = Arrays.stream(cacheBytes).mapToObj(b -> b + "B")
         .collect(Collectors.joining(","));
     JsonNode points = new ObjectMapper().readTree(
         run(binary.toString(), "mrc", trace.toString(), "--exact", "--sizes", sizes));

@@ -42,6 +42,10 @@ public final class AgentTelemetry {
     public long evictedBytes;
     public long occupancyBytes;
     public long capacityBytes;
+    /** WB+n: write-back writes the peers hold (io.source=peer), their bytes and latency counts (bin 65536); 0/null: none. */
+    public long peerWrites;
+    public long peerWriteBytes;
+    public long[] peerWriteLatency;
     public long[] readSizeOps = new long[18];
     public long[] writeSizeOps = new long[18];
     public long[] readSizeBytes = new long[18];
@@ -80,11 +84,18 @@ public final class AgentTelemetry {
       pts.add(point(i, i.readHits, "io.direction", "read", "io.source", "cache"));
       pts.add(point(i, i.readMisses, "io.direction", "read", "io.source", "datastore"));
       pts.add(point(i, i.writeOps, "io.direction", "write", "io.source", "datastore"));
+      if (i.peerWrites > 0) {
+        pts.add(point(i, i.peerWrites, "io.direction", "write", "io.source", "peer"));
+      }
     }));
     metrics.add(sum("tierwise.io.bytes", "By", intervals, (i, pts) -> {
       pts.add(point(i, i.readBytes, "io.direction", "read", "io.source", "frontend"));
       pts.add(point(i, i.writeBytes, "io.direction", "write", "io.source", "frontend"));
       pts.add(point(i, i.writeBytes, "io.direction", "write", "io.source", "datastore"));
+      pts.add(point(i, i.readHits * 4096, "io.direction", "read", "io.source", "cache"));
+      if (i.peerWrites > 0) {
+        pts.add(point(i, i.peerWriteBytes, "io.direction", "write", "io.source", "peer"));
+      }
     }));
     metrics.add(sum("tierwise.cache.hits", "{block}", intervals, (i, pts) -> {
       pts.add(point(i, i.readHits, "io.direction", "read"));
@@ -126,6 +137,9 @@ public final class AgentTelemetry {
         if (i.writeLatency[b] != null) {
           latency.addDataPoints(latencyPoint(i, "write", "frontend", label, i.writeLatency[b]));
         }
+      }
+      if (i.peerWriteLatency != null) {
+        latency.addDataPoints(latencyPoint(i, "write", "peer", "65536", i.peerWriteLatency));
       }
     }
     metrics.add(Metric.newBuilder().setName("tierwise.io.latency").setUnit("us").setHistogram(latency).build());

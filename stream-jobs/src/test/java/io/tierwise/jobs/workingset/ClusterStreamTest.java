@@ -126,7 +126,7 @@ class ClusterStreamTest {
   }
 
   /** A batch of volume {@code volumeId} with one read of block i at each offset (ns, from 1 s). */
-  private static ReferenceBatchEvent batch(String volumeId, long modulus, long... offsetsNanos) {
+  static ReferenceBatchEvent batch(String volumeId, long modulus, long... offsetsNanos) {
     ReferenceBatchEvent e = new ReferenceBatchEvent();
     e.tenantId = "t";
     e.volumeId = volumeId;
