@@ -47,8 +47,7 @@ inline void record_outcome(telemetry::VolumeCollector& c, uint32_t io_length_byt
                            outcome.datastore.latency_ns);
   }
   if (outcome.peer.bytes > 0) {
-    c.record_source(d, telemetry::Source::kPeer, io_length_bytes, outcome.peer.bytes,
-                    outcome.peer.latency_ns);
+    c.record_source_in_bin(d, telemetry::Source::kPeer, bin, outcome.peer.bytes, outcome.peer.latency_ns);
   }
 }
 
