@@ -68,24 +68,6 @@ TEST(KeyedHasher, IdsArePseudonymousStableAndDomainSeparated) {
   EXPECT_NE(a.block_hash(42), a.block_hash(43));
 }
 
-TEST(KeyedHasher, BlockHashIsSipHashOfTheBlockMessage) {
-  // The inline block hash must be the reference definition: libsodium's
-  // SipHash-2-4 of "block:" + L (8 bytes, little-endian), for any key and any
-  // L, small (every byte of the message's second word) or not.
-  std::mt19937_64 rng(7);
-  for (int k = 0; k < 64; ++k) {
-    TenantKey key;
-    for (auto& byte : key.bytes) byte = static_cast<unsigned char>(rng());
-    const KeyedHasher hasher(key);
-    for (int i = 0; i < 512; ++i) {
-      const uint64_t block = i < 256 ? static_cast<uint64_t>(i) << (i % 57) : rng();
-      std::array<unsigned char, 14> message{'b', 'l', 'o', 'c', 'k', ':'};
-      for (int b = 0; b < 8; ++b) message[6 + b] = static_cast<unsigned char>(block >> (8 * b));
-      ASSERT_EQ(hasher.block_hash(block), siphash24(key, message)) << block;
-    }
-  }
-}
-
 TEST(TenantKey, ParsesHexAndRejectsBadKeys) {
   TenantKey key = parse_tenant_key("000102030405060708090A0B0C0D0E0F");
   EXPECT_EQ(key.bytes, sequential_key().bytes);
