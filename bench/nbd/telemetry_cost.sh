@@ -13,7 +13,9 @@
 # same with and without telemetry. A function-level profile stays in the work
 # directory (callgrind_annotate cg.on.1).
 #
-# Usage: bench/nbd/telemetry_cost.sh   (env: IOS=20000 SIZE_MIB=256 AGENT=... KEEP=1)
+# Usage: bench/nbd/telemetry_cost.sh   (env: IOS=20000 SIZE_MIB=256 AGENT=... KEEP=1
+#        MODES="on off" CALLGRIND_ARGS=--dump-instr=yes for callgrind_annotate --auto=yes
+#        per instruction; with MODES=on only the hook is printed)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,7 +43,8 @@ measure() {
 {"volumes": [{"name": "bench", "datastore": "$work/$mode.img", "size": "${size_mib}MiB",
               "tier": {"ram": "$((size_mib * 2))MiB"}, "sequential_cutoff": "off"}]}
 JSON
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.$mode" "$agent" serve \
+  # shellcheck disable=SC2086 # CALLGRIND_ARGS: extra options, word-split
+  valgrind --tool=callgrind ${CALLGRIND_ARGS:-} --callgrind-out-file="$work/cg.$mode" "$agent" serve \
     --config "$work/volumes-$mode.json" --socket "$work/$mode.sock" "${flags[@]}" 2>"$work/serve-$mode.log" &
   vg=$!
   local uri="nbd+unix:///bench?socket=$work/$mode.sock"
@@ -72,8 +75,13 @@ JSON
   echo "$n $total ${hook:-0}" >"$work/result-$mode"
 }
 
-measure on
-measure off
+modes=${MODES:-on off}
+for mode in $modes; do measure "$mode"; done
+if [[ $modes != *off* ]]; then
+  read -r n_on total_on hook_on <"$work/result-on"
+  echo "telemetry on: $((total_on / n_on)) instructions per I/O, hook $((hook_on / n_on)) ($n_on I/Os)"
+  exit 0
+fi
 read -r n_on total_on hook_on <"$work/result-on"
 read -r n_off total_off _ <"$work/result-off"
 python3 - "$n_on" "$total_on" "$hook_on" "$n_off" "$total_off" <<'PY'

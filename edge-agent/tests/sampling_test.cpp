@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -18,6 +19,7 @@
 #include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/tenant_key.hpp"
+#include "sampling/unsampled_blocks.hpp"
 #include "test_support.hpp"
 #include "trace/blocks.hpp"
 #include "trace/trace_reader.hpp"
@@ -365,6 +367,66 @@ TEST(ReferenceBatcher, BoundedSampleLowersTheThresholdAtBatchBoundaries) {
   EXPECT_LE(final_refs / 2, kMax + 5);  // blocks sharing a priority count once
 }
 
+// The batcher against the definition of bounded SHARDS, recorded reference by
+// reference with libsodium's SipHash of every block (no inline hash, no
+// skipped blocks): a stream with reuse over 6,000 blocks, I/Os of 1-3 blocks,
+// the sample bounded at 1,000. Every kept reference, in order, with the T of
+// its batch, N and the sketch must be the definition's.
+TEST(ReferenceBatcher, MatchesTheBoundedShardsDefinitionOnAFixedStream) {
+  const TenantKey key = parse_tenant_key("5f1c0e9a7b3d2c4e6a8b0d1f3e5c7a9b");
+  KeyedHasher hasher(key);
+  ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  constexpr size_t kMax = 1000;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink(), DistinctBlockSketch::kDefaultPrecision, kMax);
+
+  const uint64_t p = sampler.modulus();
+  uint64_t threshold = sampler.threshold();
+  std::set<uint64_t> priorities;
+  std::vector<std::pair<uint64_t, uint64_t>> want;  // (H, T) of each kept reference
+  std::vector<uint8_t> registers(size_t{1} << DistinctBlockSketch::kDefaultPrecision, 0);
+  uint64_t references = 0;
+  std::mt19937_64 rng(11);
+  for (int64_t t = 0; t < 30'000; ++t) {
+    // Mostly a hot tenth of the blocks, so sampled blocks come back.
+    const uint64_t first = rng() % 4 == 0 ? rng() % 6000 : rng() % 600;
+    const auto length = static_cast<uint32_t>(4096 * (1 + rng() % 3));
+    const trace::IoRecord io{t, first * 4096, length, trace::Direction::kRead, -1, ""};
+    const trace::BlockRange range = trace::blocks_touched(io);
+    for (uint64_t b = range.first; b <= range.last; ++b) {
+      ++references;
+      std::array<unsigned char, 14> message{'b', 'l', 'o', 'c', 'k', ':'};
+      for (int i = 0; i < 8; ++i) message[6 + i] = static_cast<unsigned char>(b >> (8 * i));
+      const uint64_t h = siphash24(key, message);
+      uint8_t& r = registers[DistinctBlockSketch::register_index(h, DistinctBlockSketch::kDefaultPrecision)];
+      r = std::max(r, DistinctBlockSketch::register_value(h, DistinctBlockSketch::kDefaultPrecision));
+      if (h % p >= threshold) continue;
+      if (priorities.insert(h % p).second && priorities.size() > kMax) {
+        const uint64_t lowered = *std::next(priorities.begin(), kMax - kMax / 4);
+        priorities.erase(priorities.find(lowered), priorities.end());
+        threshold = lowered;
+        if (h % p >= threshold) continue;
+      }
+      want.emplace_back(h, threshold);
+    }
+    batcher.add(io, t);
+  }
+  batcher.flush();
+
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  uint64_t considered = 0;
+  for (const auto& b : out.batches) {
+    considered += b.considered_references();
+    for (const auto& r : b.references()) got.emplace_back(r.block_hash(), b.sampling_threshold());
+  }
+  EXPECT_LT(threshold, p / 4) << "the bound lowered T several times";
+  EXPECT_GT(want.size(), 5'000u);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(batcher.threshold(), threshold);
+  EXPECT_EQ(considered, references);
+  EXPECT_EQ(merged_registers(out.batches, DistinctBlockSketch::kDefaultPrecision), registers);
+}
+
 TEST(ReferenceBatcher, RejectsIosOutOfTimeOrder) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 0.01);
@@ -374,6 +436,19 @@ TEST(ReferenceBatcher, RejectsIosOutOfTimeOrder) {
   EXPECT_THROW(batcher.add(io, 999), std::invalid_argument);
   EXPECT_THROW(batcher.add(io, -5), std::invalid_argument);
   EXPECT_THROW(ReferenceBatcher("h", "v", sampler, {}, 3), std::invalid_argument);
+}
+
+TEST(UnsampledBlocks, RemembersMarkedBlocksOnly) {
+  UnsampledBlocks blocks;
+  const uint64_t marked[] = {0, 63, 64, 32'767, 32'768, uint64_t{1} << 30, uint64_t{1} << 33};
+  for (const uint64_t b : marked) blocks.mark(b);
+  for (const uint64_t b : marked) EXPECT_TRUE(blocks.contains(b)) << b;
+  for (const uint64_t b : {uint64_t{1}, uint64_t{62}, uint64_t{65}, uint64_t{32'769}, (uint64_t{1} << 30) + 1}) {
+    EXPECT_FALSE(blocks.contains(b)) << b;
+  }
+  // Beyond 2^36 blocks nothing is remembered (the block is hashed each time).
+  blocks.mark(uint64_t{1} << 36);
+  EXPECT_FALSE(blocks.contains(uint64_t{1} << 36));
 }
 
 TEST(DistinctBlockSketch, RegistersReadTheBitsAboveTheSamplingBits) {

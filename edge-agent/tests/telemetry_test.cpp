@@ -1,6 +1,10 @@
 // Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -75,6 +79,7 @@ TEST(VolumeCollectorTest, RecordsOperationsBytesSizesAndLatencies) {
   c.record_frontend(Direction::kWrite, 600000, 2'500'000, 0);
   c.record_source(Direction::kWrite, Source::kDatastore, 600000, 600000, 2'400'000);
   EXPECT_TRUE(c.active());
+  c.close_interval(CacheTotals{});
 
   const IntervalMetrics& m = c.metrics();
   const size_t r = 0, w = 1;
@@ -146,6 +151,120 @@ TEST(VolumeCollectorTest, KeepsTheBusiestSecondOfTheInterval) {
   EXPECT_DOUBLE_EQ(c.metrics().peak[1].mean_latency_us, 50.0);
   c.reset();
   EXPECT_EQ(c.metrics().peak[0].operations, 0u);
+}
+
+// The collector against the definition of every metric, recorded value by
+// value (Histogram::add and ExponentialHistogram::add with the latency in
+// microseconds, a map of seconds for the peaks), over a fixed stream of mixed
+// I/Os: sizes across the ioLength bins, hits, misses and partial hits, zero
+// and very long latencies, two intervals. Counts must be equal; sums equal to
+// rounding (the collector sums integer nanoseconds).
+TEST(VolumeCollectorTest, MatchesTheReferenceDefinitionOnAFixedStream) {
+  struct Io {
+    Direction direction;
+    uint32_t length;
+    int64_t latency_ns, completed_us;
+    uint32_t cache_bytes;
+    int64_t cache_ns;
+    uint32_t datastore_bytes;
+    int64_t datastore_ns;
+  };
+  std::mt19937_64 rng(2026);
+  const uint32_t kLengths[] = {512, 4096, 4096, 8192, 12288, 65536, 131072, 600000, 1 << 20};
+  VolumeCollector c;
+  for (int interval = 0; interval < 2; ++interval) {
+    IntervalMetrics want;
+    std::map<std::pair<size_t, int64_t>, PeakSecond> seconds;
+    int64_t now_us = 1'700'000'000'000'000 + interval * 10'000'000;
+    for (int i = 0; i < 20'000; ++i) {
+      Io io{};
+      io.direction = rng() % 3 == 0 ? Direction::kWrite : Direction::kRead;
+      io.length = kLengths[rng() % std::size(kLengths)];
+      io.latency_ns = rng() % 50 == 0 ? 0 : static_cast<int64_t>(std::exp2(6 + (rng() % 2400) / 100.0));
+      now_us += static_cast<int64_t>(rng() % 1500);
+      io.completed_us = now_us;
+      const uint32_t cached = static_cast<uint32_t>(rng() % 3) * (io.length / 2);
+      io.cache_bytes = cached;
+      io.cache_ns = io.latency_ns / 3;
+      io.datastore_bytes = io.length - cached;
+      io.datastore_ns = io.latency_ns - 100;
+
+      c.record_frontend(io.direction, io.length, io.latency_ns, io.completed_us);
+      if (io.cache_bytes > 0) {
+        c.record_source(io.direction, Source::kCache, io.length, io.cache_bytes, io.cache_ns);
+      }
+      if (io.datastore_bytes > 0) {
+        c.record_source(io.direction, Source::kDatastore, io.length, io.datastore_bytes, io.datastore_ns);
+      }
+
+      const auto d = static_cast<size_t>(io.direction);
+      const size_t bin = size_bin(io.length);
+      auto record = [&](Source source, uint32_t bytes, int64_t ns) {
+        const auto s = static_cast<size_t>(source);
+        ++want.operations[d][s];
+        want.bytes[d][s] += bytes;
+        want.latency[d][s][bin].add(latency_bucket(ns), static_cast<double>(ns) / 1000.0);
+        want.latency_exponential[d][s].add(static_cast<double>(ns) / 1000.0);
+      };
+      record(Source::kFrontend, io.length, io.latency_ns);
+      if (io.cache_bytes > 0) record(Source::kCache, io.cache_bytes, io.cache_ns);
+      if (io.datastore_bytes > 0) record(Source::kDatastore, io.datastore_bytes, io.datastore_ns);
+      want.size[d].add(bin, io.length);
+      want.size_bin_bytes[d][bin] += io.length;
+      PeakSecond& second = seconds[{d, io.completed_us / 1'000'000}];
+      ++second.operations;
+      second.bytes += io.length;
+      second.mean_latency_us += static_cast<double>(io.latency_ns) / 1000.0;
+    }
+    for (const auto& [key, second] : seconds) {
+      PeakSecond& peak = want.peak[key.first];
+      peak.operations = std::max(peak.operations, second.operations);
+      peak.bytes = std::max(peak.bytes, second.bytes);
+      peak.mean_latency_us = std::max(peak.mean_latency_us, second.mean_latency_us / second.operations);
+    }
+    c.close_interval(CacheTotals{});
+    const IntervalMetrics& got = c.metrics();
+    auto same_sum = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+    for (size_t d = 0; d < kDirectionCount; ++d) {
+      SCOPED_TRACE("direction " + std::to_string(d) + ", interval " + std::to_string(interval));
+      EXPECT_EQ(got.size[d].bucket_counts, want.size[d].bucket_counts);
+      EXPECT_EQ(got.size[d].count, want.size[d].count);
+      EXPECT_EQ(got.size[d].sum, want.size[d].sum);
+      EXPECT_EQ(got.size[d].min, want.size[d].min);
+      EXPECT_EQ(got.size[d].max, want.size[d].max);
+      for (size_t bin = 0; bin < kSizeBinCount; ++bin) {
+        EXPECT_EQ(got.size_bin_bytes[d][bin], want.size_bin_bytes[d][bin]);
+      }
+      EXPECT_EQ(got.peak[d].operations, want.peak[d].operations);
+      EXPECT_EQ(got.peak[d].bytes, want.peak[d].bytes);
+      EXPECT_TRUE(same_sum(got.peak[d].mean_latency_us, want.peak[d].mean_latency_us));
+      for (size_t s = 0; s < kSourceCount; ++s) {
+        SCOPED_TRACE("source " + std::to_string(s));
+        EXPECT_EQ(got.operations[d][s], want.operations[d][s]);
+        EXPECT_EQ(got.bytes[d][s], want.bytes[d][s]);
+        for (size_t bin = 0; bin < kSizeBinCount; ++bin) {
+          const auto& g = got.latency[d][s][bin];
+          const auto& w = want.latency[d][s][bin];
+          EXPECT_EQ(g.bucket_counts, w.bucket_counts) << bin;
+          EXPECT_EQ(g.count, w.count) << bin;
+          EXPECT_TRUE(same_sum(g.sum, w.sum)) << bin << ": " << g.sum << " vs " << w.sum;
+          EXPECT_EQ(g.min, w.min) << bin;
+          EXPECT_EQ(g.max, w.max) << bin;
+        }
+        const auto& g = got.latency_exponential[d][s];
+        const auto& w = want.latency_exponential[d][s];
+        EXPECT_EQ(g.counts, w.counts);
+        EXPECT_EQ(g.zero_count, w.zero_count);
+        EXPECT_EQ(g.count, w.count);
+        EXPECT_TRUE(same_sum(g.sum, w.sum)) << g.sum << " vs " << w.sum;
+        EXPECT_EQ(g.min, w.min);
+        EXPECT_EQ(g.max, w.max);
+      }
+    }
+    EXPECT_GT(want.operations[0][static_cast<size_t>(Source::kCache)], 1000u);
+    EXPECT_GT(want.latency_exponential[1][0].zero_count, 10u);
+    c.reset();
+  }
 }
 
 TEST(ExponentialHistogramTest, MapsValuesToBase2BucketsAtScale3) {

@@ -38,18 +38,16 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
 inline void record_outcome(telemetry::VolumeCollector& c, uint32_t io_length_bytes,
                            const cache::IoOutcome& outcome, int64_t completed_us) {
   const trace::Direction d = outcome.direction;
-  c.record_frontend(d, io_length_bytes, outcome.frontend_latency_ns, completed_us);
+  const size_t bin = c.record_frontend(d, io_length_bytes, outcome.frontend_latency_ns, completed_us);
   if (outcome.cache.bytes > 0) {
-    c.record_source(d, telemetry::Source::kCache, io_length_bytes, outcome.cache.bytes,
-                    outcome.cache.latency_ns);
+    c.record_source_in_bin(d, telemetry::Source::kCache, bin, outcome.cache.bytes, outcome.cache.latency_ns);
   }
   if (outcome.datastore.bytes > 0) {
-    c.record_source(d, telemetry::Source::kDatastore, io_length_bytes, outcome.datastore.bytes,
-                    outcome.datastore.latency_ns);
+    c.record_source_in_bin(d, telemetry::Source::kDatastore, bin, outcome.datastore.bytes,
+                           outcome.datastore.latency_ns);
   }
   if (outcome.peer.bytes > 0) {
-    c.record_source(d, telemetry::Source::kPeer, io_length_bytes, outcome.peer.bytes,
-                    outcome.peer.latency_ns);
+    c.record_source_in_bin(d, telemetry::Source::kPeer, bin, outcome.peer.bytes, outcome.peer.latency_ns);
   }
 }
 

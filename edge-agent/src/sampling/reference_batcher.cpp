@@ -1,10 +1,10 @@
 #include "sampling/reference_batcher.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "sampling/batch_id.hpp"
-#include "trace/blocks.hpp"
 
 namespace tierwise::sampling {
 namespace {
@@ -32,6 +32,22 @@ ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
     throw std::invalid_argument("max_sampled_blocks must be 0 (fixed rate) or at least 4, got " +
                                 std::to_string(max_sampled_blocks_));
   }
+  if (max_sampled_blocks_ != 0) index_priorities();
+}
+
+void ReferenceBatcher::index_priorities() {
+  // Buckets of 2^shift priorities, at most 2^kBucketBits of them below T.
+  const unsigned width = std::bit_width(threshold_ - 1);
+  bucket_shift_ = width > kBucketBits ? width - kBucketBits : 0;
+  bucket_start_.assign((size_t{1} << kBucketBits) + 1, 0);
+  for (const uint32_t priority : priorities_) ++bucket_start_[(priority >> bucket_shift_) + 1];
+  for (size_t b = 1; b < bucket_start_.size(); ++b) bucket_start_[b] += bucket_start_[b - 1];
+}
+
+std::vector<uint32_t>::iterator ReferenceBatcher::find_priority(uint32_t priority) {
+  const size_t bucket = priority >> bucket_shift_;
+  return std::lower_bound(priorities_.begin() + bucket_start_[bucket],
+                          priorities_.begin() + bucket_start_[bucket + 1], priority);
 }
 
 void ReferenceBatcher::start_batch(int64_t base_time_us) {
@@ -49,41 +65,39 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   open_ = true;
 }
 
-size_t ReferenceBatcher::add(const trace::IoRecord& io, int64_t time_us) {
+void ReferenceBatcher::reject_time(int64_t time_us) const {
   if (time_us < 0) {
     throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us is before the epoch");
   }
-  if (last_time_us_ && time_us < *last_time_us_) {
-    throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us goes back before " +
-                                std::to_string(*last_time_us_) + " us");
+  throw std::invalid_argument("I/O time " + std::to_string(time_us) + " us goes back before " +
+                              std::to_string(last_time_us_) + " us");
+}
+
+size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, uint32_t length_blocks,
+                                  int64_t time_us) {
+  const uint64_t hash = sampler_.block_hash(block);
+  sketch_.add(hash);
+  if (hash % sampler_.modulus() >= threshold_) {
+    unsampled_.mark(block);
+    return 0;
   }
-  last_time_us_ = time_us;
-  const trace::BlockRange blocks = trace::blocks_touched(io);
-  const auto length_blocks = static_cast<uint32_t>(blocks.count());
-  size_t kept = 0;
-  for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
-    if (!open_) start_batch(time_us);
-    const uint64_t hash = sampler_.block_hash(block);
-    ++considered_;
-    sketch_.add(hash);
-    if (hash % sampler_.modulus() >= threshold_ || !admit(hash, time_us)) continue;
-    tierwise::v1::BlockReference* out = batch_.add_references();
-    out->set_block_hash(hash);
-    out->set_direction(to_proto(io.direction));
-    out->set_length_blocks(length_blocks);
-    out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
-    ++kept;
-    if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
-  }
-  return kept;
+  if (!admit(hash, time_us)) return 0;
+  tierwise::v1::BlockReference* out = batch_.add_references();
+  out->set_block_hash(hash);
+  out->set_direction(to_proto(direction));
+  out->set_length_blocks(length_blocks);
+  out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+  if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
+  return 1;
 }
 
 bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
   if (max_sampled_blocks_ == 0) return true;
   const auto priority = static_cast<uint32_t>(block_hash % sampler_.modulus());
-  auto at = std::lower_bound(priorities_.begin(), priorities_.end(), priority);
+  auto at = find_priority(priority);
   if (at != priorities_.end() && *at == priority) return true;
   priorities_.insert(at, priority);
+  for (size_t b = (priority >> bucket_shift_) + 1; b < bucket_start_.size(); ++b) ++bucket_start_[b];
   if (priorities_.size() <= max_sampled_blocks_) return true;
   // Drop the largest quarter; T falls to the smallest priority dropped. The
   // open batch (add() keeps one open here) carries the old T, so it leaves
@@ -94,6 +108,7 @@ bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
   --considered_;
   emit();
   threshold_ = lowered;
+  index_priorities();
   start_batch(time_us);
   ++considered_;
   return priority < lowered;

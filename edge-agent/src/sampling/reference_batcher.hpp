@@ -19,13 +19,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "sampling/distinct_block_sketch.hpp"
 #include "sampling/shards_sampler.hpp"
+#include "sampling/unsampled_blocks.hpp"
 #include "tierwise/v1/reference_batch.pb.h"
+#include "trace/blocks.hpp"
 #include "trace/record.hpp"
 
 namespace tierwise::sampling {
@@ -52,12 +53,28 @@ class ReferenceBatcher {
   // Considers every 4 KiB block `io` touches (trace::blocks_touched), one
   // reference each: counts it in considered_references, adds H(L) to the
   // distinct-block sketch, and keeps a reference (direction, I/O length in
-  // blocks, time `time_us`) when the block is sampled. Emits a batch each time
+  // blocks, time `time_us`) when the block is sampled. A block already found
+  // outside the sample is neither hashed nor added again (UnsampledBlocks:
+  // the outcome is the same). Emits a batch each time
   // kMaxReferencesPerBatch references are pending, so N is split exactly at the
   // batch's last reference. time_us: microseconds (Unix epoch or trace clock),
   // >= 0 and not before the previous I/O's; throws std::invalid_argument
   // otherwise. Returns the number of references kept.
-  size_t add(const trace::IoRecord& io, int64_t time_us);
+  // Inline: once per I/O of the data plane; a block known to be outside the
+  // sample costs a bit test, the rest goes to consider().
+  size_t add(const trace::IoRecord& io, int64_t time_us) {
+    if (time_us < last_time_us_) [[unlikely]] reject_time(time_us);
+    last_time_us_ = time_us;
+    const trace::BlockRange blocks = trace::blocks_touched(io);
+    size_t kept = 0;
+    for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
+      if (!open_) start_batch(time_us);
+      ++considered_;
+      if (unsampled_.contains(block)) continue;  // known: no hash, nothing new for the sketch
+      kept += consider(block, io.direction, static_cast<uint32_t>(blocks.count()), time_us);
+    }
+    return kept;
+  }
 
   // Emits the pending references and considered count, if any, as a (shorter)
   // batch; it may hold no reference (the tail of the stream after the last one).
@@ -76,6 +93,13 @@ class ReferenceBatcher {
  private:
   void start_batch(int64_t base_time_us);
   void emit();
+  // Throws the std::invalid_argument of add() for a time before the epoch or
+  // before the previous I/O's.
+  [[noreturn]] void reject_time(int64_t time_us) const;
+  // A block not known to be outside the sample: hashes it, adds it to the
+  // sketch, and keeps a reference when it is sampled (1, else 0; marks it
+  // unsampled otherwise). Emits full batches.
+  size_t consider(uint64_t block, trace::Direction direction, uint32_t length_blocks, int64_t time_us);
   // Records a sampled block's priority; false when that made T fall below it.
   bool admit(uint64_t block_hash, int64_t time_us);
 
@@ -89,12 +113,26 @@ class ReferenceBatcher {
   bool open_ = false;
   uint64_t considered_ = 0;
   int64_t base_time_us_ = 0;
-  std::optional<int64_t> last_time_us_;
+  int64_t last_time_us_ = 0;  // the previous I/O's time (0 before the first: times are >= 0)
   uint64_t sequence_ = 0;
   std::vector<uint32_t> sketch_updates_;  // reused per batch
   size_t max_sampled_blocks_;
   uint64_t threshold_;
+  // The position where `priority` is or would go in priorities_ (bucket index,
+  // then a binary search within the bucket).
+  std::vector<uint32_t>::iterator find_priority(uint32_t priority);
+  // Rebuilds bucket_start_ for priorities_ and threshold_ (after T fell).
+  void index_priorities();
+
+  UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once
   std::vector<uint32_t> priorities_;  // sorted distinct H(L) mod P of the sampled blocks
+  // Index of priorities_ by bucket (priority >> bucket_shift_): bucket b holds
+  // priorities_[bucket_start_[b], bucket_start_[b + 1]). Sampled references
+  // look their block up on every access; with the sample full (32,768 blocks)
+  // a search of the whole array took 15 steps, a bucket's takes 3 or 4.
+  static constexpr unsigned kBucketBits = 12;
+  unsigned bucket_shift_ = 0;
+  std::vector<uint32_t> bucket_start_;
 };
 
 }  // namespace tierwise::sampling

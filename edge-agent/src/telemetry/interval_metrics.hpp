@@ -66,18 +66,27 @@ struct ExponentialHistogram {
 
   // The bucket index of `value` > 0 at kScale (the spec's exact mapping:
   // powers of two fall in the bucket they bound from above). Per I/O, so no
-  // libm call: value = m * 2^e with m in [1, 2) is read from the IEEE 754
-  // bits, and ceil(8 log2 m) is how many of the octave's bounds 2^(k/8)
-  // (k = 0..7, as 52-bit fractions of m) lie below m. Values below the
-  // normal range (< 2^-1022) map below kMinIndex, where add() clamps them.
+  // libm call and no search: value = m * 2^e with m in [1, 2) is read from the
+  // IEEE 754 bits, and ceil(8 log2 m) is how many of the octave's bounds
+  // 2^(k/8) (k = 0..7, as 52-bit fractions of m) lie below m: the fraction's
+  // top 5 bits pick one of 32 equal cells, which holds at most one bound
+  // (neighbouring bounds are more than 1/32 apart), so the count is the
+  // bounds of the cells before plus one comparison. Values below the normal
+  // range (< 2^-1022) map below kMinIndex, where bucket_of() clamps them.
   static int index_of(double value) {
     const auto bits = std::bit_cast<uint64_t>(value);
     const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
     if (exponent == -1023) return kMinIndex - 1;
     const uint64_t fraction = bits & kFractionMask;
-    int k = 0;
-    for (const uint64_t bound : kOctaveFractionsScale3) k += bound < fraction ? 1 : 0;
+    const OctaveCell& cell = kOctaveCells[fraction >> (52 - kCellBits)];
+    const int k = cell.bounds_before + (cell.bound < fraction ? 1 : 0);
     return exponent * (1 << kScale) + k - 1;
+  }
+
+  // The position in `counts` of `value` > 0: index_of() clamped to the range.
+  static size_t bucket_of(double value) {
+    const int index = std::clamp(index_of(value), kMinIndex, kMinIndex + static_cast<int>(kBuckets) - 1);
+    return static_cast<size_t>(index - kMinIndex);
   }
 
   void add(double value) {
@@ -89,9 +98,37 @@ struct ExponentialHistogram {
       ++zero_count;
       return;
     }
-    const int index = std::clamp(index_of(value), kMinIndex, kMinIndex + static_cast<int>(kBuckets) - 1);
-    ++counts[static_cast<size_t>(index - kMinIndex)];
+    ++counts[bucket_of(value)];
   }
+
+ private:
+  static constexpr unsigned kCellBits = 5;
+  // One of the 2^kCellBits equal parts of the fraction range: the octave
+  // bounds below it, and the bound inside it (none: the largest fraction, so
+  // the comparison never counts it).
+  struct OctaveCell {
+    int bounds_before;
+    uint64_t bound;
+  };
+  static constexpr std::array<OctaveCell, size_t{1} << kCellBits> kOctaveCells = [] {
+    std::array<OctaveCell, size_t{1} << kCellBits> cells{};
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const uint64_t start = uint64_t{c} << (52 - kCellBits);
+      const uint64_t end = start + (uint64_t{1} << (52 - kCellBits));
+      cells[c].bound = kFractionMask;
+      int inside = 0;
+      for (const uint64_t bound : kOctaveFractionsScale3) {
+        if (bound < start) ++cells[c].bounds_before;
+        if (bound >= start && bound < end) {
+          cells[c].bound = bound;
+          ++inside;
+        }
+      }
+      if (inside > 1) throw "two octave bounds in one cell: use more cell bits";
+
+    }
+    return cells;
+  }();
 };
 
 // The busiest second of an interval, by direction (internal resolution 1 s):

@@ -1,8 +1,11 @@
 // Per-volume telemetry collector: records I/Os into the current interval's
-// IntervalMetrics and closes intervals.
+// accumulators and turns them into IntervalMetrics when the interval closes.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <limits>
 
 #include "telemetry/interval_metrics.hpp"
 
@@ -14,12 +17,22 @@ namespace tierwise::telemetry {
  * 1. Construct: all counters zero, no I/O seen (active() false).
  * 2. For each completed front-end I/O: record_frontend() once, then
  *    record_source() for each source that served part of it. Both only add to
- *    fixed arrays (no allocation, no locking: one thread records) and are
- *    inline, so a caller recording both shares the bin lookups.
+ *    fixed arrays of integers (no allocation, no locking: one thread records)
+ *    and are inline, so a caller recording both shares the bin lookups.
  * 3. At the interval's end (all its I/Os completed): close_interval() with the
- *    cache engine's cumulative totals turns them into interval deltas and gauges;
- *    read metrics(); then reset() starts the next interval. Intervals where a
- *    volume saw no I/O need neither call (its cache counters did not move).
+ *    cache engine's cumulative totals fills metrics(): the I/O figures from the
+ *    accumulators, cache interval deltas and gauges; read metrics() (only
+ *    after close_interval()); then reset() starts the next interval. Intervals
+ *    where a volume saw no I/O need neither call (its cache counters did not move).
+ *
+ * Per I/O only what cannot be derived later is recorded, once: a bucket count,
+ * an integer nanosecond sum and the minimum and maximum per latency histogram
+ * point, the exponential bucket, the size bucket and bytes. At the close,
+ * operation counts are the sums of bucket counts, front-end bytes the sum of
+ * the bytes per ioLength bin, and the exponential histogram's count, sum, min
+ * and max those of the explicit-bounds points of the same direction and source
+ * (both receive every latency of that direction and source). Latency sums are
+ * exact: integer nanoseconds, divided by 1000 once.
  */
 class VolumeCollector {
  public:
@@ -27,24 +40,20 @@ class VolumeCollector {
   // view) at `completed_us` (microseconds on the interval's clock: trace time in
   // a replay, Unix time in `serve`). Counts operations/bytes at source
   // `frontend`, the size histogram, the bytes per ioLength bin, the frontend
-  // latency, and the I/O's second towards the interval's PeakSecond.
-  void record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns, int64_t completed_us) {
+  // latency, and the I/O's second towards the interval's PeakSecond. Returns
+  // the I/O's ioLength bin (size_bin(length_bytes)) for record_source_in_bin().
+  size_t record_frontend(Direction direction, uint32_t length_bytes, int64_t latency_ns, int64_t completed_us) {
     active_ = true;
     const auto d = static_cast<size_t>(direction);
-    // Floor division: seconds of negative times stay whole seconds too.
-    const int64_t second = completed_us / 1'000'000 - (completed_us % 1'000'000 < 0 ? 1 : 0);
-    if (second != second_) end_second(second);
-    ++current_[d].operations;
-    current_[d].bytes += length_bytes;
-    current_[d].mean_latency_us += latency_ns / kNanosPerMicro;
+    if (completed_us < second_start_us_ || completed_us >= second_end_us_) end_second(completed_us);
     const size_t bin = size_bin(length_bytes);
-    constexpr auto f = static_cast<size_t>(Source::kFrontend);
-    ++metrics_.operations[d][f];
-    metrics_.bytes[d][f] += length_bytes;
-    metrics_.size[d].add(bin, static_cast<double>(length_bytes));
-    metrics_.size_bin_bytes[d][bin] += length_bytes;
-    metrics_.latency[d][f][bin].add(latency_bucket(latency_ns), latency_ns / kNanosPerMicro);
-    metrics_.latency_exponential[d][f].add(latency_ns / kNanosPerMicro);
+    SizeAccumulator& size = size_[d];
+    ++size.counts[bin];
+    size.bin_bytes[bin] += length_bytes;
+    size.min = std::min(size.min, length_bytes);
+    size.max = std::max(size.max, length_bytes);
+    record_latency(d, static_cast<size_t>(Source::kFrontend), bin, latency_ns);
+    return bin;
   }
 
   // The part of a front-end I/O of `io_length_bytes` that `source` served:
@@ -52,17 +61,21 @@ class VolumeCollector {
   // ioLength bin, so latency by block size reads the same for every source.
   void record_source(Direction direction, Source source, uint32_t io_length_bytes,
                      uint32_t bytes, int64_t latency_ns) {
+    record_source_in_bin(direction, source, size_bin(io_length_bytes), bytes, latency_ns);
+  }
+  // The same with the front-end I/O's ioLength bin (what record_frontend()
+  // returned), so recording an I/O and its sources looks the bin up once.
+  void record_source_in_bin(Direction direction, Source source, size_t io_length_bin,
+                            uint32_t bytes, int64_t latency_ns) {
     const auto d = static_cast<size_t>(direction);
     const auto s = static_cast<size_t>(source);
-    ++metrics_.operations[d][s];
-    metrics_.bytes[d][s] += bytes;
-    metrics_.latency[d][s][size_bin(io_length_bytes)].add(latency_bucket(latency_ns),
-                                                          latency_ns / kNanosPerMicro);
-    metrics_.latency_exponential[d][s].add(latency_ns / kNanosPerMicro);
+    source_bytes_[d][s] += bytes;
+    record_latency(d, s, io_length_bin, latency_ns);
   }
 
-  // Ends the interval: cache sums become `totals` minus the totals at the previous
-  // close, gauges are taken from `totals`; the last second counts towards the peaks.
+  // Ends the interval: fills metrics() from the accumulators; cache sums become
+  // `totals` minus the totals at the previous close, gauges are taken from
+  // `totals`; the last second counts towards the peaks.
   void close_interval(const CacheTotals& totals);
 
   // Starts the next interval: zeroes I/O counters and histograms.
@@ -70,18 +83,65 @@ class VolumeCollector {
 
   // True when an I/O was recorded since the last reset().
   bool active() const { return active_; }
+  // The interval's figures as of the last close_interval().
   const IntervalMetrics& metrics() const { return metrics_; }
 
  private:
   static constexpr double kNanosPerMicro = 1000.0;
+  static constexpr int64_t kMicrosPerSecond = 1'000'000;
 
-  // Folds the second being counted into metrics_.peak and starts `second`.
-  void end_second(int64_t second);
+  // One latency histogram point, in integer nanoseconds.
+  struct LatencyAccumulator {
+    std::array<uint64_t, kLatencyBucketCount> counts{};
+    int64_t sum_ns = 0;
+    int64_t min_ns = std::numeric_limits<int64_t>::max();
+    int64_t max_ns = std::numeric_limits<int64_t>::min();
+  };
+  // The front-end size histogram of one direction, and its bytes per bin.
+  struct SizeAccumulator {
+    std::array<uint64_t, kSizeBinCount> counts{};
+    std::array<uint64_t, kSizeBinCount> bin_bytes{};
+    uint32_t min = std::numeric_limits<uint32_t>::max();
+    uint32_t max = 0;
+  };
+  // Front-end operations, bytes and latency sum of one direction (for the peaks).
+  struct FrontendTotals {
+    uint64_t operations = 0;
+    uint64_t bytes = 0;
+    int64_t latency_ns = 0;
+  };
 
+  void record_latency(size_t d, size_t s, size_t bin, int64_t latency_ns) {
+    LatencyAccumulator& a = latency_[d][s][bin];
+    ++a.counts[latency_bucket(latency_ns)];
+    a.sum_ns += latency_ns;
+    a.min_ns = std::min(a.min_ns, latency_ns);
+    a.max_ns = std::max(a.max_ns, latency_ns);
+    ExponentialHistogram& e = metrics_.latency_exponential[d][s];
+    if (latency_ns > 0) {
+      ++e.counts[ExponentialHistogram::bucket_of(static_cast<double>(latency_ns) / kNanosPerMicro)];
+    } else {
+      ++e.zero_count;
+    }
+  }
+
+  // The front-end totals of direction d so far in the interval.
+  FrontendTotals frontend_totals(size_t d) const;
+  // Folds the second being counted into metrics_.peak and starts the second
+  // of `completed_us` (floor division: negative times stay whole seconds too).
+  void end_second(int64_t completed_us);
+
+  LatencyAccumulator latency_[kDirectionCount][kSourceCount][kSizeBinCount];
+  SizeAccumulator size_[kDirectionCount];
+  uint64_t source_bytes_[kDirectionCount][kSourceCount] = {};
+  // The second being counted, [start, end) in microseconds (empty: none yet),
+  // and the front-end totals when it started.
+  int64_t second_start_us_ = std::numeric_limits<int64_t>::max();
+  int64_t second_end_us_ = std::numeric_limits<int64_t>::min();
+  FrontendTotals second_mark_[kDirectionCount];
+  // The exponential buckets and zero counts are recorded here directly; the
+  // rest of metrics_ is filled at the close.
   IntervalMetrics metrics_;
-  // The second (completed_us / 1e6) being counted, and its front-end figures.
-  int64_t second_ = INT64_MIN;
-  PeakSecond current_[kDirectionCount];  // mean_latency_us holds the sum until folded
   CacheTotals last_totals_;
   bool active_ = false;
 };
