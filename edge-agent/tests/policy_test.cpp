@@ -67,11 +67,11 @@ class ApplyPolicy : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(blockdev::RamDevice::create(1 << 20, &datastore_), 0);
-    ASSERT_EQ(blockdev::RamDevice::create(64 * 4096, &tier_), 0);
+    ASSERT_EQ(blockdev::RamDevice::create(128 * 4096, &tier_), 0);
     cache::EvictionOptions eviction;
     eviction.policy = cache::eviction::PolicyKind::kLru;
     ASSERT_EQ(cache::CacheEngine::create(*datastore_, *tier_, 64 * 4096, eviction, &engine_), 0);
-    shape_.tier_bytes = shape_.tier_device_bytes = 64 * 4096;
+    shape_.tier_device_bytes = 128 * 4096;
   }
   VolumePolicy policy(bool write_back, uint64_t tier_bytes) const {
     VolumePolicy p;
@@ -81,28 +81,55 @@ class ApplyPolicy : public ::testing::Test {
     p.tier_bytes = tier_bytes;
     return p;
   }
+  // Reads `blocks` 4 KiB blocks from 0 through the engine (the RAM devices complete at once).
+  void read_blocks(uint64_t blocks) {
+    auto buf = blockdev::allocate_aligned(4096, 4096);
+    for (uint64_t b = 0; b < blocks; ++b) {
+      ASSERT_EQ(engine_->submit(trace::Direction::kRead, b * 4096, 4096, buf.get(), [](void*, const cache::IoOutcome&) {}, nullptr), 0);
+    }
+  }
   std::unique_ptr<blockdev::RamDevice> datastore_, tier_;
   std::unique_ptr<cache::CacheEngine> engine_;
   VolumeShape shape_;
 };
 
-TEST_F(ApplyPolicy, MatchingWriteThroughPolicyAppliesWithoutProblems) {
-  EXPECT_EQ(apply_policy(policy(false, 64 * 4096), shape_, cache::eviction::PolicyKind::kLru, *engine_), "");
+TEST_F(ApplyPolicy, MatchingWriteThroughPolicyAppliesWithoutProblemsOrChanges) {
+  const ApplyOutcome out = apply_policy(policy(false, 64 * 4096), shape_, *engine_);
+  EXPECT_EQ(out.problems, "");
+  EXPECT_EQ(out.changes, "");
   EXPECT_EQ(engine_->mode(), cache::CacheMode::kWriteThrough);
 }
 
-TEST_F(ApplyPolicy, ReportsWhatCannotApplyLive) {
-  VolumePolicy p = policy(true, 128 * 4096);
+TEST_F(ApplyPolicy, TierSizeAndEvictionChangeLive) {
+  read_blocks(64);
+  VolumePolicy p = policy(false, 128 * 4096);
+  p.eviction = cache::eviction::PolicyKind::kS3Fifo;
+  ApplyOutcome out = apply_policy(p, shape_, *engine_);
+  EXPECT_EQ(out.problems, "");
+  EXPECT_EQ(out.changes, "tier 0.25 MiB -> 0.50 MiB; eviction lru -> s3fifo");
+  EXPECT_EQ(engine_->counters().capacity_bytes, 128u * 4096);
+  EXPECT_EQ(engine_->index().policy().kind(), cache::eviction::PolicyKind::kS3Fifo);
+  read_blocks(128);
+  EXPECT_EQ(engine_->counters().occupancy_bytes, 128u * 4096) << "the grown tier is used";
+  out = apply_policy(policy(false, 32 * 4096), shape_, *engine_);  // back to lru, a quarter of it
+  EXPECT_EQ(out.problems, "");
+  EXPECT_EQ(out.changes, "tier 0.50 MiB -> 0.12 MiB (evicted 0.38 MiB); eviction s3fifo -> lru");
+  EXPECT_EQ(engine_->counters().occupancy_bytes, 32u * 4096);
+}
+
+TEST_F(ApplyPolicy, ReportsWhatTheVolumeCannotDo) {
+  VolumePolicy p = policy(true, 256 * 4096);
   p.ram = false;
   p.eviction = cache::eviction::PolicyKind::kArc;
-  const std::string error = apply_policy(p, shape_, cache::eviction::PolicyKind::kLru, *engine_);
-  EXPECT_NE(error.find("write-back needs a volume opened with a journal"), std::string::npos) << error;
-  EXPECT_NE(error.find("tier size 0.50 MiB is larger than the configured tier device (0.25 MiB)"), std::string::npos) << error;
-  EXPECT_NE(error.find("media nvme differs"), std::string::npos) << error;
-  EXPECT_NE(error.find("eviction arc is not applied live (the tier runs lru)"), std::string::npos) << error;
+  const ApplyOutcome out = apply_policy(p, shape_, *engine_);
+  EXPECT_NE(out.problems.find("write-back needs a volume opened with a journal"), std::string::npos) << out.problems;
+  EXPECT_NE(out.problems.find("tier size 1 MiB is larger than the configured tier device (0.50 MiB); the tier holds 0.25 MiB"),
+            std::string::npos) << out.problems;
+  EXPECT_NE(out.problems.find("media nvme differs"), std::string::npos) << out.problems;
+  EXPECT_EQ(out.problems.find("eviction"), std::string::npos) << "eviction applies live: " << out.problems;
+  EXPECT_EQ(out.changes, "eviction lru -> arc");
   EXPECT_EQ(engine_->mode(), cache::CacheMode::kWriteThrough);
-  const std::string smaller = apply_policy(policy(false, 32 * 4096), shape_, cache::eviction::PolicyKind::kLru, *engine_);
-  EXPECT_NE(smaller.find("is not applied live (the tier holds"), std::string::npos) << smaller;
+  EXPECT_EQ(engine_->counters().capacity_bytes, 64u * 4096);
 }
 
 TEST(PolicyClient, PullsTakesAndReportsApplied) {

@@ -110,7 +110,7 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     const applied = page.getByTestId("policy-applied");
     assert.match((await applied.textContent()) ?? "", /^version 2 applied with problems · /);
     assert.equal(await applied.getAttribute("data-in-sync"), "false");
-    assert.equal(await page.getByTestId("policy-error").textContent(), "The agent could not apply: eviction lru is not applied live (the tier runs s3fifo)");
+    assert.equal(await page.getByTestId("policy-error").textContent(), "The agent could not apply: media nvme differs from the volume's RAM tier (set in the volumes file)");
 
     await page.getByTestId("block-size-ops").click();
     await page.waitForSelector('[data-testid="block-size-chart"][data-metric="ops"][data-points]');

@@ -28,6 +28,17 @@ int CacheEngine::create(blockdev::BlockDevice& datastore, blockdev::BlockDevice&
 }
 
 
+int CacheEngine::set_tier_capacity(uint64_t capacity_bytes, uint64_t device_room_bytes) {
+  const uint64_t slots = capacity_bytes / kBlockBytes;
+  if (slots == 0 || capacity_bytes % kBlockBytes != 0 || slots < min_slots()) return -EINVAL;
+  // Slot numbers stay below kNoSlot with the staging room on top.
+  if (capacity_bytes > device_room_bytes || slots >= TierIndex::kNoSlot / 2) return -ENOSPC;
+  counters_.eviction_bytes += uint64_t{index_.resize(static_cast<uint32_t>(slots))} * kBlockBytes;
+  counters_.capacity_bytes = capacity_bytes;
+  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  return 0;
+}
+
 int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
                         FrontendCompletion cb, void* cb_arg) {
   if (length == 0 || offset % kSectorBytes != 0 || length % kSectorBytes != 0 ||

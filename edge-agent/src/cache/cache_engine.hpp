@@ -246,6 +246,24 @@ class CacheEngine {
   // True while write-back has anything to do (waiting writes, a backlog).
   bool busy() const;
 
+  // Live tier resize (docs/eviction.md "Live changes"): the tier holds at most
+  // capacity_bytes from now on. Growing makes the extra slots usable at once;
+  // shrinking evicts the policy's victims down to the new size at once. A
+  // dirty block (write-back) is never a victim: it keeps its slot until
+  // destaged (TierIndex::hold), and as the journal holds at most half as many
+  // records as the tier has slots there are always clean victims enough. A
+  // victim used by an in-flight I/O keeps its slot until that I/O completes
+  // (deferred eviction). `device_room_bytes`: what the tier device has for slots beyond
+  // the journal and the staging room (EvictionOptions::staging_slots).
+  // Returns 0; -EINVAL for 0 bytes, a size that is not a multiple of 4096 or,
+  // in write-back, fewer slots than twice the journal's entries; -ENOSPC for a
+  // size beyond device_room_bytes. Call on the thread that drives the engine.
+  int set_tier_capacity(uint64_t capacity_bytes, uint64_t device_room_bytes);
+  // Live eviction policy switch: the new policy takes the resident blocks in
+  // the old one's eviction order (TierIndex::switch_policy); none is lost,
+  // duplicated, evicted or re-read, and in-flight I/O is not disturbed.
+  void set_eviction_policy(eviction::PolicyKind kind) { index_.switch_policy(kind); }
+
   const CacheCounters& counters() const { return counters_; }
   const TierIndex& index() const { return index_; }
   uint64_t in_flight() const { return in_flight_; }
@@ -348,6 +366,9 @@ class CacheEngine {
   void release_waiters();
   void check_peers();
   void event(std::string_view text);
+  // Fewest slots the tier may be resized to: twice the journal's entries in
+  // write-back (open_write_back's rule), else 1.
+  uint64_t min_slots() const;
   void plan_blocks(Request* r);
   void start_read(Request* r);
   void start_write(Request* r);

@@ -443,6 +443,8 @@ void CacheEngine::finish_journal(Request* r) {
   }
 }
 
+uint64_t CacheEngine::min_slots() const { return wb_ ? 2ULL * wb_->layout.entry_count : 1; }
+
 void CacheEngine::tick() {
   if (!wb_) return;
   check_peers();

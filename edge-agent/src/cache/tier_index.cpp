@@ -8,6 +8,7 @@ TierIndex::TierIndex(uint32_t capacity_slots, uint32_t slot_limit,
                      std::unique_ptr<eviction::EvictionPolicy> policy)
     : capacity_(capacity_slots),
       slot_limit_(std::max(capacity_slots, slot_limit)),
+      staging_(slot_limit_ - capacity_slots),
       policy_(std::move(policy)) {}
 
 uint32_t TierIndex::take_free_slot() {
@@ -38,6 +39,49 @@ uint32_t TierIndex::unheld_victim() {
   return victim;
 }
 
+bool TierIndex::evict_slot(uint32_t victim, uint64_t* evicted_block) {
+  Slot& v = slots_[victim];
+  *evicted_block = v.block;
+  map_.erase(v.block);
+  if (v.pins == 0) return true;
+  v.state = State::kRetiring;  // freed by its last unpin
+  ++retiring_;
+  return false;
+}
+
+uint32_t TierIndex::trim() {
+  uint32_t evicted = 0;
+  // Stops when every resident block is held (dirty): none may leave before its destage.
+  while (map_.size() > capacity_ && map_.size() > held_) {
+    const uint32_t victim = held_ == 0 ? policy_->evict(*this) : unheld_victim();
+    if (victim == kNoSlot) break;
+    uint64_t block = 0;
+    if (evict_slot(victim, &block)) release(victim);
+    ++evicted;
+  }
+  return evicted;
+}
+
+uint32_t TierIndex::resize(uint32_t capacity_slots) {
+  capacity_ = std::max<uint32_t>(1, capacity_slots);
+  slot_limit_ = std::max(slot_limit_, capacity_ + staging_);
+  const uint32_t evicted = trim();  // by the old policy's order
+  rebuild_policy(policy_->kind());  // its queue shares follow the capacity
+  return evicted;
+}
+
+void TierIndex::switch_policy(eviction::PolicyKind kind) {
+  if (kind != policy_->kind()) rebuild_policy(kind);
+}
+
+void TierIndex::rebuild_policy(eviction::PolicyKind kind) {
+  std::vector<eviction::ResidentEntry> order;
+  order.reserve(map_.size());
+  policy_->eviction_order(*this, &order);
+  policy_ = eviction::make_policy(kind, capacity_);
+  policy_->adopt(order);
+}
+
 TierIndex::Insertion TierIndex::insert(uint64_t block) {
   Insertion ins;
   policy_->on_miss(block);
@@ -46,16 +90,8 @@ TierIndex::Insertion TierIndex::insert(uint64_t block) {
     const uint32_t victim = held_ == 0 ? policy_->evict(*this) : unheld_victim();
     if (victim == kNoSlot && held_ > 0) return ins;  // every candidate is dirty
     if (victim != kNoSlot) {
-      Slot& v = slots_[victim];
       ins.evicted = true;
-      ins.evicted_block = v.block;
-      map_.erase(v.block);
-      if (v.pins == 0) {
-        slot = victim;  // reused at once
-      } else {
-        v.state = State::kRetiring;  // freed by its last unpin
-        ++retiring_;
-      }
+      if (evict_slot(victim, &ins.evicted_block)) slot = victim;  // reused at once
     }
   }
   if (slot == kNoSlot) slot = take_free_slot();

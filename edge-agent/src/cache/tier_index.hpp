@@ -33,8 +33,17 @@ namespace tierwise::cache {
  * tier then holds one block fewer than the policy's model until a slot frees.
  * Resident blocks never exceed the capacity; retiring slots hold no block.
  *
- * Every operation is O(1); memory grows geometrically with the slots used and
- * is never allocated per access.
+ * Live changes (docs/eviction.md "Live changes"). resize() sets another
+ * capacity: growing makes more slots usable at once (the slot limit grows by
+ * as much, keeping the staging room); shrinking evicts the policy's victims
+ * down to the new capacity at once (pinned ones retire as above, held ones
+ * are skipped). switch_policy() hands the
+ * resident blocks to a new policy in the old one's eviction order
+ * (EvictionPolicy::eviction_order/adopt); no block enters or leaves. Both are
+ * O(resident blocks).
+ *
+ * Every other operation is O(1); memory grows geometrically with the slots
+ * used and is never allocated per access.
  */
 class TierIndex final : private eviction::ResidentBlocks {
  public:
@@ -76,6 +85,16 @@ class TierIndex final : private eviction::ResidentBlocks {
     --held_;
   }
 
+  // Live resize to `capacity_slots` (>= 1) resident blocks; the caller checks
+  // that the tier device holds capacity_slots plus the staging room. Returns the
+  // blocks evicted to shrink: the policy's victims, skipping held blocks (all
+  // of them held: fewer are evicted and the tier stays above its capacity
+  // until an insertion finds a victim).
+  uint32_t resize(uint32_t capacity_slots);
+  // Live switch to a policy of `kind` (for the current capacity); the resident
+  // blocks, their slots and pins are unchanged.
+  void switch_policy(eviction::PolicyKind kind);
+
   uint32_t size() const { return map_.size(); }       // resident blocks
   uint32_t capacity() const { return capacity_; }
   uint32_t retiring() const { return retiring_; }     // evicted, slot still pinned
@@ -94,9 +113,20 @@ class TierIndex final : private eviction::ResidentBlocks {
   uint64_t block_in(uint32_t slot) const override { return slots_[slot].block; }
   uint32_t take_free_slot();
   void release(uint32_t slot);
+  // Takes `victim` (the policy's, already out of its queues) out of the index;
+  // true when its slot is free for reuse at once, false when an in-flight I/O
+  // still pins it (it retires).
+  bool evict_slot(uint32_t victim, uint64_t* evicted_block);
+  // Evicts the policy's unheld victims while more than `capacity_` blocks are
+  // resident; returns how many.
+  uint32_t trim();
+  // Replaces the policy by a fresh one of `kind` for the current capacity,
+  // holding the resident blocks in the old one's eviction order.
+  void rebuild_policy(eviction::PolicyKind kind);
 
   uint32_t capacity_;
   uint32_t slot_limit_;
+  uint32_t staging_;  // slot_limit_ - capacity_ as constructed
   std::unique_ptr<eviction::EvictionPolicy> policy_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;  // free slots below slots_.size()

@@ -18,7 +18,6 @@ int64_t unix_now_us() {
 
 policy::VolumeShape shape_of(const ServedVolume& v) {
   policy::VolumeShape s;
-  s.tier_bytes = v.config.tier_bytes;
   s.tier_device_bytes = v.tier_room_bytes;
   s.ram = v.config.tier_file.empty();
   s.journal = v.config.write_back;
@@ -44,11 +43,15 @@ void ServePolicy::on_wake() {
     for (size_t i = 0; i < volumes_.size(); ++i) {
       if (ids_[i] != p.volume_id) continue;
       ServedVolume& v = *volumes_[i];
-      const std::string error =
-          policy::apply_policy(p, shape_of(v), v.engine->index().policy().kind(), *v.engine);
+      const policy::ApplyOutcome outcome = policy::apply_policy(p, shape_of(v), *v.engine);
+      if (!outcome.changes.empty()) {
+        std::fprintf(stderr, "tierwise-agent: volume %s: changed live: %s\n", v.config.name.c_str(),
+                     outcome.changes.c_str());
+      }
       std::fprintf(stderr, "tierwise-agent: volume %s: policy %s applied%s%s\n", v.config.name.c_str(),
-                   policy::describe(p).c_str(), error.empty() ? "" : " with problems: ", error.c_str());
-      reports.push_back({p.volume_id, p.version, unix_now_us(), error});
+                   policy::describe(p).c_str(), outcome.problems.empty() ? "" : " with problems: ",
+                   outcome.problems.c_str());
+      reports.push_back({p.volume_id, p.version, unix_now_us(), outcome.problems});
     }
   }
   client_->report(std::move(reports));

@@ -20,8 +20,10 @@ namespace tierwise::cli {
  *    (not owned; they outlive it). The client starts pulling at once.
  * 2. The owner's event loop watches wake_fd() and calls on_wake() on the
  *    thread that drives the engines: each new desired version is applied
- *    (policy/policy_apply.hpp: mode switched live, the rest reported), logged
- *    on stderr and reported applied, with its error if any.
+ *    (policy/policy_apply.hpp: mode, tier size and eviction switched live,
+ *    media reported), logged on stderr ("changed live: ..." when anything
+ *    changed, then "policy ... applied" with its problems if any) and
+ *    reported applied, with the problems as its error.
  * 3. stop() before the volumes close: posts the last reports, joins.
  */
 class ServePolicy {

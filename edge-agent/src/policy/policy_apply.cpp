@@ -1,5 +1,6 @@
 #include "policy/policy_apply.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -14,56 +15,97 @@ std::string mib(uint64_t bytes) {
   return buf;
 }
 
-// Switches the engine's mode; returns the problem or "".
-std::string apply_mode(const VolumePolicy& p, const VolumeShape& shape, cache::CacheEngine& engine) {
+// What apply_policy collects: problems and live changes.
+struct Notes {
+  std::vector<std::string> problems, changes;
+};
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const std::string& s : parts) text += (text.empty() ? "" : "; ") + s;
+  return text;
+}
+
+void apply_mode(const VolumePolicy& p, const VolumeShape& shape, cache::CacheEngine& engine, Notes* notes) {
+  const bool was_write_back = engine.counters().write_back;
   if (!p.write_back) {
     engine.set_mode(cache::CacheMode::kWriteThrough);  // always succeeds; write-back drains
-    return "";
+    if (was_write_back && engine.mode() == cache::CacheMode::kWriteBack) {
+      notes->changes.push_back("write-back -> write-through (destaging " + mib(engine.counters().dirty_bytes) +
+                               " dirty)");
+    }
+    return;
   }
   if (!shape.journal) {
-    return "write-back needs a volume opened with a journal (\"mode\": \"write-back\" and a tier file in the "
-           "volumes file); the volume stays write-through";
+    notes->problems.push_back(
+        "write-back needs a volume opened with a journal (\"mode\": \"write-back\" and a tier file in the "
+        "volumes file); the volume stays write-through");
+    return;
   }
   if (p.write_back_copies > shape.peers) {
-    return "WB+" + std::to_string(p.write_back_copies) + " needs " + std::to_string(p.write_back_copies) +
-           " peers; the volume has " + std::to_string(shape.peers) + " (\"peers\" in the volumes file); mode left as it is";
+    notes->problems.push_back("WB+" + std::to_string(p.write_back_copies) + " needs " +
+                              std::to_string(p.write_back_copies) + " peers; the volume has " +
+                              std::to_string(shape.peers) + " (\"peers\" in the volumes file); mode left as it is");
+    return;
   }
   if (const int rc = engine.set_mode(cache::CacheMode::kWriteBack); rc != 0) {
-    return std::string("cannot switch to write-back: ") +
-           (rc == -EPIPE ? "the peers have failed" : std::strerror(-rc));
+    notes->problems.push_back(std::string("cannot switch to write-back: ") +
+                              (rc == -EPIPE ? "the peers have failed" : std::strerror(-rc)));
+    return;
   }
+  if (!was_write_back) notes->changes.push_back("write-through -> write-back");
   if (p.write_back_copies < shape.peers) {
-    return "runs WB+" + std::to_string(shape.peers) + " (peers configured in the volumes file), not WB+" +
-           std::to_string(p.write_back_copies);
+    notes->problems.push_back("runs WB+" + std::to_string(shape.peers) +
+                              " (peers configured in the volumes file), not WB+" +
+                              std::to_string(p.write_back_copies));
   }
-  return "";
+}
+
+void apply_tier_size(const VolumePolicy& p, const VolumeShape& shape, cache::CacheEngine& engine, Notes* notes) {
+  const cache::CacheCounters& c = engine.counters();
+  const uint64_t before = c.capacity_bytes;
+  if (p.tier_bytes == before) return;
+  const uint64_t evicted_before = c.eviction_bytes;
+  const int rc = engine.set_tier_capacity(p.tier_bytes, shape.tier_device_bytes);
+  if (rc == -ENOSPC) {
+    notes->problems.push_back("tier size " + mib(p.tier_bytes) + " is larger than the configured tier device (" +
+                              mib(shape.tier_device_bytes) + "); the tier holds " + mib(before));
+    return;
+  }
+  if (rc != 0) {
+    notes->problems.push_back("tier size " + mib(p.tier_bytes) +
+                              " is below what the write-back journal needs (twice its entries in 4 KiB slots); "
+                              "the tier holds " + mib(before));
+    return;
+  }
+  std::string change = "tier " + mib(before) + " -> " + mib(p.tier_bytes);
+  if (p.tier_bytes < before) {
+    change += " (evicted " + mib(c.eviction_bytes - evicted_before);
+    if (c.occupancy_bytes > c.capacity_bytes) {
+      change += "; " + mib(c.occupancy_bytes - c.capacity_bytes) + " of dirty blocks leave once destaged";
+    }
+    change += ")";
+  }
+  notes->changes.push_back(std::move(change));
 }
 
 }  // namespace
 
-std::string apply_policy(const VolumePolicy& p, const VolumeShape& shape, cache::eviction::PolicyKind running_eviction,
-                         cache::CacheEngine& engine) {
-  std::vector<std::string> problems;
-  if (std::string m = apply_mode(p, shape, engine); !m.empty()) problems.push_back(std::move(m));
-  if (p.tier_bytes > shape.tier_device_bytes) {
-    problems.push_back("tier size " + mib(p.tier_bytes) + " is larger than the configured tier device (" +
-                       mib(shape.tier_device_bytes) + ")");
-  } else if (p.tier_bytes != shape.tier_bytes) {
-    problems.push_back("tier size " + mib(p.tier_bytes) + " is not applied live (the tier holds " +
-                       mib(shape.tier_bytes) + " until the volume is reopened)");
+ApplyOutcome apply_policy(const VolumePolicy& p, const VolumeShape& shape, cache::CacheEngine& engine) {
+  Notes notes;
+  apply_mode(p, shape, engine, &notes);
+  apply_tier_size(p, shape, engine, &notes);
+  const cache::eviction::PolicyKind running = engine.index().policy().kind();
+  if (p.eviction != running) {
+    engine.set_eviction_policy(p.eviction);
+    notes.changes.push_back("eviction " + std::string(cache::eviction::policy_name(running)) + " -> " +
+                            std::string(cache::eviction::policy_name(p.eviction)));
   }
   if (p.ram != shape.ram) {
-    problems.push_back(std::string("media ") + (p.ram ? "ram" : "nvme") + " differs from the volume's " +
-                       (shape.ram ? "RAM" : "file/NVMe") + " tier (set in the volumes file)");
+    notes.problems.push_back(std::string("media ") + (p.ram ? "ram" : "nvme") + " differs from the volume's " +
+                             (shape.ram ? "RAM" : "file/NVMe") + " tier (set in the volumes file)");
   }
-  if (p.eviction != running_eviction) {
-    problems.push_back("eviction " + std::string(cache::eviction::policy_name(p.eviction)) +
-                       " is not applied live (the tier runs " +
-                       std::string(cache::eviction::policy_name(running_eviction)) + ")");
-  }
-  std::string text;
-  for (const std::string& s : problems) text += (text.empty() ? "" : "; ") + s;
-  return text;
+  return {joined(notes.problems), joined(notes.changes)};
 }
 
 }  // namespace tierwise::policy

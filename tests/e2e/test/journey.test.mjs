@@ -6,12 +6,16 @@
 // the CloudPhysics trace as the volume it serves and pulls that volume's policies;
 // watch the fleet and volume charts fill with what the api holds; apply the
 // recommendation the Flink jobs made; see the desired policy, then the agent's report
-// of it applied (policy pull, docs/policies.md).
+// of it applied (policy pull, docs/policies.md). The volume is served as on a host that
+// has the hardware the recommendation asks for: an NVMe (file) tier larger than the
+// recommended size, write-back with a journal and a running `tierwise-agent peer` for
+// WB+1; it starts at a smaller tier with S3-FIFO, which the agent changes live, so the
+// policy ends in sync.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchChromium, mailedLink, startPortal } from '../lib/portal.mjs';
@@ -21,6 +25,10 @@ const TRACE = path.join(TRACES, 'cloudphysics_w_sample.vscsi');
 /** The volume a trace replays as: its file name without the extension (trace_reader's volume_name_from_path). */
 const VOLUME = 'cloudphysics_w_sample';
 const TRACE_IOS = 113_872; // ../shared/traces/README.md
+/** The served volume's tier before the recommendation: smaller than any it makes here, and S3-FIFO. */
+const START_TIER = '256MiB';
+/** The tier file's size (sparse): room for the recommended tier, the journal and the staging room. */
+const TIER_FILE_BYTES = 2 * 1024 ** 3;
 const WEB = env('TIERWISE_WEB_URL');
 const owner = { name: 'Jo Journey', organization: 'Journey Storage', email: `journey-${process.pid}-${Date.now()}@example.test`, password: 'a journey passphrase' };
 
@@ -30,6 +38,7 @@ let browser;
 let page;
 let work;
 let agent;
+let peer;
 const agentLog = [];
 
 before(async () => {
@@ -43,6 +52,10 @@ after(async () => {
   if (agent && agent.exitCode === null) {
     agent.kill('SIGTERM');
     await once(agent, 'exit');
+  }
+  if (peer && peer.exitCode === null) {
+    peer.kill('SIGTERM');
+    await once(peer, 'exit');
   }
   await browser?.close();
   await portal?.stop();
@@ -119,13 +132,22 @@ test('sign up, install an agent, replay a trace, watch the charts, apply the rec
   const installedPid = Number(await readFile(pidFile, 'utf8'));
   process.kill(installedPid, 'SIGTERM');
   await waitFor('the installed agent to stop', async () => !(await alive(installedPid)), { timeoutMs: 30_000 });
+  //    The host's hardware: a 2 GiB NVMe tier file (sparse) and a peer for WB+1.
+  const installed = path.join(root, 'opt/tierwise/bin/tierwise-agent');
+  const portFile = path.join(work, 'peer.port');
+  peer = spawn(installed, ['peer', '--listen', '127.0.0.1:0', '--port-file', portFile], { stdio: 'ignore' });
+  const peerPort = await waitFor('the peer to listen', async () => (await readFile(portFile, 'utf8').catch(() => '')).trim() || null, { timeoutMs: 10_000, intervalMs: 100 });
+  const tierFile = path.join(root, `var/lib/tierwise/${VOLUME}.tier`);
+  await writeFile(tierFile, '');
+  await truncate(tierFile, TIER_FILE_BYTES);
   const config = path.join(root, 'etc/tierwise/agent.yaml');
   const yaml = (await readFile(config, 'utf8'))
     .replace(/^send_names: false$/m, 'send_names: true')
     .replace(/^health_interval_seconds: 60$/m, 'health_interval_seconds: 2')
-    .replace(/^volumes: \[\]$/m, `volumes:\n  - {name: ${VOLUME}, datastore: ${root}/var/lib/tierwise/${VOLUME}.img, size: 1GiB, tier: {ram: 64MiB}}`);
+    .replace(/^volumes: \[\]$/m, `volumes:\n  - {name: ${VOLUME}, datastore: ${root}/var/lib/tierwise/${VOLUME}.img, size: 1GiB, ` +
+      `tier: {file: ${tierFile}, size: ${START_TIER}}, policy: s3fifo, mode: write-back, journal_entries: 1024, peers: ["127.0.0.1:${peerPort}"]}`);
   await writeFile(config, yaml);
-  agent = spawn(path.join(root, 'opt/tierwise/bin/tierwise-agent'), ['run', '--config', config, '--replay', TRACE], { stdio: ['ignore', 'ignore', 'pipe'] });
+  agent = spawn(installed, ['run', '--config', config, '--replay', TRACE], { stdio: ['ignore', 'ignore', 'pipe'] });
   agent.stderr.on('data', (chunk) => agentLog.push(chunk.toString()));
   await waitFor('the agent to replay the trace and serve its volume', async () => {
     assert.equal(agent.exitCode, null, `the agent exited:\n${agentLog.join('')}`);
@@ -163,21 +185,35 @@ test('sign up, install an agent, replay a trace, watch the charts, apply the rec
   const desired = (await page.getByTestId('policy-desired').textContent()) ?? '';
   assert.match(desired, /^v1: /);
 
-  // 6. The agent pulls the policy, applies what it can change live and reports it applied: the
-  //    page shows version 1 applied, in sync or with the agent's own words for what it could not change.
+  // 6. The agent pulls the policy, changes the tier size and the eviction policy live (the mode
+  //    too when it differs) and reports it applied with no problem: the page shows it in sync.
   const applied = await waitFor('the policy applied by the agent on the page', async () => {
     await page.reload();
     const text = (await page.getByTestId('policy-applied').textContent()) ?? '';
     return /^v1 at /.test(text) ? text : null;
   }, { timeoutMs: 60_000, intervalMs: 1000 });
+  const policy = await apiAsAdmin(`/v1/volumes/${volume.volume_id}/policy`);
+  assert.equal(policy.media, 'nvme', 'the recommendation is for the NVMe tier this host has');
   const logged = await waitFor('the agent to log the policy it applied', async () => agentLog.join('').match(new RegExp(`volume ${VOLUME}: policy .* applied(?: with problems: (.*))?\\n`)), { timeoutMs: 10_000 });
-  assert.equal(applied.endsWith(logged[1] ? `(with problems: ${logged[1]})` : '(in sync)'), true, `${applied} vs the agent's log: ${logged[0]}`);
-  // The volume page shows it beside the desired policy. The volume was opened with a 64 MiB RAM
-  // tier: what the engine cannot change live (tier size, media, eviction) is reported, not hidden.
+  assert.equal(logged[1], undefined, `the agent applied all of it: ${logged[0]}`);
+  assert.ok(applied.endsWith('(in sync)'), `${applied} vs the agent's log: ${logged[0]}`);
+  const mib = policy.tier_bytes / 2 ** 20;
+  const eviction = policy.eviction.replace('-', ''); // the api's s3-fifo is the agent's s3fifo
+  const copies = policy.mode === 'write-back' ? `WB\\+${policy.write_back_copies}` : 'WT';
+  assert.match(logged[0], new RegExp(`policy ${copies}, NVMe tier ${mib} MiB, ${eviction} \\(version 1\\) applied\\n`));
+  // What changed live, in the agent's words: the tier from 256 MiB, and the eviction from S3-FIFO.
+  const changed = agentLog.join('').match(new RegExp(`volume ${VOLUME}: changed live: (.*)\\n`));
+  assert.ok(changed, `the agent logs what it changed live:\n${agentLog.join('').slice(-2000)}`);
+  if (mib !== 256) assert.match(changed[1], new RegExp(`tier 256 MiB -> ${mib} MiB`));
+  if (eviction !== 's3fifo') assert.match(changed[1], new RegExp(`eviction s3fifo -> ${eviction}`));
+  // The api says the same: version 1 applied, no error, in sync.
+  assert.equal(policy.applied_version, 1);
+  assert.equal(policy.applied_error, null);
+  assert.equal(policy.in_sync, true);
+  // The volume page shows it beside the desired policy.
   await page.goto(`${WEB}/volumes/${volume.volume_id}`);
-  assert.match((await page.getByTestId('policy-applied').textContent()) ?? '', logged[1] ? /^version 1 applied with problems/ : /^version 1 in effect/);
-  if (volume.recommendation.tier_bytes !== 64 << 20) assert.match(logged[1], /tier size .* (is not applied live|is larger than the configured tier device)/);
+  assert.match((await page.getByTestId('policy-applied').textContent()) ?? '', /^version 1 in effect/);
 
   console.log(`journey: ${fleetPoints} fleet and ${volumePoints} volume points drawn; ` +
-    `recommended ${volume.recommendation.tier_bytes} bytes ${volume.recommendation.media}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    `recommended ${volume.recommendation.tier_bytes} bytes ${volume.recommendation.media}; applied live: ${changed[1]}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });

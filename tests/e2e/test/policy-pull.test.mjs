@@ -1,7 +1,7 @@
 // Policy pull, end to end: a running `tierwise-agent serve` with fio I/O on its
-// NBD export picks up each policy change made through the public API, applies
-// it live, and the API reports it applied, within 15 seconds; fio sees no
-// error throughout (docs/policies.md).
+// NBD export picks up each policy change made through the public API (mode,
+// tier size, eviction), applies it live, and the API reports it applied, within
+// 15 seconds; fio sees no error throughout (docs/policies.md).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -94,7 +94,11 @@ test('policy changes made through the api are applied live by a serving agent an
   const big = await changePolicy(tenant, volumeId, { mode: 'write-back', write_back_copies: 0, ...base, tier_bytes: 1 << 30 });
   assert.match(big.policy.applied_error, /tier size 1024 MiB is larger than the configured tier device \(32 MiB\)/);
   assert.equal(big.policy.in_sync, false);
-  console.log(`policy applied and reported after ${wt.ms} ms (WB -> WT), ${wb.ms} ms (WT -> WB+0), ${big.ms} ms (tier size)`);
+  // The tier size and the eviction policy change live, under fio's I/O: a shrink with S3-FIFO.
+  const shrunk = await changePolicy(tenant, volumeId, { mode: 'write-back', write_back_copies: 0, ...base, tier_bytes: TIER_BYTES / 2, eviction: 's3-fifo' });
+  assert.equal(shrunk.policy.applied_error, null, shrunk.policy.applied_error);
+  assert.equal(shrunk.policy.in_sync, true);
+  console.log(`policy applied and reported after ${wt.ms} ms (WB -> WT), ${wb.ms} ms (WT -> WB+0), ${big.ms} ms (tier size), ${shrunk.ms} ms (shrink, s3fifo)`);
 
   const { code, output } = await fio;
   assert.equal(code, 0, output);
@@ -102,6 +106,8 @@ test('policy changes made through the api are applied live by a serving agent an
   const log = agentLog.join('');
   assert.match(log, /policy WT, NVMe tier 32 MiB, lru \(version 1\) applied\n/);
   assert.match(log, /policy WB\+0, NVMe tier 32 MiB, lru \(version 2\) applied\n/);
+  assert.match(log, /volume policy-vol: changed live: tier 32 MiB -> 16 MiB \(evicted [\d.]+ MiB\); eviction lru -> s3fifo\n/);
+  assert.match(log, /policy WB\+0, NVMe tier 16 MiB, s3fifo \(version 4\) applied\n/);
   agent.kill('SIGTERM');
   const [exitCode] = await once(agent, 'exit');
   assert.equal(exitCode, 0, log.slice(-3000));

@@ -126,7 +126,7 @@ export async function seedVolume(ownerUrl: string, tenantId: string): Promise<Se
       `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, write_back_copies, tier_bytes, media, eviction, source,
          updated_by_kind, updated_by_id, applied_version, applied_at, applied_error)
        VALUES ($1, $2, 2, 'write-back', 1, $3, 'nvme', 'lru', 'manual', 'api_key', gen_random_uuid(), 2, now(), $4)`,
-      [tenantId, volumeId, VOLUME.tierBytes, "eviction lru is not applied live (the tier runs s3fifo)"],
+      [tenantId, volumeId, VOLUME.tierBytes, "media nvme differs from the volume's RAM tier (set in the volumes file)"],
     );
     await client.query("COMMIT");
     return { tenantId, volumeId, hostId };

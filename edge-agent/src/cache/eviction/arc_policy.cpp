@@ -55,4 +55,13 @@ void ArcPolicy::on_insert(uint32_t slot, uint64_t) {
   miss_ = Miss::kNew;
 }
 
+void ArcPolicy::eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const {
+  lists_.for_each_oldest_first(kT1, [&](uint32_t s) { out->push_back({s, blocks.block_in(s), false}); });
+  lists_.for_each_oldest_first(kT2, [&](uint32_t s) { out->push_back({s, blocks.block_in(s), true}); });
+}
+
+void ArcPolicy::adopt(const std::vector<ResidentEntry>& entries) {
+  for (const ResidentEntry& e : entries) lists_.push_front(e.frequent ? kT2 : kT1, e.slot);
+}
+
 }  // namespace tierwise::cache::eviction

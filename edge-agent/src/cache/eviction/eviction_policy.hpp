@@ -22,6 +22,17 @@ std::optional<PolicyKind> parse_policy(std::string_view name);
 // The engine's default policy, chosen by the measurements in docs/eviction.md.
 inline constexpr PolicyKind kDefaultPolicy = PolicyKind::kS3Fifo;
 
+// One resident block as a policy holds it: what a live policy switch or resize
+// carries from the old policy to the new one (TierIndex::rebuild_policy).
+struct ResidentEntry {
+  uint32_t slot = 0;
+  uint64_t block = 0;
+  // Accessed again since it entered the tier, as far as the policy knows: in
+  // S3-FIFO's main queue or with a counter >= 2 in S, in ARC's T2, in 2Q's Am,
+  // hit since it entered in LRU.
+  bool frequent = false;
+};
+
 // Block numbers of resident slots, as the tier index holds them (policies that
 // keep ghost entries read the victim's block here).
 class ResidentBlocks {
@@ -66,6 +77,19 @@ class EvictionPolicy {
   virtual void on_insert(uint32_t slot, uint64_t block) = 0;
   // `slot` leaves the tier without an eviction.
   virtual void on_erase(uint32_t slot) = 0;
+
+  // Live rebuild (a policy switch or a resize; docs/eviction.md "Live changes").
+  // Appends every resident block to `out` in this policy's eviction order, the
+  // next victim first: queue by queue, oldest first, in the order evict() takes
+  // from them (S3-FIFO: S then M; ARC: T1 then T2; 2Q: A1in then Am). Second
+  // chances (S3-FIFO's counters) are not simulated.
+  virtual void eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const = 0;
+  // Makes `entries` (as eviction_order gives them: the next victim first) the
+  // resident blocks of this policy, which must hold none yet: each block goes
+  // to the queue its `frequent` bit selects (LRU: the one list, the bit kept), in the given
+  // order, so the old policy's next victims are also the new one's. Access
+  // counters start at 0 and ghost lists empty, as in a fresh policy.
+  virtual void adopt(const std::vector<ResidentEntry>& entries) = 0;
 };
 
 // A policy of `kind` for a tier of `capacity_slots` (>= 1) blocks.

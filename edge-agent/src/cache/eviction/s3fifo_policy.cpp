@@ -56,4 +56,19 @@ uint32_t S3FifoPolicy::evict_small(const ResidentBlocks& blocks) {
   return kNoSlot;
 }
 
+void S3FifoPolicy::eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const {
+  lists_.for_each_oldest_first(kSmall, [&](uint32_t s) {
+    out->push_back({s, blocks.block_in(s), freq_[s] >= kMoveToMainThreshold});
+  });
+  lists_.for_each_oldest_first(kMain, [&](uint32_t s) { out->push_back({s, blocks.block_in(s), true}); });
+}
+
+void S3FifoPolicy::adopt(const std::vector<ResidentEntry>& entries) {
+  for (const ResidentEntry& e : entries) {
+    if (e.slot >= freq_.size()) freq_.resize(e.slot + 1);
+    freq_[e.slot] = 0;
+    lists_.push_front(e.frequent ? kMain : kSmall, e.slot);
+  }
+}
+
 }  // namespace tierwise::cache::eviction

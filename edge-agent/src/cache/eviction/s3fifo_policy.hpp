@@ -43,6 +43,8 @@ class S3FifoPolicy final : public EvictionPolicy {
   uint32_t evict(const ResidentBlocks& blocks) override;
   void on_insert(uint32_t slot, uint64_t block) override;
   void on_erase(uint32_t slot) override { lists_.remove(slot); }
+  void eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const override;
+  void adopt(const std::vector<ResidentEntry>& entries) override;
 
   // Introspection for tests: blocks in S and M, entries in G.
   uint32_t small_size() const { return lists_.size(kSmall); }

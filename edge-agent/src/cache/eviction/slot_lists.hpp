@@ -37,6 +37,12 @@ class SlotLists {
 
   static constexpr uint8_t kNoList = 0xff;
 
+  // Calls f(slot) for every slot of `list`, oldest (back) first.
+  template <typename F>
+  void for_each_oldest_first(uint8_t list, F f) const {
+    for (uint32_t s = back(list); s != kNone; s = newer(s)) f(s);
+  }
+
  private:
   struct Link {
     uint32_t prev = kNone;  // towards the front

@@ -26,4 +26,13 @@ void TwoQPolicy::on_insert(uint32_t slot, uint64_t) {
   ghost_hit_ = false;
 }
 
+void TwoQPolicy::eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const {
+  lists_.for_each_oldest_first(kA1in, [&](uint32_t s) { out->push_back({s, blocks.block_in(s), false}); });
+  lists_.for_each_oldest_first(kAm, [&](uint32_t s) { out->push_back({s, blocks.block_in(s), true}); });
+}
+
+void TwoQPolicy::adopt(const std::vector<ResidentEntry>& entries) {
+  for (const ResidentEntry& e : entries) lists_.push_front(e.frequent ? kAm : kA1in, e.slot);
+}
+
 }  // namespace tierwise::cache::eviction

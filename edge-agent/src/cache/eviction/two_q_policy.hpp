@@ -35,6 +35,8 @@ class TwoQPolicy final : public EvictionPolicy {
   uint32_t evict(const ResidentBlocks& blocks) override;
   void on_insert(uint32_t slot, uint64_t block) override;
   void on_erase(uint32_t slot) override { lists_.remove(slot); }
+  void eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const override;
+  void adopt(const std::vector<ResidentEntry>& entries) override;
 
   // Introspection for tests.
   uint32_t a1in_size() const { return lists_.size(kA1in); }
