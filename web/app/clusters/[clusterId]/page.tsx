@@ -30,7 +30,8 @@ export default definePage<{ clusterId: string }>({ permission: "volumes.read" },
         Cluster <code title="pseudonymous cluster id">{cluster.cluster_id}</code>
       </h1>
       <p className="muted" data-testid="cluster-facts">
-        {formatCount(cluster.hosts)} hosts, {formatCount(cluster.volumes)} volumes sharing a tier of {formatBytes(cluster.capacity_bytes || null)}.
+        {formatCount(cluster.hosts)} {cluster.hosts === 1 ? "host" : "hosts"}, {formatCount(cluster.volumes)}{" "}
+        {cluster.volumes === 1 ? "volume" : "volumes"} sharing a tier of {formatBytes(cluster.capacity_bytes || null)}.
       </p>
       <div className="table-scroll">
         <table className="table compact">
