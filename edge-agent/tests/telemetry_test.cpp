@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "telemetry/io_bins.hpp"
+#include "telemetry/latency_buckets.hpp"
 #include "telemetry/volume_collector.hpp"
 
 namespace tierwise::telemetry {
@@ -43,9 +44,11 @@ TEST(IoBinsTest, LatenciesLandInLogLinearBuckets) {
   EXPECT_EQ(kLatencyBucketCount, 20u);
 }
 
-// The per-I/O lookups (tables by sector count and by bit width) agree with a
-// plain search of the bounds for every size up to past the last bound and for
-// latencies around every bound and every power of two.
+// The per-I/O lookups (the table by sector count, the latency cells) agree
+// with a plain search of the bounds for every size up to past the last bound,
+// and with latency_bucket() and ExponentialHistogram::bucket_of() for
+// latencies around every bound of both histograms, every power of two, every
+// value below 70 us and random values up to 2^63.
 TEST(IoBinsTest, TableLookupsAgreeWithSearchingTheBounds) {
   for (uint64_t bytes = 0; bytes <= kIoLengthBounds.back() + 4096; ++bytes) {
     size_t want = 0;
@@ -66,6 +69,20 @@ TEST(IoBinsTest, TableLookupsAgreeWithSearchingTheBounds) {
       ++want;
     }
     ASSERT_EQ(latency_bucket(ns), want) << ns << " ns";
+  }
+  for (int k = ExponentialHistogram::kMinIndex - 8;
+       k <= ExponentialHistogram::kMinIndex + static_cast<int>(ExponentialHistogram::kBuckets) + 8; ++k) {
+    const auto bound = static_cast<int64_t>(1000.0 * std::exp2(k / 8.0));
+    for (int64_t d = -2; d <= 2; ++d) latencies.push_back(bound + d);
+  }
+  for (int64_t ns = 1; ns <= 70'000; ++ns) latencies.push_back(ns);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200'000; ++i) latencies.push_back(static_cast<int64_t>(rng() >> (1 + rng() % 63)));
+  for (int64_t ns : latencies) {
+    if (ns <= 0) continue;
+    const LatencyBuckets b = latency_buckets(ns);
+    ASSERT_EQ(b.explicit_bucket, latency_bucket(ns)) << ns << " ns";
+    ASSERT_EQ(b.exponential, ExponentialHistogram::bucket_of(static_cast<double>(ns) / 1000.0)) << ns << " ns";
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <type_traits>
 
 #include "export/batches.hpp"
 #include "replay/engine_telemetry.hpp"
@@ -54,7 +56,27 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
 }
 
 void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) {
-  Volume& v = *volumes_[volume];
+  static_assert(std::is_trivially_copyable_v<cache::IoOutcome>);
+  LoggedIo& io = log_[logged_];
+  io.volume = volume;
+  io.offset = offset;
+  std::memcpy(&io.outcome, &outcome, sizeof outcome);  // whole words, padding and all
+  if (++logged_ == log_.size()) [[unlikely]] record_log();
+}
+
+void LiveTelemetry::on_turn_end() {
+  if (logged_ != 0) record_log();
+}
+
+void LiveTelemetry::record_log() {
+  for (size_t i = 0; i < logged_; ++i) record(log_[i]);
+  logged_ = 0;
+}
+
+void LiveTelemetry::record(const LoggedIo& io) {
+  const cache::IoOutcome& outcome = io.outcome;
+  const uint64_t offset = io.offset;
+  Volume& v = *volumes_[io.volume];
   // The reference's wall-clock time from the engine's completion time stamp
   // (no clock read here). The sampler needs time that never goes back, even
   // if the wall clock does.
@@ -68,6 +90,7 @@ void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome
 }
 
 std::vector<IntervalLine> LiveTelemetry::close_interval(int64_t now_unix_us) {
+  record_log();
   std::vector<IntervalLine> lines;
   const int64_t start = interval_start_us_;
   const int64_t end = std::max(now_unix_us, start + 1);

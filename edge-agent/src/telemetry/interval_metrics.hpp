@@ -73,7 +73,7 @@ struct ExponentialHistogram {
   // (neighbouring bounds are more than 1/32 apart), so the count is the
   // bounds of the cells before plus one comparison. Values below the normal
   // range (< 2^-1022) map below kMinIndex, where bucket_of() clamps them.
-  static int index_of(double value) {
+  static constexpr int index_of(double value) {
     const auto bits = std::bit_cast<uint64_t>(value);
     const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
     if (exponent == -1023) return kMinIndex - 1;
@@ -84,7 +84,7 @@ struct ExponentialHistogram {
   }
 
   // The position in `counts` of `value` > 0: index_of() clamped to the range.
-  static size_t bucket_of(double value) {
+  static constexpr size_t bucket_of(double value) {
     const int index = std::clamp(index_of(value), kMinIndex, kMinIndex + static_cast<int>(kBuckets) - 1);
     return static_cast<size_t>(index - kMinIndex);
   }

@@ -83,30 +83,16 @@ constexpr auto kLatencyBoundsNs = [] {
   return ns;
 }();
 
-// Per bit width w of a latency in ns (values in [2^(w-1), 2^w)): the first
-// bucket whose bound is >= 2^(w-1). Neighbouring bounds differ by a factor of
-// at least 2, so at most one bound lies inside such a range: the bucket is
-// this one or the next.
-constexpr auto kLatencyBucketByWidth = [] {
-  std::array<uint8_t, 65> first{};
-  for (size_t w = 1; w < first.size(); ++w) {
-    const uint64_t low = uint64_t{1} << (w - 1);
-    size_t i = 0;
-    while (i < kLatencyBoundsNs.size() && kLatencyBoundsNs[i] < low) ++i;
-    first[w] = static_cast<uint8_t>(i);
-  }
-  return first;
-}();
-
 }  // namespace detail
 
 // The latency bucket of `latency_ns` nanoseconds: the first bucket whose bound
-// (in microseconds) is >= the latency, or the last bucket.
-inline size_t latency_bucket(int64_t latency_ns) {
+// (in microseconds) is >= the latency, or the last bucket. The definition;
+// per I/O the collectors read it from a table (latency_buckets.hpp).
+constexpr size_t latency_bucket(int64_t latency_ns) {
   if (latency_ns <= 0) return 0;
   const auto ns = static_cast<uint64_t>(latency_ns);
-  size_t i = detail::kLatencyBucketByWidth[std::bit_width(ns)];
-  if (i < detail::kLatencyBoundsNs.size() && detail::kLatencyBoundsNs[i] < ns) ++i;
+  size_t i = 0;
+  while (i < detail::kLatencyBoundsNs.size() && detail::kLatencyBoundsNs[i] < ns) ++i;
   return i;
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "telemetry/interval_metrics.hpp"
+#include "telemetry/latency_buckets.hpp"
 
 namespace tierwise::telemetry {
 
@@ -113,14 +114,16 @@ class VolumeCollector {
 
   void record_latency(size_t d, size_t s, size_t bin, int64_t latency_ns) {
     LatencyAccumulator& a = latency_[d][s][bin];
-    ++a.counts[latency_bucket(latency_ns)];
     a.sum_ns += latency_ns;
     a.min_ns = std::min(a.min_ns, latency_ns);
     a.max_ns = std::max(a.max_ns, latency_ns);
     ExponentialHistogram& e = metrics_.latency_exponential[d][s];
     if (latency_ns > 0) {
-      ++e.counts[ExponentialHistogram::bucket_of(static_cast<double>(latency_ns) / kNanosPerMicro)];
+      const LatencyBuckets b = latency_buckets(latency_ns);
+      ++a.counts[b.explicit_bucket];
+      ++e.counts[b.exponential];
     } else {
+      ++a.counts[0];
       ++e.zero_count;
     }
   }

@@ -254,6 +254,7 @@ int NbdServer::run() {
     }
     if (const int rc = settle(); rc < 0) return rc;
     send_replies();
+    if (ctx_.observer != nullptr) ctx_.observer->on_turn_end();
     if (stopping_ && monotonic_ms() > stop_deadline_ms_) {
       for (auto& w : connections_) {
         if (w->conn->has_output()) w->conn->abandon();

@@ -19,6 +19,10 @@ class IoObserver {
   // `volume`: index in the server's volume list; `offset`: byte offset of the
   // I/O; `outcome`: the engine's account (status, length, latencies, sources).
   virtual void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) = 0;
+  // Once per reactor turn, after that turn's replies were handed to the
+  // sockets: work an observer deferred from on_io() can be done here, off the
+  // path of the replies. Default: nothing.
+  virtual void on_turn_end() {}
 };
 
 // One volume as the server sees it. The engine is not owned and must outlive
