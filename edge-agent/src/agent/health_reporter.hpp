@@ -16,7 +16,7 @@ namespace tierwise::agent {
 struct HealthSnapshot {
   uint64_t volume_count = 0;
   uint64_t tier_used_bytes = 0;      // bytes of cache tier holding blocks, all volumes
-  uint64_t tier_capacity_bytes = 0;  // bytes of cache tier configured, all volumes
+  uint64_t tier_capacity_bytes = 0;  // bytes of cache tier configured now (a policy's size once applied), all volumes
   uint64_t error_count = 0;          // batches rejected or not delivered, spooled batches dropped
   std::string last_error;            // empty: none
 };

@@ -128,7 +128,7 @@ ServeStatus status_of(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
   s.volume_count = volumes.size();
   for (const auto& v : volumes) {
     s.tier_used_bytes += v->engine->counters().occupancy_bytes;
-    s.tier_capacity_bytes += v->config.tier_bytes;
+    s.tier_capacity_bytes += v->engine->counters().capacity_bytes;  // live: a policy's size once applied
   }
   if (sender != nullptr) {
     const exporter::DeliveryStats st = sender->stats(0);

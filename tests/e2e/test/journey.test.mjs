@@ -210,6 +210,11 @@ test('sign up, install an agent, replay a trace, watch the charts, apply the rec
   assert.equal(policy.applied_version, 1);
   assert.equal(policy.applied_error, null);
   assert.equal(policy.in_sync, true);
+  // The agent's health reports the tier it runs now (the Agents page's "of ..."), not agent.yaml's.
+  await waitFor('the agent health to report the applied tier size', async () => {
+    const agents = await apiAsAdmin('/v1/agents?status=all');
+    return agents.data.some((a) => a.health.tier_capacity_bytes === policy.tier_bytes);
+  }, { timeoutMs: 15_000 });
   // The volume page shows it beside the desired policy.
   await page.goto(`${WEB}/volumes/${volume.volume_id}`);
   assert.match((await page.getByTestId('policy-applied').textContent()) ?? '', /^version 1 in effect/);
