@@ -29,7 +29,11 @@ final class ReuseDistanceStack {
   /** {@link #reference}'s answer for a block not held before. */
   static final long FIRST_REFERENCE = -1;
 
-  private static final int MIN_CAPACITY = 1024;
+  /**
+   * The tree's first capacity: small, because most volumes of a fleet sample few blocks (a
+   * volume's 13 estimators each hold a stack, WindowedEstimators) and the tree doubles as it fills.
+   */
+  private static final int MIN_CAPACITY = 64;
   private static final int FLAG_BITS = 2;
   private static final long FLAGS = READ | WRITE;
 
