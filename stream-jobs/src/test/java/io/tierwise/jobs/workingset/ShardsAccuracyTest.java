@@ -44,10 +44,12 @@ import org.junit.jupiter.api.Test;
  * error of about 0.0014, so 0.017 is a 6-sigma bound for a correct estimator and fails for classic
  * SHARDS (mean 0.018 and above). Fixed size, 20-key means of twenty runs on our grid: 0.0036 to
  * 0.0075, mean 0.0055, standard deviation 0.0011 (the per-key MAE is heavy-tailed: max 0.010 to
- * 0.022); on libCacheSim's grid 0.0043 to 0.0070. The bound {@value #MAX_MEAN_MAE_FIXED_SIZE} is
- * 2.7 sigma above that mean. The goal of 0.004 is not reached on this trace: the error is flat
- * at 0.004 to 0.005 from 16 to 128 MiB (which miss-heavy blocks fall into an 8,192-block sample)
- * and biased at 512 MiB, next to the curve's cliff at 512 to 520 MiB, where the binomial noise of a
+ * 0.022); on libCacheSim's grid 0.0043 to 0.0070; over 200 keys in one run (session 5) 0.0062, and
+ * 0.0063 and 0.0064 in two runs of session 6. The bound {@value #MAX_MEAN_MAE_FIXED_SIZE} is 3 sigma
+ * above the 200-key mean (a correct estimator fails about one run in 700); the earlier 0.0085 was
+ * 2 sigma above it, so a correct estimator failed about one run in 50. The goal of 0.004 is not
+ * reached on this trace: the error is flat at 0.004 to 0.005 from 16 to 128 MiB (which miss-heavy
+ * blocks fall into an 8,192-block sample) and biased at 512 MiB, next to the curve's cliff at 512 to 520 MiB, where the binomial noise of a
  * sampled distance (1.6 % at R = 0.03) moves references across the grid size. libCacheSim's own
  * SHARDS profiler on the same 4 KiB block references does worse (fixed size 0.0052 to 0.0099, fixed
  * rate 0.015 to 0.022, seven and four runs of 20 salts); docs/analytics.md lists what was checked
@@ -57,7 +59,7 @@ import org.junit.jupiter.api.Test;
 class ShardsAccuracyTest {
   private static final double RATE = 0.01;
   private static final int KEYS = 20;
-  private static final double MAX_MEAN_MAE_FIXED_SIZE = 0.0085;
+  private static final double MAX_MEAN_MAE_FIXED_SIZE = 0.0095;
   private static final double MAX_MEAN_MAE_FIXED_RATE = 0.017;
   private static final long EXACT_DISTINCT_BLOCKS = 269_210;
 
