@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 mvn -B -ntp -Dstyle.color=never test && exit 0
 status=$?
 echo "stream-jobs: the failed test classes (target/surefire-reports):"
+# Without the JDK's, JUnit's and Maven's stack frames: the message and our frames.
 grep -l -E "<<< (FAILURE|ERROR)!" target/surefire-reports/*.txt 2>/dev/null | while read -r report; do
-  head -n 40 "$report"
+  grep -v -E '^[[:space:]]+at (java\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.assertj\.)' "$report" | head -n 40
 done
 exit "$status"

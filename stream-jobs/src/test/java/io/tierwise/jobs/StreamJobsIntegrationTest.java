@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,49 +78,43 @@ class StreamJobsIntegrationTest {
 
   @Test
   void metricsAndReferencesBecomeRowsInPostgres() throws Exception {
-    long sentAt;
-    try (KafkaProducer<String, byte[]> producer = stack.producer()) {
-      List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
-      // Metrics: volumes m0..m2, intervals 0..2 sent newest first and interleaved; m2's
-      // interval 1 arrives as two records (a split batch); one record with a bad tenant.
-      for (int n = 2; n >= 0; n--) {
-        for (int v = 0; v < 3; v++) {
-          if (v == 2 && n == 1) {
-            records.add(metrics("m2", n, 150, 3, "#1"));
-            records.add(metrics("m2", n, reads(v, n) - 150, 2, "#2"));
-          } else {
-            records.add(metrics("m" + v, n, reads(v, n), 5, ""));
-          }
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+    // Metrics: volumes m0..m2, intervals 0..2 sent newest first and interleaved; m2's
+    // interval 1 arrives as two records (a split batch); one record with a bad tenant.
+    for (int n = 2; n >= 0; n--) {
+      for (int v = 0; v < 3; v++) {
+        if (v == 2 && n == 1) {
+          records.add(metrics("m2", n, 150, 3, "#1"));
+          records.add(metrics("m2", n, reads(v, n) - 150, 2, "#2"));
+        } else {
+          records.add(metrics("m" + v, n, reads(v, n), 5, ""));
         }
       }
-      records.add(new ProducerRecord<>(settings.metricsTopic(), "x/m0", IngestRecord.newBuilder()
-          .setTenantId("not-a-uuid").setPayload(AgentTelemetry.request("h", "m0", interval(0, 999, 5)).toByteString())
-          .build().toByteArray()));
-      // References: volume r0 in 12 batches of 500 (rate 1/100), sent with 0<->1 and 3<->4 swapped;
-      // volume r1 in 2 batches (too few references for a recommendation); volume r2 malformed.
-      // Volumes c0 and c1 of cluster c0ffee01: 2 batches of 100 references over 50 blocks each, at R = 1.
-      int[] order = {1, 0, 2, 4, 3, 5, 6, 7, 8, 9, 10, 11};
-      for (int seq : order) {
-        records.add(refs(cyclicBatch("r0", seq, 2000, 500)));
-      }
-      records.add(refs(cyclicBatch("r1", 0, 50, 100)));
-      records.add(refs(cyclicBatch("r1", 1, 50, 100)));
-      for (int seq = 0; seq < 2; seq++) {
-        for (String volume : List.of("c0", "c1")) {
-          records.add(refs(clusterBatch(volume, seq)));
-        }
-      }
-      ReferenceBatch bad = cyclicBatch("r2", 0, 10, 10).toBuilder()
-          .setReferences(0, BlockReference.newBuilder().setBlockHash(101).setDirection(Direction.DIRECTION_READ)
-              .setLengthBlocks(1))
-          .build();
-      records.add(refs(bad));
-      for (ProducerRecord<String, byte[]> r : records) {
-        producer.send(r);
-      }
-      producer.flush();
-      sentAt = System.nanoTime();
     }
+    records.add(new ProducerRecord<>(settings.metricsTopic(), "x/m0", IngestRecord.newBuilder()
+        .setTenantId("not-a-uuid").setPayload(AgentTelemetry.request("h", "m0", interval(0, 999, 5)).toByteString())
+        .build().toByteArray()));
+    // References: volume r0 in 12 batches of 500 (rate 1/100), sent with 0<->1 and 3<->4 swapped;
+    // volume r1 in 2 batches (too few references for a recommendation); volume r2 malformed.
+    // Volumes c0 and c1 of cluster c0ffee01: 2 batches of 100 references over 50 blocks each, at R = 1.
+    int[] order = {1, 0, 2, 4, 3, 5, 6, 7, 8, 9, 10, 11};
+    for (int seq : order) {
+      records.add(refs(cyclicBatch("r0", seq, 2000, 500)));
+    }
+    records.add(refs(cyclicBatch("r1", 0, 50, 100)));
+    records.add(refs(cyclicBatch("r1", 1, 50, 100)));
+    for (int seq = 0; seq < 2; seq++) {
+      for (String volume : List.of("c0", "c1")) {
+        records.add(refs(clusterBatch(volume, seq)));
+      }
+    }
+    ReferenceBatch bad = cyclicBatch("r2", 0, 10, 10).toBuilder()
+        .setReferences(0, BlockReference.newBuilder().setBlockHash(101).setDirection(Direction.DIRECTION_READ)
+            .setLengthBlocks(1))
+        .build();
+    records.add(refs(bad));
+    stack.send(records);
+    long sentAt = System.nanoTime();
 
     awaitRows("SELECT count(*) FROM volume_io_stats WHERE tenant_id = CAST(? AS uuid) AND read_ops = "
         + "(CASE volume_id WHEN 'm0' THEN 600 WHEN 'm1' THEN 603 ELSE 606 END)", 3);

@@ -18,7 +18,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * rows of a run over the same telemetry without the kill (the same records under another tenant).
  */
 class StreamJobsRestartTest {
-  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration TIMEOUT = Duration.ofSeconds(180);
   /** Long enough that the kill falls between two checkpoints on a loaded machine. */
   private static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
   private static final int VOLUMES = 4;
@@ -150,18 +149,18 @@ class StreamJobsRestartTest {
   }
 
   /** Sends the intervals as the agent would: one request per volume interval, volumes on hosts h0/h1 of one cluster. */
-  private static void produce(JobSettings settings, String tenant, List<AgentTelemetry.Interval> intervals) {
-    try (KafkaProducer<String, byte[]> producer = stack.producer()) {
-      for (int k = 0; k < intervals.size(); k++) {
-        String volume = "vol-" + (k % VOLUMES);
-        IngestRecord record = IngestRecord.newBuilder().setTenantId(tenant).setBatchId(UUID.randomUUID().toString())
-            .setPayload(AgentTelemetry.request("cluster-1", "h" + (k % VOLUMES) / 2, volume, intervals.get(k))
-                .toByteString())
-            .build();
-        producer.send(new ProducerRecord<>(settings.metricsTopic(), tenant + "/" + volume, record.toByteArray()));
-      }
-      producer.flush();
+  private static void produce(JobSettings settings, String tenant, List<AgentTelemetry.Interval> intervals)
+      throws Exception {
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+    for (int k = 0; k < intervals.size(); k++) {
+      String volume = "vol-" + (k % VOLUMES);
+      IngestRecord record = IngestRecord.newBuilder().setTenantId(tenant).setBatchId(UUID.randomUUID().toString())
+          .setPayload(AgentTelemetry.request("cluster-1", "h" + (k % VOLUMES) / 2, volume, intervals.get(k))
+              .toByteString())
+          .build();
+      records.add(new ProducerRecord<>(settings.metricsTopic(), tenant + "/" + volume, record.toByteArray()));
     }
+    stack.send(records);
   }
 
   private static void awaitTenantReads(String tenant, long expected) throws Exception {

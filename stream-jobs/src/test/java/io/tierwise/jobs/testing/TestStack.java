@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -21,6 +22,8 @@ import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Assumptions;
@@ -55,6 +58,24 @@ public record TestStack(String brokers, String jdbcUrl, String ownerJdbcUrl) {
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /**
+   * Sends {@code records} with {@link #producer()} and waits for each one's acknowledgement.
+   *
+   * @throws java.util.concurrent.ExecutionException naming the first record Kafka did not take
+   *     (a send that fails would otherwise only show as rows that never come)
+   */
+  public void send(List<ProducerRecord<String, byte[]>> records) throws Exception {
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      List<Future<RecordMetadata>> acks = new ArrayList<>();
+      for (ProducerRecord<String, byte[]> r : records) {
+        acks.add(producer.send(r));
+      }
+      for (Future<RecordMetadata> ack : acks) {
+        ack.get(60, TimeUnit.SECONDS);
+      }
+    }
   }
 
   /** An admin client. */
