@@ -19,15 +19,16 @@
 # sleep in epoll/poll between requests, and the kernel's RT throttling
 # (sched_rt_runtime_us) still leaves time to everything else.
 #
-# MODE=telemetry measures only what telemetry costs, with a control: three
-# servers of the same binary, `tierwise` (telemetry on), `tierwise-off` and a
-# second `tierwise-off2` (an A/A pair: same binary, same flags), ROUNDS
-# rounds (default 11), the order of the three rotated each round. Per round
-# and depth it pairs each server with the `tierwise-off` run of the same round
-# and prints the median of the per-round IOPS ratios on/off and off2/off, with
-# their spread (quartiles) and the same for server CPU per I/O. The A/A
-# ratio's spread is the noise floor: a telemetry cost inside it is not
-# measured by this run.
+# MODE=telemetry measures only what telemetry costs, with a control: four
+# servers of the same binary, `tierwise` (telemetry on), `tierwise-anchor`
+# (telemetry on with --lru-anchor, the opt-in exact LRU count of
+# docs/analytics.md), `tierwise-off` and a second `tierwise-off2` (an A/A pair:
+# same binary, same flags), ROUNDS rounds (default 11), the order rotated each
+# round. Per round and depth it pairs each server with the `tierwise-off` run
+# of the same round and prints the median of the per-round IOPS ratios
+# (on/off, anchor/off, off2/off), with their spread (quartiles) and the same
+# for server CPU per I/O. The A/A ratio's spread is the noise floor: a
+# telemetry cost inside it is not measured by this run.
 #
 # Usage: bench/nbd/run.sh   (env: SIZE_MIB=256 RUNTIME=8 ROUNDS=3 RT=0 PIN=0 MODE= AGENT=...)
 #        MODE=telemetry ROUNDS=11 RT=1 PIN=1 bench/nbd/run.sh
@@ -96,7 +97,12 @@ declare -A uri=(
 if [[ $mode == telemetry ]]; then
   start_off tierwise-off2
   uri[tierwise-off2]="nbd+unix:///bench?socket=$work/tierwise-off2.sock"
-  servers=(tierwise tierwise-off tierwise-off2)
+  sed "s/tierwise.img/tierwise-anchor.img/" "$work/volumes.json" >"$work/volumes-anchor.json"
+  "${srv[@]}" "$agent" serve --config "$work/volumes-anchor.json" --socket "$work/anchor.sock" \
+    --key-file "$work/agent.key" --lru-anchor 2>"$work/tierwise-anchor.log" &
+  pids+=($!); pid[tierwise-anchor]=$!
+  uri[tierwise-anchor]="nbd+unix:///bench?socket=$work/anchor.sock"
+  servers=(tierwise tierwise-anchor tierwise-off tierwise-off2)
 else
   "${srv[@]}" nbdkit --foreground --unix "$work/kit.sock" --exportname bench memory size=${size_mib}M 2>"$work/nbdkit.log" &
   pids+=($!); pid[nbdkit]=$!
@@ -155,7 +161,8 @@ if mode == "telemetry":
     verdict = []
     for qd in (16, 32):
         base = [run("tierwise-off", qd, r) for r in range(1, rounds + 1)]
-        for s, label in (("tierwise", "on / off"), ("tierwise-off2", "off2 / off (A/A control)")):
+        for s, label in (("tierwise", "on / off"), ("tierwise-anchor", "on + LRU anchor / off"),
+                         ("tierwise-off2", "off2 / off (A/A control)")):
             runs = [run(s, qd, r) for r in range(1, rounds + 1)]
             iops = [x[0] / b[0] for x, b in zip(runs, base)]
             cpu = [x[3] / b[3] for x, b in zip(runs, base) if b[3] > 0]
@@ -164,10 +171,13 @@ if mode == "telemetry":
             print(f"{label:<26}{qd:>4}{q1:>14.3f} / {med:.3f} / {q3:.3f}{cpu_med:>25.3f}")
             if s == "tierwise":
                 on = (med, q1, q3)
+            elif s == "tierwise-anchor":
+                anchor = med
             else:
                 verdict.append(f"QD{qd}: telemetry on costs {100 * (1 - on[0]):+.1f} % IOPS (median of paired "
-                               f"ratios; goal <= 3 %); A/A control {100 * (1 - med):+.1f} %, its quartiles "
-                               f"{100 * (1 - q3):+.1f} .. {100 * (1 - q1):+.1f} % (the noise floor)")
+                               f"ratios; goal <= 3 %), with --lru-anchor {100 * (1 - anchor):+.1f} %; A/A control "
+                               f"{100 * (1 - med):+.1f} %, its quartiles {100 * (1 - q3):+.1f} .. {100 * (1 - q1):+.1f} % "
+                               f"(the noise floor)")
     print("\n".join(verdict))
     sys.exit(0)
 res = {}

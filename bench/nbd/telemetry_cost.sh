@@ -16,7 +16,8 @@
 #
 # Usage: bench/nbd/telemetry_cost.sh   (env: IOS=20000 SIZE_MIB=256 AGENT=... KEEP=1
 #        MODES="on off" CALLGRIND_ARGS=--dump-instr=yes for callgrind_annotate --auto=yes
-#        per instruction; with MODES=on only the hook is printed)
+#        per instruction; MODES="on anchor off" also measures telemetry with --lru-anchor;
+#        without off only the hooks are printed)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +41,7 @@ trap cleanup EXIT
 measure() {
   local mode=$1 flags=(--key-file "$work/agent.key")
   [[ $mode == off ]] && flags=(--no-telemetry)
+  [[ $mode == anchor ]] && flags+=(--lru-anchor)
   cat >"$work/volumes-$mode.json" <<JSON
 {"volumes": [{"name": "bench", "datastore": "$work/$mode.img", "size": "${size_mib}MiB",
               "tier": {"ram": "$((size_mib * 2))MiB"}, "sequential_cutoff": "off"}]}
@@ -82,19 +84,24 @@ JSON
 modes=${MODES:-on off}
 for mode in $modes; do measure "$mode"; done
 if [[ $modes != *off* ]]; then
-  read -r n_on total_on hook_on <"$work/result-on"
-  echo "telemetry on: $((total_on / n_on)) instructions per I/O, hook $((hook_on / n_on)) ($n_on I/Os)"
+  for mode in $modes; do
+    read -r n total hook <"$work/result-$mode"
+    echo "telemetry $mode: $((total / n)) instructions per I/O, hook $((hook / n)) ($n I/Os)"
+  done
   exit 0
 fi
-read -r n_on total_on hook_on <"$work/result-on"
-read -r n_off total_off _ <"$work/result-off"
-python3 - "$n_on" "$total_on" "$hook_on" "$n_off" "$total_off" <<'PY'
+python3 - "$work" $modes <<'PY'
 import sys
-n_on, total_on, hook_on, n_off, total_off = map(int, sys.argv[1:])
-on, off, hook = total_on / n_on, total_off / n_off, hook_on / n_on
-print(f"4 KiB random reads over NBD, warm RAM tier, QD16: server user-space instructions per I/O (callgrind, {n_on} I/Os)")
-print(f"telemetry on   {on:8.0f}")
-print(f"telemetry off  {off:8.0f}")
-print(f"difference     {on - off:8.0f}  ({100 * (on - off) / off:+.1f} %)")
-print(f"telemetry hook {hook:8.0f}  (LiveTelemetry::on_io and on_turn_end, inclusive)")
+work, modes = sys.argv[1], sys.argv[2:]
+res = {m: tuple(map(int, open(f"{work}/result-{m}").read().split())) for m in modes}
+n_off, total_off, _ = res["off"]
+off = total_off / n_off
+names = {"on": "telemetry on", "anchor": "on, --lru-anchor"}
+print(f"4 KiB random reads over NBD, warm RAM tier, QD16: server user-space instructions per I/O (callgrind)")
+print(f"telemetry off     {off:8.0f}")
+for m in (m for m in modes if m != "off"):
+    n, total, hook = res[m]
+    per_io = total / n
+    print(f"{names.get(m, m):<18}{per_io:8.0f}  difference {per_io - off:+5.0f} ({100 * (per_io - off) / off:+.1f} %), "
+          f"hook {hook / n:.0f} (LiveTelemetry::on_io and on_turn_end, inclusive)")
 PY

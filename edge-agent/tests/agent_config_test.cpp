@@ -46,6 +46,8 @@ TEST(AgentConfig, ReadsTheInstallersFileWithoutVolumes) {
   EXPECT_EQ(c.health_interval_seconds, 30);
   EXPECT_EQ(c.telemetry_interval_seconds, 10);
   EXPECT_FALSE(c.send_names);
+  EXPECT_FALSE(c.lru_anchor) << "the LRU anchor is opt-in on the data plane";
+  EXPECT_TRUE(parse_agent_config(std::string(kInstalled) + "lru_anchor: true\n", "agent.yaml").lru_anchor);
   EXPECT_EQ(c.cluster, "") << "no cluster unless configured";
   EXPECT_EQ(parse_agent_config(std::string(kInstalled) + "cluster: prod-a\n", "agent.yaml").cluster, "prod-a");
   EXPECT_EQ(c.serve.listen, "unix:/run/tierwise/nbd.sock");
@@ -78,6 +80,7 @@ TEST(AgentConfig, NamesTheProblem) {
   EXPECT_EQ(message_of(std::string(kInstalled) + "telemetry_interval_seconds: 0.5\n"),
             "agent.yaml: \"telemetry_interval_seconds\" must be a number of seconds, at least 1");
   EXPECT_EQ(message_of(std::string(kInstalled) + "send_names: maybe\n"), "agent.yaml: \"send_names\" must be true or false");
+  EXPECT_EQ(message_of(std::string(kInstalled) + "lru_anchor: [1]\n"), "agent.yaml: \"lru_anchor\" must be true or false");
 }
 
 TEST(HealthReporter, ReportIsTheApisSchema) {

@@ -1,13 +1,12 @@
 // Exact LRU MRC against a brute-force LRU cache, and the exact workload
 // summary on the real samples.
-#include <list>
-#include <unordered_map>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "analysis/exact_lru_mrc.hpp"
 #include "analysis/trace_summary.hpp"
+#include "list_lru.hpp"
 #include "test_support.hpp"
 #include "trace/blocks.hpp"
 #include "trace/trace_reader.hpp"
@@ -19,23 +18,9 @@ using tierwise::testing::trace_path;
 
 // Misses of an LRU cache of `capacity` blocks, simulated directly.
 uint64_t lru_misses(const std::vector<uint64_t>& blocks, size_t capacity) {
-  std::list<uint64_t> order;  // most recent first
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  tierwise::testing::ListLru lru(capacity);
   uint64_t misses = 0;
-  for (uint64_t block : blocks) {
-    auto it = where.find(block);
-    if (it != where.end()) {
-      order.splice(order.begin(), order, it->second);
-      continue;
-    }
-    ++misses;
-    order.push_front(block);
-    where[block] = order.begin();
-    if (order.size() > capacity) {
-      where.erase(order.back());
-      order.pop_back();
-    }
-  }
+  for (uint64_t block : blocks) misses += lru.reference(block) ? 0 : 1;
   return misses;
 }
 

@@ -8,7 +8,6 @@
 #include <numeric>
 #include <random>
 #include <set>
-#include <unordered_map>
 #include <unordered_set>
 
 #include <gtest/gtest.h>
@@ -16,10 +15,12 @@
 #include "sampling/batch_id.hpp"
 #include "sampling/distinct_block_sketch.hpp"
 #include "sampling/keyed_hash.hpp"
+#include "sampling/lru_anchor.hpp"
 #include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/tenant_key.hpp"
 #include "sampling/unsampled_blocks.hpp"
+#include "list_lru.hpp"
 #include "test_support.hpp"
 #include "trace/blocks.hpp"
 #include "trace/trace_reader.hpp"
@@ -35,6 +36,64 @@ TenantKey sequential_key() {
   TenantKey key;
   std::iota(key.bytes.begin(), key.bytes.end(), 0);
   return key;
+}
+
+using tierwise::testing::ListLru;
+
+TEST(LruAnchor, HitsExactlyWhenTheListDefinitionDoes) {
+  std::mt19937_64 rng(11);
+  for (const uint32_t blocks : {1u, 3u, 64u, 1024u}) {
+    LruAnchor anchor(blocks);
+    ListLru naive(blocks);
+    // Skewed reuse over 4 x the size (hits and misses, full-table churn), and
+    // block numbers spread over 2^40 so that many collide in the table.
+    std::uniform_int_distribution<uint64_t> spread(0, uint64_t{1} << 40);
+    std::vector<uint64_t> universe(4 * blocks + 8);
+    for (auto& b : universe) b = spread(rng);
+    std::geometric_distribution<size_t> pick(2.0 / static_cast<double>(universe.size()));
+    uint64_t hits = 0;
+    for (int i = 0; i < 200'000; ++i) {
+      const uint64_t block = universe[std::min(pick(rng), universe.size() - 1)];
+      const bool hit = anchor.reference(block);
+      ASSERT_EQ(hit, naive.reference(block)) << "size " << blocks << ", reference " << i;
+      hits += hit;
+    }
+    EXPECT_GT(hits, 0u);
+    EXPECT_LT(hits, 200'000u);
+  }
+  EXPECT_THROW(LruAnchor(0), std::invalid_argument);
+  EXPECT_THROW(LruAnchor(65535), std::invalid_argument);
+}
+
+TEST(LruAnchor, QueuedReferencesCountTheHitsOfEachSpan) {
+  // What the batcher does: add() every reference, take_hits() at each batch's
+  // end, keeping the last reference queued when it belongs to the next batch.
+  // Spans of 1 to 3,000 references cross the queue's runs (1,024) both ways.
+  std::mt19937_64 rng(5);
+  LruAnchor queued, immediate;
+  std::geometric_distribution<uint64_t> pick(1.0 / 3000);
+  std::uniform_int_distribution<size_t> span_length(1, 3000);
+  uint64_t expected = 0, carried = 0;
+  for (int span = 0; span < 300; ++span) {
+    const size_t length = span_length(rng);
+    const size_t keep = span % 3 == 0 ? 1 : 0;
+    for (size_t i = 0; i < length; ++i) {
+      const uint64_t block = pick(rng);
+      queued.add(block);
+      const bool hit = immediate.reference(block);
+      if (keep == 1 && i + 1 == length) {
+        carried = hit;
+      } else {
+        expected += hit;
+      }
+    }
+    ASSERT_EQ(queued.take_hits(keep), expected) << "span " << span;
+    expected = carried;
+    carried = 0;
+  }
+  EXPECT_EQ(queued.take_hits(), expected);
+  EXPECT_EQ(queued.take_hits(), 0u);
+  EXPECT_THROW(queued.take_hits(1), std::invalid_argument) << "nothing is queued";
 }
 
 TEST(SipHash, MatchesThePublishedTestVectors) {
@@ -169,10 +228,13 @@ TEST(ReferenceBatcher, ShipsEveryAccessToASampledBlockAndCountsAllOfARealTrace) 
   uint64_t block_references = 0;
   std::set<uint64_t> sampled_blocks;
   std::vector<uint8_t> registers(size_t{1} << DistinctBlockSketch::kDefaultPrecision, 0);
+  ListLru anchor(LruAnchor::kDefaultBlocks);
+  uint64_t anchor_hits = 0;
   while (reader->next(io)) {
     trace::BlockRange range = trace::blocks_touched(io);
     block_references += range.count();
     for (uint64_t b = range.first; b <= range.last; ++b) {
+      anchor_hits += anchor.reference(b);
       uint64_t hash = hasher.block_hash(b);
       uint8_t& r = registers[DistinctBlockSketch::register_index(hash, DistinctBlockSketch::kDefaultPrecision)];
       r = std::max(r, DistinctBlockSketch::register_value(hash, DistinctBlockSketch::kDefaultPrecision));
@@ -203,6 +265,15 @@ TEST(ReferenceBatcher, ShipsEveryAccessToASampledBlockAndCountsAllOfARealTrace) 
   EXPECT_EQ(index, expected.size());
   // N: all 1,141,869 block references of the trace, sampled or not.
   EXPECT_EQ(considered, block_references);
+  // The hits of an exact 4 MiB LRU cache over every reference, sampled or not.
+  uint64_t shipped_anchor_hits = 0;
+  for (const auto& b : out.batches) {
+    EXPECT_EQ(b.lru_anchor_blocks(), LruAnchor::kDefaultBlocks);
+    EXPECT_LE(b.lru_anchor_hits(), b.considered_references());
+    shipped_anchor_hits += b.lru_anchor_hits();
+  }
+  EXPECT_EQ(shipped_anchor_hits, anchor_hits);
+  EXPECT_GT(anchor_hits, block_references / 20);  // 9.9 % of the references hit 4 MiB
   EXPECT_EQ(block_references, 1'141'869u);
   // The shipped sketch is the sketch of every block of the trace.
   EXPECT_EQ(merged_registers(out.batches, DistinctBlockSketch::kDefaultPrecision), registers);
@@ -326,6 +397,41 @@ TEST(ReferenceBatcher, CountsUnsampledReferencesUpToTheLastSampledOneAndFlushesT
   EXPECT_EQ(out.batches[1].sequence(), 1u);
 }
 
+TEST(ReferenceBatcher, TheLruAnchorCanBeTurnedOff) {
+  // The same stream with and without the anchor: the same batches, but only
+  // the first carry its hits (each block is read twice in a row: half hit).
+  KeyedHasher hasher(sequential_key());
+  ShardsSampler sampler(hasher, 0.5);
+  Collected with, without;
+  ReferenceBatcher on("h", "v", sampler, with.sink());
+  ReferenceBatcher off("h", "v", sampler, without.sink(), DistinctBlockSketch::kDefaultPrecision,
+                       ReferenceBatcher::kDefaultMaxSampledBlocks, /*lru_anchor=*/false);
+  for (uint64_t block = 0; block < 30'000; ++block) {
+    for (int twice = 0; twice < 2; ++twice) {
+      const trace::IoRecord io{0, block * 4096, 4096, trace::Direction::kRead, -1, ""};
+      on.add(io, static_cast<int64_t>(block));
+      off.add(io, static_cast<int64_t>(block));
+    }
+  }
+  on.flush();
+  off.flush();
+  ASSERT_EQ(with.batches.size(), without.batches.size());
+  ASSERT_GT(with.batches.size(), 1u);
+  uint64_t hits = 0;
+  for (size_t i = 0; i < with.batches.size(); ++i) {
+    EXPECT_EQ(without.batches[i].lru_anchor_blocks(), 0u);
+    EXPECT_EQ(without.batches[i].lru_anchor_hits(), 0u);
+    EXPECT_EQ(with.batches[i].lru_anchor_blocks(), LruAnchor::kDefaultBlocks);
+    hits += with.batches[i].lru_anchor_hits();
+    tierwise::v1::ReferenceBatch anchorless = with.batches[i];
+    anchorless.clear_lru_anchor_hits();
+    anchorless.clear_lru_anchor_blocks();
+    anchorless.set_batch_id(without.batches[i].batch_id());  // random per batch
+    EXPECT_TRUE(anchorless.SerializeAsString() == without.batches[i].SerializeAsString()) << "batch " << i;
+  }
+  EXPECT_EQ(hits, 30'000u);
+}
+
 TEST(ReferenceBatcher, BoundedSampleLowersTheThresholdAtBatchBoundaries) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 1.0);
@@ -356,6 +462,12 @@ TEST(ReferenceBatcher, BoundedSampleLowersTheThresholdAtBatchBoundaries) {
     }
   }
   EXPECT_EQ(considered, 40'000u) << "N counts every reference exactly once across the cuts";
+  uint64_t anchor_hits = 0;
+  for (const auto& b : out.batches) {
+    EXPECT_LE(b.lru_anchor_hits(), b.considered_references());
+    anchor_hits += b.lru_anchor_hits();
+  }
+  EXPECT_EQ(anchor_hits, 20'000u) << "each second read hits the LRU anchor, counted once across the cuts";
   EXPECT_EQ(out.batches.back().sampling_threshold(), batcher.threshold());
   // Each block still in the final sample came with both of its references.
   uint64_t final_refs = 0;

@@ -53,6 +53,9 @@ const referenceBatch: MessageInput<ReferenceBatch> = {
   consideredReferences: 4_096n,
   distinctBlocksHllPrecision: 16,
   distinctBlocksHllUpdates: [(0 << 8) | 1, (0x1234 << 8) | 7, (0xffff << 8) | 25],
+  // No LRU anchor (the proto3 defaults, absent from the wire): the golden batch predates it.
+  lruAnchorHits: 0n,
+  lruAnchorBlocks: 0,
 };
 
 const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });

@@ -64,6 +64,10 @@ export interface ReferenceBatch {
   distinctBlocksHllUpdates: number[];
   /** Pseudonymous cluster id (hex of a keyed hash of the cluster name); '' or absent: no cluster. */
   clusterId?: string;
+  /** Hits of the agent's exact LRU cache of lruAnchorBlocks 4 KiB blocks among the span's considered references. */
+  lruAnchorHits: bigint;
+  /** Size of that LRU cache, 4 KiB blocks; 0 when the batch carries no anchor (older agents). */
+  lruAnchorBlocks: number;
 }
 
 /** tierwise.v1.IngestRecord: the Kafka value written by ingest. */

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ using nlohmann::json;
 
 const std::set<std::string> kKeys = {"api_url", "ingest_url", "credential_file", "anonymization_key_file",
                                      "spool_dir", "health_interval_seconds", "telemetry_interval_seconds",
-                                     "send_names", "cluster", "listen", "volumes"};
+                                     "send_names", "lru_anchor", "cluster", "listen", "volumes"};
 
 // YAML scalars are untyped: a scalar that reads fully as an integer becomes a
 // JSON number, true/false a boolean (not YAML 1.1's yes/no/on/off), anything else a string (byte sizes such
@@ -87,9 +88,9 @@ AgentConfig parse_agent_config(const std::string& yaml_text, const std::string& 
   if (root["spool_dir"]) c.spool_dir = required_string(root, "spool_dir", origin);
   c.health_interval_seconds = seconds(root, "health_interval_seconds", c.health_interval_seconds, origin);
   c.telemetry_interval_seconds = seconds(root, "telemetry_interval_seconds", c.telemetry_interval_seconds, origin);
-  if (const YAML::Node names = root["send_names"]) {
-    if (!names.IsScalar() || !YAML::convert<bool>::decode(names, c.send_names)) {
-      throw std::invalid_argument(origin + ": \"send_names\" must be true or false");
+  for (auto [key, flag] : {std::pair{"send_names", &c.send_names}, std::pair{"lru_anchor", &c.lru_anchor}}) {
+    if (const YAML::Node node = root[key]; node && (!node.IsScalar() || !YAML::convert<bool>::decode(node, *flag))) {
+      throw std::invalid_argument(origin + ": \"" + key + "\" must be true or false");
     }
   }
   if (root["cluster"]) c.cluster = required_string(root, "cluster", origin);

@@ -20,6 +20,7 @@ struct AgentConfig {
   double health_interval_seconds = 60;     // health report period, >= 1
   double telemetry_interval_seconds = 10;  // telemetry interval, >= 1
   bool send_names = false;             // host and volume names leave the host (per-host opt-in)
+  bool lru_anchor = false;             // serve's --lru-anchor: the exact 4 MiB LRU count (docs/analytics.md)
   std::string cluster;                 // name of the cluster whose shared tier the host uses; empty: none
   cli::ServeConfig serve;              // "listen" and "volumes", as in serve's volumes file
 };
@@ -33,6 +34,7 @@ struct AgentConfig {
 //   health_interval_seconds: 60                   # optional
 //   telemetry_interval_seconds: 10                # optional
 //   send_names: false                             # optional
+//   lru_anchor: false                             # optional
 //   cluster: prod-a                               # optional: its keyed hash is tierwise.cluster.id
 //   listen: unix:/run/tierwise/nbd.sock
 //   volumes: []                                   # or a list of serve's volume maps:

@@ -63,6 +63,7 @@ int run_agent(const std::string& config_path, const std::vector<std::string>& re
   ServeOptions o;
   set_agent_export(o, config, credential);
   o.interval_seconds = config.telemetry_interval_seconds;
+  o.lru_anchor = config.lru_anchor;
   ServeHooks hooks;
   hooks.on_status = [&reporter](const ServeStatus& s) {
     reporter.update({s.volume_count, s.tier_used_bytes, s.tier_capacity_bytes, s.error_count, s.last_error});

@@ -46,6 +46,10 @@ void register_serve_command(CLI::App& app) {
   cmd->add_option("--socket", o.socket_path, "Listen on this Unix socket (overrides \"listen\")");
   cmd->add_option("--listen", o.tcp_listen, "Listen on TCP HOST:PORT, e.g. 127.0.0.1:10809 (overrides \"listen\")");
   cmd->add_flag("--no-telemetry", args->no_telemetry, "Collect no telemetry and sample nothing");
+  cmd->add_flag("--lru-anchor", o.lru_anchor,
+                "Also count an exact 4 MiB LRU cache over every block reference, which the service "
+                "anchors each volume's miss ratio curve on (more accurate MRCs: docs/analytics.md; "
+                "about 1 % fewer IOPS on 4 KiB random I/O: docs/nbd.md)");
   cmd->add_flag("--no-policy", args->no_policy,
                 "Do not pull the volumes' desired policies from the service (with --ingest they are "
                 "long-polled, applied live and reported applied: docs/policies.md)");

@@ -147,6 +147,7 @@ void validate(const ServeOptions& o) {
   }
   if (!o.ingest_url.empty() && o.token.empty()) throw std::invalid_argument("--ingest needs --token (the agent token)");
   if (!o.ingest_url.empty() && !o.telemetry) throw std::invalid_argument("--ingest and --no-telemetry exclude each other");
+  if (o.lru_anchor && !o.telemetry) throw std::invalid_argument("--lru-anchor and --no-telemetry exclude each other");
 }
 
 }  // namespace
@@ -226,7 +227,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
-        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, replay::agent_version()}, sources, *hasher,
+        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, replay::agent_version(), o.lru_anchor}, sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
 

@@ -18,6 +18,7 @@ struct ServeOptions {
   std::string socket_path;          // Unix socket; overrides the file's "listen"
   std::string tcp_listen;           // "HOST:PORT" (IPv4); overrides the file's "listen"
   bool telemetry = true;            // collectors and SHARDS sampling on the data plane
+  bool lru_anchor = false;          // with telemetry: the LRU anchor on every block reference
   std::string ingest_url;           // export to ingest when set (needs token)
   std::string token;
   bool policy_pull = true;          // with ingest_url: pull and apply the desired policies

@@ -49,7 +49,9 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
         [this](const tierwise::v1::ReferenceBatch& batch) {
           ++reference_batches_;
           if (sender_ != nullptr) sender_->enqueue(exporter::refs_batch(batch, 0));
-        });
+        },
+        sampling::DistinctBlockSketch::kDefaultPrecision, sampling::ReferenceBatcher::kDefaultMaxSampledBlocks,
+        options.lru_anchor);
     v->batcher->set_cluster_id(cluster_id);
     volumes_.push_back(std::move(v));
   }

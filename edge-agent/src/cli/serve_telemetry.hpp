@@ -63,6 +63,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
     std::string cluster_name;  // empty: the host is in no cluster
     bool send_names = false;
     std::string agent_version;
+    bool lru_anchor = false;  // ReferenceBatcher's LRU anchor (off: the data plane's default)
   };
 
   LiveTelemetry(const Options& options, const std::vector<VolumeSource>& volumes,

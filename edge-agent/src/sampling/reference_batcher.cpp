@@ -20,14 +20,15 @@ tierwise::v1::Direction to_proto(trace::Direction direction) {
 
 ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
                                    const ShardsSampler& sampler, Sink sink, unsigned sketch_precision,
-                                   size_t max_sampled_blocks)
+                                   size_t max_sampled_blocks, bool lru_anchor)
     : host_id_(std::move(host_id)),
       volume_id_(std::move(volume_id)),
       sampler_(sampler),
       sink_(std::move(sink)),
       sketch_(sketch_precision),
       max_sampled_blocks_(max_sampled_blocks),
-      threshold_(sampler.threshold()) {
+      threshold_(sampler.threshold()),
+      anchor_(lru_anchor ? std::make_unique<LruAnchor>() : nullptr) {
   if (max_sampled_blocks_ != 0 && max_sampled_blocks_ < 4) {
     throw std::invalid_argument("max_sampled_blocks must be 0 (fixed rate) or at least 4, got " +
                                 std::to_string(max_sampled_blocks_));
@@ -106,7 +107,7 @@ bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
   const uint64_t lowered = priorities_[keep];
   priorities_.resize(keep);
   --considered_;
-  emit();
+  emit(/*references_after=*/1);
   threshold_ = lowered;
   index_priorities();
   start_batch(time_us);
@@ -118,8 +119,12 @@ void ReferenceBatcher::flush() {
   if (open_) emit();
 }
 
-void ReferenceBatcher::emit() {
+void ReferenceBatcher::emit(size_t references_after) {
   batch_.set_considered_references(considered_);
+  if (anchor_) {
+    batch_.set_lru_anchor_hits(anchor_->take_hits(references_after));
+    batch_.set_lru_anchor_blocks(anchor_->blocks());
+  }
   batch_.set_distinct_blocks_hll_precision(sketch_.precision());
   sketch_updates_.clear();
   sketch_.take_updates(sketch_updates_);

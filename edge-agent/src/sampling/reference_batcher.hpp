@@ -1,7 +1,12 @@
 // Turns one volume's I/Os into tierwise.v1.ReferenceBatch messages
 // (proto/tierwise/v1/reference_batch.proto), the body of POST /v1/refs: the
 // SHARDS-sampled block references, and for the whole stream the count of
-// considered references N and the distinct-block sketch (DistinctBlockSketch).
+// considered references N, the distinct-block sketch (DistinctBlockSketch) and,
+// unless turned off, the hits of an exact 4 MiB LRU cache (LruAnchor). The
+// anchor is on where references are sampled off the data path (replay,
+// sample-refs) and opt-in on the live one (`serve --lru-anchor`): it runs on
+// every block reference and costs about 1 % of the IOPS of 4 KiB random I/O
+// (docs/nbd.md).
 //
 // Bounded sample (fixed-size SHARDS at the agent: Waldspurger et al., FAST 2015,
 // section 4). The threshold T starts at the sampler's and only falls: the
@@ -19,10 +24,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sampling/distinct_block_sketch.hpp"
+#include "sampling/lru_anchor.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/unsampled_blocks.hpp"
 #include "tierwise/v1/reference_batch.pb.h"
@@ -46,12 +53,14 @@ class ReferenceBatcher {
   // batcher. sketch_precision: p of the distinct-block sketch (throws
   // std::invalid_argument outside DistinctBlockSketch's range).
   // max_sampled_blocks: bound of the sample (0: fixed rate, T never falls).
+  // lru_anchor: count the LRU anchor's hits (false: batches carry no anchor).
   ReferenceBatcher(std::string host_id, std::string volume_id, const ShardsSampler& sampler, Sink sink,
                    unsigned sketch_precision = DistinctBlockSketch::kDefaultPrecision,
-                   size_t max_sampled_blocks = kDefaultMaxSampledBlocks);
+                   size_t max_sampled_blocks = kDefaultMaxSampledBlocks, bool lru_anchor = true);
 
   // Considers every 4 KiB block `io` touches (trace::blocks_touched), one
-  // reference each: counts it in considered_references, adds H(L) to the
+  // reference each: counts it in considered_references and in the LRU anchor's
+  // hits when it hits there (LruAnchor, every block, when on), adds H(L) to the
   // distinct-block sketch, and keeps a reference (direction, I/O length in
   // blocks, time `time_us`) when the block is sampled. A block already found
   // outside the sample is neither hashed nor added again (UnsampledBlocks:
@@ -70,6 +79,7 @@ class ReferenceBatcher {
     for (uint64_t block = blocks.first; block <= blocks.last; ++block) {
       if (!open_) start_batch(time_us);
       ++considered_;
+      if (anchor_) anchor_->add(block);
       if (unsampled_.contains(block)) continue;  // known: no hash, nothing new for the sketch
       kept += consider(block, io.direction, static_cast<uint32_t>(blocks.count()), time_us);
     }
@@ -92,7 +102,10 @@ class ReferenceBatcher {
 
  private:
   void start_batch(int64_t base_time_us);
-  void emit();
+  // Sends the open batch. references_after: how many of the LRU anchor's last
+  // references belong to the next batch (1 when T falls: the reference that
+  // made it fall; else 0).
+  void emit(size_t references_after = 0);
   // Throws the std::invalid_argument of add() for a time before the epoch or
   // before the previous I/O's.
   [[noreturn]] void reject_time(int64_t time_us) const;
@@ -125,6 +138,8 @@ class ReferenceBatcher {
   void index_priorities();
 
   UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once
+  // Exact LRU of LruAnchor::kDefaultBlocks blocks over every reference; null when off.
+  std::unique_ptr<LruAnchor> anchor_;
   std::vector<uint32_t> priorities_;  // sorted distinct H(L) mod P of the sampled blocks
   // Index of priorities_ by bucket (priority >> bucket_shift_): bucket b holds
   // priorities_[bucket_start_[b], bucket_start_[b + 1]). Sampled references

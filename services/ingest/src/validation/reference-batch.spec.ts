@@ -40,14 +40,21 @@ describe('validateReferenceBatch', () => {
   });
 
   it('accepts a batch of an older agent, without stream totals', () => {
-    const batch = { ...decoded(), consideredReferences: 0n, distinctBlocksHllPrecision: 0, distinctBlocksHllUpdates: [] };
+    const batch = {
+      ...decoded(),
+      consideredReferences: 0n,
+      distinctBlocksHllPrecision: 0,
+      distinctBlocksHllUpdates: [],
+      lruAnchorHits: 0n,
+      lruAnchorBlocks: 0,
+    };
     expect(() => validateReferenceBatch(batch, NOW)).not.toThrow();
   });
 
   it('checks the stream totals: together, N >= references, HyperLogLog registers within p', () => {
     const batch = decoded();
     expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllPrecision: 0 }, NOW)).toThrow(
-      'considered_references and distinct_blocks_hll_updates need distinct_blocks_hll_precision',
+      'considered_references, distinct_blocks_hll_updates and the LRU anchor need distinct_blocks_hll_precision',
     );
     expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllPrecision: 19 }, NOW)).toThrow(
       'distinct_blocks_hll_precision must be in 4..18 (or 0: none), got 19',
@@ -67,6 +74,20 @@ describe('validateReferenceBatch', () => {
     expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllUpdates: [(5 << 8) | 1, (5 << 8) | 2] }, NOW)).toThrow(
       'distinct_blocks_hll_updates[1]: register index 5 does not ascend',
     );
+  });
+
+  it('checks the LRU anchor: with the stream totals, hits <= N, a bounded size', () => {
+    const batch = decoded();
+    expect(batch.lruAnchorBlocks).toBe(1024);
+    expect(() => validateReferenceBatch(batch, NOW)).not.toThrow();
+    expect(() => validateReferenceBatch({ ...batch, lruAnchorHits: batch.consideredReferences + 1n }, NOW)).toThrow(
+      `lru_anchor_hits ${batch.consideredReferences + 1n} is above considered_references ${batch.consideredReferences}`,
+    );
+    expect(() => validateReferenceBatch({ ...batch, lruAnchorBlocks: 0 }, NOW)).toThrow('without lru_anchor_blocks');
+    expect(() => validateReferenceBatch({ ...batch, lruAnchorBlocks: 2 ** 24 + 1 }, NOW)).toThrow('lru_anchor_blocks 16777217 is above 16777216');
+    const older = { ...batch, consideredReferences: 0n, distinctBlocksHllPrecision: 0, distinctBlocksHllUpdates: [] };
+    expect(() => validateReferenceBatch(older, NOW)).toThrow('the LRU anchor need distinct_blocks_hll_precision');
+    expect(() => validateReferenceBatch({ ...older, lruAnchorHits: 0n, lruAnchorBlocks: 0 }, NOW)).not.toThrow();
   });
 
   it('refuses references without a direction, without length, or out of time order', () => {

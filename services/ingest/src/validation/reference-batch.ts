@@ -7,6 +7,8 @@ const HLL_MIN_PRECISION = 4;
 const HLL_MAX_PRECISION = 18;
 /** Low bits of H(L) that decide SHARDS sampling; the sketch uses the 40 above them. */
 const SAMPLING_BITS = 24;
+/** The largest LRU anchor a batch may name, 4 KiB blocks (2^24 = 64 GiB; the agent sends 1,024 and its LruAnchor takes at most 65,535). */
+const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
 
 /**
  * Validates a decoded tierwise.v1.ReferenceBatch (proto/tierwise/v1/reference_batch.proto):
@@ -57,8 +59,9 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
  * The stream totals come together or not at all. With distinct_blocks_hll_precision p in 4..18:
  * P divides 2^24 (sampling and the HyperLogLog sketch use different bits of H(L)),
  * considered_references >= the references of the batch, and each register update
- * (index << 8) | value has index < 2^p, 1 <= value <= 41 - p, indices ascending. With p = 0:
- * no considered_references and no updates (an older agent).
+ * (index << 8) | value has index < 2^p, 1 <= value <= 41 - p, indices ascending; the LRU anchor,
+ * when there is one (lru_anchor_blocks 1..2^24), has lru_anchor_hits <= considered_references. With p = 0:
+ * no considered_references, no updates and no anchor (an older agent).
  *
  * @throws ApiError invalid_body naming the first offending field.
  */
@@ -66,8 +69,8 @@ function checkStreamTotals(batch: ReferenceBatch): void {
   const p = batch.distinctBlocksHllPrecision;
   const updates = batch.distinctBlocksHllUpdates;
   if (p === 0) {
-    if (batch.consideredReferences !== 0n || updates.length > 0) {
-      reject('considered_references and distinct_blocks_hll_updates need distinct_blocks_hll_precision (the stream totals come together)');
+    if (batch.consideredReferences !== 0n || updates.length > 0 || batch.lruAnchorBlocks !== 0 || batch.lruAnchorHits !== 0n) {
+      reject('considered_references, distinct_blocks_hll_updates and the LRU anchor need distinct_blocks_hll_precision (the stream totals come together)');
     }
     return;
   }
@@ -79,6 +82,15 @@ function checkStreamTotals(batch: ReferenceBatch): void {
   }
   if (batch.consideredReferences < BigInt(batch.references.length)) {
     reject(`considered_references ${batch.consideredReferences} is below the ${batch.references.length} references of the batch`);
+  }
+  if (batch.lruAnchorBlocks === 0 && batch.lruAnchorHits !== 0n) {
+    reject(`lru_anchor_hits ${batch.lruAnchorHits} without lru_anchor_blocks`);
+  }
+  if (batch.lruAnchorBlocks > MAX_LRU_ANCHOR_BLOCKS) {
+    reject(`lru_anchor_blocks ${batch.lruAnchorBlocks} is above ${MAX_LRU_ANCHOR_BLOCKS}`);
+  }
+  if (batch.lruAnchorHits > batch.consideredReferences) {
+    reject(`lru_anchor_hits ${batch.lruAnchorHits} is above considered_references ${batch.consideredReferences}`);
   }
   const maxValue = 64 - SAMPLING_BITS - p + 1;
   let previousIndex = -1;

@@ -137,5 +137,7 @@ export function referenceBatch(volume: TestVolume, count = 3, batchId = randomUU
     consideredReferences: BigInt(count * 256),
     distinctBlocksHllPrecision: 16,
     distinctBlocksHllUpdates: Array.from({ length: count }, (_, i) => (i << 8) | (1 + (i % 25))),
+    lruAnchorHits: BigInt(count * 64),
+    lruAnchorBlocks: 1024,
   });
 }

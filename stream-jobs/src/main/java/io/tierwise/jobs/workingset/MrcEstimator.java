@@ -55,6 +55,14 @@ public interface MrcEstimator {
    */
   void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates);
 
+  /**
+   * Adds one batch's LRU anchor ({@code tierwise.v1.ReferenceBatch} fields 13 and 14): the hits of
+   * the agent's exact LRU cache of {@code blocks} 4 KiB blocks among the batch's considered
+   * references. Only a volume's own stream has one (the LRU of a merged stream is not made of its
+   * volumes'); a batch without it ({@code blocks = 0}) or of another size drops the anchor for good.
+   */
+  void addLruAnchor(long hits, int blocks);
+
   /** p of the distinct-block sketch, 0 before any batch brought one. */
   int sketchPrecision();
 

@@ -43,6 +43,13 @@ public class ReferenceBatchEvent {
   public int distinctBlocksHllPrecision;
   /** Register updates of the sketch, each {@code (index << 8) | value}. */
   public int[] distinctBlocksHllUpdates = new int[0];
+  /**
+   * Hits of the agent's exact LRU cache of {@link #lruAnchorBlocks} blocks among the span's
+   * considered references (a volume's own stream only: {@link ClusterStream}'s state keeps none).
+   */
+  public long lruAnchorHits;
+  /** Size of that LRU cache, 4 KiB blocks; 0 when the batch carries no anchor. */
+  public int lruAnchorBlocks;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

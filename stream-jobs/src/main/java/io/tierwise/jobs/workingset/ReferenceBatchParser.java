@@ -22,6 +22,9 @@ import java.util.List;
  * rejects the batch with a message naming the field and the reference index.
  */
 public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchEvent> {
+  /** Largest LRU anchor a batch may name, 4 KiB blocks (2^24 = 64 GiB; the agent sends 1,024 and its LruAnchor takes at most 65,535). */
+  static final int MAX_LRU_ANCHOR_BLOCKS = 1 << 24;
+
   private static final long serialVersionUID = 1L;
 
   @Override
@@ -103,9 +106,9 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     long considered = batch.getConsideredReferences();
     int updates = batch.getDistinctBlocksHllUpdatesCount();
     if (precision == 0) {
-      if (considered != 0 || updates != 0) {
-        throw new InvalidRecordException(prefix + "considered_references and distinct_blocks_hll_updates"
-            + " need distinct_blocks_hll_precision (the stream totals come together)");
+      if (considered != 0 || updates != 0 || batch.getLruAnchorBlocks() != 0 || batch.getLruAnchorHits() != 0) {
+        throw new InvalidRecordException(prefix + "considered_references, distinct_blocks_hll_updates and the LRU"
+            + " anchor need distinct_blocks_hll_precision (the stream totals come together)");
       }
       return;
     }
@@ -122,6 +125,20 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
       throw new InvalidRecordException(prefix + "considered_references " + Long.toUnsignedString(considered)
           + " is below the " + batch.getReferencesCount() + " references of the batch");
     }
+    if (batch.getLruAnchorBlocks() == 0 && batch.getLruAnchorHits() != 0) {
+      throw new InvalidRecordException(prefix + "lru_anchor_hits " + Long.toUnsignedString(batch.getLruAnchorHits())
+          + " without lru_anchor_blocks");
+    }
+    if (Long.compareUnsigned(batch.getLruAnchorHits(), considered) > 0) {
+      throw new InvalidRecordException(prefix + "lru_anchor_hits " + Long.toUnsignedString(batch.getLruAnchorHits())
+          + " is above considered_references " + Long.toUnsignedString(considered));
+    }
+    if (batch.getLruAnchorBlocks() < 0 || batch.getLruAnchorBlocks() > MAX_LRU_ANCHOR_BLOCKS) {
+      throw new InvalidRecordException(prefix + "lru_anchor_blocks " + Integer.toUnsignedString(batch.getLruAnchorBlocks())
+          + " is above " + MAX_LRU_ANCHOR_BLOCKS);
+    }
+    event.lruAnchorHits = batch.getLruAnchorHits();
+    event.lruAnchorBlocks = batch.getLruAnchorBlocks();
     event.consideredReferences = considered;
     event.distinctBlocksHllPrecision = precision;
     event.distinctBlocksHllUpdates = new int[updates];

@@ -8,8 +8,9 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * The agents' stream totals summed over a stream's batches ({@code tierwise.v1.ReferenceBatch}
- * fields 9 to 11): N, the count of all block references considered (sampled or not), and the
- * HyperLogLog sketch of the distinct blocks considered ({@link DistinctBlockSketch}, estimate B).
+ * fields 9 to 11, 13 and 14): N, the count of all block references considered (sampled or not),
+ * the HyperLogLog sketch of the distinct blocks considered ({@link DistinctBlockSketch}, estimate
+ * B), and the hits of the agent's exact LRU anchor (a volume's own stream only).
  * A volume's stream has one part; a cluster's merged stream one part per volume, whose blocks are
  * disjoint, so B is the sum of the parts' estimates (a union of the sketches would merge the same
  * block number of two volumes). One batch without totals ({@code hllPrecision = 0}: an older
@@ -21,6 +22,11 @@ final class StreamTotals {
   /** One sketch per part (null until the part's first batch with totals). */
   private final List<DistinctBlockSketch> parts;
   private boolean incomplete;
+  /** Sum of the batches' LRU anchor hits, and the anchor's size in blocks (0: none yet). */
+  private long lruAnchorHits;
+  private int lruAnchorBlocks;
+  /** True once a batch came without the anchor, or with another size. */
+  private boolean lruAnchorDropped;
 
   StreamTotals() {
     this(new ArrayList<>());
@@ -63,6 +69,35 @@ final class StreamTotals {
     this.consideredReferences += consideredReferences;
   }
 
+  /**
+   * Adds one batch's LRU anchor: {@code hits} of an exact LRU cache of {@code blocks} 4 KiB blocks
+   * among its considered references; {@code blocks = 0} (no anchor) or a change of size drops the
+   * anchor for good.
+   */
+  void addLruAnchor(long hits, int blocks) {
+    if (blocks == 0 || (lruAnchorBlocks != 0 && blocks != lruAnchorBlocks)) {
+      lruAnchorDropped = true;
+      return;
+    }
+    lruAnchorBlocks = blocks;
+    lruAnchorHits += hits;
+  }
+
+  /** True when every batch brought the same LRU anchor (and at least one did). */
+  boolean hasLruAnchor() {
+    return !lruAnchorDropped && lruAnchorBlocks > 0;
+  }
+
+  /** The anchor's hits summed over the batches: with N, the exact miss ratio at its size is {@code 1 - hits / N}. */
+  long lruAnchorHits() {
+    return lruAnchorHits;
+  }
+
+  /** The anchor's size, 4 KiB blocks (0 before any batch brought one). */
+  int lruAnchorBlocks() {
+    return lruAnchorBlocks;
+  }
+
   /** p of the sketches, 0 before any batch brought one. */
   int sketchPrecision() {
     for (DistinctBlockSketch sketch : parts) {
@@ -100,12 +135,15 @@ final class StreamTotals {
     StreamTotals c = new StreamTotals(copies);
     c.consideredReferences = consideredReferences;
     c.incomplete = incomplete;
+    c.lruAnchorHits = lruAnchorHits;
+    c.lruAnchorBlocks = lruAnchorBlocks;
+    c.lruAnchorDropped = lruAnchorDropped;
     return c;
   }
 
   /** Bytes of {@link #writeTo}. */
   long serializedBytes() {
-    long bytes = 8 + 1 + 4;
+    long bytes = 8 + 1 + 8 + 4 + 1 + 4;
     for (DistinctBlockSketch sketch : parts) {
       bytes += 1 + (sketch == null ? 0 : sketch.serializedBytes());
     }
@@ -115,6 +153,9 @@ final class StreamTotals {
   void writeTo(DataOutputView out) throws IOException {
     out.writeLong(consideredReferences);
     out.writeBoolean(incomplete);
+    out.writeLong(lruAnchorHits);
+    out.writeInt(lruAnchorBlocks);
+    out.writeBoolean(lruAnchorDropped);
     out.writeInt(parts.size());
     for (DistinctBlockSketch sketch : parts) {
       out.writeBoolean(sketch != null);
@@ -128,6 +169,12 @@ final class StreamTotals {
   static StreamTotals readFrom(DataInputView in) throws IOException {
     long considered = in.readLong();
     boolean incomplete = in.readBoolean();
+    long anchorHits = in.readLong();
+    int anchorBlocks = in.readInt();
+    boolean anchorDropped = in.readBoolean();
+    if (anchorBlocks < 0 || anchorHits < 0) {
+      throw new IOException("inconsistent stream totals: LRU anchor of " + anchorBlocks + " blocks, " + anchorHits + " hits");
+    }
     int count = in.readInt();
     if (count < 0) {
       throw new IOException("inconsistent stream totals: " + count + " parts");
@@ -139,6 +186,9 @@ final class StreamTotals {
     StreamTotals t = new StreamTotals(parts);
     t.consideredReferences = considered;
     t.incomplete = incomplete;
+    t.lruAnchorHits = anchorHits;
+    t.lruAnchorBlocks = anchorBlocks;
+    t.lruAnchorDropped = anchorDropped;
     return t;
   }
 }

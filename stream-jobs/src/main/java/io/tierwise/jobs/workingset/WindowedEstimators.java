@@ -120,6 +120,11 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     addStreamTotals(0, consideredReferences, hllPrecision, hllUpdates);
   }
 
+  /** The batch's LRU anchor, to 'all' alone (the panes have no stream totals; see class doc). */
+  public void addLruAnchor(long hits, int blocks) {
+    all.estimator.addLruAnchor(hits, blocks);
+  }
+
   /** The same for part {@code part} of a merged stream ({@link MrcEstimator#addStreamTotals(int, long, int, int[])}). */
   public void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
     all.estimator.addStreamTotals(part, consideredReferences, hllPrecision, hllUpdates);

@@ -176,6 +176,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
       w.lowerThreshold(batch.samplingThreshold);
     }
     w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
+    w.addLruAnchor(batch.lruAnchorHits, batch.lruAnchorBlocks);
     double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
       long time = batch.referenceTimeUnixNano(i);

@@ -165,6 +165,52 @@ class ShardsFixedRateTest {
   }
 
   @Test
+  void theLruAnchorPutsTheCurveOnTheExactMissRatioAtItsSize() {
+    // A 1-in-4 sample of 400 blocks with skewed reuse; the exact LRU over every reference
+    // gives the anchor's hits at 8 blocks, as the agent's LruAnchor counts them. (Whether the
+    // anchor brings the curve closer is a property of real traces: ShardsAccuracyTest.)
+    Random random = new Random(21);
+    long[] sizes = blockSizes(401);
+    long anchorBlocks = 8;
+    ExactLru anchor = new ExactLru(new long[] {anchorBlocks * BLOCK});
+    long[] refs = random.ints(6000, 0, 400).asLongStream().map(b -> b * b / 400).toArray();
+    ShardsFixedRate plain = new ShardsFixedRate(4, 1);
+    ShardsFixedRate anchored = new ShardsFixedRate(4, 1);
+    for (ShardsFixedRate s : new ShardsFixedRate[] {plain, anchored}) {
+      s.addStreamTotals(refs.length, 16, sketchUpdates(refs));
+    }
+    for (long block : refs) {
+      anchor.reference(block);
+      if (plain.isSampled(block)) {
+        plain.reference(block, false);
+        anchored.reference(block, false);
+      }
+    }
+    double exactAtAnchor = anchor.missRatios()[0];
+    long hits = Math.round((1 - exactAtAnchor) * refs.length);
+    anchored.addLruAnchor(hits / 2, (int) anchorBlocks);  // two batches
+    anchored.addLruAnchor(hits - hits / 2, (int) anchorBlocks);
+    double[] before = plain.missRatioCurve(sizes).missRatios();
+    double[] after = anchored.missRatioCurve(sizes).missRatios();
+    int at = (int) anchorBlocks - 1;  // sizes[i] = i + 1 blocks
+    assertThat(after[at]).isCloseTo(exactAtAnchor, within(1e-9));
+    double shift = after[at] - before[at];
+    assertThat(Math.abs(shift)).as("the sample misjudged the anchor's miss ratio").isGreaterThan(0.001);
+    for (int i = 0; i < sizes.length; i++) {
+      assertThat(after[i]).isCloseTo(Math.max(0, Math.min(1, before[i] + shift)), within(1e-12));
+    }
+    for (int i = 1; i < sizes.length; i++) {
+      assertThat(after[i]).as("non-increasing").isLessThanOrEqualTo(after[i - 1]);
+    }
+    // The state keeps the anchor; a batch without one (an older agent) drops it for good.
+    ShardsFixedRate copied = anchored.copy();
+    assertThat(copied.missRatioCurve(sizes).missRatios()).containsExactly(after);
+    anchored.addLruAnchor(0, 0);
+    anchored.addLruAnchor(5, (int) anchorBlocks);
+    assertThat(anchored.missRatioCurve(sizes).missRatios()).containsExactly(before);
+  }
+
+  @Test
   void aBatchWithoutStreamTotalsFallsBackToClassicShards() {
     ShardsFixedRate withTotals = new ShardsFixedRate(4, 1);
     ShardsFixedRate classic = new ShardsFixedRate(4, 1);
