@@ -96,7 +96,8 @@ final class DistanceHistogram implements DistanceCounts {
     DistanceCounts.write(out, weights);
   }
 
+  /** The histogram {@link #writeTo} wrote, with the buckets written and no more (none when empty, as a new one). */
   static DistanceHistogram readFrom(DataInputView in) throws IOException {
-    return new DistanceHistogram(DistanceCounts.read(in, SUB, SUB + (MAX_EXPONENT - SUB_BITS + 1) * SUB));
+    return new DistanceHistogram(DistanceCounts.read(in, 0, SUB + (MAX_EXPONENT - SUB_BITS + 1) * SUB));
   }
 }
