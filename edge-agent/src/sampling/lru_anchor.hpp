@@ -15,7 +15,7 @@
 // The data plane queues its references (add()) and the queue runs through the
 // cache a thousand at a time: one at a time, between the reactor's socket
 // work, each reference found the table's lines in L2 and waited on them; a
-// run keeps the table in L1 (docs/analytics.md, "What it costs").
+// run keeps the table in L1 (docs/analytics.md, "The LRU anchor").
 #pragma once
 
 #include <array>

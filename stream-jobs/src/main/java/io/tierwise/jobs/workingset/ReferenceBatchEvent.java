@@ -44,7 +44,7 @@ public class ReferenceBatchEvent {
   /** Register updates of the sketch, each {@code (index << 8) | value}. */
   public int[] distinctBlocksHllUpdates = new int[0];
   /**
-   * Hits of the agent's exact LRU cache of {@link #lruAnchorBlocks} blocks among the span's
+   * Hits of the agent's exact LRU cache of {@link #lruAnchorBlocks} blocks among the batch's
    * considered references (a volume's own stream only: {@link ClusterStream}'s state keeps none).
    */
   public long lruAnchorHits;
