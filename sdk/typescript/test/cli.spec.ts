@@ -87,7 +87,8 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
     expect(show.stdout).toContain('a 64 GiB NVMe tier reaches 86 % hits');
     const history = await tierwise(['recommendations', 'history', world.recommendedVolume]);
     expect(history.stdout).toMatch(/2026-11-20T12:00:05\.000Z\s+24h\s+64 GiB\s+nvme\s+write-through\s+86\.0 %\s+-\s+-/);
-    const apply = await tierwise(['recommendations', 'apply', world.recommendedVolume, '--eviction', 's3-fifo']);
+    // Without --eviction the api applies the engine's default eviction policy.
+    const apply = await tierwise(['recommendations', 'apply', world.recommendedVolume]);
     expect(apply).toMatchObject({ code: 0, stdout: `applied: volume ${world.recommendedVolume} policy version 1: write-through, 64 GiB nvme, eviction s3-fifo\n` });
     const again = await tierwise(['recommendations', 'apply', world.recommendedVolume]);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('is applied already (conflict, HTTP 409') });
@@ -97,7 +98,7 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
 
   it("sets a volume's policy with binary units and WB+n", async () => {
     const set = await tierwise(['policy', 'set', world.plainVolume, '--mode', 'wb+2', '--tier-size', '16GiB', '--media', 'nvme']);
-    expect(set).toMatchObject({ code: 0, stdout: `volume ${world.plainVolume}: policy version 1 (write-back, 16 GiB nvme, lru); applied version none yet\n` });
+    expect(set).toMatchObject({ code: 0, stdout: `volume ${world.plainVolume}: policy version 1 (write-back, 16 GiB nvme, s3-fifo); applied version none yet\n` });
     const { rows } = await world.tenants.owner.query('SELECT mode, write_back_copies, tier_bytes::float8 AS tier_bytes FROM volume_policies WHERE tenant_id = $1 AND volume_id = $2', [world.tenantId, world.plainVolume]);
     expect(rows).toEqual([{ mode: 'write-back', write_back_copies: 2, tier_bytes: 16 * GiB }]);
     const bad = await tierwise(['policy', 'set', world.plainVolume, '--mode', 'sometimes', '--tier-size', '16GiB', '--media', 'nvme']);

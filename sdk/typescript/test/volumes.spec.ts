@@ -36,7 +36,7 @@ describe('SDK: volumes, policies and metrics export (real api process, real Post
   it('sets a policy (versions count up), refuses a read key and a write-back without copies', async () => {
     await expect(reader.volumes.setPolicy(world.plainVolume, { mode: 'write-through', tier_bytes: 8 * GiB, media: 'ram' })).rejects.toBeInstanceOf(PermissionDeniedError);
     const first = await admin.volumes.setPolicy(world.plainVolume, { mode: 'write-through', tier_bytes: 8 * GiB, media: 'ram' });
-    expect(first).toMatchObject({ volume_id: world.plainVolume, version: 1, mode: 'write-through', write_back_copies: null, tier_bytes: 8 * GiB, media: 'ram', eviction: 'lru', source: 'manual', applied_version: null, in_sync: false });
+    expect(first).toMatchObject({ volume_id: world.plainVolume, version: 1, mode: 'write-through', write_back_copies: null, tier_bytes: 8 * GiB, media: 'ram', eviction: 's3-fifo', source: 'manual', applied_version: null, in_sync: false });
     const second = await admin.volumes.setPolicy(world.plainVolume, { mode: 'write-back', write_back_copies: 2, tier_bytes: 16 * GiB, media: 'nvme', eviction: 's3-fifo' });
     expect(second).toMatchObject({ version: 2, mode: 'write-back', write_back_copies: 2, tier_bytes: 16 * GiB, updated_by: { kind: 'api_key', id: world.adminKeyId } });
     expect(await reader.volumes.getPolicy(world.plainVolume)).toEqual(second);

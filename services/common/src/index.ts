@@ -1,3 +1,4 @@
+export * from './contracts/index.js';
 export * from './config/env.js';
 export * from './config/config.module.js';
 export * from './config/kafka.js';

@@ -1,5 +1,8 @@
+import { DEFAULT_EVICTION, EVICTIONS, type Eviction } from "@tierwise/common/contracts";
 import { RowAction } from "@/components/AdminBlocks";
 import { applyRecommendation, dismissRecommendation } from "@/app/recommendations/[volumeId]/actions";
+
+const EVICTION_LABELS: Record<Eviction, string> = { lru: "LRU", "s3-fifo": "S3-FIFO", arc: "ARC", "2q": "2Q", sieve: "SIEVE" };
 
 /**
  * Apply (the recommendation becomes the volume's desired policy) and Dismiss, for an open
@@ -14,11 +17,12 @@ export function RecommendationDecision({ volumeId, createdAt, status, canWrite }
         <input type="hidden" name="created_at" value={createdAt} />
         <label>
           Eviction{" "}
-          <select name="eviction" defaultValue="lru">
-            <option value="lru">LRU</option>
-            <option value="s3-fifo">S3-FIFO</option>
-            <option value="arc">ARC</option>
-            <option value="2q">2Q</option>
+          <select name="eviction" defaultValue={DEFAULT_EVICTION}>
+            {EVICTIONS.map((eviction) => (
+              <option key={eviction} value={eviction}>
+                {EVICTION_LABELS[eviction]}
+              </option>
+            ))}
           </select>
         </label>
       </RowAction>

@@ -7,12 +7,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { type Recommendation, type RecommendationHistoryEntry, Tierwise, TierwiseApiError, type VolumeSummary } from '../index.js';
+import { type Policy, type Recommendation, type RecommendationHistoryEntry, Tierwise, TierwiseApiError, type VolumeSummary } from '../index.js';
 import { CliError, DEFAULT_API_URL, loadCredentials, saveCredentials } from './config.js';
 import { printJson, printTable } from './output.js';
 import { formatBytes, formatBytesPerSecond, formatMicroseconds, formatRatio, formatRatioError, parseBytes, parseMode } from './units.js';
 
 const USER_AGENT = 'tierwise-cli/0.1.0';
+
+type Eviction = Policy['eviction'];
+/** The api's eviction policies, for --eviction's choices; the type check fails when the api adds one. */
+const EVICTIONS = ['lru', 's3-fifo', 'arc', '2q', 'sieve'] as const satisfies readonly Eviction[];
+const everyEvictionListed: Exclude<Eviction, (typeof EVICTIONS)[number]> extends never ? true : never = true;
+void everyEvictionListed;
 
 function client(): Tierwise {
   const { apiKey, apiUrl } = loadCredentials();
@@ -173,11 +179,11 @@ pageOptions(recommendations.command('history <volumeId>').description("a volume'
 recommendations
   .command('apply <volumeId>')
   .description("apply a volume's recommendation: it becomes the volume's desired cache policy")
-  .addOption(new Option('--eviction <policy>', 'eviction policy of the tier').choices(['lru', 's3-fifo', 'arc', '2q']).default('lru'))
+  .addOption(new Option('--eviction <policy>', "eviction policy of the tier (default: the api's, the recommended one)").choices(EVICTIONS))
   .option('--copies <n>', 'n of WB+n when the recommendation is write-back', (text) => Number(text), 1)
   .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID)')
   .option('--json', 'print JSON')
-  .action(async (volumeId: string, options: { eviction: 'lru' | 's3-fifo' | 'arc' | '2q'; copies: number; idempotencyKey?: string; json?: boolean }) => {
+  .action(async (volumeId: string, options: { eviction?: Eviction; copies: number; idempotencyKey?: string; json?: boolean }) => {
     const applied = await client().recommendations.apply(volumeId, { eviction: options.eviction, write_back_copies: options.copies }, { idempotencyKey: options.idempotencyKey });
     if (options.json) return printJson(applied);
     const { policy } = applied;
@@ -206,9 +212,9 @@ policy
   .requiredOption('--mode <mode>', 'write-through (wt) or write-back+N (wb+N)')
   .requiredOption('--tier-size <size>', 'tier size: bytes or a binary unit, e.g. 64GiB')
   .addOption(new Option('--media <media>', 'tier media').choices(['ram', 'nvme']).makeOptionMandatory())
-  .addOption(new Option('--eviction <policy>', 'eviction policy').choices(['lru', 's3-fifo', 'arc', '2q']).default('lru'))
+  .addOption(new Option('--eviction <policy>', "eviction policy (default: the api's, the engine's default)").choices(EVICTIONS))
   .option('--json', 'print JSON')
-  .action(async (volumeId: string, options: { mode: string; tierSize: string; media: 'ram' | 'nvme'; eviction: 'lru' | 's3-fifo' | 'arc' | '2q'; json?: boolean }) => {
+  .action(async (volumeId: string, options: { mode: string; tierSize: string; media: 'ram' | 'nvme'; eviction?: Eviction; json?: boolean }) => {
     const set = await client().volumes.setPolicy(volumeId, { ...parseMode(options.mode), tier_bytes: parseBytes(options.tierSize), media: options.media, eviction: options.eviction });
     if (options.json) return printJson(set);
     process.stdout.write(`volume ${volumeId}: policy version ${set.version} (${set.mode}, ${formatBytes(set.tier_bytes)} ${set.media}, ${set.eviction}); applied version ${set.applied_version ?? 'none yet'}\n`);

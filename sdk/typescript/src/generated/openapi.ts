@@ -1346,7 +1346,7 @@ export interface components {
             /** @enum {string} */
             media: "ram" | "nvme";
             /** @enum {string} */
-            eviction: "lru" | "s3-fifo" | "arc" | "2q";
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
             /**
              * @description set by hand or by applying a recommendation
              * @enum {string}
@@ -2938,11 +2938,11 @@ export interface operations {
                      */
                     media: "ram" | "nvme";
                     /**
-                     * @description eviction policy of the tier (default lru)
-                     * @default lru
+                     * @description eviction policy of the tier (default s3-fifo, the engine's)
+                     * @default s3-fifo
                      * @enum {string}
                      */
-                    eviction?: "lru" | "s3-fifo" | "arc" | "2q";
+                    eviction?: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
                 } | {
                     /**
                      * @description write-back (WB+n): writes are acknowledged once in the tier and on n peers, destaged later
@@ -2966,11 +2966,11 @@ export interface operations {
                      */
                     media: "ram" | "nvme";
                     /**
-                     * @description eviction policy of the tier (default lru)
-                     * @default lru
+                     * @description eviction policy of the tier (default s3-fifo, the engine's)
+                     * @default s3-fifo
                      * @enum {string}
                      */
-                    eviction?: "lru" | "s3-fifo" | "arc" | "2q";
+                    eviction?: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
                 };
             };
         };
@@ -3309,11 +3309,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description eviction policy of the tier (default lru)
-                     * @default lru
+                     * @description eviction policy of the tier (default s3-fifo, the engine's)
+                     * @default s3-fifo
                      * @enum {string}
                      */
-                    eviction?: "lru" | "s3-fifo" | "arc" | "2q";
+                    eviction?: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
                     /**
                      * @description n of WB+n when the recommendation is write-back (default 1); ignored for write-through
                      * @default 1

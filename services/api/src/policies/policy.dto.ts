@@ -1,18 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
+import { CACHE_MODES, type CacheMode, DEFAULT_EVICTION, type Eviction, EVICTIONS, type Media, MEDIA, TIER_BLOCK_BYTES } from '@tierwise/common';
 import type { ActorKind } from '../auth/principal.js';
-
-/** Cache modes (shared/DESIGN.md §3): write-through (WT) or write-back to the tier and n peers (WB+n). */
-export const CACHE_MODES = ['write-through', 'write-back'] as const;
-export type CacheMode = (typeof CACHE_MODES)[number];
-/** Tier media. */
-export const MEDIA = ['ram', 'nvme'] as const;
-export type Media = (typeof MEDIA)[number];
-/** Eviction policies the agent's cache engine implements (issue 3); LRU is the default. */
-export const EVICTIONS = ['lru', 's3-fifo', 'arc', '2q'] as const;
-export type Eviction = (typeof EVICTIONS)[number];
-/** Tier sizes are whole 4 KiB blocks. */
-export const TIER_BLOCK_BYTES = 4096;
 
 /** A volume_policies row. */
 export interface PolicyRow {
@@ -45,7 +34,7 @@ export interface DesiredPolicy {
 const policyShape = {
   tier_bytes: z.number().int().min(TIER_BLOCK_BYTES).max(Number.MAX_SAFE_INTEGER).multipleOf(TIER_BLOCK_BYTES).describe('tier size, bytes, a multiple of 4096').meta({ example: 68719476736 }),
   media: z.enum(MEDIA).describe('tier media').meta({ example: 'nvme' }),
-  eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
+  eviction: z.enum(EVICTIONS).default(DEFAULT_EVICTION).describe(`eviction policy of the tier (default ${DEFAULT_EVICTION}, the engine's)`),
 };
 
 /**

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
-import { EVICTIONS, MEDIA, PolicyDto } from '../policies/policy.dto.js';
+import { DEFAULT_EVICTION, EVICTIONS, MEDIA } from '@tierwise/common';
+import { PolicyDto } from '../policies/policy.dto.js';
 import { mapPrediction, mapRecommendationFields, PredictionDto, RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
@@ -40,7 +41,7 @@ export type RecommendationHistoryQuery = z.output<typeof recommendationHistoryQu
 
 /** Body of POST /v1/recommendations/{volumeId}/apply: what the recommendation does not say. */
 export const applyRecommendationSchema = z.object({
-  eviction: z.enum(EVICTIONS).default('lru').describe('eviction policy of the tier (default lru)'),
+  eviction: z.enum(EVICTIONS).default(DEFAULT_EVICTION).describe(`eviction policy of the tier (default ${DEFAULT_EVICTION}, the engine's)`),
   write_back_copies: z.number().int().min(0).max(8).default(1).describe('n of WB+n when the recommendation is write-back (default 1); ignored for write-through'),
   created_at: timestampSchema.optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
 });

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
+import type { Media, Queryable } from '@tierwise/common';
 import type { Actor } from '../auth/principal.js';
-import type { Media } from '../policies/policy.dto.js';
 import { RECOMMENDATION_COLUMNS } from '../dtos/volume.dto.js';
 import type { RecommendationHistoryRow, RecommendationListRow, RecommendationStatus } from './recommendation.dto.js';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DatabaseService, ErrorCode, type Queryable } from '@tierwise/common';
+import { ApiError, DatabaseService, ErrorCode, type Queryable, TIER_BLOCK_BYTES } from '@tierwise/common';
 import { z } from 'zod';
 import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import type { RequestOrigin } from '../http/request-origin.js';
-import { type DesiredPolicy, TIER_BLOCK_BYTES } from '../policies/policy.dto.js';
+import type { DesiredPolicy } from '../policies/policy.dto.js';
 import { PolicyService } from '../policies/policy.service.js';
 import {
   type AppliedRecommendationDto,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CacheMode, Eviction, Media } from '@tierwise/common';
 import { z } from 'zod';
 
 /** Longest wait of a long-poll, seconds (below the 30 s idle timeouts of common proxies). */
@@ -25,13 +26,13 @@ export interface AgentPolicy {
   volume_id: string;
   /** desired version; every change in the api adds one */
   version: number;
-  mode: 'write-through' | 'write-back';
+  mode: CacheMode;
   /** n of WB+n; null for write-through */
   write_back_copies: number | null;
   /** tier size, bytes */
   tier_bytes: number;
-  media: 'ram' | 'nvme';
-  eviction: 'lru' | 's3-fifo' | 'arc' | '2q';
+  media: Media;
+  eviction: Eviction;
 }
 
 /** The document an agent pulls: the desired policies of the volumes it named that have one. */

@@ -2,6 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
+import { EVICTIONS } from "@tierwise/common/contracts";
 import { z } from "zod";
 import { formAction, parseForm } from "@/lib/actions";
 import { sendJson } from "@/lib/session";
@@ -22,7 +23,7 @@ const Dismissed = z.object({ status: z.string() });
  */
 export const applyRecommendation = formAction(async (form) => {
   const { id, created_at, eviction } = parseForm(
-    z.object({ id: VolumeId, created_at: z.iso.datetime({ offset: true }), eviction: z.enum(["lru", "s3-fifo", "arc", "2q"]) }),
+    z.object({ id: VolumeId, created_at: z.iso.datetime({ offset: true }), eviction: z.enum(EVICTIONS) }),
     form,
   );
   const applied = await sendJson("POST", `/v1/recommendations/${id}/apply`, Applied, { created_at, eviction }, { "Idempotency-Key": randomUUID() });

@@ -1,0 +1,24 @@
+/**
+ * The cache-policy vocabulary every service speaks (the api's policies and recommendations, the
+ * agents' policy pull): declared once here. The agent's own names are in
+ * edge-agent/src/cache/eviction/eviction_policy.hpp (it spells S3-FIFO `s3fifo`); the database
+ * checks the same values (db/migrations, volume_policies and recommendations).
+ */
+
+/** Cache modes (shared/DESIGN.md §3): write-through (WT) or write-back to the tier and n peers (WB+n). */
+export const CACHE_MODES = ['write-through', 'write-back'] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
+/** Tier media. */
+export const MEDIA = ['ram', 'nvme'] as const;
+export type Media = (typeof MEDIA)[number];
+
+/** The eviction policies the agent's cache engine implements (docs/eviction.md). */
+export const EVICTIONS = ['lru', 's3-fifo', 'arc', '2q', 'sieve'] as const;
+export type Eviction = (typeof EVICTIONS)[number];
+
+/** The engine's default eviction policy (docs/eviction.md): what a policy gets when none is named. */
+export const DEFAULT_EVICTION: Eviction = 's3-fifo';
+
+/** Tier sizes are whole 4 KiB blocks. */
+export const TIER_BLOCK_BYTES = 4096;
