@@ -134,6 +134,7 @@ uint32_t ghost_capacity(PolicyKind kind, uint32_t slots) {
     case PolicyKind::kS3Fifo: return static_cast<uint32_t>(slots * eviction::S3FifoPolicy::kGhostFraction);
     case PolicyKind::kArc: return slots;
     case PolicyKind::kTwoQ: return static_cast<uint32_t>(slots * eviction::TwoQPolicy::kOutFraction);
+    case PolicyKind::kSieve: return 0;
   }
   return slots;
 }
@@ -200,10 +201,12 @@ INSTANTIATE_TEST_SUITE_P(EveryPair, LiveSwitch, ::testing::ValuesIn(every_switch
 // new policy: a scan of twice the tier right after the switch does not flush it
 // (each policy's protected queue: M, T2, Am). 2Q as the old policy is left out:
 // its hits in A1in are not counted (correlated references), so a hot set in a
-// tier that never evicted is still "seen once" there.
+// tier that never evicted is still "seen once" there. SIEVE as the new policy
+// is left out: adopt starts its visited bits at 0, so the scan's hand takes
+// the carried blocks first (AdoptedSieveEvictsInTheOldPolicysOrder).
 TEST(LiveSwitch, AHotSetTheOldPolicyKnowsSurvivesAScanInTheNewOne) {
   constexpr uint32_t kSlots = 1024, kHot = kSlots / 2;
-  for (PolicyKind from : {PolicyKind::kLru, PolicyKind::kS3Fifo, PolicyKind::kArc}) {
+  for (PolicyKind from : {PolicyKind::kLru, PolicyKind::kS3Fifo, PolicyKind::kArc, PolicyKind::kSieve}) {
     for (PolicyKind to : {PolicyKind::kS3Fifo, PolicyKind::kArc, PolicyKind::kTwoQ}) {
       if (from == to) continue;
       TierIndex index = make_index(from, kSlots);
@@ -236,9 +239,44 @@ TEST(LiveSwitch, BackAndForthUnderChurnKeepsEveryBlockOnce) {
     feed(index, at, at + step);
     at += step;
     const std::set<uint64_t> before = resident_blocks(index);
-    index.switch_policy(eviction::all_policies()[round % 4]);
+    index.switch_policy(eviction::all_policies()[round % eviction::all_policies().size()]);
     EXPECT_EQ(resident_via_policy(index), before) << "round " << round;
     EXPECT_EQ(index.size(), kTierSlots);
+  }
+}
+
+// A switch to SIEVE: the old policy's eviction order becomes SIEVE's queue
+// (the next victim at the tail, the hand unset), so SIEVE's victims are the
+// old policy's next ones, in order; and SIEVE's own order, from the hand,
+// carries over to a rebuild of SIEVE.
+TEST(LiveSwitch, AdoptedSieveEvictsInTheOldPolicysOrder) {
+  for (PolicyKind from : eviction::all_policies()) {
+    TierIndex index = make_index(from);
+    feed(index, 0, trace_refs().size() / 3);
+    struct Blocks final : eviction::ResidentBlocks {
+      uint64_t block_in(uint32_t) const override { return 0; }
+    } no_blocks;
+    auto slot_order = [&] {
+      std::vector<eviction::ResidentEntry> order;
+      index.policy().eviction_order(no_blocks, &order);
+      std::vector<uint32_t> slots;
+      for (const auto& e : order) slots.push_back(e.slot);
+      return slots;
+    };
+    const std::vector<uint32_t> before = slot_order();
+    // SIEVE to SIEVE: a rebuild of the same size, as a resize makes it.
+    if (from == PolicyKind::kSieve) index.resize(kTierSlots); else index.switch_policy(PolicyKind::kSieve);
+    EXPECT_EQ(slot_order(), before) << eviction::policy_name(from);
+    // Feed new blocks: each evicts the next slot of `before` (no bit is set).
+    for (size_t i = 0; i < 100; ++i) {
+      const TierIndex::Insertion ins = index.insert((uint64_t{1} << 50) + i);
+      ASSERT_TRUE(ins.evicted);
+      EXPECT_EQ(ins.slot, before[i]) << eviction::policy_name(from) << " victim " << i;
+    }
+    const std::vector<uint32_t> sieve_order = slot_order();
+    index.switch_policy(PolicyKind::kLru);
+    index.switch_policy(PolicyKind::kSieve);
+    EXPECT_EQ(slot_order(), sieve_order) << eviction::policy_name(from) << ": SIEVE -> LRU -> SIEVE";
   }
 }
 

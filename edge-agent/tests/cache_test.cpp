@@ -409,6 +409,7 @@ TEST(CacheEngineTest, EachVolumeChoosesItsPolicyScanResistantOnesKeepTheHotSet) 
   EXPECT_EQ(hot_hits_after_scan({PolicyKind::kS3Fifo, 0, 0}), 16u);
   EXPECT_EQ(hot_hits_after_scan({PolicyKind::kArc, 0, 0}), 16u);
   EXPECT_EQ(hot_hits_after_scan({PolicyKind::kTwoQ, 0, 0}), 16u);
+  EXPECT_EQ(hot_hits_after_scan({PolicyKind::kSieve, 0, 0}), 16u);
   // LRU with the sequential cut-off: the scan does not populate at all.
   EXPECT_EQ(hot_hits_after_scan({PolicyKind::kLru, 256 * 1024, 0}), 16u);
 }

@@ -1,4 +1,4 @@
-// Eviction policies of the tier index (LRU, S3-FIFO, ARC, 2Q): the behaviour
+// Eviction policies of the tier index (LRU, S3-FIFO, ARC, 2Q, SIEVE): the behaviour
 // each paper describes, visible in which blocks stay resident; the block map
 // against std::unordered_map; deferred eviction of pinned victims.
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include "cache/eviction/arc_policy.hpp"
 #include "cache/eviction/block_map.hpp"
 #include "cache/eviction/s3fifo_policy.hpp"
+#include "cache/eviction/sieve_policy.hpp"
 #include "cache/eviction/two_q_policy.hpp"
 #include "cache/tier_index.hpp"
 
@@ -97,12 +98,13 @@ uint32_t hot_blocks_kept_after_scan(PolicyKind kind, uint32_t capacity, uint32_t
   return kept;
 }
 
-TEST(ScanResistanceTest, S3FifoArcAnd2QKeepAReusedSetThroughAScanLruLosesIt) {
+TEST(ScanResistanceTest, S3FifoArc2QAndSieveKeepAReusedSetThroughAScanLruLosesIt) {
   constexpr uint32_t kCapacity = 40, kHot = 8, kScan = 400;
   EXPECT_EQ(hot_blocks_kept_after_scan(PolicyKind::kLru, kCapacity, kHot, kScan), 0u);
   EXPECT_EQ(hot_blocks_kept_after_scan(PolicyKind::kS3Fifo, kCapacity, kHot, kScan), kHot);
   EXPECT_EQ(hot_blocks_kept_after_scan(PolicyKind::kArc, kCapacity, kHot, kScan), kHot);
   EXPECT_EQ(hot_blocks_kept_after_scan(PolicyKind::kTwoQ, kCapacity, kHot, kScan), kHot);
+  EXPECT_EQ(hot_blocks_kept_after_scan(PolicyKind::kSieve, kCapacity, kHot, kScan), kHot);
 }
 
 TEST(S3FifoPolicyTest, OneHitWondersLeaveFromTheSmallQueueAndComeBackThroughTheGhost) {
@@ -197,6 +199,175 @@ TEST(TwoQPolicyTest, A1inAbsorbsCorrelatedReferencesA1outPromotesToAm) {
   for (uint64_t b = 10; b < 120; ++b) ghosts += q.in_a1out(b) ? 1 : 0;
   EXPECT_EQ(ghosts, 4u);
   EXPECT_TRUE(resident(index, 1)) << "Am's block outlives the one-time blocks";
+}
+
+// The resident blocks among first..last, in increasing order.
+std::vector<uint64_t> resident_of(const TierIndex& index, uint64_t first, uint64_t last) {
+  std::vector<uint64_t> out;
+  for (uint64_t b = first; b <= last; ++b) {
+    if (resident(index, b)) out.push_back(b);
+  }
+  return out;
+}
+
+// SIEVE as the paper's Algorithm 1 reads, over a vector (index 0 the tail,
+// the back the head): the engine's SievePolicy must make the same decisions.
+TEST(SievePolicyTest, MatchesAVectorBasedSieveOnRandomBlocks) {
+  constexpr size_t kCapacity = 50;
+  TierIndex index = make_index(PolicyKind::kSieve, kCapacity);
+  struct Entry {
+    uint64_t block;
+    bool visited;
+  };
+  std::vector<Entry> queue;
+  long hand = -1;  // index into queue; -1: unset
+  std::mt19937 rng(13);
+  for (int i = 0; i < 50000; ++i) {
+    const uint64_t block = rng() % 4 == 0 ? rng() % 20 : rng() % 150;
+    const auto it = std::find_if(queue.begin(), queue.end(), [&](const Entry& e) { return e.block == block; });
+    const bool expected_hit = it != queue.end();
+    if (expected_hit) {
+      it->visited = true;
+    } else {
+      if (queue.size() == kCapacity) {
+        size_t o = hand < 0 ? 0 : static_cast<size_t>(hand);
+        while (queue[o].visited) {
+          queue[o].visited = false;
+          o = o + 1 == queue.size() ? 0 : o + 1;
+        }
+        hand = o + 1 < queue.size() ? static_cast<long>(o) : -1;  // the next block shifts into o
+        queue.erase(queue.begin() + static_cast<long>(o));
+      }
+      queue.push_back({block, false});
+    }
+    ASSERT_EQ(access(index, block), expected_hit) << "access " << i;
+  }
+  EXPECT_EQ(index.size(), kCapacity);
+}
+
+// SIEVE (NSDI 2024, Algorithm 1): a scan of one-hit wonders leaves before the
+// visited blocks, however long it is: the hand stays among the new blocks
+// (quick demotion) and never reaches the visited ones behind it.
+TEST(SievePolicyTest, AOneHitWonderScanLeavesBeforeTheVisitedBlocks) {
+  constexpr uint32_t kCapacity = 10, kHot = 4;
+  TierIndex index = make_index(PolicyKind::kSieve, kCapacity);
+  for (uint64_t b = 0; b < kHot; ++b) access(index, b);
+  for (uint64_t b = 0; b < kHot; ++b) EXPECT_TRUE(access(index, b));  // visited
+  for (uint64_t b = 1000; b < 1000 + 10 * kCapacity; ++b) EXPECT_FALSE(access(index, b));
+  for (uint64_t b = 0; b < kHot; ++b) EXPECT_TRUE(resident(index, b)) << "visited block " << b;
+  // The tier holds the hot blocks and the newest one-hit wonders.
+  EXPECT_EQ(resident_of(index, 1000, 1000 + 10 * kCapacity).size(), kCapacity - kHot);
+  EXPECT_EQ(index.size(), kCapacity);
+}
+
+// A visited block survives one pass of the hand (its bit cleared) and leaves
+// on the next pass unless hit again meanwhile.
+TEST(SievePolicyTest, AVisitedBlockSurvivesOnePassOfTheHandThenGoesIfNotHitAgain) {
+  for (const bool hit_again : {false, true}) {
+    TierIndex index = make_index(PolicyKind::kSieve, 3);
+    const auto& sieve = static_cast<const eviction::SievePolicy&>(index.policy());
+    for (uint64_t b : {1, 2, 3}) access(index, b);  // queue, tail first: 1 2 3
+    EXPECT_TRUE(access(index, 1));
+    access(index, 4);  // hand at 1: visited, cleared; 2 is the victim; hand on 3
+    EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 3, 4}));
+    EXPECT_FALSE(sieve.visited(index.find(1))) << "the hand cleared its bit";
+    EXPECT_EQ(sieve.hand(), index.find(3));
+    EXPECT_TRUE(access(index, 3));
+    EXPECT_TRUE(access(index, 4));
+    if (hit_again) {
+      EXPECT_TRUE(access(index, 1));
+    }
+    // The hand clears 3 and 4, wraps past the head to the tail (1) ...
+    access(index, 5);
+    if (hit_again) {
+      // ... where 1 was visited again: cleared, and 3 (cleared before) goes.
+      EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 4, 5}));
+    } else {
+      // ... where 1, not hit since the last pass, is the victim.
+      EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{3, 4, 5}));
+    }
+  }
+}
+
+// The next eviction starts where the hand stopped, not at the tail.
+TEST(SievePolicyTest, TheHandResumesWhereItStoppedNotAtTheTail) {
+  TierIndex index = make_index(PolicyKind::kSieve, 4);
+  const auto& sieve = static_cast<const eviction::SievePolicy&>(index.policy());
+  for (uint64_t b : {1, 2, 3, 4}) access(index, b);
+  EXPECT_EQ(sieve.hand(), TierIndex::kNoSlot) << "unset until the first eviction";
+  access(index, 1);
+  access(index, 5);  // clears 1, evicts 2; hand on 3
+  EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 3, 4, 5}));
+  access(index, 6);  // the hand is on 3: 3 goes, 1 (the tail, not visited) stays
+  EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 4, 5, 6}));
+  access(index, 7);
+  EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 5, 6, 7}));
+}
+
+// A block erased under the hand (an I/O failed) moves the hand one step toward
+// the head first; the freed slot, reused by the next block, is not the hand.
+TEST(SievePolicyTest, EraseOfTheBlockUnderTheHandMovesTheHandOn) {
+  TierIndex index = make_index(PolicyKind::kSieve, 4);
+  const auto& sieve = static_cast<const eviction::SievePolicy&>(index.policy());
+  for (uint64_t b : {1, 2, 3, 4}) access(index, b);
+  access(index, 1);
+  access(index, 5);  // evicts 2; hand on 3
+  const uint32_t slot3 = index.find(3);
+  ASSERT_EQ(sieve.hand(), slot3);
+  index.pin(slot3);
+  index.unpin(slot3, /*drop=*/true);
+  EXPECT_EQ(sieve.hand(), index.find(4));
+  EXPECT_EQ(index.insert(6).slot, slot3) << "the erased slot is reused";
+  access(index, 7);  // the hand is on 4: 4 goes, not 6 in the reused slot
+  EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 5, 6, 7}));
+
+  // Erasing the head under the hand unsets it: the next eviction starts at the tail.
+  eviction::SievePolicy policy;
+  struct SlotIsBlock final : eviction::ResidentBlocks {
+    uint64_t block_in(uint32_t slot) const override { return slot; }
+  } blocks;
+  for (uint32_t s = 0; s < 3; ++s) policy.on_insert(s, s);  // tail 0, 1, head 2
+  policy.on_hit(0);
+  EXPECT_EQ(policy.evict(blocks), 1u);  // 0 cleared, 1 the victim; hand on 2, the head
+  EXPECT_EQ(policy.hand(), 2u);
+  policy.on_erase(2);
+  EXPECT_EQ(policy.hand(), eviction::EvictionPolicy::kNoSlot);
+  policy.on_insert(3, 3);
+  EXPECT_EQ(policy.evict(blocks), 0u) << "from the tail again";
+}
+
+TEST(SievePolicyTest, EvictionOrderStartsAtTheHandAndAdoptKeepsIt) {
+  TierIndex index = make_index(PolicyKind::kSieve, 5);
+  for (uint64_t b : {1, 2, 3, 4, 5}) access(index, b);
+  access(index, 1);
+  access(index, 6);  // clears 1, evicts 2; hand on 3; queue tail first: 1 3 4 5 6
+  access(index, 4);
+  struct Blocks final : eviction::ResidentBlocks {
+    explicit Blocks(const TierIndex& i) : index(i) {}
+    uint64_t block_in(uint32_t slot) const override {
+      for (uint64_t b = 0; b < 10; ++b) {
+        if (index.find(b) == slot) return b;
+      }
+      return UINT64_MAX;
+    }
+    const TierIndex& index;
+  } blocks(index);
+  auto order = [&] {
+    std::vector<eviction::ResidentEntry> out;
+    index.policy().eviction_order(blocks, &out);
+    std::vector<std::pair<uint64_t, bool>> got;
+    for (const auto& e : out) got.emplace_back(e.block, e.frequent);
+    return got;
+  };
+  using Order = std::vector<std::pair<uint64_t, bool>>;
+  EXPECT_EQ(order(), (Order{{3, false}, {4, true}, {5, false}, {6, false}, {1, false}}));
+  // A rebuild (resize to the same capacity) adopts that order: the first entry
+  // becomes the tail, the hand is unset and every visited bit 0.
+  EXPECT_EQ(index.resize(5), 0u);
+  EXPECT_EQ(order(), (Order{{3, false}, {4, false}, {5, false}, {6, false}, {1, false}}));
+  access(index, 7);
+  access(index, 8);
+  EXPECT_EQ(resident_of(index, 1, 9), (std::vector<uint64_t>{1, 5, 6, 7, 8}));
 }
 
 TEST(TierIndexTest, APinnedVictimLeavesAtOnceAndItsSlotIsFreedByTheLastUnpin) {

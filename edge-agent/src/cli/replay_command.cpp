@@ -80,7 +80,8 @@ void register_replay_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--eviction", args->eviction,
                   "Eviction policy of each volume's tier: lru, s3fifo (Yang et al., SOSP 2023), "
-                  "arc (Megiddo & Modha, FAST 2003) or 2q (Johnson & Shasha, VLDB 1994); "
+                  "arc (Megiddo & Modha, FAST 2003), 2q (Johnson & Shasha, VLDB 1994) or sieve "
+                  "(Zhang et al., NSDI 2024); "
                   "docs/eviction.md compares them on the real traces")
       ->check(CLI::IsMember(eviction_choices()))
       ->capture_default_str();

@@ -14,7 +14,7 @@ struct VolumeConfig {
   uint64_t size_bytes = 0; // 0: the datastore's size; else the export's size (a file grows to it)
   uint64_t tier_bytes = 0;      // tier capacity, bytes (multiple of 4096)
   std::string tier_file;        // empty: a RAM tier; else a file or device (NVMe/SSD), O_DIRECT
-  std::string policy;           // eviction policy: lru, s3fifo, arc, 2q; empty: the engine's default
+  std::string policy;           // eviction policy: lru, s3fifo, arc, 2q, sieve; empty: the engine's default
   uint64_t sequential_cutoff_bytes = UINT64_MAX;  // UINT64_MAX: the engine's default; 0: off
   bool write_back = false;          // "mode": "write-back" (needs a tier file/device)
   std::vector<std::string> peers;   // WB+n: "host:port" of `tierwise-agent peer --listen`
@@ -33,7 +33,7 @@ struct ServeConfig {
 //                 "size": "10GiB", "tier": {"ram": "1GiB"}, "policy": "lru"}]}
 // A flash tier is {"file": "/nvme/vm1.tier", "size": "8GiB"} instead of "ram".
 // "size" is optional for an existing datastore; "policy" (lru, s3fifo, arc,
-// 2q) and "sequential_cutoff" ("off" or a byte size) default to the engine's.
+// 2q, sieve) and "sequential_cutoff" ("off" or a byte size) default to the engine's.
 // "mode" is "write-through" (default) or "write-back"; write-back needs a
 // "file" tier and takes optional "peers" (["host:port", ...], WB+n) and
 // "journal_entries" (ring entries, 64..1048576; default 16384, 72 MiB) and

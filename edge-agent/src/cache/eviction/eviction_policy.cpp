@@ -3,13 +3,15 @@
 #include "cache/eviction/arc_policy.hpp"
 #include "cache/eviction/lru_policy.hpp"
 #include "cache/eviction/s3fifo_policy.hpp"
+#include "cache/eviction/sieve_policy.hpp"
 #include "cache/eviction/two_q_policy.hpp"
 
 namespace tierwise::cache::eviction {
 
 const std::vector<PolicyKind>& all_policies() {
   static const std::vector<PolicyKind> kinds{PolicyKind::kLru, PolicyKind::kS3Fifo,
-                                             PolicyKind::kArc, PolicyKind::kTwoQ};
+                                             PolicyKind::kArc, PolicyKind::kTwoQ,
+                                             PolicyKind::kSieve};
   return kinds;
 }
 
@@ -19,6 +21,7 @@ std::string_view policy_name(PolicyKind kind) {
     case PolicyKind::kS3Fifo: return "s3fifo";
     case PolicyKind::kArc: return "arc";
     case PolicyKind::kTwoQ: return "2q";
+    case PolicyKind::kSieve: return "sieve";
   }
   return "?";
 }
@@ -36,6 +39,7 @@ std::unique_ptr<EvictionPolicy> make_policy(PolicyKind kind, uint32_t capacity_s
     case PolicyKind::kS3Fifo: return std::make_unique<S3FifoPolicy>(capacity_slots);
     case PolicyKind::kArc: return std::make_unique<ArcPolicy>(capacity_slots);
     case PolicyKind::kTwoQ: return std::make_unique<TwoQPolicy>(capacity_slots);
+    case PolicyKind::kSieve: return std::make_unique<SievePolicy>();
   }
   return nullptr;
 }

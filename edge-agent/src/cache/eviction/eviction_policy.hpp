@@ -1,5 +1,5 @@
 // The eviction-policy interface of the cache engine's tier index, and the
-// policies it offers: LRU, S3-FIFO, ARC and 2Q, all over 4 KiB block slots.
+// policies it offers: LRU, S3-FIFO, ARC, 2Q and SIEVE, all over 4 KiB block slots.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +10,11 @@
 
 namespace tierwise::cache::eviction {
 
-enum class PolicyKind { kLru, kS3Fifo, kArc, kTwoQ };
+enum class PolicyKind { kLru, kS3Fifo, kArc, kTwoQ, kSieve };
 
 // Every policy, in the order shown to users.
 const std::vector<PolicyKind>& all_policies();
-// "lru", "s3fifo", "arc", "2q".
+// "lru", "s3fifo", "arc", "2q", "sieve".
 std::string_view policy_name(PolicyKind kind);
 // The policy named `name` (as above), or nullopt.
 std::optional<PolicyKind> parse_policy(std::string_view name);
@@ -29,7 +29,7 @@ struct ResidentEntry {
   uint64_t block = 0;
   // Accessed again since it entered the tier, as far as the policy knows: in
   // S3-FIFO's main queue or with a counter >= 2 in S, in ARC's T2, in 2Q's Am,
-  // hit since it entered in LRU.
+  // hit since it entered in LRU, visited bit set in SIEVE.
   bool frequent = false;
 };
 
@@ -81,12 +81,14 @@ class EvictionPolicy {
   // Live rebuild (a policy switch or a resize; docs/eviction.md "Live changes").
   // Appends every resident block to `out` in this policy's eviction order, the
   // next victim first: queue by queue, oldest first, in the order evict() takes
-  // from them (S3-FIFO: S then M; ARC: T1 then T2; 2Q: A1in then Am). Second
-  // chances (S3-FIFO's counters) are not simulated.
+  // from them (S3-FIFO: S then M; ARC: T1 then T2; 2Q: A1in then Am; SIEVE:
+  // from the hand toward the head, then from the tail). Second chances
+  // (S3-FIFO's counters, SIEVE's visited bits) are not simulated.
   virtual void eviction_order(const ResidentBlocks& blocks, std::vector<ResidentEntry>* out) const = 0;
   // Makes `entries` (as eviction_order gives them: the next victim first) the
   // resident blocks of this policy, which must hold none yet: each block goes
-  // to the queue its `frequent` bit selects (LRU: the one list, the bit kept), in the given
+  // to the queue its `frequent` bit selects (LRU: the one list, the bit kept;
+  // SIEVE: the one queue, the first entry oldest, the hand unset), in the given
   // order, so the old policy's next victims are also the new one's. Access
   // counters start at 0 and ghost lists empty, as in a fresh policy.
   virtual void adopt(const std::vector<ResidentEntry>& entries) = 0;

@@ -1,5 +1,5 @@
 // Intrusive doubly linked lists of tier slots: the queues of every eviction
-// policy (LRU list; S3-FIFO small/main; ARC T1/T2; 2Q A1in/Am).
+// policy (LRU list; S3-FIFO small/main; ARC T1/T2; 2Q A1in/Am; SIEVE queue).
 #pragma once
 
 #include <cstdint>
