@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 /**
  * The edge agent's CLI (edge-agent/build/tierwise-agent): {@code sample-refs} writes the
  * length-delimited ReferenceBatch stream the agent would ship; {@code mrc --exact} prints the
- * exact LRU MRC as JSON [{cache_bytes, miss_ratio}].
+ * exact MRC as JSON [{cache_bytes, miss_ratio}] (LRU, or the engine's policy with {@code --eviction});
+ * {@code block-refs} prints a volume's 4 KiB block references; {@code replay} runs the cache engine.
  */
 public final class AgentReferenceSource implements ReferenceSource {
   private final Path binary;
@@ -57,10 +58,30 @@ public final class AgentReferenceSource implements ReferenceSource {
 
   @Override
   public MissRatioCurve exactMrc(Path trace, long[] cacheBytes) throws Exception {
+    return exactMrc(trace, cacheBytes, null, null);
+  }
+
+  /**
+   * The exact miss ratio curve of one volume of a trace under an eviction policy ({@code mrc --exact
+   * --eviction policy}: the engine's policy simulated at each size over every 4 KiB block reference).
+   *
+   * @param cacheBytes sizes in bytes (multiples of 4096)
+   * @param policy the policy's name (lru, s3fifo, arc, 2q, sieve), or null for the command's own
+   *     default, exact LRU, without the {@code --eviction} option
+   * @param volume the volume ({@code --volume}), or null for a trace of one volume
+   */
+  public MissRatioCurve exactMrc(Path trace, long[] cacheBytes, String policy, String volume) throws Exception {
     String sizes = Arrays.stream(cacheBytes).mapToObj(b -> b + "B")
         .collect(Collectors.joining(","));
-    JsonNode points = new ObjectMapper().readTree(
-        run(binary.toString(), "mrc", trace.toString(), "--exact", "--sizes", sizes));
+    List<String> command = new ArrayList<>(List.of(binary.toString(), "mrc", trace.toString(), "--exact",
+        "--sizes", sizes));
+    if (policy != null) {
+      command.addAll(List.of("--eviction", policy));
+    }
+    if (volume != null) {
+      command.addAll(List.of("--volume", volume));
+    }
+    JsonNode points = new ObjectMapper().readTree(run(command.toArray(String[]::new)));
     double[] miss = new double[cacheBytes.length];
     if (!points.isArray() || points.size() != cacheBytes.length) {
       throw new AssertionError("tierwise-agent mrc returned " + points + " for sizes " + sizes);
@@ -73,6 +94,25 @@ public final class AgentReferenceSource implements ReferenceSource {
       miss[i] = points.get(i).get("miss_ratio").asDouble();
     }
     return new MissRatioCurve(cacheBytes, miss);
+  }
+
+  /** Whether this agent's {@code mrc} takes {@code --eviction} (the policies besides LRU). */
+  public boolean mrcHasEvictionOption() throws Exception {
+    return run(binary.toString(), "mrc", "--help").contains("--eviction");
+  }
+
+  /**
+   * Every 4 KiB block one volume of a trace references, in trace order ({@code block-refs}: the
+   * agent's own trace readers, every format it reads).
+   *
+   * @param volume the volume ({@code --volume}), or null for a trace of one volume
+   */
+  public long[] blockReferences(Path trace, String volume) throws Exception {
+    List<String> command = new ArrayList<>(List.of(binary.toString(), "block-refs", trace.toString()));
+    if (volume != null) {
+      command.addAll(List.of("--volume", volume));
+    }
+    return run(command.toArray(String[]::new)).lines().mapToLong(Long::parseUnsignedLong).toArray();
   }
 
   /**

@@ -1,0 +1,247 @@
+package io.tierwise.jobs.workingset.estimate.eviction;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+
+/**
+ * The entries of one simulated cache: every resident and every ghost block as a node in one pool,
+ * each node in exactly one of a fixed number of queues (doubly linked, newest at the front, oldest
+ * at the back), and one hash map from block to node. The Java counterpart of the engine's
+ * {@code SlotLists}, {@code GhostList} and {@code BlockMap} (edge-agent/src/cache/eviction/): a
+ * block is never resident and a ghost at once (a miss takes the block out of its ghost queue before
+ * it is admitted), so one map serves both.
+ *
+ * <p>Per node: the block (8 bytes), links towards the front and back (4 + 4), its queue (1) and a
+ * byte for the policy (S3-FIFO's counter, SIEVE's visited bit): 18 bytes in parallel arrays, plus
+ * the map's 12 bytes per table slot (load factor at most 0.75). Freed nodes are chained through
+ * their back links and reused; the arrays grow by half when full, up to the owner's bound on its
+ * entries ({@link #limit}), and never per access. Every
+ * operation is O(1) (expected, for the map).
+ */
+final class EntryPool {
+  /** No node: an empty queue's front or back, the end of a queue, an absent block. */
+  static final int NONE = -1;
+  /** Bytes per node in the pool's arrays: block, two links, queue, policy byte. */
+  static final int NODE_BYTES = Long.BYTES + 2 * Integer.BYTES + 2;
+  /** Bytes per slot of the map's table: a block and a node index. */
+  static final int MAP_SLOT_BYTES = Long.BYTES + Integer.BYTES;
+
+  private static final int FIRST_NODES = 16;
+  private static final byte FREE = -1;
+
+  /** The block -> node map; a subclass to read its table length for {@link #heldBytes}. */
+  private static final class NodeMap extends Long2IntOpenHashMap {
+    private static final long serialVersionUID = 1L;
+
+    NodeMap() {
+      defaultReturnValue(NONE);
+    }
+
+    /** Slots of the table (fastutil keeps one more for the key 0). */
+    int tableSlots() {
+      return n + 1;
+    }
+
+    @Override
+    public NodeMap clone() {
+      return (NodeMap) super.clone();
+    }
+  }
+
+  private NodeMap map;
+  private long[] blocks;
+  /** Towards the front (newer). */
+  private int[] newer;
+  /** Towards the back (older); the free list's link for free nodes. */
+  private int[] older;
+  private byte[] queues;
+  private byte[] bits;
+  /** Nodes 0..used-1 have been handed out at least once. */
+  private int used;
+  private int free = NONE;
+  private int[] newest;
+  private int[] oldest;
+  private int[] sizes;
+  /** The most entries the owner ever holds at once: the arrays grow no further than this. */
+  private int limit = Integer.MAX_VALUE;
+
+  /** An empty pool of {@code queueCount} queues (at most 127). */
+  EntryPool(int queueCount) {
+    map = new NodeMap();
+    blocks = new long[0];
+    newer = new int[0];
+    older = new int[0];
+    queues = new byte[0];
+    bits = new byte[0];
+    newest = new int[queueCount];
+    oldest = new int[queueCount];
+    sizes = new int[queueCount];
+    Arrays.fill(newest, NONE);
+    Arrays.fill(oldest, NONE);
+  }
+
+  /** A deep copy. */
+  EntryPool copy() {
+    EntryPool c = new EntryPool(sizes.length);
+    c.map = map.clone();
+    c.blocks = blocks.clone();
+    c.newer = newer.clone();
+    c.older = older.clone();
+    c.queues = queues.clone();
+    c.bits = bits.clone();
+    c.used = used;
+    c.free = free;
+    c.newest = newest.clone();
+    c.oldest = oldest.clone();
+    c.sizes = sizes.clone();
+    c.limit = limit;
+    return c;
+  }
+
+  /**
+   * Sets the most entries the owner holds at once (its capacity plus its ghost bounds): the arrays
+   * then grow no further than that, unless more entries are added.
+   */
+  void limit(int entries) {
+    limit = Math.max(1, entries);
+  }
+
+  /** The node of {@code block}, or {@link #NONE}. */
+  int find(long block) {
+    return map.get(block);
+  }
+
+  int queue(int node) {
+    return queues[node];
+  }
+
+  long block(int node) {
+    return blocks[node];
+  }
+
+  int bits(int node) {
+    return bits[node];
+  }
+
+  void setBits(int node, int value) {
+    bits[node] = (byte) value;
+  }
+
+  /** Entries in {@code queue}. */
+  int size(int queue) {
+    return sizes[queue];
+  }
+
+  /** The number of queues. */
+  int queueCount() {
+    return sizes.length;
+  }
+
+  /** Entries in all queues. */
+  int entries() {
+    return map.size();
+  }
+
+  /** The newest node of {@code queue}, or {@link #NONE}. */
+  int newest(int queue) {
+    return newest[queue];
+  }
+
+  /** The oldest node of {@code queue}, or {@link #NONE}. */
+  int oldest(int queue) {
+    return oldest[queue];
+  }
+
+  /** The node next to {@code node} towards its queue's front, or {@link #NONE}. */
+  int newer(int node) {
+    return newer[node];
+  }
+
+  /**
+   * Adds {@code block}, which must be absent from every queue, as the newest entry of {@code queue}
+   * with policy byte 0.
+   *
+   * @return its node
+   */
+  int add(int queue, long block) {
+    int node = allocate();
+    blocks[node] = block;
+    bits[node] = 0;
+    linkFront(node, queue);
+    map.put(block, node);
+    return node;
+  }
+
+  /** Moves {@code node} to the front of {@code queue} (its own or another). */
+  void moveToFront(int node, int queue) {
+    unlink(node);
+    linkFront(node, queue);
+  }
+
+  /** Removes {@code node} and its block from the pool; the node is reused later. */
+  void delete(int node) {
+    unlink(node);
+    map.remove(blocks[node]);
+    queues[node] = FREE;
+    older[node] = free;
+    free = node;
+  }
+
+  /**
+   * Bytes held: the pool's arrays at their allocated length ({@link #NODE_BYTES} per node) and the
+   * map's table ({@link #MAP_SLOT_BYTES} per slot), without the JVM's object headers.
+   */
+  long heldBytes() {
+    return (long) blocks.length * NODE_BYTES + (long) map.tableSlots() * MAP_SLOT_BYTES
+        + 3L * sizes.length * Integer.BYTES;
+  }
+
+  private int allocate() {
+    if (free != NONE) {
+      int node = free;
+      free = older[node];
+      return node;
+    }
+    if (used == blocks.length) {
+      int length = (int) Math.min(Math.max(FIRST_NODES, blocks.length + (blocks.length >> 1L)),
+          Math.max(limit, used + 1L));
+      blocks = Arrays.copyOf(blocks, length);
+      newer = Arrays.copyOf(newer, length);
+      older = Arrays.copyOf(older, length);
+      queues = Arrays.copyOf(queues, length);
+      bits = Arrays.copyOf(bits, length);
+    }
+    return used++;
+  }
+
+  private void linkFront(int node, int queue) {
+    int head = newest[queue];
+    queues[node] = (byte) queue;
+    newer[node] = NONE;
+    older[node] = head;
+    if (head != NONE) {
+      newer[head] = node;
+    } else {
+      oldest[queue] = node;
+    }
+    newest[queue] = node;
+    sizes[queue]++;
+  }
+
+  private void unlink(int node) {
+    int queue = queues[node];
+    int n = newer[node];
+    int o = older[node];
+    if (n != NONE) {
+      older[n] = o;
+    } else {
+      newest[queue] = o;
+    }
+    if (o != NONE) {
+      newer[o] = n;
+    } else {
+      oldest[queue] = n;
+    }
+    sizes[queue]--;
+  }
+}
