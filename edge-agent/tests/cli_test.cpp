@@ -178,6 +178,76 @@ TEST(CliMrc, OneVolumeOfAMultiVolumeTrace) {
   EXPECT_GT(curve[0]["miss_ratio"].get<double>(), curve[1]["miss_ratio"].get<double>());
 }
 
+// An MSR Cambridge CSV trace of `passes` sequential passes over blocks 0..blocks-1,
+// one 4 KiB read each.
+std::string loop_trace(uint64_t blocks, int passes) {
+  std::string csv;
+  uint64_t time = 128166385295514663;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (uint64_t b = 0; b < blocks; ++b) {
+      csv += std::to_string(time += 1000) + ",loop,0,Read," + std::to_string(b * 4096) + ",4096,100\n";
+    }
+  }
+  return csv;
+}
+
+double miss_ratio_at(const std::string& args) {
+  AgentRun run = run_agent(args);
+  EXPECT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+  const nlohmann::json curve = nlohmann::json::parse(run.out.empty() ? "[]" : run.out);
+  EXPECT_EQ(curve.size(), 1u) << run.out;
+  return curve.empty() ? -1 : curve[0]["miss_ratio"].get<double>();
+}
+
+/*
+ * A loop over N = 10 blocks, 10 passes, through a cache of C = 9 blocks:
+ * 100 references, the answers by hand.
+ *  - LRU: each re-reference has stack distance N > C: every reference misses (1.0).
+ *  - SIEVE: no block is ever hit, so no visited bit is set and SIEVE is FIFO,
+ *    which misses every reference of a loop longer than the cache (1.0).
+ *  - S3-FIFO (S = 1 slot, M = 8, G = 8 entries): pass 1 fills S and sends block
+ *    0 to G; pass 2 misses throughout, each block found in G going to M (and
+ *    pushing the next one from S into G), M's oldest leaving at block 9; from
+ *    pass 3 on, blocks 2..9 stay in M and hit, and only 0 and 1 miss (one
+ *    through S into G, back into M the next pass, M's reinsertion clearing
+ *    the counters). Misses 2N + 2 (passes - 2) = 36: 0.36.
+ *  - 2Q keeps part of the loop in Am through A1out (fewer misses than LRU).
+ * Sizes are whole blocks: 36 KiB + 1000 B is rounded down to 9 blocks.
+ */
+TEST(CliMrc, EvictionPolicyCurvesOfALoopLongerThanTheCache) {
+  TempFile trace("loop.csv", loop_trace(10, 10));
+  const std::string mrc = "mrc " + trace.path() + " --exact --sizes 37864B";
+  EXPECT_EQ(miss_ratio_at(mrc), 1.0) << "lru, the default";
+  EXPECT_EQ(miss_ratio_at(mrc + " --eviction lru"), 1.0);
+  EXPECT_EQ(miss_ratio_at(mrc + " --eviction sieve"), 1.0);
+  EXPECT_DOUBLE_EQ(miss_ratio_at(mrc + " --eviction s3fifo"), 0.36);
+  EXPECT_LT(miss_ratio_at(mrc + " --eviction 2q"), 1.0);
+  // A cache of the whole loop misses the first pass only, whatever the policy.
+  for (const std::string policy : {"lru", "s3fifo", "arc", "2q", "sieve"}) {
+    EXPECT_DOUBLE_EQ(miss_ratio_at("mrc " + trace.path() + " --exact --sizes 40KiB --eviction " + policy), 0.1)
+        << policy;
+  }
+}
+
+TEST(CliMrc, EvictionPolicyOfOneVolumeAndItsErrors) {
+  const std::string tencent = trace_path("tencent_cbs_sample50k.csv.bz2");
+  AgentRun run = run_agent("mrc --exact --eviction s3fifo --volume cbs-1125 --sizes 4KiB,1GiB " + tencent);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json curve = nlohmann::json::parse(run.out);
+  ASSERT_EQ(curve.size(), 2u);
+  EXPECT_EQ(curve[1]["cache_bytes"], 1ull << 30);
+  EXPECT_GT(curve[0]["miss_ratio"].get<double>(), curve[1]["miss_ratio"].get<double>());
+  AgentRun tiny = run_agent("mrc --exact --eviction sieve --sizes 4095B " + trace_path("msr_hm_0_sample1000.csv"));
+  EXPECT_EQ(tiny.exit_code, 2);
+  EXPECT_NE(tiny.err.find("below one 4 KiB block"), std::string::npos) << tiny.err;
+  AgentRun unknown = run_agent("mrc --exact --eviction mru " + trace_path("msr_hm_0_sample1000.csv"));
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--eviction"), std::string::npos) << unknown.err;
+  AgentRun multi = run_agent("mrc --exact --eviction arc " + tencent);
+  EXPECT_EQ(multi.exit_code, 2);
+  EXPECT_NE(multi.err.find("choose one with --volume"), std::string::npos) << multi.err;
+}
+
 TEST(CliSampleRefs, WritesDelimitedBatchesTheServiceCanRead) {
   std::string path = trace_path("cloudphysics_w_sample.vscsi");
   TempFile out("refs.bin");

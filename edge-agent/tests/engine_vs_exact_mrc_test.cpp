@@ -18,9 +18,13 @@
 // hits equal the curve at any depth. (Before deferred eviction the engine
 // skipped pinned victims: msr_hm_0 at a 256 KiB tier measured 0.1553 against
 // the exact 0.1678 at depth 32.)
+//
+// SimulatedLruVsExactMrc: the simulation behind `mrc --exact --eviction P`,
+// run with LRU, equals the Mattson curve exactly.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -33,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/exact_lru_mrc.hpp"
+#include "cache/policy_simulation.hpp"
 #include "replay/replay.hpp"
 #include "test_support.hpp"
 #include "trace/blocks.hpp"
@@ -160,6 +165,45 @@ INSTANTIATE_TEST_SUITE_P(
         TraceCase{"tencent_cbs", "tencent_cbs_sample50k.csv.bz2",
                   {64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB}, 1}),
     [](const ::testing::TestParamInfo<TraceCase>& info) { return std::string(info.param.name); });
+
+// The simulation behind `mrc --exact --eviction P` (cache::simulate_misses: the
+// engine's TierIndex and policy, one block reference at a time) with LRU gives
+// exactly Mattson's curve on every real trace of one volume, at every size from
+// one block to beyond the working set: the same miss count, hence the same
+// miss ratio to the last bit.
+class SimulatedLruVsExactMrc : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SimulatedLruVsExactMrc, EqualsMattsonAtEverySize) {
+  std::vector<uint64_t> refs;
+  analysis::ExactLruMrc exact;
+  auto reader = trace::open_trace(testing::trace_path(GetParam()));
+  trace::IoRecord record;
+  while (reader->next(record)) {
+    const trace::BlockRange blocks = trace::blocks_touched(record);
+    for (uint64_t b = blocks.first; b <= blocks.last; ++b) {
+      refs.push_back(b);
+      exact.access(b);
+    }
+  }
+  ASSERT_FALSE(refs.empty());
+  std::vector<uint64_t> sizes{1, 2, 3, 7, 64, 1000};
+  for (uint64_t blocks = 1024; blocks <= 2 * exact.distinct_blocks(); blocks += blocks / 2) sizes.push_back(blocks);
+  for (const uint64_t blocks : sizes) {
+    const uint64_t misses = cache::simulate_misses(cache::eviction::PolicyKind::kLru, blocks, refs);
+    const double simulated = static_cast<double>(misses) / static_cast<double>(refs.size());
+    EXPECT_EQ(simulated, exact.miss_ratio(blocks)) << GetParam() << " at " << blocks << " blocks";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTraces, SimulatedLruVsExactMrc,
+                         ::testing::Values("cloudphysics_w_sample.vscsi", "msr_hm_0_sample1000.csv",
+                                           "systor17_lun0_sample_a.csv.gz", "systor17_lun0_sample_b.csv.gz"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name(info.param);
+                           name = name.substr(0, name.find('.'));
+                           for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace tierwise

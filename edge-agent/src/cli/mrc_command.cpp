@@ -2,10 +2,13 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/exact_lru_mrc.hpp"
+#include "cache/eviction/eviction_policy.hpp"
+#include "cache/policy_simulation.hpp"
 #include "cli/byte_size.hpp"
 #include "cli/trace_input.hpp"
 #include "trace/blocks.hpp"
@@ -18,6 +21,7 @@ struct MrcOptions {
   bool exact = false;
   std::vector<std::string> sizes;
   std::string volume;
+  std::string eviction = "lru";
 };
 
 // 16 MiB .. 2 GiB, doubling, with the half-steps in between (24, 48, 96 MiB, ...).
@@ -30,14 +34,34 @@ std::vector<uint64_t> default_cache_sizes() {
   return sizes;
 }
 
-void run_mrc(const MrcOptions& options) {
-  std::vector<uint64_t> sizes = default_cache_sizes();
-  if (!options.sizes.empty()) {
-    sizes.clear();
-    for (const std::string& text : options.sizes) sizes.push_back(*parse_byte_size(text));
+// A byte size of at least one 4 KiB block (the smallest tier the engine holds).
+CLI::Validator whole_block_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::optional<uint64_t> bytes = parse_byte_size(text);
+        if (bytes && *bytes < trace::kBlockBytes) {
+          return "cache size " + text + " is below one 4 KiB block (4096 bytes), the smallest cache";
+        }
+        return "";
+      },
+      "");
+}
+
+// Every 4 KiB block reference of the chosen volume, reads and writes, in trace order.
+std::vector<uint64_t> block_references(TraceInput& input, VolumeChoice& volume) {
+  std::vector<uint64_t> refs;
+  trace::IoRecord record;
+  while (input.reader().next(record)) {
+    if (!volume.keep(record)) continue;
+    const trace::BlockRange blocks = trace::blocks_touched(record);
+    for (uint64_t block = blocks.first; block <= blocks.last; ++block) refs.push_back(block);
   }
-  TraceInput input(options.trace);
-  VolumeChoice volume("mrc", options.volume);
+  return refs;
+}
+
+// LRU: Mattson's stack distances, one pass for every size.
+std::vector<analysis::MrcPoint> exact_lru_curve(TraceInput& input, VolumeChoice& volume,
+                                                const std::vector<uint64_t>& sizes) {
   analysis::ExactLruMrc mrc;
   trace::IoRecord record;
   while (input.reader().next(record)) {
@@ -46,8 +70,37 @@ void run_mrc(const MrcOptions& options) {
     for (uint64_t block = blocks.first; block <= blocks.last; ++block) mrc.access(block);
   }
   volume.require_records(mrc.accesses());
+  return mrc.curve(sizes, trace::kBlockBytes);
+}
+
+// Any other policy: the engine's decisions simulated at each size.
+std::vector<analysis::MrcPoint> simulated_curve(TraceInput& input, VolumeChoice& volume,
+                                                const std::vector<uint64_t>& sizes,
+                                                cache::eviction::PolicyKind kind) {
+  const std::vector<uint64_t> refs = block_references(input, volume);
+  volume.require_records(refs.size());
+  std::vector<analysis::MrcPoint> points;
+  for (const uint64_t bytes : sizes) {
+    const uint64_t misses = cache::simulate_misses(kind, bytes / trace::kBlockBytes, refs);
+    points.push_back({bytes, static_cast<double>(misses) / static_cast<double>(refs.size())});
+  }
+  return points;
+}
+
+void run_mrc(const MrcOptions& options) {
+  std::vector<uint64_t> sizes = default_cache_sizes();
+  if (!options.sizes.empty()) {
+    sizes.clear();
+    for (const std::string& text : options.sizes) sizes.push_back(*parse_byte_size(text));
+  }
+  const cache::eviction::PolicyKind kind = *cache::eviction::parse_policy(options.eviction);  // IsMember
+  TraceInput input(options.trace);
+  VolumeChoice volume("mrc", options.volume);
+  const std::vector<analysis::MrcPoint> curve = kind == cache::eviction::PolicyKind::kLru
+                                                    ? exact_lru_curve(input, volume, sizes)
+                                                    : simulated_curve(input, volume, sizes, kind);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const analysis::MrcPoint& point : mrc.curve(sizes, trace::kBlockBytes)) {
+  for (const analysis::MrcPoint& point : curve) {
     out.push_back({{"cache_bytes", point.cache_bytes}, {"miss_ratio", point.miss_ratio}});
   }
   std::cout << out.dump(2) << '\n';
@@ -60,8 +113,11 @@ void register_mrc_command(CLI::App& app) {
   auto options = std::make_shared<MrcOptions>();
   CLI::App* command = app.add_subcommand(
       "mrc",
-      "Exact LRU miss ratio curve of one volume (Mattson stack distances over 4 KiB blocks; "
-      "reads and writes both reference a block). Prints JSON [{cache_bytes, miss_ratio}].");
+      "Exact miss ratio curve of one volume over every 4 KiB block reference (reads and writes "
+      "both reference a block). LRU (the default): Mattson stack distances, one pass. Any other "
+      "--eviction policy: the engine's own policy simulated at each cache size, the references in "
+      "trace order, one at a time (queue depth 1), a miss admitting the block, sequential cut-off "
+      "off. Prints JSON [{cache_bytes, miss_ratio}], miss_ratio = misses / references.");
   add_trace_argument(*command, options->trace);
   command
       ->add_flag("--exact", options->exact,
@@ -70,10 +126,18 @@ void register_mrc_command(CLI::App& app) {
       ->required();
   command
       ->add_option("--sizes", options->sizes,
-                   "Cache sizes, comma-separated, with B/KiB/MiB/GiB/TiB suffixes "
-                   "(default: 16MiB..2GiB doubling, with half-steps)")
+                   "Cache sizes, comma-separated, with B/KiB/MiB/GiB/TiB suffixes, each at least "
+                   "4KiB and taken in whole 4 KiB blocks (rounded down; cache_bytes echoes the size "
+                   "given) (default: 16MiB..2GiB doubling, with half-steps)")
       ->delimiter(',')
-      ->check(byte_size_validator());
+      ->check(byte_size_validator() & whole_block_validator());
+  command
+      ->add_option("--eviction", options->eviction,
+                   "Eviction policy of the curve: lru (Mattson et al. 1970), s3fifo (Yang et al., "
+                   "SOSP 2023), arc (Megiddo & Modha, FAST 2003), 2q (Johnson & Shasha, VLDB 1994) "
+                   "or sieve (Zhang et al., NSDI 2024); docs/eviction.md")
+      ->check(CLI::IsMember(cache::eviction::policy_names()))
+      ->capture_default_str();
   command->add_option("--volume", options->volume,
                       "Volume to analyse (required when the trace holds several)");
   command->callback([options] { run_mrc(*options); });

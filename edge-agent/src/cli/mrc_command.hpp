@@ -1,5 +1,7 @@
-// `tierwise-agent mrc TRACE --exact [--sizes ...] [--volume NAME]`: the exact
-// LRU miss ratio curve of one volume, as JSON [{cache_bytes, miss_ratio}].
+// `tierwise-agent mrc TRACE --exact [--eviction POLICY] [--sizes ...] [--volume NAME]`:
+// the exact miss ratio curve of one volume under an eviction policy (LRU by
+// default: Mattson stack distances; any other: the engine's policy simulated
+// at each size), as JSON [{cache_bytes, miss_ratio}].
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -25,14 +25,6 @@ struct ReplayArguments {
   std::string sequential_cutoff = "off";
 };
 
-std::vector<std::string> eviction_choices() {
-  std::vector<std::string> names;
-  for (cache::eviction::PolicyKind p : cache::eviction::all_policies()) {
-    names.emplace_back(cache::eviction::policy_name(p));
-  }
-  return names;
-}
-
 std::vector<std::string> format_choices() {
   std::vector<std::string> names{"auto"};
   for (trace::TraceFormat f : trace::all_trace_formats()) {
@@ -83,7 +75,7 @@ void register_replay_command(CLI::App& app) {
                   "arc (Megiddo & Modha, FAST 2003), 2q (Johnson & Shasha, VLDB 1994) or sieve "
                   "(Zhang et al., NSDI 2024); "
                   "docs/eviction.md compares them on the real traces")
-      ->check(CLI::IsMember(eviction_choices()))
+      ->check(CLI::IsMember(cache::eviction::policy_names()))
       ->capture_default_str();
   cmd->add_option("--sequential-cutoff", args->sequential_cutoff,
                   "I/Os of a sequential stream that reached this many bytes do not populate the "

@@ -26,6 +26,12 @@ std::string_view policy_name(PolicyKind kind) {
   return "?";
 }
 
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (PolicyKind kind : all_policies()) names.emplace_back(policy_name(kind));
+  return names;
+}
+
 std::optional<PolicyKind> parse_policy(std::string_view name) {
   for (PolicyKind kind : all_policies()) {
     if (policy_name(kind) == name) return kind;

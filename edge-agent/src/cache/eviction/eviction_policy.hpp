@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,8 @@ enum class PolicyKind { kLru, kS3Fifo, kArc, kTwoQ, kSieve };
 const std::vector<PolicyKind>& all_policies();
 // "lru", "s3fifo", "arc", "2q", "sieve".
 std::string_view policy_name(PolicyKind kind);
+// Every policy's name, in all_policies() order (a command line's choices).
+std::vector<std::string> policy_names();
 // The policy named `name` (as above), or nullopt.
 std::optional<PolicyKind> parse_policy(std::string_view name);
 
