@@ -15,7 +15,8 @@ import java.util.Arrays;
  * byte for the policy (S3-FIFO's counter, SIEVE's visited bit): 18 bytes in parallel arrays, plus
  * the map's 12 bytes per table slot (load factor at most 0.75). Freed nodes are chained through
  * their back links and reused; the arrays grow by half when full, up to the owner's bound on its
- * entries ({@link #limit}), and never per access. Every
+ * entries ({@link #limit}), and never per access; {@link #compact} reallocates them for the
+ * entries held (after a shrink). Every
  * operation is O(1) (expected, for the map).
  */
 final class EntryPool {
@@ -34,6 +35,11 @@ final class EntryPool {
     private static final long serialVersionUID = 1L;
 
     NodeMap() {
+      defaultReturnValue(NONE);
+    }
+
+    NodeMap(int expected) {
+      super(expected);
       defaultReturnValue(NONE);
     }
 
@@ -104,6 +110,62 @@ final class EntryPool {
    */
   void limit(int entries) {
     limit = Math.max(1, entries);
+  }
+
+  /**
+   * Whether the arrays hold more than twice the owner's bound on its entries (after a shrink), so
+   * that {@link #compact} would return memory.
+   */
+  boolean oversized() {
+    return blocks.length > 2L * Math.max(limit, FIRST_NODES);
+  }
+
+  /**
+   * Renumbers the entries 0..n-1, queue by queue and oldest first, into arrays and a map table sized
+   * for them; order, queues and policy bytes are kept.
+   *
+   * @return each old node's new number ({@link #NONE} for free nodes)
+   */
+  int[] compact() {
+    int n = map.size();
+    int[] renumbered = new int[used];
+    Arrays.fill(renumbered, NONE);
+    NodeMap m = new NodeMap(n);
+    long[] b = new long[n];
+    int[] nw = new int[n];
+    int[] od = new int[n];
+    byte[] q = new byte[n];
+    byte[] bt = new byte[n];
+    int next = 0;
+    for (int queue = 0; queue < sizes.length; queue++) {
+      int previous = NONE;
+      for (int node = oldest[queue]; node != NONE; node = newer[node]) {
+        int i = next++;
+        renumbered[node] = i;
+        b[i] = blocks[node];
+        q[i] = (byte) queue;
+        bt[i] = bits[node];
+        od[i] = previous;
+        nw[i] = NONE;
+        if (previous != NONE) {
+          nw[previous] = i;
+        } else {
+          oldest[queue] = i;
+        }
+        m.put(b[i], i);
+        previous = i;
+      }
+      newest[queue] = previous;
+    }
+    map = m;
+    blocks = b;
+    newer = nw;
+    older = od;
+    queues = q;
+    bits = bt;
+    used = n;
+    free = NONE;
+    return renumbered;
   }
 
   /** The node of {@code block}, or {@link #NONE}. */

@@ -77,6 +77,9 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
     return 0;
   }
 
+  /** The pool renumbered its nodes: node {@code i} is now {@code renumbered[i]}. */
+  void renumbered(int[] renumbered) {}
+
   /** Called before {@link #removeIf} forgets {@code node}. */
   void beforeForget(int node) {}
 
@@ -135,6 +138,9 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
       if (size() >= n) {
         throw new IllegalStateException(policy + " evicted nothing from " + n + " blocks");
       }
+    }
+    if (pool.oversized()) {
+      renumbered(pool.compact());
     }
   }
 

@@ -66,6 +66,13 @@ final class SieveCache extends QueueCache {
   }
 
   @Override
+  void renumbered(int[] renumbered) {
+    if (hand != NONE) {
+      hand = renumbered[hand];
+    }
+  }
+
+  @Override
   void beforeForget(int node) {
     if (node == hand) {
       hand = pool.newer(node);

@@ -52,7 +52,8 @@ public interface SimulatedCache {
    * Bytes this cache's state holds on the heap: its entry arrays at their allocated length
    * (resident and ghost entries, 18 bytes per entry slot) and its hash table (12 bytes per table
    * slot, at most three quarters full), without the JVM's object headers. The arrays grow by half
-   * when full and do not shrink.
+   * when full, at most to the capacity plus the ghost bounds; a resize that leaves them more than
+   * twice that large reallocates them at the size of the entries held.
    */
   long stateBytes();
 

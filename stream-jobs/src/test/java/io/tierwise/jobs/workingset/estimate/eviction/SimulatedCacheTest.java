@@ -167,6 +167,41 @@ class SimulatedCacheTest {
     assertThat(cache.size()).isEqualTo(300);
   }
 
+  @ParameterizedTest
+  @EnumSource(EvictionPolicy.class)
+  void aLargeShrinkReallocatesForTheEntriesHeldKeepingEveryQueuesOrder(EvictionPolicy policy) throws IOException {
+    QueueCache cache = (QueueCache) policy.newCache(2000);
+    long[] refs = stream(60_000, 20_000, 8);
+    hits(cache, refs, 0, refs.length);
+    long before = cache.stateBytes();
+    cache.resize(1500); // the arrays fit: no reallocation
+    assertThat(cache.stateBytes()).isEqualTo(before);
+    DataOutputSerializer state = new DataOutputSerializer(1024);
+    cache.writeTo(state);
+    cache.renumbered(cache.pool.compact());
+    DataOutputSerializer compacted = new DataOutputSerializer(1024);
+    cache.writeTo(compacted);
+    assertThat(compacted.getCopyOfBuffer()).as("every queue in order, the policy's bytes, SIEVE's hand")
+        .isEqualTo(state.getCopyOfBuffer());
+    for (long b : refs) {
+      int node = cache.pool.find(b);
+      if (node != NONE) {
+        assertThat(cache.pool.block(node)).isEqualTo(b);
+      }
+    }
+    cache.resize(100);
+    assertThat(cache.stateBytes()).isLessThan(before / 8);
+    assertThat(cache.size()).isEqualTo(100);
+    SimulatedCache restored = SimulatedCache.readFrom(new DataInputDeserializer(serialized(cache)));
+    assertThat(hits(cache, refs, 0, 20_000)).isEqualTo(hits(restored, refs, 0, 20_000));
+  }
+
+  private static byte[] serialized(SimulatedCache cache) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    cache.writeTo(out);
+    return out.getCopyOfBuffer();
+  }
+
   @Test
   void removeIfOfTheBlockUnderSievesHandMovesTheHandTowardsTheHead() {
     SieveCache cache = new SieveCache(4);
