@@ -59,6 +59,12 @@ final class ArcCache extends QueueCache {
     return capacity;
   }
 
+  /** The directory's bound, 2c (Figure 4: |T1| + |T2| + |B1| + |B2| <= 2c). */
+  @Override
+  long maxEntries() {
+    return 2L * capacity;
+  }
+
   @Override
   void clearMissState() {
     miss = NEW;

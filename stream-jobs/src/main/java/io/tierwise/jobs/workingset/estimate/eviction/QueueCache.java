@@ -36,11 +36,16 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
    */
   final void sizeQueues() {
     applyCapacity();
+    pool.limit((int) Math.min(Integer.MAX_VALUE, maxEntries()));
+  }
+
+  /** The most resident and ghost entries the policy holds at once: the capacity plus the ghost bounds. */
+  long maxEntries() {
     long entries = capacity;
     for (int q = residentQueues; q < queueCount(); q++) {
       entries += ghostCapacity(q);
     }
-    pool.limit((int) Math.min(Integer.MAX_VALUE, entries));
+    return entries;
   }
 
   /** A hit on the resident entry {@code node}. */
@@ -64,7 +69,10 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
   /** Recomputes the policy's derived sizes from {@link #capacity} as the constructor does. */
   abstract void applyCapacity();
 
-  /** Clears what one access leaves for the next step of the same access (ghost-hit flags). */
+  /**
+   * Clears what a miss hands to the eviction and insertion that follow it (ghost-hit flags, ARC's
+   * miss case), so that {@link #resize}'s evictions are those of a miss on a block never seen.
+   */
   void clearMissState() {}
 
   /** The bound of ghost queue {@code queue}. */
