@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 agent=${TIERWISE_AGENT:-$root/edge-agent/build/tierwise-agent}
 traces_dir=${TIERWISE_TRACES_DIR:-$root/../shared/traces}
 read -r -a fractions <<< "${EVICTION_FRACTIONS:-0.01 0.05 0.10 0.25 0.50}"
-read -r -a policies <<< "${EVICTION_POLICIES:-lru s3fifo arc 2q}"
+read -r -a policies <<< "${EVICTION_POLICIES:-lru s3fifo arc 2q sieve}"
 queue_depth=${EVICTION_QUEUE_DEPTH:-32}
 cachesim=${LIBCACHESIM_CACHESIM:-}
 cross_check_trace=cloudphysics_w_sample.vscsi
@@ -113,7 +113,7 @@ if [[ -n $cachesim ]]; then
   echo "Peer: libCacheSim ($cachesim) on the block references of $cross_check_trace (hit ratio = 1 - its miss ratio)"
   echo
   "$agent" block-refs "$traces_dir/$cross_check_trace" > "$work/blocks.txt"
-  declare -A peer_name=([lru]=LRU [s3fifo]=S3FIFO [arc]=ARC [2q]=TwoQ)
+  declare -A peer_name=([lru]=LRU [s3fifo]=S3FIFO [arc]=ARC [2q]=TwoQ [sieve]=Sieve)
   algos=""; for p in "${policies[@]}"; do algos+="${algos:+,}${peer_name[$p]}"; done
   sizes=$(IFS=,; echo "${fractions[*]}")
   (cd "$work" && "$cachesim" blocks.txt txt "$algos" "$sizes" --ignore-obj-size 1 --num-thread 2 \

@@ -34,6 +34,7 @@ struct SampleRefsOptions {
   std::string host;
   std::string cluster;
   std::string volume_name;
+  std::string volume;  // --volume: only this volume of the trace; "" = every volume
 };
 
 struct VolumeIos {
@@ -60,12 +61,14 @@ sampling::TenantKey tenant_key(const SampleRefsOptions& options) {
   }
 }
 
-// The I/Os of every volume, each volume's in time order (stable: trace order on ties).
-std::vector<VolumeIos> read_volumes(TraceInput& input) {
+// The I/Os of every volume (or of `only`, when not empty), each volume's in time
+// order (stable: trace order on ties).
+std::vector<VolumeIos> read_volumes(TraceInput& input, const std::string& only) {
   std::vector<VolumeIos> volumes;
   std::unordered_map<std::string, size_t> index;
   trace::IoRecord record;
   while (input.reader().next(record)) {
+    if (!only.empty() && record.volume != only) continue;
     auto [it, inserted] = index.try_emplace(record.volume, volumes.size());
     if (inserted) volumes.push_back({record.volume, {}});
     record.volume.clear();
@@ -82,7 +85,11 @@ void run_sample_refs(const SampleRefsOptions& options) {
   sampling::KeyedHasher hasher(tenant_key(options));
   sampling::ShardsSampler sampler(hasher, options.rate);
   TraceInput input(options.trace);
-  std::vector<VolumeIos> volumes = read_volumes(input);
+  std::vector<VolumeIos> volumes = read_volumes(input, options.volume);
+  if (!options.volume.empty() && volumes.empty()) {
+    VolumeChoice("sample-refs", options.volume).usage_error("the trace holds no record of volume " +
+                                                            options.volume);
+  }
 
   std::ofstream out(options.out, std::ios::binary | std::ios::trunc);
   if (!out) {
@@ -156,6 +163,8 @@ void register_sample_refs_command(CLI::App& app) {
   command->add_option("--volume-name", options->volume_name,
                       "Volume name whose keyed hash becomes volume_id, for a trace of one volume "
                       "(default: the trace's)");
+  command->add_option("--volume", options->volume,
+                      "Sample only this volume of the trace (default: every volume)");
   command->callback([options] { run_sample_refs(*options); });
 }
 

@@ -39,10 +39,23 @@ public final class AgentReferenceSource implements ReferenceSource {
 
   @Override
   public List<ReferenceBatch> sample(Path trace, String keyHex, double rate) throws Exception {
+    return sample(trace, keyHex, rate, null);
+  }
+
+  /**
+   * The sampled reference batches of one volume of a trace ({@code sample-refs --volume}).
+   *
+   * @param volume the volume, or null for every volume of the trace
+   */
+  public List<ReferenceBatch> sample(Path trace, String keyHex, double rate, String volume) throws Exception {
     Path out = Files.createTempFile("tierwise-refs-", ".bin");
     try {
-      run(binary.toString(), "sample-refs", trace.toString(), "--key", keyHex, "--rate",
-          Double.toString(rate), "--out", out.toString());
+      List<String> command = new ArrayList<>(List.of(binary.toString(), "sample-refs", trace.toString(), "--key",
+          keyHex, "--rate", Double.toString(rate), "--out", out.toString()));
+      if (volume != null) {
+        command.addAll(List.of("--volume", volume));
+      }
+      run(command.toArray(String[]::new));
       List<ReferenceBatch> batches = new ArrayList<>();
       try (InputStream in = Files.newInputStream(out)) {
         ReferenceBatch b;
@@ -94,11 +107,6 @@ public final class AgentReferenceSource implements ReferenceSource {
       miss[i] = points.get(i).get("miss_ratio").asDouble();
     }
     return new MissRatioCurve(cacheBytes, miss);
-  }
-
-  /** Whether this agent's {@code mrc} takes {@code --eviction} (the policies besides LRU). */
-  public boolean mrcHasEvictionOption() throws Exception {
-    return run(binary.toString(), "mrc", "--help").contains("--eviction");
   }
 
   /**

@@ -1,5 +1,8 @@
 package io.tierwise.jobs.workingset;
 
+import static io.tierwise.jobs.testing.Errors.max;
+import static io.tierwise.jobs.testing.Errors.mean;
+import static io.tierwise.jobs.testing.Errors.min;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -193,17 +196,6 @@ class ShardsAccuracyTest {
     return sizes;
   }
 
-  private static double mean(double[] a) {
-    return Arrays.stream(a).average().orElseThrow();
-  }
-
-  private static double min(double[] a) {
-    return Arrays.stream(a).min().orElseThrow();
-  }
-
-  private static double max(double[] a) {
-    return Arrays.stream(a).max().orElseThrow();
-  }
 
   @Test
   void traceExpandsToTheDocumentedFootprint() throws Exception {

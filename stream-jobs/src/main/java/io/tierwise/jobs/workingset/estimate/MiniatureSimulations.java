@@ -1,0 +1,275 @@
+package io.tierwise.jobs.workingset.estimate;
+
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+import io.tierwise.jobs.workingset.estimate.eviction.SimulatedCache;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Miniature simulations (C. A. Waldspurger, T. Saemundsson, I. Ahmad and N. Park, "Cache Modeling
+ * and Optimization using Miniature Simulations", USENIX ATC 2017): the miss ratio curve of each
+ * eviction policy of the agent's cache engine, from the SHARDS-sampled 4 KiB block references of
+ * one stream. Each policy is simulated by its Java mirror ({@link EvictionPolicy}), at each cache
+ * size {@code C} blocks of a fixed grid, on the references whose block is sampled at a rate
+ * {@code R_C}, in a cache of {@code C x R_C} blocks (section 3: a cache scaled down by the
+ * sampling rate sees the sampled stream as the full cache sees the full stream).
+ *
+ * <p><b>A rate per size.</b> {@code R_C = min(R_agent, maxBlocks / C)}: every miniature cache holds
+ * at most {@code maxBlocks} blocks, so memory is bounded whatever the footprint (as fixed-size
+ * SHARDS bounds its sample), while small sizes are simulated at the agent's full rate, exactly when
+ * the agent sends every reference. A block is in size {@code C}'s sample while
+ * {@code H mod P < T_C}, {@code T_C = R_C x P}; the samples are nested, as in SHARDS. When the
+ * agent lowers its threshold below {@code T_C} (its own sample is bounded), {@code T_C} falls to
+ * {@value #LOWERING_NUMERATOR}/{@value #LOWERING_DENOMINATOR} of the agent's so that lowerings come
+ * in steps, not per batch; the blocks that leave the sample are forgotten by every cache (resident
+ * and ghost entries) and the caches shrink to the new {@code C x R_C}.
+ *
+ * <p><b>Counting.</b> A sampled reference taken at rate {@code R} stands for {@code 1 / R}
+ * references (SHARDS section 4.2's rescaling, expressed at rate 1); the miniature miss ratio at
+ * {@code C} is the weight of its misses over the weight of its references, for all references and
+ * for the reads alone.
+ *
+ * <p><b>The curve.</b> The policies at one size see the same sampled blocks, so their sampling
+ * errors are strongly correlated: {@link #missRatios} reports the SHARDS LRU curve (the more
+ * accurate estimate, anchored and normalised by the agent's stream totals) plus each policy's
+ * miniature difference from miniature LRU, a control variate (Cochran, "Sampling Techniques",
+ * 3rd ed., 1977, section 7.2, the difference estimator). Where no eviction has happened at a
+ * size, every policy's cache holds the same blocks and the difference is exactly 0.
+ *
+ * <p>Accuracy against the engine's exact curves on the real traces: docs/analytics.md "Every
+ * policy's miss ratio curve". Not thread-safe.
+ */
+public final class MiniatureSimulations {
+  /** Bytes per block: the unit of the caches (DESIGN section 3). */
+  public static final int BLOCK_BYTES = 4096;
+  /** The most blocks one miniature cache holds, the job's default. */
+  public static final int DEFAULT_MAX_BLOCKS = 1024;
+  /** The sampled threshold falls to this fraction of the agent's when the agent's falls below it. */
+  static final int LOWERING_NUMERATOR = 7;
+  static final int LOWERING_DENOMINATOR = 8;
+
+  /** One cache size of the grid: its sample and one miniature cache per policy. */
+  private static final class Size {
+    final long blocks;
+    /** {@code maxBlocks / C} as a threshold: the highest {@code T_C} this size ever uses. */
+    final long ceiling;
+    long threshold;
+    double rate;
+    final SimulatedCache[] caches;
+    double references;
+    double readReferences;
+    final double[] misses;
+    final double[] readMisses;
+
+    Size(long blocks, long ceiling, int policies) {
+      this.blocks = blocks;
+      this.ceiling = ceiling;
+      this.caches = new SimulatedCache[policies];
+      this.misses = new double[policies];
+      this.readMisses = new double[policies];
+    }
+  }
+
+  private final long modulus;
+  private final long[] cacheBytes;
+  private final int maxBlocks;
+  private final List<EvictionPolicy> policies;
+  private final int lru;
+  private final Size[] sizes;
+
+  /**
+   * Empty simulations.
+   *
+   * @param policies the policies to simulate; must include {@link EvictionPolicy#LRU}, the control
+   *     variate
+   * @param cacheBytes the cache sizes, bytes, strictly increasing, each at least one block
+   * @param modulus the agent's {@code P} (unsigned, &gt; 0)
+   * @param agentThreshold the agent's {@code T} now (unsigned, 0 &lt; T &le; P)
+   * @param maxBlocks the most blocks one miniature cache holds, &ge; 1
+   * @throws IllegalArgumentException when an argument is outside those bounds
+   */
+  public MiniatureSimulations(List<EvictionPolicy> policies, long[] cacheBytes, long modulus,
+      long agentThreshold, int maxBlocks) {
+    if (!policies.contains(EvictionPolicy.LRU)) {
+      throw new IllegalArgumentException("miniature simulations need LRU, their control variate; got " + policies);
+    }
+    if (maxBlocks < 1) {
+      throw new IllegalArgumentException("a miniature cache needs at least 1 block, got " + maxBlocks);
+    }
+    checkThreshold(modulus, agentThreshold);
+    this.modulus = modulus;
+    this.cacheBytes = cacheBytes.clone();
+    this.maxBlocks = maxBlocks;
+    this.policies = List.copyOf(policies);
+    this.lru = this.policies.indexOf(EvictionPolicy.LRU);
+    this.sizes = new Size[cacheBytes.length];
+    for (int i = 0; i < cacheBytes.length; i++) {
+      long blocks = cacheBytes[i] / BLOCK_BYTES;
+      if (blocks < 1 || (i > 0 && cacheBytes[i] <= cacheBytes[i - 1])) {
+        throw new IllegalArgumentException("cache sizes must increase from one block: " + Arrays.toString(cacheBytes));
+      }
+      Size s = new Size(blocks, threshold(Math.min(1.0, (double) maxBlocks / blocks)), this.policies.size());
+      s.threshold = minUnsigned(s.ceiling, agentThreshold);
+      s.rate = rate(s.threshold);
+      for (int p = 0; p < s.caches.length; p++) {
+        s.caches[p] = this.policies.get(p).newCache(capacity(s));
+      }
+      sizes[i] = s;
+    }
+  }
+
+  /** The policies simulated, in the order given. */
+  public List<EvictionPolicy> policies() {
+    return policies;
+  }
+
+  /** The grid, bytes (a copy). */
+  public long[] cacheBytes() {
+    return cacheBytes.clone();
+  }
+
+  /**
+   * Follows the agent's threshold (unsigned): call it with each batch's {@code T}, before its
+   * references. No effect unless it is below a size's {@code T_C}.
+   *
+   * @throws IllegalArgumentException when {@code T = 0} or {@code T > P}
+   */
+  public void followAgentThreshold(long agentThreshold) {
+    checkThreshold(modulus, agentThreshold);
+    for (Size s : sizes) {
+      if (Long.compareUnsigned(agentThreshold, s.threshold) >= 0) {
+        continue;
+      }
+      long stepped = Long.divideUnsigned(agentThreshold, LOWERING_DENOMINATOR) * LOWERING_NUMERATOR;
+      long lowered = minUnsigned(s.ceiling, stepped == 0 ? agentThreshold : stepped);
+      s.threshold = lowered;
+      s.rate = rate(lowered);
+      for (SimulatedCache cache : s.caches) {
+        cache.removeIf(hash -> Long.compareUnsigned(Long.remainderUnsigned(hash, modulus), lowered) >= 0);
+        cache.resize(capacity(s));
+      }
+    }
+  }
+
+  /**
+   * One sampled reference, in time order.
+   *
+   * @param blockHash {@code H(L)} of the 4 KiB block referenced
+   * @param write true for a write, false for a read
+   */
+  public void reference(long blockHash, boolean write) {
+    long priority = Long.remainderUnsigned(blockHash, modulus);
+    for (Size s : sizes) {
+      if (Long.compareUnsigned(priority, s.threshold) >= 0) {
+        continue;
+      }
+      double weight = 1 / s.rate;
+      s.references += weight;
+      if (!write) {
+        s.readReferences += weight;
+      }
+      for (int p = 0; p < s.caches.length; p++) {
+        if (!s.caches[p].access(blockHash)) {
+          s.misses[p] += weight;
+          if (!write) {
+            s.readMisses[p] += weight;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The miniature miss ratios of one policy over the grid, all references or reads only; NaN at a
+   * size whose sample saw no reference (or no read) yet.
+   *
+   * @throws IllegalArgumentException when the policy is not simulated
+   */
+  public double[] miniatureMissRatios(EvictionPolicy policy, boolean readsOnly) {
+    int p = indexOf(policy);
+    double[] out = new double[sizes.length];
+    for (int i = 0; i < sizes.length; i++) {
+      Size s = sizes[i];
+      double references = readsOnly ? s.readReferences : s.references;
+      out[i] = references == 0 ? Double.NaN : (readsOnly ? s.readMisses[p] : s.misses[p]) / references;
+    }
+    return out;
+  }
+
+  /**
+   * A policy's estimated miss ratios over the grid: {@code lruMissRatios} (the SHARDS LRU curve at
+   * the same sizes) plus the policy's miniature miss ratio less miniature LRU's (the control
+   * variate), clipped to [0, 1]; where a size saw no sampled reference yet, the LRU value.
+   *
+   * @param lruMissRatios the LRU miss ratios at {@link #cacheBytes}, each in [0, 1]
+   * @param readsOnly the reads' curve (then {@code lruMissRatios} must be the reads' too)
+   * @throws IllegalArgumentException when the policy is not simulated or the lengths differ
+   */
+  public double[] missRatios(EvictionPolicy policy, double[] lruMissRatios, boolean readsOnly) {
+    if (lruMissRatios.length != sizes.length) {
+      throw new IllegalArgumentException("need " + sizes.length + " LRU miss ratios, got " + lruMissRatios.length);
+    }
+    double[] own = miniatureMissRatios(policy, readsOnly);
+    double[] control = miniatureMissRatios(EvictionPolicy.LRU, readsOnly);
+    double[] out = new double[sizes.length];
+    for (int i = 0; i < sizes.length; i++) {
+      double difference = Double.isNaN(own[i]) ? 0 : own[i] - control[i];
+      out[i] = Math.min(1, Math.max(0, lruMissRatios[i] + difference));
+    }
+    return out;
+  }
+
+  /** Blocks held by every miniature cache together, resident and ghost entries. */
+  public long stateBytes() {
+    long bytes = 0;
+    for (Size s : sizes) {
+      for (SimulatedCache cache : s.caches) {
+        bytes += cache.stateBytes();
+      }
+      bytes += 8 * (3 + 2L * s.caches.length);
+    }
+    return bytes;
+  }
+
+  /** The sampling rate of the size at index {@code i} now, {@code T_C / P}. */
+  public double rate(int i) {
+    return sizes[i].rate;
+  }
+
+  private int indexOf(EvictionPolicy policy) {
+    int p = policies.indexOf(policy);
+    if (p < 0) {
+      throw new IllegalArgumentException(policy + " is not simulated; these are: " + policies);
+    }
+    return p;
+  }
+
+  /** {@code max(1, round(C x R_C))}: the miniature cache of size {@code s}. */
+  private static int capacity(Size s) {
+    return (int) Math.max(1, Math.round(s.blocks * s.rate));
+  }
+
+  private long threshold(double rate) {
+    double t = Math.floor(rate * unsignedToDouble(modulus));
+    return t >= unsignedToDouble(modulus) ? modulus : Math.max(1, (long) t);
+  }
+
+  private double rate(long threshold) {
+    return unsignedToDouble(threshold) / unsignedToDouble(modulus);
+  }
+
+  private static long minUnsigned(long a, long b) {
+    return Long.compareUnsigned(a, b) <= 0 ? a : b;
+  }
+
+  private static void checkThreshold(long modulus, long threshold) {
+    if (modulus == 0 || threshold == 0 || Long.compareUnsigned(threshold, modulus) > 0) {
+      throw new IllegalArgumentException("sampling needs 0 < threshold <= modulus, got threshold "
+          + Long.toUnsignedString(threshold) + " and modulus " + Long.toUnsignedString(modulus));
+    }
+  }
+
+  private static double unsignedToDouble(long v) {
+    return v >= 0 ? v : (double) (v >>> 1) * 2.0 + (v & 1);
+  }
+}
