@@ -219,7 +219,7 @@ public final class MiniatureSimulations {
     return out;
   }
 
-  /** Blocks held by every miniature cache together, resident and ghost entries. */
+  /** Bytes on the heap of every miniature cache (resident and ghost entries) and the counters. */
   public long stateBytes() {
     long bytes = 0;
     for (Size s : sizes) {
