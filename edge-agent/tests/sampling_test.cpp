@@ -96,6 +96,23 @@ TEST(LruAnchor, QueuedReferencesCountTheHitsOfEachSpan) {
   EXPECT_THROW(queued.take_hits(1), std::invalid_argument) << "nothing is queued";
 }
 
+TEST(LruAnchor, TheLastReferenceAddedStaysQueuedWhenTheQueueRuns) {
+  // The batcher keeps the reference that lowered T for the next batch
+  // (take_hits(1)) right after adding it, also when that add filled the queue:
+  // a key whose lowering fell on the 1,024th queued reference stopped
+  // sample-refs with "cannot keep 1 of 0 queued references".
+  for (size_t adds : {size_t{1024}, size_t{2048}, size_t{1025}}) {
+    LruAnchor queued, immediate;
+    uint64_t expected = 0;
+    for (size_t i = 0; i < adds; ++i) {
+      queued.add(i % 100);
+      const bool hit = immediate.reference(i % 100);
+      if (i + 1 < adds) expected += hit;
+    }
+    ASSERT_EQ(queued.take_hits(1), expected) << adds << " adds";
+  }
+}
+
 TEST(SipHash, MatchesThePublishedTestVectors) {
   // Aumasson & Bernstein, "SipHash: a fast short-input PRF" (2012), Appendix
   // A: message 00 01 .. 0e under key 00 .. 0f.

@@ -56,11 +56,12 @@ class LruAnchor {
     return false;
   }
 
-  // Queues a reference of `block` for reference(); the queue runs when it is
-  // full and at take_hits(). Inline: once per block reference of the data plane.
+  // Queues a reference of `block` for reference(); a full queue runs before the
+  // next add() and at take_hits(), so the reference just added is always still
+  // queued (take_hits(1) keeps it). Inline: once per block reference of the data plane.
   void add(uint64_t block) {
-    queue_[queued_] = block;
-    if (++queued_ == queue_.size()) [[unlikely]] run_queue(queued_);
+    if (queued_ == queue_.size()) [[unlikely]] run_queue(queued_);
+    queue_[queued_++] = block;
   }
 
   // Runs the queued references but the last `keep` (0 .. queued, else
