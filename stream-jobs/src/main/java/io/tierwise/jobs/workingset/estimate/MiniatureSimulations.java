@@ -43,7 +43,7 @@ public final class MiniatureSimulations {
   /** Bytes per block: the unit of the caches (DESIGN section 3). */
   public static final int BLOCK_BYTES = 4096;
   /** The most blocks one miniature cache holds, the job's default. */
-  public static final int DEFAULT_MAX_BLOCKS = 1024;
+  public static final int DEFAULT_MAX_BLOCKS = 512;
   /** The sampled threshold falls to this fraction of the agent's when the agent's falls below it. */
   static final int LOWERING_NUMERATOR = 7;
   static final int LOWERING_DENOMINATOR = 8;
