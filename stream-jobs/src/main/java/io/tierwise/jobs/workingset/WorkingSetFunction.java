@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * already passed is a duplicate (dropped) unless its references start after everything processed:
  * then the agent restarted its sequence, and the stream continues from it. A change of sampling
  * parameters or of the distinct-block sketch's precision restarts the estimate (the old and new
- * samples cannot be mixed), except a lower threshold T with fixed-size estimators: the agent's bounded
- * sample lowered it, and the estimators evict the blocks above it and go on. Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
+ * samples cannot be mixed), except with fixed-size estimators a lower threshold T (the agent's bounded
+ * sample lowered it: the estimators evict the blocks above it and go on) or a higher one (the agent
+ * restarted with its sample afresh: the estimators keep their own T and go on, so the windows of a
+ * volume outlive agent restarts). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
  * a skipped gap loses its batches' considered references and sketch register rises together with
  * their sampled references.
  */
@@ -161,7 +163,15 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
         && w.all().sketchPrecision() != batch.distinctBlocksHllPrecision;
     int threshold = w == null ? 0 : Long.compareUnsigned(batch.samplingThreshold, w.threshold());
     boolean lowered = threshold < 0 && w.followsLowerThreshold();
-    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered) || sketchChanged) {
+    // A higher T: the agent restarted with its sample afresh (or a higher rate); fixed-size
+    // estimators keep their own, lower T and go on, so a restart keeps the volume's windows.
+    boolean raised = threshold > 0 && w.followsLowerThreshold();
+    if (raised) {
+      LOG.info("volume {}: the agent samples at T/P = {}/{} again, above the estimators' {}; the windows go on",
+          batch.volumeKey(), Long.toUnsignedString(batch.samplingThreshold), Long.toUnsignedString(batch.samplingModulus),
+          Long.toUnsignedString(w.threshold()));
+    }
+    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered && !raised) || sketchChanged) {
       if (w != null) {
         LOG.warn("volume {}: sampling changed from T/P = {}/{}, HyperLogLog p = {} to {}/{}, p = {};"
             + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(w.threshold()),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tierwise.jobs.recommend.Recommendation;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -147,6 +148,36 @@ class WorkingSetFunctionTest {
     harness.processElement(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
     harness.setProcessingTime(2 * FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1500L);
+  }
+
+  /** {@link #batch} with sampling modulus 16 and threshold {@code t}: hashes below t only. */
+  private static ReferenceBatchEvent sampledBatch(long seq, long seed, long t) {
+    ReferenceBatchEvent e = batch(seq, seed);
+    e.samplingModulus = 16;
+    e.samplingThreshold = t;
+    for (int i = 0; i < e.size(); i++) {
+      e.blockHashes[i] = Math.floorMod(e.blockHashes[i], t);
+    }
+    return e;
+  }
+
+  @Test
+  void anAgentRestartWithItsSampleAfreshContinuesTheWindows() throws Exception {
+    // The agent's bounded sample lowered T from 16 to 8; restarted, it samples at 16 again. The
+    // estimators keep their own T = 8 and go on (a restart of every window, 7 d included, lost
+    // the volume's history: issue 15); the references at or above 8 are not counted.
+    harness.processElement(sampledBatch(0, 0, 16), 0);
+    harness.processElement(sampledBatch(1, 1, 8), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    long before = all().get(0).sampledReferences;
+    assertThat(before).isEqualTo(1000L);
+    harness.getOutput().clear();
+
+    ReferenceBatchEvent restarted = sampledBatch(0, 10, 16);
+    long below = Arrays.stream(restarted.blockHashes).filter(h -> h < 8).count();
+    harness.processElement(restarted, FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(before + below);
   }
 
   @Test
