@@ -119,7 +119,7 @@ test('row-level security: tierwise_app sees and writes only its tenant, tierwise
   });
 });
 
-test('recommendations keep their history and take the measured hit ratio of intervals at the tier size', async () => {
+test('recommendations keep their history and take the measured hit ratio of the intervals they ran, warm, at the tier size', async () => {
   const tenant = randomUUID();
   const MIB256 = 256 * 1024 * 1024;
   await withClient('tierwise_jobs', async (c) => {
@@ -135,9 +135,23 @@ test('recommendations keep their history and take the measured hit ratio of inte
     const interval = `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
         read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
-      VALUES ($1, 'vol', $2, 10, 100, 10, 0, 0, $3, 50, $3, $4, 0, 0, $5)
+      VALUES ($1, 'vol', $2, 10, 100, 10, 0, 0, $3, 50, $3, $4, 0, $5, $5)
       ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET cache_hits = EXCLUDED.cache_hits,
         read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses`;
+    // Not applied yet: an interval at the recommended size measures nothing.
+    await c.query(interval, [tenant, '2025-12-31T23:59:00Z', 0, 100, MIB256]);
+    assert.equal((await c.query('SELECT measured_hit_ratio FROM recommendations WHERE tenant_id = $1', [tenant])).rows[0].measured_hit_ratio, null);
+    // Applied (policy version 1) and reported running by the agent at midnight.
+    await withClient('tierwise_owner', async (o) => {
+      await o.query("INSERT INTO hosts (tenant_id, host_id) VALUES ($1, 'h')", [tenant]);
+      await o.query("INSERT INTO volumes (tenant_id, volume_id, host_id) VALUES ($1, 'vol', 'h')", [tenant]);
+      await o.query(`INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source,
+          updated_by_kind, updated_by_id, applied_version, applied_at)
+        VALUES ($1, 'vol', 1, 'write-through', $2, 'ram', 's3-fifo', 'recommendation', 'api_key', gen_random_uuid(), 1, '2026-01-01T00:00:00Z')`,
+        [tenant, MIB256]);
+      await o.query(`INSERT INTO recommendation_decisions (tenant_id, volume_id, recommendation_created_at, decision, policy_version, actor_kind, actor_id)
+        SELECT tenant_id, volume_id, created_at, 'applied', 1, 'api_key', gen_random_uuid() FROM recommendations WHERE tenant_id = $1`, [tenant]);
+    });
     await c.query(interval, [tenant, '2026-01-01T00:00:00Z', 60, 40, MIB256]);
     // The metrics job rewrites an interval with its full aggregate: only the change counts.
     await c.query(interval, [tenant, '2026-01-01T00:00:00Z', 70, 30, MIB256]);
@@ -145,8 +159,9 @@ test('recommendations keep their history and take the measured hit ratio of inte
     // An interval at another tier size is not a measurement of this recommendation.
     await c.query(interval, [tenant, '2026-01-01T00:00:20Z', 0, 100, 2 * MIB256]);
     const { rows } = await c.query(
-      'SELECT measured_hit_ratio, hit_ratio_error FROM recommendations WHERE tenant_id = $1', [tenant]);
+      'SELECT measured_hit_ratio, hit_ratio_error, measured_seconds FROM recommendations WHERE tenant_id = $1', [tenant]);
     assert.equal(rows[0].measured_hit_ratio, 0.75, '150 read hits of 200 reads at 256 MiB');
+    assert.equal(rows[0].measured_seconds, 20, 'two 10-second intervals');
     assert.ok(Math.abs(rows[0].hit_ratio_error - (0.75 - 0.8)) < 1e-12);
     const history = await c.query(
       'SELECT tier_bytes FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);

@@ -26,6 +26,7 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
   let b: ProvisionedTenant;
   const volumeOfA = hexId();
   const volumeOfB = hexId();
+  const unappliedOfB = hexId();
 
   const get = async (path: string, apiKey: string) => {
     const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
@@ -35,13 +36,29 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
   beforeAll(async () => {
     ({ app, url } = await startApi());
     [a, b] = [await tenants.create('rec-a'), await tenants.create('rec-b')];
-    // 16 GiB write-through tier; the interval ran at 16 GiB with 3 read hits and 1 read miss: measured 0.75 against 0.86.
+    // 16 GiB write-through tier, applied and reported running by the agent at 12:00:06. Measured
+    // (3 read hits, 1 read miss each): the interval with the tier full, and the one 10 minutes on;
+    // not the interval before the report, nor the cold one right after it: 0.75 against 0.86 over 20 s.
+    const full = 16 * GIB;
     await insertVolume(tenants.owner, a.tenant_id, {
       volumeId: volumeOfA,
       hostId: hexId(),
       tierBytes: 16 * GIB,
       prediction: { window: '24h', replicas: 0, offloadedIops: 1250.5, offloadedBytesPerSecond: 5_122_048, predictedLatencyUs: 180.5, datastoreLatencyUs: 950 },
-      intervals: [{ start: '2026-11-20T12:00:10Z', readOps: 4, writeOps: 0, hits: 3, misses: 1 }],
+      appliedAt: '2026-11-20T12:00:06Z',
+      intervals: [
+        { start: '2026-11-20T12:00:00Z', readOps: 4, writeOps: 0, hits: 0, misses: 4, occupancyBytes: full },
+        { start: '2026-11-20T12:00:10Z', readOps: 4, writeOps: 0, hits: 0, misses: 4 },
+        { start: '2026-11-20T12:00:20Z', readOps: 4, writeOps: 0, hits: 3, misses: 1, occupancyBytes: full },
+        { start: '2026-11-20T12:10:10Z', readOps: 4, writeOps: 0, hits: 3, misses: 1 },
+      ],
+    });
+    // The same at a recommendation nobody applied: the replay that produced it measures nothing.
+    await insertVolume(tenants.owner, b.tenant_id, {
+      volumeId: unappliedOfB,
+      hostId: hexId(),
+      tierBytes: 16 * GIB,
+      intervals: [{ start: '2026-11-20T12:00:20Z', readOps: 4, writeOps: 0, hits: 3, misses: 1, occupancyBytes: full }],
     });
     // The jobs' next prediction: 32 GiB, 0.93, not measured yet.
     await tenants.owner.query(
@@ -70,6 +87,7 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       datastore_latency_us: 950,
       measured_hit_ratio: null,
       measured_at: null,
+      measured_seconds: null,
       hit_ratio_error: null,
       created_at: '2026-11-20T12:10:05.000Z',
     };
@@ -93,8 +111,14 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     ]);
     expect(page.data[0].hit_ratio_error).toBeNull();
     expect(page.data[1].hit_ratio_error).toBeCloseTo(-0.11, 12);
-    expect(page.data[1]).toMatchObject({ volume_id: volumeOfA, offloaded_bytes_per_second: 5_122_048, predicted_latency_us: 180.5, measured_at: expect.any(String) });
+    expect(page.data[1]).toMatchObject({ volume_id: volumeOfA, offloaded_bytes_per_second: 5_122_048, predicted_latency_us: 180.5, measured_at: expect.any(String), measured_seconds: 20 });
+    expect(page.data[0]).toMatchObject({ measured_seconds: null });
     expect(page.next_cursor).toBeNull();
+  });
+
+  it('measures only a recommendation that was applied and reported running', async () => {
+    const { body } = await get(`/v1/recommendations/${unappliedOfB}`, b.api_key);
+    expect(body).toMatchObject({ measured_hit_ratio: null, measured_seconds: null, hit_ratio_error: null });
   });
 
   it('pages the history with the cursor, and refuses a cursor of another list', async () => {

@@ -1295,13 +1295,15 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
-            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time
              * @description when measured_hit_ratio was last updated
              */
             measured_at: string | null;
+            /** @description seconds of the intervals measured_hit_ratio was measured over; null until measured */
+            measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
             /**
@@ -1395,13 +1397,15 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
-            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time
              * @description when measured_hit_ratio was last updated
              */
             measured_at: string | null;
+            /** @description seconds of the intervals measured_hit_ratio was measured over; null until measured */
+            measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
             /**
@@ -1464,13 +1468,15 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
-            /** @description hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time
              * @description when measured_hit_ratio was last updated
              */
             measured_at: string | null;
+            /** @description seconds of the intervals measured_hit_ratio was measured over; null until measured */
+            measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
             /**

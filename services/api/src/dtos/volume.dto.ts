@@ -78,6 +78,7 @@ export interface RecommendationRow {
   datastore_latency_us: number | null;
   measured_hit_ratio: number | null;
   measured_at: Date | null;
+  measured_seconds: number | null;
   hit_ratio_error: number | null;
   explanation: string;
   inputs: Record<string, unknown>;
@@ -87,7 +88,7 @@ export interface RecommendationRow {
 /** The recommendation columns every recommendation query selects (table alias r), as RecommendationRow. */
 export const RECOMMENDATION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
   r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
-  r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.hit_ratio_error,
+  r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
   r.explanation, r.inputs, r.created_at`;
 
 // ---- DTOs (API) ------------------------------------------------------------------------
@@ -187,10 +188,12 @@ export class PredictionDto {
   predicted_latency_us!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'measured mean datastore (miss) latency, microseconds; null without latency samples' })
   datastore_latency_us!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the tier ran at tier_bytes, 0-1; null until measured" })
+  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured" })
   measured_hit_ratio!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
   measured_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'seconds of the intervals measured_hit_ratio was measured over; null until measured' })
+  measured_seconds!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured' })
   hit_ratio_error!: number | null;
   @ApiProperty({ format: 'date-time', description: 'when the prediction was made' }) created_at!: string;
@@ -314,6 +317,7 @@ export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inpu
     datastore_latency_us: row.datastore_latency_us,
     measured_hit_ratio: row.measured_hit_ratio,
     measured_at: row.measured_at?.toISOString() ?? null,
+    measured_seconds: row.measured_hit_ratio === null ? null : row.measured_seconds,
     hit_ratio_error: row.hit_ratio_error,
     created_at: row.created_at.toISOString(),
   };

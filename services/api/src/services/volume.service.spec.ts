@@ -104,6 +104,7 @@ describe('VolumeService (real PostgreSQL)', () => {
         datastore_latency_us: 1_400,
         measured_hit_ratio: null,
         measured_at: null,
+        measured_seconds: null,
         hit_ratio_error: null,
         explanation: 'a 64 GiB NVMe tier reaches 86 % hits',
         inputs: { window: 'all', read_share: 0.8 },

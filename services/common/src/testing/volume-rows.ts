@@ -28,8 +28,16 @@ export interface VolumeFixture {
   blockSizeOps?: number;
   /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
   mrcCacheBytes?: number;
-  /** 10-second interval points (volume_metrics_10s), each with these read and write I/Os; absent = none. */
-  intervals?: { start: string; readOps: number; writeOps: number; hits: number; misses: number }[];
+  /**
+   * The recommendation applied and running: its 'applied' decision wrote policy version 1 and the
+   * agent reported that version applied at this time (ISO 8601), before the intervals; absent = open.
+   */
+  appliedAt?: string;
+  /**
+   * 10-second interval points (volume_metrics_10s), each with these read and write I/Os, at a
+   * 16 GiB tier holding `occupancyBytes` (default 1 MiB); absent = none.
+   */
+  intervals?: { start: string; readOps: number; writeOps: number; hits: number; misses: number; occupancyBytes?: number }[];
 }
 
 export function hexId(): string {
@@ -92,12 +100,26 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
       [tenantId, volume.volumeId, volume.blockSizeOps],
     );
   }
+  if (volume.appliedAt !== undefined) {
+    await db.query(
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source, updated_by_kind,
+                                    updated_by_id, applied_version, applied_at)
+       SELECT tenant_id, volume_id, 1, 'write-through', tier_bytes, media, 's3-fifo', 'recommendation', 'api_key', gen_random_uuid(), 1, $3
+         FROM recommendations WHERE tenant_id = $1 AND volume_id = $2`,
+      [tenantId, volume.volumeId, volume.appliedAt],
+    );
+    await db.query(
+      `INSERT INTO recommendation_decisions (tenant_id, volume_id, recommendation_created_at, decision, policy_version, actor_kind, actor_id)
+       SELECT tenant_id, volume_id, created_at, 'applied', 1, 'api_key', gen_random_uuid() FROM recommendations WHERE tenant_id = $1 AND volume_id = $2`,
+      [tenantId, volume.volumeId],
+    );
+  }
   for (const point of volume.intervals ?? []) {
     await db.query(
       `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes, write_bytes,
                                        cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
-       VALUES ($1, $2, $3, 10, $4, $5, $4::bigint * 4096, $5::bigint * 8192, $6, $7, $6, $7, 0, 1048576, 17179869184)`,
-      [tenantId, volume.volumeId, point.start, point.readOps, point.writeOps, point.hits, point.misses],
+       VALUES ($1, $2, $3, 10, $4, $5, $4::bigint * 4096, $5::bigint * 8192, $6, $7, $6, $7, 0, $8, 17179869184)`,
+      [tenantId, volume.volumeId, point.start, point.readOps, point.writeOps, point.hits, point.misses, point.occupancyBytes ?? 1048576],
     );
   }
   if (volume.mrcCacheBytes !== undefined) {

@@ -149,7 +149,7 @@ public final class PostgresSinks {
         offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
         predicted_latency_us = EXCLUDED.predicted_latency_us,
         datastore_latency_us = EXCLUDED.datastore_latency_us, measured_hits = 0, measured_misses = 0,
-        measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
+        measured_seconds = 0, measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
