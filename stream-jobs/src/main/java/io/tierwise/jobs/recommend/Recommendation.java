@@ -1,5 +1,7 @@
 package io.tierwise.jobs.recommend;
 
+import java.util.Objects;
+
 /** A tier recommendation for one volume: a row of the recommendations table (a Flink POJO). */
 public class Recommendation {
   /** Tenant (UUID text). */
@@ -14,6 +16,11 @@ public class Recommendation {
   public String media;
   /** "write-through" or "write-back". */
   public String policy;
+  /**
+   * Eviction policy the prediction is for, as the services spell it (lru, s3-fifo, arc, 2q, sieve;
+   * EvictionPolicy#serviceName): picked with the size.
+   */
+  public String eviction;
   /** Peer replicas of dirty data: 1 for write-back (WB+1), 0 for write-through. */
   public int replicas;
   /** Hit ratio the MRC predicts at tierBytes, 0..1. */
@@ -39,14 +46,15 @@ public class Recommendation {
   public Recommendation() {}
 
   /**
-   * Whether this differs materially from {@code previous}: other size, media, policy or replicas, or a
-   * predicted hit ratio that moved by more than {@code hitRatioTolerance}.
+   * Whether this differs materially from {@code previous}: other size, media, policy, eviction policy
+   * or replicas, or a predicted hit ratio that moved by more than {@code hitRatioTolerance}.
    */
   public boolean differsMateriallyFrom(Recommendation previous, double hitRatioTolerance) {
     return previous == null
         || tierBytes != previous.tierBytes
         || !media.equals(previous.media)
         || !policy.equals(previous.policy)
+        || !Objects.equals(eviction, previous.eviction)
         || replicas != previous.replicas
         || Math.abs(predictedHitRatio - previous.predictedHitRatio) > hitRatioTolerance;
   }

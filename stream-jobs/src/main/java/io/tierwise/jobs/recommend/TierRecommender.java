@@ -5,6 +5,10 @@ import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.sink.Json;
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.LongToDoubleFunction;
 
@@ -22,7 +26,12 @@ import java.util.function.LongToDoubleFunction;
  *       a write-back tier also absorbs writes, so the MRC of all references;
  *   <li>achievable hit ratio {@code a} = that curve's hit ratio at its largest size (at least twice
  *       the working set: only cold misses remain); target = {@value #TARGET_FRACTION} x {@code a};
- *       required size = the smallest MRC size reaching the target;
+ *       required size = the smallest MRC size at which some eviction policy's curve (each policy's
+ *       miniature simulation: {@link WindowedEstimators#evictionMissRatio}; LRU alone without them)
+ *       reaches the target;
+ *   <li>eviction policy: the one with the highest predicted hit ratio at the recommended size; the
+ *       engine's default ({@link EvictionPolicy#ENGINE_DEFAULT}) when it is within
+ *       {@value #DEFAULT_EVICTION_TIE} of that;
  *   <li>media and size: RAM, rounded up to a multiple of 256 MiB, when that is at most 4 GiB and
  *       reads are at least {@value #READ_HEAVY_SHARE} of I/Os; otherwise NVMe, rounded up to a
  *       multiple of 1 GiB;
@@ -61,6 +70,8 @@ public final class TierRecommender {
    * reference (e.g. a volume that only writes new blocks).
    */
   public static final double MIN_ACHIEVABLE_HIT_RATIO = 0.05;
+  /** The engine's default eviction policy wins when its predicted hit ratio is this close to the best's. */
+  public static final double DEFAULT_EVICTION_TIE = 0.005;
   /** Fewer sampled references than this are too little data for a recommendation. */
   public static final long MIN_SAMPLED_REFERENCES = 1000;
 
@@ -81,10 +92,11 @@ public final class TierRecommender {
    * @param samplingRate SHARDS rate R of the estimate
    * @param sampledReferences sampled references behind the curves
    * @param io the volume's I/O mix
+   * @param evictions each eviction policy's miss ratio from LRU's, or null: LRU alone
    */
   public record Input(String tenantId, String volumeId, String windowName, MissRatioCurve mrc,
       LongToDoubleFunction missRatioAt, MissRatioCurve readMrc, LongToDoubleFunction readMissRatioAt, long wssBytes,
-      String method, double samplingRate, long sampledReferences, IoProfile io) {
+      String method, double samplingRate, long sampledReferences, IoProfile io, EvictionCurves evictions) {
 
     /**
      * The input from an estimator's state (a volume without sampled reads gets a reads curve that
@@ -93,6 +105,15 @@ public final class TierRecommender {
      * @throws IllegalStateException when the estimator has no reference
      */
     public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io) {
+      return of(tenantId, volumeId, windowName, e, io, null);
+    }
+
+    /**
+     * The same with every eviction policy's curve from a volume's simulations ({@code w} null, or a
+     * cluster's: LRU alone).
+     */
+    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io,
+        WindowedEstimators w) {
       long[] grid = MissRatioCurve.cacheSizeGrid(e.workingSetBytes());
       MissRatioCurve read = e.readMissRatioCurve(grid).orElseGet(() -> {
         double[] ones = new double[grid.length];
@@ -101,8 +122,15 @@ public final class TierRecommender {
       });
       return new Input(tenantId, volumeId, windowName, e.missRatioCurve(grid), e::missRatioAt, read,
           bytes -> e.readMissRatioCurve(new long[] {bytes}).map(c -> c.missRatio(0)).orElse(1.0),
-          e.workingSetBytes(), e.method(), e.rate(), e.references(), io);
+          e.workingSetBytes(), e.method(), e.rate(), e.references(), io,
+          w != null && w.simulatesPolicies() ? w::evictionMissRatio : null);
     }
+  }
+
+  /** An eviction policy's miss ratio at a size, from LRU's there ({@link WindowedEstimators#evictionMissRatio}). */
+  @FunctionalInterface
+  public interface EvictionCurves {
+    double missRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, boolean readsOnly);
   }
 
   /**
@@ -132,9 +160,8 @@ public final class TierRecommender {
       return Optional.empty();
     }
     double target = TARGET_FRACTION * achievable;
-    // The last point has hit ratio `achievable` >= target, so some point reaches it.
-    int required = curve.smallestReaching(target).orElse(curve.size() - 1);
-    long requiredBytes = curve.cacheBytes(required);
+    List<EvictionPolicy> evictions = in.evictions() == null ? List.of(EvictionPolicy.LRU) : List.of(EvictionPolicy.values());
+    long requiredBytes = requiredBytes(in, curve, !writeBack, evictions, target);
     boolean readHeavy = readShare >= READ_HEAVY_SHARE;
     long ramBytes = roundUp(requiredBytes, RAM_STEP_BYTES);
     boolean ram = readHeavy && ramBytes <= RAM_MAX_BYTES;
@@ -148,12 +175,24 @@ public final class TierRecommender {
     r.media = ram ? "ram" : "nvme";
     r.policy = writeBack ? "write-back" : "write-through";
     r.replicas = writeBack ? WRITE_BACK_REPLICAS : 0;
-    r.predictedHitRatio = 1 - missAt.applyAsDouble(r.tierBytes);
+    double lruHit = 1 - missAt.applyAsDouble(r.tierBytes);
+    EvictionPolicy eviction = evictions.get(0);
+    for (EvictionPolicy p : evictions) {
+      if (hitRatio(in, p, r.tierBytes, !writeBack) > hitRatio(in, eviction, r.tierBytes, !writeBack)) {
+        eviction = p;
+      }
+    }
+    if (evictions.contains(EvictionPolicy.ENGINE_DEFAULT) && hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes,
+        !writeBack) >= hitRatio(in, eviction, r.tierBytes, !writeBack) - DEFAULT_EVICTION_TIE) {
+      eviction = EvictionPolicy.ENGINE_DEFAULT;
+    }
+    r.eviction = eviction.serviceName();
+    r.predictedHitRatio = hitRatio(in, eviction, r.tierBytes, !writeBack);
     r.achievableHitRatio = achievable;
     r.targetHitRatio = target;
-    double readHit = 1 - in.readMissRatioAt().applyAsDouble(r.tierBytes);
+    double readHit = hitRatio(in, eviction, r.tierBytes, true);
     // Write hits (overwrites of cached blocks) of a write-back tier: all hits minus read hits, by reference.
-    double writeHit = writeBack ? writeHitRatio(in, r.tierBytes, readShare) : 0;
+    double writeHit = writeBack ? writeHitRatio(hitRatio(in, eviction, r.tierBytes, false), readHit, readShare) : 0;
     double seconds = io.seconds();
     r.offloadedIops = (readOps * readHit + writeOps * writeHit) / seconds;
     r.offloadedBytesPerSecond = (IoProfile.sum(io.readBytes) * readHit + IoProfile.sum(io.writeBytes) * writeHit)
@@ -166,14 +205,49 @@ public final class TierRecommender {
     double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
     r.inputsJson = Json.text(inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit));
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
-        largeWriteLatencyShare);
+        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions);
     return Optional.of(r);
   }
 
-  private static double writeHitRatio(Input in, long tierBytes, double readShare) {
-    double all = 1 - in.missRatioAt().applyAsDouble(tierBytes);
-    double read = 1 - in.readMissRatioAt().applyAsDouble(tierBytes);
-    return readShare >= 1 ? 0 : Math.max(0, Math.min(1, (all - read * readShare) / (1 - readShare)));
+  /** The smallest grid size at which some policy's curve reaches {@code target}; the last size if none does. */
+  private static long requiredBytes(Input in, MissRatioCurve lru, boolean readsOnly, List<EvictionPolicy> evictions,
+      double target) {
+    for (int i = 0; i < lru.size(); i++) {
+      for (EvictionPolicy p : evictions) {
+        double miss = p == EvictionPolicy.LRU ? lru.missRatio(i)
+            : in.evictions().missRatio(p, lru.cacheBytes(i), lru.missRatio(i), readsOnly);
+        if (1 - miss >= target) {
+          return lru.cacheBytes(i);
+        }
+      }
+    }
+    return lru.cacheBytes(lru.size() - 1);
+  }
+
+  /** Policy {@code p}'s predicted hit ratio at {@code bytes}: all references, or the reads alone. */
+  private static double hitRatio(Input in, EvictionPolicy p, long bytes, boolean readsOnly) {
+    double lruMiss = (readsOnly ? in.readMissRatioAt() : in.missRatioAt()).applyAsDouble(bytes);
+    return 1 - (p == EvictionPolicy.LRU ? lruMiss : in.evictions().missRatio(p, bytes, lruMiss, readsOnly));
+  }
+
+  private static double writeHitRatio(double allHit, double readHit, double readShare) {
+    return readShare >= 1 ? 0 : Math.max(0, Math.min(1, (allHit - readHit * readShare) / (1 - readShare)));
+  }
+
+  /** Why this eviction policy: what it keeps against LRU at the recommended size. */
+  private static String explainEviction(EvictionPolicy eviction, long tierBytes, double hit, double lruHit,
+      List<EvictionPolicy> evictions) {
+    String name = eviction.serviceName().toUpperCase(Locale.ROOT);
+    if (evictions.size() == 1) {
+      return "Eviction LRU: no other policy was simulated for this volume.";
+    }
+    if (eviction == EvictionPolicy.LRU || lruHit <= 0 || hit <= lruHit) {
+      return "Eviction " + name + ": at " + Sizes.human(tierBytes) + " no policy hits more than "
+          + Sizes.percent(hit) + (eviction == EvictionPolicy.ENGINE_DEFAULT ? " (the engine's default)." : ".");
+    }
+    return "Eviction " + name + ": it keeps " + Sizes.percent((hit - lruHit) / lruHit) + " more of this volume's"
+        + " re-referenced blocks than LRU at " + Sizes.human(tierBytes) + " (" + Sizes.percent(hit) + " hits against "
+        + Sizes.percent(lruHit) + ").";
   }
 
   /**

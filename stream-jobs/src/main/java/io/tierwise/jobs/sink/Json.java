@@ -33,6 +33,18 @@ public final class Json {
   }
 
   /**
+   * Each eviction policy's curve as stored in volume_mrcs.eviction_points: {"<policy>": [{cache_bytes,
+   * miss_ratio}, ...], ...}, the policies as the services spell them, on the sizes of points.
+   */
+  public static ObjectNode evictionPoints(long[] cacheBytes, String[] evictions, double[][] missRatios) {
+    ObjectNode out = MAPPER.createObjectNode();
+    for (int p = 0; p < evictions.length; p++) {
+      out.set(evictions[p], mrcPoints(cacheBytes, missRatios[p]));
+    }
+    return out;
+  }
+
+  /**
    * Latency histograms as stored in metric_rollups.latency_us: {"read": {"<ioLength bin label>":
    * [{@value LatencyHistograms#BUCKETS} counts]}, "write": {...}}, only bins with counts.
    */

@@ -103,8 +103,8 @@ public final class PostgresSinks {
 
   private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
   private static final String CLUSTER_WORKING_SETS = workingSetsSql("cluster_working_sets", "cluster_id", "volumes");
-  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
-  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id");
+  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id", true);
+  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id", false);
 
   /** The upsert of a volume's or cluster's working-set row; {@code extra}: one more integer column. */
   private static String workingSetsSql(String table, String idColumn, String extra) {
@@ -123,14 +123,15 @@ public final class PostgresSinks {
         extra.isEmpty() ? "" : ", " + extra + " = EXCLUDED." + extra);
   }
 
-  /** The upsert of a volume's or cluster's MRC row. */
-  private static String mrcsSql(String table, String idColumn) {
+  /** The upsert of a volume's or cluster's MRC row; a volume's also has each eviction policy's curve. */
+  private static String mrcsSql(String table, String idColumn, boolean evictions) {
     return """
-        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, updated_at)
-        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), now())
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points%3$s, updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb)%4$s, now())
         ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
-          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
-          updated_at = now()""".formatted(table, idColumn);
+          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points%5$s,
+          updated_at = now()""".formatted(table, idColumn, evictions ? ", eviction_points" : "",
+        evictions ? ", CAST(? AS jsonb)" : "", evictions ? ", eviction_points = EXCLUDED.eviction_points" : "");
   }
 
   private static final String RECOMMENDATIONS = """
@@ -148,7 +149,8 @@ public final class PostgresSinks {
         replicas = EXCLUDED.replicas, offloaded_iops = EXCLUDED.offloaded_iops,
         offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
         predicted_latency_us = EXCLUDED.predicted_latency_us,
-        datastore_latency_us = EXCLUDED.datastore_latency_us, measured_hits = 0, measured_misses = 0,
+        datastore_latency_us = EXCLUDED.datastore_latency_us, eviction = EXCLUDED.eviction,
+        measured_hits = 0, measured_misses = 0,
         measured_seconds = 0, measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
   /** The tables these sinks write. */
@@ -316,7 +318,10 @@ public final class PostgresSinks {
 
   /** volume_mrcs, one row per window. */
   public Sink<VolumeAnalysis> missRatioCurves() {
-    return sink(MRCS, (ps, a) -> setMrc(ps, a, a.volumeId));
+    return sink(MRCS, (ps, a) -> {
+      setMrc(ps, a, a.volumeId);
+      ps.setString(7, Json.text(Json.evictionPoints(a.mrcCacheBytes, a.evictions, a.evictionMissRatios)));
+    });
   }
 
   /** cluster_mrcs, one row per window. */
@@ -352,6 +357,7 @@ public final class PostgresSinks {
       ps.setDouble(14, r.offloadedBytesPerSecond);
       ps.setDouble(15, r.predictedLatencyMicros);
       ps.setDouble(16, r.datastoreLatencyMicros);
+      ps.setString(17, r.eviction);
     });
   }
 

@@ -45,6 +45,13 @@ public class VolumeAnalysis {
   public long[] mrcCacheBytes;
   /** MRC miss ratios at mrcCacheBytes. */
   public double[] mrcMissRatios;
+  /**
+   * Eviction policies of {@link #evictionMissRatios}' rows, as the services spell them
+   * ({@code EvictionPolicy#serviceName}); empty for a cluster's analysis.
+   */
+  public String[] evictions = new String[0];
+  /** Each policy's miss ratios at mrcCacheBytes (all references), rows in {@link #evictions}' order. */
+  public double[][] evictionMissRatios = new double[0][];
   /** The recommendation, or null when the data cannot support one. */
   public Recommendation recommendation;
 

@@ -1,5 +1,7 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.workingset.estimate.MiniatureSimulations;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,7 +22,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * updates are register rises since the stream's start, meaningless for a pane that starts later),
  * so they normalise by the references their sample stands for and scale the working set by
  * {@code 1/R} (classic SHARDS). Memory: 1 + 3 x {@value #PANES} = 13 estimators, each bounded with
- * fixed-size SHARDS ({@link #stateBytes}). Not thread-safe.
+ * fixed-size SHARDS ({@link #stateBytes}).
+ *
+ * <p>A volume's stream (not a cluster's) also runs {@link MiniatureSimulations} of every eviction
+ * policy over everything since the stream started, on {@link #POLICY_GRID}: each window's curve of
+ * a policy is that window's LRU curve plus the policy's difference from LRU there
+ * ({@link #evictionMissRatios}). Not thread-safe.
  */
 public final class WindowedEstimators implements BinaryStateSerializer.State<WindowedEstimators> {
   /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
@@ -33,7 +40,12 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   public static final String ALL = "all";
   /** Estimators per sliding window. */
   public static final int PANES = 4;
-  private static final int STATE_FORMAT = 1;
+  private static final int STATE_FORMAT = 2;
+  /**
+   * The cache sizes the eviction policies are simulated at: {@link MissRatioCurve#cacheSizeGrid}'s
+   * steps from 4 MiB to 64 GiB (a window's grid is a prefix of them up to 32 GiB of working set).
+   */
+  public static final long[] POLICY_GRID = MissRatioCurve.cacheSizeGrid(32 * MissRatioCurve.GIB);
   private static final int[] NO_UPDATES = new int[0];
 
   /** A window's result: the estimator and the time span of the references it has seen. */
@@ -56,17 +68,28 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   private long threshold;
   private final Pane all;
   private final List<ArrayDeque<Pane>> panes = new ArrayList<>();
+  /** Every eviction policy simulated over the stream; null for a cluster's stream. */
+  private final MiniatureSimulations policies;
 
-  /** Empty estimators for the agent's {@code P} and {@code T} (unsigned). */
+  /** Empty estimators for the agent's {@code P} and {@code T} (unsigned), without policy simulations (a cluster's). */
   public WindowedEstimators(MrcEstimators factory, long modulus, long threshold) {
-    this(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)));
+    this(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)), null);
   }
 
-  private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, Pane all) {
+  /** Empty estimators of a volume's stream, with every eviction policy simulated ({@link #evictionMissRatios}). */
+  public static WindowedEstimators withPolicies(MrcEstimators factory, long modulus, long threshold) {
+    return new WindowedEstimators(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)),
+        new MiniatureSimulations(List.of(EvictionPolicy.values()), POLICY_GRID, modulus, threshold,
+            MiniatureSimulations.DEFAULT_MAX_BLOCKS));
+  }
+
+  private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, Pane all,
+      MiniatureSimulations policies) {
     this.factory = factory;
     this.modulus = modulus;
     this.threshold = threshold;
     this.all = all;
+    this.policies = policies;
     for (int i = 0; i < SLIDING.size(); i++) {
       panes.add(new ArrayDeque<>());
     }
@@ -94,6 +117,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       throw new IllegalStateException("fixed-rate SHARDS cannot follow a lower threshold; restart it");
     }
     threshold = lowered;
+    if (policies != null) {
+      policies.followAgentThreshold(lowered);
+    }
     ((ShardsFixedSize) all.estimator).lowerThreshold(lowered);
     for (ArrayDeque<Pane> window : panes) {
       for (Pane p : window) {
@@ -145,6 +171,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   public void reference(long blockHash, boolean write, long timeUnixNano) {
     touch(all, timeUnixNano);
     all.estimator.reference(blockHash, write);
+    if (policies != null) {
+      policies.reference(blockHash, write);
+    }
     for (int w = 0; w < SLIDING.size(); w++) {
       ArrayDeque<Pane> window = roll(w, timeUnixNano);
       for (Pane p : window) {
@@ -189,9 +218,50 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return out;
   }
 
+  /** Whether every eviction policy is simulated (a volume's stream). */
+  public boolean simulatesPolicies() {
+    return policies != null;
+  }
+
+  /**
+   * Each simulated policy's miss ratios at the sizes of {@code lru}: {@code lru}'s ratios (a
+   * window's LRU curve, all references or reads only) plus the policy's difference from LRU at
+   * each size ({@link MiniatureSimulations#difference}), clipped to [0, 1]. LRU's row is
+   * {@code lru}'s own. Rows in {@link EvictionPolicy} order.
+   *
+   * @throws IllegalStateException for a cluster's stream (no simulations)
+   */
+  public double[][] evictionMissRatios(MissRatioCurve lru, boolean readsOnly) {
+    if (policies == null) {
+      throw new IllegalStateException("a cluster's stream simulates no eviction policy");
+    }
+    EvictionPolicy[] kinds = EvictionPolicy.values();
+    double[][] out = new double[kinds.length][lru.size()];
+    for (int p = 0; p < kinds.length; p++) {
+      for (int i = 0; i < lru.size(); i++) {
+        double difference = kinds[p] == EvictionPolicy.LRU ? 0 : policies.difference(kinds[p], lru.cacheBytes(i), readsOnly);
+        out[p][i] = Math.min(1, Math.max(0, lru.missRatio(i) + difference));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A policy's miss ratio at any size, given the LRU miss ratio there: as {@link #evictionMissRatios}.
+   *
+   * @throws IllegalStateException for a cluster's stream (no simulations)
+   */
+  public double evictionMissRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, boolean readsOnly) {
+    if (policies == null) {
+      throw new IllegalStateException("a cluster's stream simulates no eviction policy");
+    }
+    double difference = policy == EvictionPolicy.LRU ? 0 : policies.difference(policy, cacheBytes, readsOnly);
+    return Math.min(1, Math.max(0, lruMissRatio + difference));
+  }
+
   /** Bytes of the serialised state of every estimator: the checkpoint size of one volume. */
   public long stateBytes() {
-    long bytes = all.estimator.stateBytes();
+    long bytes = all.estimator.stateBytes() + 1 + (policies == null ? 0 : policies.serializedBytes());
     for (ArrayDeque<Pane> window : panes) {
       for (Pane p : window) {
         bytes += 24 + p.estimator.stateBytes();
@@ -203,7 +273,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** An independent deep copy. */
   @Override
   public WindowedEstimators copy() {
-    WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, copyOf(all));
+    WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, copyOf(all),
+        policies == null ? null : policies.copy());
     for (int w = 0; w < panes.size(); w++) {
       for (Pane p : panes.get(w)) {
         c.panes.get(w).addLast(copyOf(p));
@@ -219,7 +290,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return c;
   }
 
-  /** Writes the format, the factory, P, T, and every pane. */
+  /** Writes the format, the factory, P, T, every pane, and the policy simulations when there are. */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -233,6 +304,10 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       for (Pane p : window) {
         writePane(p, out);
       }
+    }
+    out.writeBoolean(policies != null);
+    if (policies != null) {
+      policies.writeTo(out);
     }
   }
 
@@ -261,11 +336,19 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     }
     long modulus = in.readLong();
     long threshold = in.readLong();
-    WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, readPane(in));
-    for (ArrayDeque<Pane> window : w.panes) {
+    Pane all = readPane(in);
+    List<ArrayDeque<Pane>> windows = new ArrayList<>();
+    for (int w = 0; w < SLIDING.size(); w++) {
+      ArrayDeque<Pane> window = new ArrayDeque<>();
       for (int n = in.readInt(); n > 0; n--) {
         window.addLast(readPane(in));
       }
+      windows.add(window);
+    }
+    MiniatureSimulations policies = in.readBoolean() ? MiniatureSimulations.readFrom(in) : null;
+    WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, all, policies);
+    for (int i = 0; i < windows.size(); i++) {
+      w.panes.get(i).addAll(windows.get(i));
     }
     return w;
   }

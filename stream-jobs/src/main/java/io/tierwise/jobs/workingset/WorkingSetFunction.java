@@ -2,7 +2,9 @@ package io.tierwise.jobs.workingset;
 
 import io.tierwise.jobs.recommend.IoProfile;
 import io.tierwise.jobs.recommend.TierRecommender;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -130,7 +132,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
         IoProfile io = ioProfile.value();
         long stateBytes = w.stateBytes();
         for (WindowedEstimators.Result r : w.results()) {
-          out.collect(analysis(st, r, io, stateBytes));
+          out.collect(analysis(st, w, r, io, stateBytes));
         }
       }
     }
@@ -178,7 +180,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
             Long.toUnsignedString(w.modulus()), w.all().sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
             Long.toUnsignedString(batch.samplingModulus), batch.distinctBlocksHllPrecision);
       }
-      w = new WindowedEstimators(estimators, batch.samplingModulus, batch.samplingThreshold);
+      w = WindowedEstimators.withPolicies(estimators, batch.samplingModulus, batch.samplingThreshold);
       io = new IoProfile();
       st.windowStartUnixNano = 0;
       st.windowEndUnixNano = 0;
@@ -240,12 +242,16 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     }
   }
 
-  private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators.Result r, IoProfile io,
-      long stateBytes) {
+  private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators w, WindowedEstimators.Result r,
+      IoProfile io, long stateBytes) {
     VolumeAnalysis a = VolumeAnalysis.of(st.tenantId, st.volumeId, r, stateBytes);
+    if (w.simulatesPolicies()) {
+      a.evictions = Arrays.stream(EvictionPolicy.values()).map(EvictionPolicy::serviceName).toArray(String[]::new);
+      a.evictionMissRatios = w.evictionMissRatios(new MissRatioCurve(a.mrcCacheBytes, a.mrcMissRatios), false);
+    }
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
       a.recommendation = TierRecommender.recommend(
-          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io)).orElse(null);
+          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w)).orElse(null);
     }
     return a;
   }

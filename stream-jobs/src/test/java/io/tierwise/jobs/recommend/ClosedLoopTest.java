@@ -10,6 +10,7 @@ import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
 import io.tierwise.jobs.workingset.VolumeAnalysis;
 import io.tierwise.jobs.workingset.WorkingSetFunction;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The loop of DESIGN section 4 on real traces: the recommendation the working-set job computes
  * from the first half of a trace (the agent's own sampler, {@link WorkingSetFunction} as in the
- * job) is applied to the agent's replay engine (a RAM tier of the recommended size, queue depth 1,
- * so the engine is exact LRU), the second half is replayed, and the measured hit ratio (reads for
+ * job) is applied to the agent's replay engine (a RAM tier of the recommended size and eviction
+ * policy, queue depth 1), the second half is replayed, and the measured hit ratio (reads for
  * write-through, all references for write-back: what the prediction is of) is compared with the
  * predicted one.
  *
@@ -69,8 +70,8 @@ class ClosedLoopTest {
 
     byte[] key = new byte[16];
     new SecureRandom().nextBytes(key);
-    StringBuilder table = new StringBuilder(String.format("%-22s %-10s %-14s %9s %9s %7s%n", "trace", "tier",
-        "policy", "predicted", "measured", "error"));
+    StringBuilder table = new StringBuilder(String.format("%-22s %-10s %-14s %-8s %9s %9s %7s%n", "trace", "tier",
+        "policy", "eviction", "predicted", "measured", "error"));
     List<Double> errors = new ArrayList<>();
     int tencent = 0;
     for (Map.Entry<String, Path[]> e : halves.entrySet()) {
@@ -84,14 +85,16 @@ class ClosedLoopTest {
         continue;
       }
       tencent += cloudPhysics ? 0 : 1;
-      JsonNode s = agent.replay(e.getValue()[1], format, r.tierBytes, dir.resolve("agent.key"));
+      String eviction = EvictionPolicy.parseService(r.eviction).wireName();
+      JsonNode s = agent.replay(e.getValue()[1], format, r.tierBytes, eviction, dir.resolve("agent.key"));
       boolean writeBack = r.policy.equals("write-back");
       long hits = s.get(writeBack ? "hits" : "read_hits").asLong();
       long misses = s.get(writeBack ? "misses" : "read_misses").asLong();
       double measured = (double) hits / (hits + misses);
       errors.add(measured - r.predictedHitRatio);
-      table.append(String.format("%-22s %-10s %-14s %9.4f %9.4f %+7.4f%n", e.getKey(), r.tierBytes / (1 << 20) + "MiB",
-          r.policy, r.predictedHitRatio, measured, measured - r.predictedHitRatio));
+      table.append(String.format("%-22s %-10s %-14s %-8s %9.4f %9.4f %+7.4f%n", e.getKey(),
+          r.tierBytes / (1 << 20) + "MiB", r.policy, r.eviction, r.predictedHitRatio, measured,
+          measured - r.predictedHitRatio));
     }
     System.out.print("Closed loop: recommendation from the first half, replay of the second half at its size\n"
         + table);

@@ -45,8 +45,52 @@ class TierRecommenderTest {
 
   private static TierRecommender.Input input(LongToDoubleFunction all, LongToDoubleFunction reads, long wssBytes,
       long refs, IoProfile io) {
+    return input(all, reads, wssBytes, refs, io, null);
+  }
+
+  private static TierRecommender.Input input(LongToDoubleFunction all, LongToDoubleFunction reads, long wssBytes,
+      long refs, IoProfile io, TierRecommender.EvictionCurves evictions) {
     return new TierRecommender.Input("t", "v", "24h", curve(all, wssBytes), all, curve(reads, wssBytes), reads,
-        wssBytes, "shards-fixed-size", 0.01, refs, io);
+        wssBytes, "shards-fixed-size", 0.01, refs, io, evictions);
+  }
+
+  /** Policies that miss {@code s3fifo} (and 2Q {@code twoQ}) less than LRU below 768 MiB; ARC and SIEVE as LRU. */
+  private static TierRecommender.EvictionCurves fewerMisses(double s3fifo, double twoQ) {
+    return (policy, bytes, lruMiss, readsOnly) -> {
+      double less = bytes >= 768 * MIB ? 0 : switch (policy) {
+        case S3FIFO -> s3fifo;
+        case TWO_Q -> twoQ;
+        default -> 0;
+      };
+      return Math.max(0, lruMiss - less);
+    };
+  }
+
+  @Test
+  void theSizeAndTheEvictionPolicyAreChosenTogether() {
+    // LRU reaches the target 0.72 at 768 MiB; S3-FIFO misses 0.1 less and reaches it at 384 MiB
+    // (RAM: 512 MiB), where 2Q is 0.003 better still: within 0.005, the engine's default stays.
+    LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
+    IoProfile io = io(9000, 4096, 1000, 4096);
+    Recommendation r = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io,
+        fewerMisses(0.1, 0.103))).orElseThrow();
+    assertThat(r.tierBytes).isEqualTo(512 * MIB);
+    assertThat(r.eviction).isEqualTo("s3-fifo");
+    assertThat(r.predictedHitRatio).isCloseTo(0.8, within(1e-12));
+    assertThat(r.offloadedIops).as("9,000 reads x 0.8 over 100 s").isCloseTo(72, within(1e-9));
+    assertThat(r.explanation).contains("Eviction S3-FIFO: it keeps 14.3 % more of this volume's re-referenced blocks"
+        + " than LRU at 512 MiB (80.0 % hits against 70.0 %).");
+    // 2Q 0.02 better: it wins.
+    Recommendation twoQ = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io,
+        fewerMisses(0.1, 0.12))).orElseThrow();
+    assertThat(twoQ.eviction).isEqualTo("2q");
+    assertThat(twoQ.predictedHitRatio).isCloseTo(0.82, within(1e-12));
+    assertThat(twoQ.differsMateriallyFrom(r, 0.05)).as("another eviction policy is a material change").isTrue();
+    // Without simulations (a cluster's stream): LRU, and the LRU size.
+    Recommendation lru = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io))
+        .orElseThrow();
+    assertThat(lru.eviction).isEqualTo("lru");
+    assertThat(lru.tierBytes).isEqualTo(768 * MIB);
   }
 
   @Test

@@ -2,8 +2,12 @@ package io.tierwise.jobs.workingset.estimate;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.jobs.workingset.estimate.eviction.SimulatedCache;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Miniature simulations (C. A. Waldspurger, T. Saemundsson, I. Ahmad and N. Park, "Cache Modeling
@@ -47,6 +51,8 @@ public final class MiniatureSimulations {
   /** The sampled threshold falls to this fraction of the agent's when the agent's falls below it. */
   static final int LOWERING_NUMERATOR = 7;
   static final int LOWERING_DENOMINATOR = 8;
+  /** {@link #writeTo}'s layout. */
+  private static final int STATE_FORMAT = 1;
 
   /** One cache size of the grid: its sample and one miniature cache per policy. */
   private static final class Size {
@@ -217,6 +223,162 @@ public final class MiniatureSimulations {
       out[i] = Math.min(1, Math.max(0, lruMissRatios[i] + difference));
     }
     return out;
+  }
+
+  /**
+   * The policy's miniature miss ratio less miniature LRU's at {@code cacheBytes}: what the policy
+   * adds to the LRU curve there ({@link #missRatios}). Between two sizes of the grid, interpolated
+   * linearly in the logarithm of the size; below the first, the first size's; above the last, 0
+   * (no simulated cache evicts there); 0 where a size saw no sampled reference yet.
+   *
+   * @throws IllegalArgumentException when the policy is not simulated or {@code cacheBytes < 1}
+   */
+  public double difference(EvictionPolicy policy, long cacheBytes, boolean readsOnly) {
+    if (cacheBytes < 1) {
+      throw new IllegalArgumentException("cache size must be at least 1 byte, got " + cacheBytes);
+    }
+    int p = indexOf(policy);
+    int i = Arrays.binarySearch(this.cacheBytes, cacheBytes);
+    if (i >= 0) {
+      return difference(p, i, readsOnly);
+    }
+    int above = -i - 1;
+    if (above == 0) {
+      return difference(p, 0, readsOnly);
+    }
+    if (above == sizes.length) {
+      return 0;
+    }
+    double t = Math.log((double) cacheBytes / this.cacheBytes[above - 1])
+        / Math.log((double) this.cacheBytes[above] / this.cacheBytes[above - 1]);
+    return (1 - t) * difference(p, above - 1, readsOnly) + t * difference(p, above, readsOnly);
+  }
+
+  private double difference(int p, int i, boolean readsOnly) {
+    Size s = sizes[i];
+    double references = readsOnly ? s.readReferences : s.references;
+    if (references == 0) {
+      return 0;
+    }
+    return ((readsOnly ? s.readMisses[p] : s.misses[p]) - (readsOnly ? s.readMisses[lru] : s.misses[lru])) / references;
+  }
+
+  /** An independent deep copy. */
+  public MiniatureSimulations copy() {
+    MiniatureSimulations c = new MiniatureSimulations(modulus, cacheBytes, maxBlocks, policies, new Size[sizes.length]);
+    for (int i = 0; i < sizes.length; i++) {
+      Size s = sizes[i];
+      Size t = new Size(s.blocks, s.ceiling, s.caches.length);
+      t.threshold = s.threshold;
+      t.rate = s.rate;
+      t.references = s.references;
+      t.readReferences = s.readReferences;
+      System.arraycopy(s.misses, 0, t.misses, 0, s.misses.length);
+      System.arraycopy(s.readMisses, 0, t.readMisses, 0, s.readMisses.length);
+      for (int p = 0; p < s.caches.length; p++) {
+        t.caches[p] = s.caches[p].copy();
+      }
+      c.sizes[i] = t;
+    }
+    return c;
+  }
+
+  private MiniatureSimulations(long modulus, long[] cacheBytes, int maxBlocks, List<EvictionPolicy> policies, Size[] sizes) {
+    this.modulus = modulus;
+    this.cacheBytes = cacheBytes;
+    this.maxBlocks = maxBlocks;
+    this.policies = policies;
+    this.lru = policies.indexOf(EvictionPolicy.LRU);
+    this.sizes = sizes;
+  }
+
+  /** Writes the state: format, P, the bound, the policies, and per size its sample, counts and caches. */
+  public void writeTo(DataOutputView out) throws IOException {
+    out.writeInt(STATE_FORMAT);
+    out.writeLong(modulus);
+    out.writeInt(maxBlocks);
+    out.writeInt(policies.size());
+    for (EvictionPolicy p : policies) {
+      out.writeUTF(p.wireName());
+    }
+    out.writeInt(sizes.length);
+    for (int i = 0; i < sizes.length; i++) {
+      Size s = sizes[i];
+      out.writeLong(cacheBytes[i]);
+      out.writeLong(s.threshold);
+      out.writeDouble(s.references);
+      out.writeDouble(s.readReferences);
+      for (int p = 0; p < s.caches.length; p++) {
+        out.writeDouble(s.misses[p]);
+        out.writeDouble(s.readMisses[p]);
+        s.caches[p].writeTo(out);
+      }
+    }
+  }
+
+  /**
+   * Reads a state written by {@link #writeTo}.
+   *
+   * @throws IOException on a read error, another format or an inconsistent state
+   */
+  public static MiniatureSimulations readFrom(DataInputView in) throws IOException {
+    int format = in.readInt();
+    if (format != STATE_FORMAT) {
+      throw new IOException("miniature simulations state format " + format + " is not " + STATE_FORMAT);
+    }
+    try {
+      long modulus = in.readLong();
+      int maxBlocks = in.readInt();
+      List<EvictionPolicy> policies = new ArrayList<>();
+      for (int n = in.readInt(); n > 0; n--) {
+        policies.add(EvictionPolicy.parse(in.readUTF()));
+      }
+      int count = in.readInt();
+      long[] cacheBytes = new long[count];
+      Size[] sizes = new Size[count];
+      MiniatureSimulations m = new MiniatureSimulations(modulus, cacheBytes, maxBlocks, List.copyOf(policies), sizes);
+      for (int i = 0; i < count; i++) {
+        cacheBytes[i] = in.readLong();
+        long blocks = cacheBytes[i] / BLOCK_BYTES;
+        Size s = new Size(blocks, m.threshold(Math.min(1.0, (double) maxBlocks / blocks)), policies.size());
+        s.threshold = in.readLong();
+        checkThreshold(modulus, s.threshold);
+        s.rate = m.rate(s.threshold);
+        s.references = in.readDouble();
+        s.readReferences = in.readDouble();
+        for (int p = 0; p < s.caches.length; p++) {
+          s.misses[p] = in.readDouble();
+          s.readMisses[p] = in.readDouble();
+          s.caches[p] = SimulatedCache.readFrom(in);
+          if (s.caches[p].policy() != policies.get(p)) {
+            throw new IOException("miniature cache " + p + " of size " + i + " runs " + s.caches[p].policy()
+                + ", not " + policies.get(p));
+          }
+        }
+        sizes[i] = s;
+      }
+      if (m.lru < 0) {
+        throw new IOException("miniature simulations state without LRU");
+      }
+      return m;
+    } catch (IllegalArgumentException e) {
+      throw new IOException("inconsistent miniature simulations state: " + e.getMessage(), e);
+    }
+  }
+
+  /** Bytes {@link #writeTo} writes: the checkpoint cost of the simulations. */
+  public long serializedBytes() {
+    long bytes = Integer.BYTES + Long.BYTES + 2L * Integer.BYTES + Integer.BYTES;
+    for (EvictionPolicy p : policies) {
+      bytes += 2 + p.wireName().length();
+    }
+    for (Size s : sizes) {
+      bytes += 2L * Long.BYTES + 2L * Double.BYTES;
+      for (SimulatedCache cache : s.caches) {
+        bytes += 2L * Double.BYTES + cache.serializedBytes();
+      }
+    }
+    return bytes;
   }
 
   /** Bytes on the heap of every miniature cache (resident and ghost entries) and the counters. */

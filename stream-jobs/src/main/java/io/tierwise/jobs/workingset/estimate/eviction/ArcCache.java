@@ -138,6 +138,11 @@ final class ArcCache extends QueueCache {
   }
 
   @Override
+  int scalarBytes() {
+    return Double.BYTES;
+  }
+
+  @Override
   void readScalars(DataInputView in) throws IOException {
     double target = in.readDouble();
     if (!(target >= 0 && target <= c)) {

@@ -94,6 +94,11 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
   /** Writes the policy's scalars after the entries. */
   void writeScalars(DataOutputView out) throws IOException {}
 
+  /** Bytes {@link #writeScalars} writes. */
+  int scalarBytes() {
+    return 0;
+  }
+
   /** Reads what {@link #writeScalars} wrote, the entries restored. */
   void readScalars(DataInputView in) throws IOException {}
 
@@ -236,6 +241,15 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
     if (node != NONE) {
       pool.delete(node);
     }
+  }
+
+  @Override
+  public final long serializedBytes() {
+    long bytes = Integer.BYTES + 2 + policy.wireName().length() + Integer.BYTES + scalarBytes();
+    for (int q = 0; q < queueCount(); q++) {
+      bytes += Integer.BYTES + (long) pool.size(q) * (Long.BYTES + 1);
+    }
+    return bytes;
   }
 
   @Override

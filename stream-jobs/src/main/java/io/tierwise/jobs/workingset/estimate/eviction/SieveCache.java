@@ -86,6 +86,11 @@ final class SieveCache extends QueueCache {
   }
 
   @Override
+  int scalarBytes() {
+    return Integer.BYTES;
+  }
+
+  @Override
   void readScalars(DataInputView in) throws IOException {
     int position = in.readInt();
     if (position < -1 || position >= pool.size(QUEUE)) {

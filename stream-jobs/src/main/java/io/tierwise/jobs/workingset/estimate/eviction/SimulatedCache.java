@@ -57,6 +57,9 @@ public interface SimulatedCache {
    */
   long stateBytes();
 
+  /** Bytes {@link #writeTo} writes: the checkpoint cost of this cache. */
+  long serializedBytes();
+
   /** An independent copy in the same state (same future hits and misses). */
   SimulatedCache copy();
 
