@@ -136,9 +136,13 @@ function volumeLines(d) {
   lines.push(d.mrc
     ? `${ind}miss ratio curve (${d.mrc.method}) cache size -> miss ratio: ${mrcLine(d.mrc.points)}`
     : `${ind}miss ratio curve not computed yet`);
+  for (const c of d.mrc?.curves ?? []) {
+    if (c.eviction !== 'lru') lines.push(`${ind}  under ${pad(c.eviction.toUpperCase(), 8)}${mrcLine(c.points)}`);
+  }
   const r = d.recommendation;
   if (r) {
-    lines.push(`${ind}recommendation   ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier, ${r.policy}: predicted hit ratio `
+    const eviction = r.eviction ? ` ${r.eviction.toUpperCase()} eviction,` : '';
+    lines.push(`${ind}recommendation   ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier,${eviction} ${r.policy}: predicted hit ratio `
       + `${ratio(r.predicted_hit_ratio)} (target ${ratio(r.target_hit_ratio)}, infinite cache ${ratio(r.achievable_hit_ratio)})`);
     lines.push(`${ind}                 ${r.explanation}`);
   } else {
