@@ -124,14 +124,16 @@ test('recommendations keep their history and take the measured hit ratio of the 
   const MIB256 = 256 * 1024 * 1024;
   await withClient('tierwise_jobs', async (c) => {
     await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'measured')", [tenant]);
-    const upsert = `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
+    const upsert = `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, eviction,
         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name, replicas)
-      VALUES ($1, 'vol', $2, 'ram', 'write-through', $3, 0.9, 0.81, '{}', 'why', '24h', 0)
-      ON CONFLICT (tenant_id, volume_id) DO UPDATE SET tier_bytes = EXCLUDED.tier_bytes,
+      VALUES ($1, 'vol', $2, 'ram', 'write-through', $4, $3, 0.9, 0.81, '{}', 'why', '24h', 0)
+      ON CONFLICT (tenant_id, volume_id) DO UPDATE SET tier_bytes = EXCLUDED.tier_bytes, eviction = EXCLUDED.eviction,
         predicted_hit_ratio = EXCLUDED.predicted_hit_ratio, measured_hits = 0, measured_misses = 0,
         measured_hit_ratio = NULL, created_at = clock_timestamp()`;
-    await c.query(upsert, [tenant, 2 * MIB256, 0.85]);
-    await c.query(upsert, [tenant, MIB256, 0.8]);
+    await assert.rejects(c.query(upsert, [tenant, MIB256, 0.8, 's3fifo']), (err) => err.code === '23514',
+      "the eviction policy is one of the api's names");
+    await c.query(upsert, [tenant, 2 * MIB256, 0.85, null]);
+    await c.query(upsert, [tenant, MIB256, 0.8, 'sieve']);
     const interval = `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
         read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
@@ -164,8 +166,26 @@ test('recommendations keep their history and take the measured hit ratio of the 
     assert.equal(rows[0].measured_seconds, 20, 'two 10-second intervals');
     assert.ok(Math.abs(rows[0].hit_ratio_error - (0.75 - 0.8)) < 1e-12);
     const history = await c.query(
-      'SELECT tier_bytes FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);
-    assert.deepEqual(history.rows.map((r) => Number(r.tier_bytes)), [2 * MIB256, MIB256],
-      'one history row per prediction, none for the measurements');
+      'SELECT tier_bytes, eviction FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);
+    assert.deepEqual(history.rows.map((r) => [Number(r.tier_bytes), r.eviction]), [[2 * MIB256, null], [MIB256, 'sieve']],
+      "one history row per prediction, with the eviction policy it was for, none for the measurements");
+  });
+});
+
+test("volume_mrcs.eviction_points: an object of curves keyed by the api's eviction policies, {} by default", async () => {
+  const tenant = randomUUID();
+  await withClient('tierwise_jobs', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'curves')", [tenant]);
+    await c.query(`INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
+      VALUES ($1, 'vol', 'all', 'shards-fixed-size', 0.01, '[{"cache_bytes": 0, "miss_ratio": 1}]')`, [tenant]);
+    const read = async () => (await c.query('SELECT eviction_points FROM volume_mrcs WHERE tenant_id = $1', [tenant])).rows[0].eviction_points;
+    assert.deepEqual(await read(), {}, 'a row written without curves');
+    const curves = { lru: [{ cache_bytes: 0, miss_ratio: 1 }], sieve: [{ cache_bytes: 0, miss_ratio: 1 }] };
+    await c.query('UPDATE volume_mrcs SET eviction_points = $2 WHERE tenant_id = $1', [tenant, JSON.stringify(curves)]);
+    assert.deepEqual(await read(), curves);
+    for (const refused of [{ s3fifo: [] }, []]) {
+      await assert.rejects(c.query('UPDATE volume_mrcs SET eviction_points = $2 WHERE tenant_id = $1', [tenant, JSON.stringify(refused)]),
+        (err) => err.code === '23514', `${JSON.stringify(refused)} is not keyed by the api's eviction policies`);
+    }
   });
 });
