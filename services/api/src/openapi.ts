@@ -47,40 +47,49 @@ function addRateLimitResponses(document: OpenAPIObject): void {
   }
 }
 
-/** A schema node as openapi-format leaves a nullable reference: `{type: ['object', 'null'], allOf: [{$ref}]}`. */
+/**
+ * A schema node as openapi-format leaves a nullable reference, `{type: ['object', 'null'], allOf: [{$ref}]}`,
+ * or a nullable enum, `{type: ['string', 'null'], enum: [...]}`.
+ */
 interface SchemaNode {
   type?: string | string[];
   allOf?: unknown[];
   anyOf?: unknown[];
+  enum?: unknown[];
   [keyword: string]: unknown;
 }
 
 /**
- * Rewrites every nullable reference to the JSON Schema 2020-12 form `anyOf: [{$ref}, {type: 'null'}]`:
- * openapi-format turns @nestjs/swagger's `{nullable: true, allOf: [{$ref}]}` into
- * `{type: ['object', 'null'], allOf: [{$ref}]}`, which null does not satisfy (allOf demands the object).
+ * Rewrites what openapi-format makes of @nestjs/swagger's `nullable: true` where null would not
+ * satisfy it: a nullable reference `{type: ['object', 'null'], allOf: [{$ref}]}` (allOf demands the
+ * object) becomes the JSON Schema 2020-12 form `anyOf: [{$ref}, {type: 'null'}]`; a nullable enum
+ * `{type: ['string', 'null'], enum: [...]}` gets null among its values.
  */
-function fixNullableRefs(node: unknown): void {
+function fixNullables(node: unknown): void {
   if (Array.isArray(node)) {
-    node.forEach(fixNullableRefs);
+    node.forEach(fixNullables);
     return;
   }
   if (typeof node !== 'object' || node === null) {
     return;
   }
   const schema = node as SchemaNode;
-  if (Array.isArray(schema.type) && schema.type.includes('null') && schema.allOf?.length === 1) {
-    schema.anyOf = [schema.allOf[0], { type: 'null' }];
-    delete schema.allOf;
-    delete schema.type;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) {
+    if (schema.allOf?.length === 1) {
+      schema.anyOf = [schema.allOf[0], { type: 'null' }];
+      delete schema.allOf;
+      delete schema.type;
+    } else if (schema.enum && !schema.enum.includes(null)) {
+      schema.enum = [...schema.enum, null];
+    }
   }
-  Object.values(schema).forEach(fixNullableRefs);
+  Object.values(schema).forEach(fixNullables);
 }
 
 /**
  * The OpenAPI 3.1 document of the api: generated from the controllers and DTOs (@nestjs/swagger
  * writes 3.0), with the rate-limit answers added, then converted to 3.1 by openapi-format
- * (nullable → type arrays, example → examples) and nullable references fixed.
+ * (nullable → type arrays, example → examples) and nullable references and enums fixed.
  */
 export async function buildOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
   const config = new DocumentBuilder()
@@ -98,7 +107,7 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
   const document = SwaggerModule.createDocument(app, config);
   addRateLimitResponses(document);
   const { data } = await openapiConvertVersion(document, { convertTo: '3.1' });
-  fixNullableRefs(data);
+  fixNullables(data);
   return data as OpenAPIObject;
 }
 

@@ -1,6 +1,8 @@
 /**
  * Recommendations over HTTP (real PostgreSQL): the stream jobs' prediction fields with their
- * units, and a volume's recommendation history, predicted against measured (issue 5).
+ * units, and a volume's recommendation history, predicted against measured (issue 5); the
+ * eviction policy a prediction is for, the one applying it takes, and the volume's miss ratio
+ * curve per eviction policy (issue 15).
  * The rows are what the jobs write: the recommendation (its history row comes from the trigger),
  * then 10-second metrics at the recommended tier size (the measuring trigger), then a new
  * prediction (the upsert clears the measurement).
@@ -32,11 +34,20 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
+  const post = async (path: string, apiKey: string, body: Record<string, unknown>) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
 
   beforeAll(async () => {
     ({ app, url } = await startApi());
     [a, b] = [await tenants.create('rec-a'), await tenants.create('rec-b')];
-    // 16 GiB write-through tier, applied and reported running by the agent at 12:00:06. Measured
+    // 16 GiB write-through tier (an older, LRU prediction: no eviction policy), applied and
+    // reported running by the agent at 12:00:06. Measured
     // (3 read hits, 1 read miss each): the interval with the tier full, and the one 10 minutes on;
     // not the interval before the report, nor the cold one right after it: 0.75 against 0.86 over 20 s.
     const full = 16 * GIB;
@@ -46,6 +57,8 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       tierBytes: 16 * GIB,
       prediction: { window: '24h', replicas: 0, offloadedIops: 1250.5, offloadedBytesPerSecond: 5_122_048, predictedLatencyUs: 180.5, datastoreLatencyUs: 950 },
       appliedAt: '2026-11-20T12:00:06Z',
+      mrcCacheBytes: 16 * GIB,
+      evictionCurves: { sieve: 0.12, '2q': 0.13, lru: 0.14, 's3-fifo': 0.11 },
       intervals: [
         { start: '2026-11-20T12:00:00Z', readOps: 4, writeOps: 0, hits: 0, misses: 4, occupancyBytes: full },
         { start: '2026-11-20T12:00:10Z', readOps: 4, writeOps: 0, hits: 0, misses: 4 },
@@ -60,14 +73,14 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       tierBytes: 16 * GIB,
       intervals: [{ start: '2026-11-20T12:00:20Z', readOps: 4, writeOps: 0, hits: 3, misses: 1, occupancyBytes: full }],
     });
-    // The jobs' next prediction: 32 GiB, 0.93, not measured yet.
+    // The jobs' next prediction: 32 GiB of S3-FIFO, 0.93, not measured yet.
     await tenants.owner.query(
-      `UPDATE recommendations SET tier_bytes = $3, predicted_hit_ratio = 0.93, created_at = '2026-11-20T12:10:05Z',
+      `UPDATE recommendations SET tier_bytes = $3, eviction = 's3-fifo', predicted_hit_ratio = 0.93, created_at = '2026-11-20T12:10:05Z',
               measured_hits = 0, measured_misses = 0, measured_hit_ratio = NULL, measured_at = NULL
         WHERE tenant_id = $1 AND volume_id = $2`,
       [a.tenant_id, volumeOfA, 32 * GIB],
     );
-    await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), tierBytes: 8 * GIB });
+    await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), tierBytes: 8 * GIB, eviction: 'sieve' });
   });
 
   afterAll(async () => {
@@ -89,6 +102,7 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       measured_at: null,
       measured_seconds: null,
       hit_ratio_error: null,
+      eviction: 's3-fifo',
       created_at: '2026-11-20T12:10:05.000Z',
     };
     const one = await get(`/v1/recommendations/${volumeOfA}`, a.api_key);
@@ -97,6 +111,7 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     expect(list.body.data).toEqual([expect.objectContaining({ volume_id: volumeOfA, ...expected })]);
     const detail = await get(`/v1/volumes/${volumeOfA}`, a.api_key);
     expect(detail.body.recommendation).toMatchObject(expected);
+    expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ eviction: 'sieve' });
     // A recommendation written without latency samples: the latencies are null, not 0.
     expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ window_name: 'all', predicted_latency_us: null, datastore_latency_us: null });
   });
@@ -112,7 +127,8 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     expect(page.data[0].hit_ratio_error).toBeNull();
     expect(page.data[1].hit_ratio_error).toBeCloseTo(-0.11, 12);
     expect(page.data[1]).toMatchObject({ volume_id: volumeOfA, offloaded_bytes_per_second: 5_122_048, predicted_latency_us: 180.5, measured_at: expect.any(String), measured_seconds: 20 });
-    expect(page.data[0]).toMatchObject({ measured_seconds: null });
+    expect(page.data[0]).toMatchObject({ measured_seconds: null, eviction: 's3-fifo' });
+    expect(page.data[1]).toMatchObject({ eviction: null });
     expect(page.next_cursor).toBeNull();
   });
 
@@ -138,5 +154,32 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     const ofB = (await get(`/v1/volumes/${volumeOfB}/recommendations/history`, b.api_key)).body as unknown as HistoryPage;
     expect(ofB.data.map((entry) => [entry.volume_id, entry.tier_bytes])).toEqual([[volumeOfB, 8 * GIB]]);
     expect(await get(`/v1/volumes/${volumeOfB}/recommendations/history`, a.api_key)).toMatchObject({ status: 404 });
+  });
+
+  it("gives the volume's miss ratio curve of each eviction policy simulated, in the api's order of the policies", async () => {
+    const curve = (missRatio: number) => [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 16 * GIB, miss_ratio: missRatio }];
+    const { body } = await get(`/v1/volumes/${volumeOfA}`, a.api_key);
+    expect(body.mrc).toEqual({
+      method: 'shards-fixed-rate',
+      sampling_rate: 0.01,
+      points: curve(0.14),
+      curves: [
+        { eviction: 'lru', points: curve(0.14) },
+        { eviction: 's3-fifo', points: curve(0.11) },
+        { eviction: '2q', points: curve(0.13) },
+        { eviction: 'sieve', points: curve(0.12) },
+      ],
+    });
+  });
+
+  it("applies the recommendation's eviction policy when the body names none, else the engine's default for an older prediction", async () => {
+    const adminOfA = (await tenants.createApiKey(a.tenant_id, 'read-write')).key;
+    const adminOfB = (await tenants.createApiKey(b.tenant_id, 'read-write')).key;
+    expect(await post(`/v1/recommendations/${volumeOfA}/apply`, adminOfA, {})).toMatchObject({ status: 200, body: { policy: { tier_bytes: 32 * GIB, eviction: 's3-fifo' } } });
+    expect(await post(`/v1/recommendations/${volumeOfB}/apply`, adminOfB, {})).toMatchObject({ status: 200, body: { policy: { tier_bytes: 8 * GIB, eviction: 'sieve' } } });
+    // An older prediction (no eviction policy): the engine's default; a named one wins.
+    await tenants.owner.query(`UPDATE recommendations SET eviction = NULL, created_at = now() WHERE tenant_id = $1 AND volume_id = $2`, [b.tenant_id, volumeOfB]);
+    expect(await post(`/v1/recommendations/${volumeOfB}/apply`, adminOfB, {})).toMatchObject({ status: 200, body: { recommendation: { eviction: null }, policy: { version: 2, eviction: 's3-fifo' } } });
+    expect(await post(`/v1/recommendations/${unappliedOfB}/apply`, adminOfB, { eviction: 'lru' })).toMatchObject({ status: 200, body: { policy: { eviction: 'lru' } } });
   });
 });

@@ -1107,14 +1107,14 @@ export interface components {
         MrcPointDto: {
             /** @description cache size, bytes */
             cache_bytes: number;
-            /** @description LRU miss ratio at that size, 0..1 */
+            /** @description miss ratio of the curve at that size, 0..1 */
             miss_ratio: number;
         };
         MrcDto: {
             /** @example shards-fixed-rate */
             method: string;
             sampling_rate: number;
-            /** @description in increasing cache_bytes */
+            /** @description LRU miss ratio curve, in increasing cache_bytes */
             points: components["schemas"]["MrcPointDto"][];
         };
         ClusterWindowDto: {
@@ -1267,6 +1267,24 @@ export interface components {
             /** @description bytes of the I/Os in the bin */
             bytes: number;
         };
+        EvictionMrcDto: {
+            /**
+             * @description eviction policy of the simulated cache
+             * @enum {string}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
+            /** @description the policy's miss ratio curve, on the cache sizes of the mrc's points (increasing cache_bytes) */
+            points: components["schemas"]["MrcPointDto"][];
+        };
+        VolumeMrcDto: {
+            /** @example shards-fixed-rate */
+            method: string;
+            sampling_rate: number;
+            /** @description LRU miss ratio curve, in increasing cache_bytes */
+            points: components["schemas"]["MrcPointDto"][];
+            /** @description miss ratio curve of the agent's cache under each eviction policy (miniature simulations, docs/analytics.md); the LRU one equals points. One per policy simulated, in the order lru, s3-fifo, arc, 2q, sieve; [] for a curve computed before */
+            curves: components["schemas"]["EvictionMrcDto"][];
+        };
         RecommendationDto: {
             /** @description recommended tier size, bytes */
             tier_bytes: number;
@@ -1307,6 +1325,11 @@ export interface components {
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
             /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
              * Format: date-time
              * @description when the prediction was made
              */
@@ -1326,7 +1349,7 @@ export interface components {
             /** @description read bins then write bins, in increasing size */
             block_sizes: components["schemas"]["BlockSizeDto"][];
             working_set: components["schemas"]["WorkingSetDto"] | null;
-            mrc: components["schemas"]["MrcDto"] | null;
+            mrc: components["schemas"]["VolumeMrcDto"] | null;
             recommendation: components["schemas"]["RecommendationDto"] | null;
         };
         PolicyActorDto: {
@@ -1409,6 +1432,11 @@ export interface components {
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
             /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
              * Format: date-time
              * @description when the prediction was made
              */
@@ -1479,6 +1507,11 @@ export interface components {
             measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
+            /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
             /**
              * Format: date-time
              * @description when the prediction was made
@@ -3315,8 +3348,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description eviction policy of the tier (default s3-fifo, the engine's)
-                     * @default s3-fifo
+                     * @description eviction policy of the tier (default: the recommendation's eviction, or s3-fifo, the engine's default, for an older recommendation without one)
                      * @enum {string}
                      */
                     eviction?: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { type Eviction, EVICTIONS } from '@tierwise/common';
 import { PageDto } from '../http/pagination.js';
 
 // ---- rows (repositories) -------------------------------------------------------------
@@ -56,11 +57,19 @@ export interface WorkingSetRow {
   window_end: Date;
 }
 
+/** A miss ratio curve as jsonb stores it: [{cache_bytes, miss_ratio}] in increasing cache_bytes. */
+export type MrcPointsJson = { cache_bytes: number; miss_ratio: number }[];
+
 export interface MrcRow {
   method: string;
   sampling_rate: number;
-  /** volume_mrcs.points (jsonb): [{cache_bytes, miss_ratio}] in increasing cache_bytes. */
-  points: { cache_bytes: number; miss_ratio: number }[];
+  /** volume_mrcs.points or cluster_mrcs.points: the LRU curve. */
+  points: MrcPointsJson;
+}
+
+export interface VolumeMrcRow extends MrcRow {
+  /** volume_mrcs.eviction_points (jsonb): each simulated eviction policy's curve, on the sizes of points; {} before. */
+  eviction_points: Partial<Record<Eviction, MrcPointsJson>>;
 }
 
 export interface RecommendationRow {
@@ -80,6 +89,8 @@ export interface RecommendationRow {
   measured_at: Date | null;
   measured_seconds: number | null;
   hit_ratio_error: number | null;
+  /** NULL for a prediction written before the recommender picked the eviction policy (an LRU one). */
+  eviction: Eviction | null;
   explanation: string;
   inputs: Record<string, unknown>;
   created_at: Date;
@@ -89,7 +100,7 @@ export interface RecommendationRow {
 export const RECOMMENDATION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
   r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
   r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
-  r.explanation, r.inputs, r.created_at`;
+  r.eviction, r.explanation, r.inputs, r.created_at`;
 
 // ---- DTOs (API) ------------------------------------------------------------------------
 
@@ -163,13 +174,30 @@ export class WorkingSetDto {
 
 export class MrcPointDto {
   @ApiProperty({ description: 'cache size, bytes' }) cache_bytes!: number;
-  @ApiProperty({ description: 'LRU miss ratio at that size, 0..1' }) miss_ratio!: number;
+  @ApiProperty({ description: 'miss ratio of the curve at that size, 0..1' }) miss_ratio!: number;
 }
 
 export class MrcDto {
   @ApiProperty({ example: 'shards-fixed-rate' }) method!: string;
   @ApiProperty() sampling_rate!: number;
-  @ApiProperty({ type: [MrcPointDto], description: 'in increasing cache_bytes' }) points!: MrcPointDto[];
+  @ApiProperty({ type: [MrcPointDto], description: 'LRU miss ratio curve, in increasing cache_bytes' }) points!: MrcPointDto[];
+}
+
+/** One eviction policy's miss ratio curve. */
+export class EvictionMrcDto {
+  @ApiProperty({ enum: EVICTIONS, description: 'eviction policy of the simulated cache' }) eviction!: Eviction;
+  @ApiProperty({ type: [MrcPointDto], description: "the policy's miss ratio curve, on the cache sizes of the mrc's points (increasing cache_bytes)" })
+  points!: MrcPointDto[];
+}
+
+export class VolumeMrcDto extends MrcDto {
+  @ApiProperty({
+    type: [EvictionMrcDto],
+    description:
+      "miss ratio curve of the agent's cache under each eviction policy (miniature simulations, docs/analytics.md); the LRU one equals points. " +
+      `One per policy simulated, in the order ${EVICTIONS.join(', ')}; [] for a curve computed before`,
+  })
+  curves!: EvictionMrcDto[];
 }
 
 /** A prediction of the stream jobs: tier size, media, policy and what the tier should achieve. */
@@ -196,6 +224,13 @@ export class PredictionDto {
   measured_seconds!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured' })
   hit_ratio_error!: number | null;
+  @ApiProperty({
+    type: String,
+    enum: EVICTIONS,
+    nullable: true,
+    description: 'eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction',
+  })
+  eviction!: Eviction | null;
   @ApiProperty({ format: 'date-time', description: 'when the prediction was made' }) created_at!: string;
 }
 
@@ -213,7 +248,7 @@ export class VolumeDetailDto {
   @ApiProperty({ type: VolumeCacheDto }) cache!: VolumeCacheDto;
   @ApiProperty({ type: [BlockSizeDto], description: 'read bins then write bins, in increasing size' }) block_sizes!: BlockSizeDto[];
   @ApiProperty({ type: WorkingSetDto, nullable: true }) working_set!: WorkingSetDto | null;
-  @ApiProperty({ type: MrcDto, nullable: true }) mrc!: MrcDto | null;
+  @ApiProperty({ type: VolumeMrcDto, nullable: true }) mrc!: VolumeMrcDto | null;
   @ApiProperty({ type: RecommendationDto, nullable: true }) recommendation!: RecommendationDto | null;
 }
 
@@ -240,7 +275,7 @@ export interface VolumeDetailRows {
   volume: VolumeRow;
   blockSizes: BlockSizeRow[];
   workingSet: WorkingSetRow | null;
-  mrc: MrcRow | null;
+  mrc: VolumeMrcRow | null;
   recommendation: RecommendationRow | null;
 }
 
@@ -273,7 +308,7 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
       bytes: bin.bytes,
     })),
     working_set: workingSet && mapWorkingSet(workingSet),
-    mrc: mrc && mapMrc(mrc),
+    mrc: mrc && mapVolumeMrc(mrc),
     recommendation: recommendation && mapRecommendationFields(recommendation),
   };
 }
@@ -291,13 +326,22 @@ export function mapWorkingSet(row: WorkingSetRow): WorkingSetDto {
   };
 }
 
-/** A volume_mrcs or cluster_mrcs row. */
+function mapPoints(points: MrcPointsJson): MrcPointDto[] {
+  return points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) }));
+}
+
+/** A volume_mrcs or cluster_mrcs row (its LRU curve). */
 export function mapMrc(row: MrcRow): MrcDto {
-  return {
-    method: row.method,
-    sampling_rate: row.sampling_rate,
-    points: row.points.map((point) => ({ cache_bytes: Number(point.cache_bytes), miss_ratio: Number(point.miss_ratio) })),
-  };
+  return { method: row.method, sampling_rate: row.sampling_rate, points: mapPoints(row.points) };
+}
+
+/** A volume_mrcs row with each eviction policy's curve, in EVICTIONS order (jsonb keeps its keys in its own order). */
+export function mapVolumeMrc(row: VolumeMrcRow): VolumeMrcDto {
+  const curves = EVICTIONS.flatMap((eviction) => {
+    const points = row.eviction_points[eviction];
+    return points ? [{ eviction, points: mapPoints(points) }] : [];
+  });
+  return { ...mapMrc(row), curves };
 }
 
 /** The prediction fields of a recommendation or history row (timestamps as ISO 8601). */
@@ -319,6 +363,7 @@ export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inpu
     measured_at: row.measured_at?.toISOString() ?? null,
     measured_seconds: row.measured_hit_ratio === null ? null : row.measured_seconds,
     hit_ratio_error: row.hit_ratio_error,
+    eviction: row.eviction,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -41,7 +41,10 @@ export type RecommendationHistoryQuery = z.output<typeof recommendationHistoryQu
 
 /** Body of POST /v1/recommendations/{volumeId}/apply: what the recommendation does not say. */
 export const applyRecommendationSchema = z.object({
-  eviction: z.enum(EVICTIONS).default(DEFAULT_EVICTION).describe(`eviction policy of the tier (default ${DEFAULT_EVICTION}, the engine's)`),
+  eviction: z
+    .enum(EVICTIONS)
+    .optional()
+    .describe(`eviction policy of the tier (default: the recommendation's eviction, or ${DEFAULT_EVICTION}, the engine's default, for an older recommendation without one)`),
   write_back_copies: z.number().int().min(0).max(8).default(1).describe('n of WB+n when the recommendation is write-back (default 1); ignored for write-through'),
   created_at: timestampSchema.optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
 });

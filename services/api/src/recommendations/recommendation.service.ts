@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DatabaseService, ErrorCode, type Queryable, TIER_BLOCK_BYTES } from '@tierwise/common';
+import { ApiError, DatabaseService, DEFAULT_EVICTION, ErrorCode, type Queryable, TIER_BLOCK_BYTES } from '@tierwise/common';
 import { z } from 'zod';
 import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
@@ -30,7 +30,8 @@ const historyPositionSchema = z.tuple([timestampSchema, z.string().regex(/^[0-9]
 /**
  * The desired policy a recommendation stands for: its mode (recommendations.policy is
  * 'write-through' or 'write-back'), tier size rounded up to whole 4 KiB blocks, media, and
- * what the caller chose for eviction and WB+n copies.
+ * what the caller chose for eviction and WB+n copies. Without a chosen eviction, the one the
+ * recommendation predicts for; for an older recommendation without one, DEFAULT_EVICTION.
  */
 export function policyOfRecommendation(recommendation: RecommendationListRow, choice: ApplyRecommendation): DesiredPolicy {
   const writeBack = recommendation.policy.startsWith('write-back');
@@ -39,7 +40,7 @@ export function policyOfRecommendation(recommendation: RecommendationListRow, ch
     write_back_copies: writeBack ? choice.write_back_copies : null,
     tier_bytes: Math.ceil(recommendation.tier_bytes / TIER_BLOCK_BYTES) * TIER_BLOCK_BYTES,
     media: recommendation.media,
-    eviction: choice.eviction,
+    eviction: choice.eviction ?? recommendation.eviction ?? DEFAULT_EVICTION,
   };
 }
 

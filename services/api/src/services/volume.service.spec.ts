@@ -40,16 +40,14 @@ describe('VolumeService (real PostgreSQL)', () => {
       wssBytes: 48 * GiB,
       tierBytes: 64 * GiB,
       prediction: { window: '24h', replicas: 1, offloadedIops: 820.25, offloadedBytesPerSecond: 3_358_720, predictedLatencyUs: 212.5, datastoreLatencyUs: 1_400 },
+      eviction: 'arc',
+      mrcCacheBytes: 64 * GiB,
+      evictionCurves: { sieve: 0.13, arc: 0.12, lru: 0.14 },
     });
     await tenants.owner.query(
       `INSERT INTO volume_block_sizes (tenant_id, volume_id, direction, bin_label, bin_upper_bytes, ops, bytes) VALUES
          ($1, $2, 'write', '>524288', NULL, 2, 2097152), ($1, $2, 'read', '8192', 8192, 10, 81920),
          ($1, $2, 'read', '4096', 4096, 90, 368640), ($1, $2, 'write', '4096', 4096, 398, 1630208)`,
-      [tenant.tenant_id, volumeId],
-    );
-    await tenants.owner.query(
-      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
-       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, '[{"cache_bytes": 0, "miss_ratio": 1}, {"cache_bytes": 68719476736, "miss_ratio": 0.14}]')`,
       [tenant.tenant_id, volumeId],
     );
 
@@ -88,6 +86,11 @@ describe('VolumeService (real PostgreSQL)', () => {
           { cache_bytes: 0, miss_ratio: 1 },
           { cache_bytes: 64 * GiB, miss_ratio: 0.14 },
         ],
+        curves: [
+          { eviction: 'lru', points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.14 }] },
+          { eviction: 'arc', points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.12 }] },
+          { eviction: 'sieve', points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.13 }] },
+        ],
       },
       recommendation: {
         tier_bytes: 64 * GiB,
@@ -106,6 +109,7 @@ describe('VolumeService (real PostgreSQL)', () => {
         measured_at: null,
         measured_seconds: null,
         hit_ratio_error: null,
+        eviction: 'arc',
         explanation: 'a 64 GiB NVMe tier reaches 86 % hits',
         inputs: { window: 'all', read_share: 0.8 },
         created_at: '2026-11-20T12:00:05.000Z',
@@ -126,6 +130,14 @@ describe('VolumeService (real PostgreSQL)', () => {
       mrc: null,
       recommendation: null,
     });
+  });
+
+  it('gives a miss ratio curve computed before the eviction policies were simulated no curves, and a recommendation before them no eviction', async () => {
+    const volumeId = hexId();
+    await insertVolume(tenants.owner, tenant.tenant_id, { volumeId, hostId: hexId(), mrcCacheBytes: GiB, tierBytes: GiB });
+    const detail = await volumes.get(auth, volumeId);
+    expect(detail.mrc).toMatchObject({ points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: GiB, miss_ratio: 0.14 }], curves: [] });
+    expect(detail.recommendation).toMatchObject({ tier_bytes: GiB, eviction: null });
   });
 
   it('throws not_found for a volume the tenant does not have', async () => {

@@ -5,6 +5,7 @@
  * row ingest writes, as tierwise_owner.
  */
 import { randomBytes } from 'node:crypto';
+import type { Eviction } from '../contracts/cache-policy.js';
 import type { Queryable } from '../database/transaction.js';
 
 export interface VolumeFixture {
@@ -24,10 +25,17 @@ export interface VolumeFixture {
    * latencies (microseconds); absent = the columns' defaults ('all', 0, 0, 0, NULL, NULL).
    */
   prediction?: { window: string; replicas: number; offloadedIops: number; offloadedBytesPerSecond: number; predictedLatencyUs: number; datastoreLatencyUs: number };
+  /** The eviction policy the recommendation predicts for (recommendations.eviction); absent = NULL (an older, LRU prediction). */
+  eviction?: Eviction;
   /** Read I/Os of 4 KiB (vscsiStats bin '4096'); absent = no volume_block_sizes row. */
   blockSizeOps?: number;
   /** Largest cache size of the miss ratio curve (window 'all'), bytes; absent = no volume_mrcs row. */
   mrcCacheBytes?: number;
+  /**
+   * Miss ratio at mrcCacheBytes of each eviction policy's curve (volume_mrcs.eviction_points, on
+   * the sizes of points: 0 and mrcCacheBytes); absent = '{}'. Needs mrcCacheBytes.
+   */
+  evictionCurves?: Partial<Record<Eviction, number>>;
   /**
    * The recommendation applied and running: its 'applied' decision wrote policy version 1 and the
    * agent reported that version applied at this time (ISO 8601), before the intervals; absent = open.
@@ -86,11 +94,12 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
     await db.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,
                                     target_hit_ratio, inputs, explanation, created_at, window_name, replicas, offloaded_iops,
-                                    offloaded_bytes_per_second, predicted_latency_us, datastore_latency_us)
+                                    offloaded_bytes_per_second, predicted_latency_us, datastore_latency_us, eviction)
        VALUES ($1, $2, $3, 'nvme', 'write-through', 0.86, 0.95, 0.855, '{"window":"all","read_share":0.8}',
-               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z', $4, $5, $6, $7, $8, $9)`,
+               'a 64 GiB NVMe tier reaches 86 % hits', '2026-11-20T12:00:05Z', $4, $5, $6, $7, $8, $9, $10)`,
       [tenantId, volume.volumeId, volume.tierBytes, prediction?.window ?? 'all', prediction?.replicas ?? 0, prediction?.offloadedIops ?? 0,
-       prediction?.offloadedBytesPerSecond ?? 0, prediction?.predictedLatencyUs ?? null, prediction?.datastoreLatencyUs ?? null],
+       prediction?.offloadedBytesPerSecond ?? 0, prediction?.predictedLatencyUs ?? null, prediction?.datastoreLatencyUs ?? null,
+       volume.eviction ?? null],
     );
   }
   if (volume.blockSizeOps !== undefined) {
@@ -123,11 +132,14 @@ export async function insertVolume(db: Queryable, tenantId: string, volume: Volu
     );
   }
   if (volume.mrcCacheBytes !== undefined) {
+    const curve = (missRatio: number) => [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: volume.mrcCacheBytes, miss_ratio: missRatio }];
+    const evictionPoints = Object.fromEntries(Object.entries(volume.evictionCurves ?? {}).map(([eviction, missRatio]) => [eviction, curve(missRatio)]));
     await db.query(
-      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
-       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, jsonb_build_array(jsonb_build_object('cache_bytes', 0, 'miss_ratio', 1),
-               jsonb_build_object('cache_bytes', $3::bigint, 'miss_ratio', 0.14)))`,
-      [tenantId, volume.volumeId, volume.mrcCacheBytes],
+      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points, eviction_points)
+       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, $3, $4)`,
+      [tenantId, volume.volumeId, JSON.stringify(curve(0.14)), JSON.stringify(evictionPoints)],
     );
+  } else if (volume.evictionCurves !== undefined) {
+    throw new Error('insertVolume: evictionCurves needs mrcCacheBytes');
   }
 }
