@@ -82,14 +82,15 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
 
   it('shows and applies a recommendation, which sets the policy', async () => {
     const show = await tierwise(['recommendations', 'show', world.recommendedVolume]);
-    expect(show.stdout).toMatch(new RegExp(`${world.recommendedVolume}\\s+${world.hostId}\\s+64 GiB\\s+nvme\\s+write-through\\s+86.0 %\\s+open`));
+    expect(show.stdout.split('\n')[0]).toMatch(/^VOLUME\s+HOST\s+TIER\s+EVICTION\s+MEDIA\s+POLICY\s/);
+    expect(show.stdout).toMatch(new RegExp(`${world.recommendedVolume}\\s+${world.hostId}\\s+64 GiB\\s+sieve\\s+nvme\\s+write-through\\s+86.0 %\\s+open`));
     expect(show.stdout).toMatch(/24h\s+0\s+1250\.5\s+5 MiB\/s\s+180\.5 µs\s+950\.0 µs\s+-\s+-/);
     expect(show.stdout).toContain('a 64 GiB NVMe tier reaches 86 % hits');
     const history = await tierwise(['recommendations', 'history', world.recommendedVolume]);
-    expect(history.stdout).toMatch(/2026-11-20T12:00:05\.000Z\s+24h\s+64 GiB\s+nvme\s+write-through\s+86\.0 %\s+-\s+-/);
-    // Without --eviction the api applies the engine's default eviction policy.
+    expect(history.stdout).toMatch(/2026-11-20T12:00:05\.000Z\s+24h\s+64 GiB\s+sieve\s+nvme\s+write-through\s+86\.0 %\s+-\s+-/);
+    // Without --eviction the api applies the eviction policy the recommendation predicts for.
     const apply = await tierwise(['recommendations', 'apply', world.recommendedVolume]);
-    expect(apply).toMatchObject({ code: 0, stdout: `applied: volume ${world.recommendedVolume} policy version 1: write-through, 64 GiB nvme, eviction s3-fifo\n` });
+    expect(apply).toMatchObject({ code: 0, stdout: `applied: volume ${world.recommendedVolume} policy version 1: write-through, 64 GiB nvme, eviction sieve\n` });
     const again = await tierwise(['recommendations', 'apply', world.recommendedVolume]);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('is applied already (conflict, HTTP 409') });
     const policy = JSON.parse((await tierwise(['policy', 'show', world.recommendedVolume])).stdout) as { version: number; source: string };

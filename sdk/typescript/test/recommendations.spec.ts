@@ -28,6 +28,7 @@ describe('SDK: recommendations (real api process, real PostgreSQL)', () => {
       datastore_latency_us: 950,
       measured_hit_ratio: null,
       hit_ratio_error: null,
+      eviction: 'sieve',
     });
     await expect(admin.recommendations.get(world.otherVolume)).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -29,7 +29,19 @@ describe('SDK: volumes, policies and metrics export (real api process, real Post
   });
 
   it("shows a volume, and answers another tenant's volume with NotFoundError", async () => {
-    expect(await reader.volumes.get(world.recommendedVolume)).toMatchObject({ volume_id: world.recommendedVolume, display_name: 'db-data', io: { read_ops: 900 } });
+    expect(await reader.volumes.get(world.recommendedVolume)).toMatchObject({
+      volume_id: world.recommendedVolume,
+      display_name: 'db-data',
+      io: { read_ops: 900 },
+      mrc: {
+        points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.14 }],
+        curves: [
+          { eviction: 'lru', points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.14 }] },
+          { eviction: 'sieve', points: [{ cache_bytes: 0, miss_ratio: 1 }, { cache_bytes: 64 * GiB, miss_ratio: 0.12 }] },
+        ],
+      },
+      recommendation: { tier_bytes: 64 * GiB, eviction: 'sieve' },
+    });
     await expect(reader.volumes.get(world.otherVolume)).rejects.toBeInstanceOf(NotFoundError);
   });
 

@@ -56,10 +56,14 @@ const pageOptions = (command: Command): Command =>
     .option('--all', 'every item, page after page')
     .option('--json', 'print JSON');
 
+/** The eviction policy a prediction is for, or '-' for an older (LRU) prediction that names none. */
+const formatEviction = (eviction: Eviction | null): string => eviction ?? '-';
+
 const recommendationColumns: [string, (r: Recommendation) => string][] = [
   ['VOLUME', (r) => r.volume_id],
   ['HOST', (r) => r.host_id],
   ['TIER', (r) => formatBytes(r.tier_bytes)],
+  ['EVICTION', (r) => formatEviction(r.eviction)],
   ['MEDIA', (r) => r.media],
   ['POLICY', (r) => r.policy],
   ['PREDICTED HIT RATIO', (r) => formatRatio(r.predicted_hit_ratio)],
@@ -83,6 +87,7 @@ const historyColumns: [string, (r: RecommendationHistoryEntry) => string][] = [
   ['CREATED', (r) => r.created_at],
   ['WINDOW', (r) => r.window_name],
   ['TIER', (r) => formatBytes(r.tier_bytes)],
+  ['EVICTION', (r) => formatEviction(r.eviction)],
   ['MEDIA', (r) => r.media],
   ['POLICY', (r) => r.policy],
   ['PREDICTED HIT RATIO', (r) => formatRatio(r.predicted_hit_ratio)],

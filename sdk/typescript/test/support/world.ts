@@ -12,7 +12,10 @@ export interface World {
   adminKey: string;
   adminKeyId: string;
   hostId: string;
-  /** A volume with a 64 GiB NVMe write-through recommendation and 3 interval points. */
+  /**
+   * A volume with a 64 GiB NVMe write-through recommendation for SIEVE, 3 interval points and a
+   * miss ratio curve with LRU's and SIEVE's.
+   */
   recommendedVolume: string;
   /** A volume without recommendation. */
   plainVolume: string;
@@ -52,6 +55,9 @@ export async function createWorld(name: string): Promise<World> {
     wssBytes: 40 * GiB,
     tierBytes: 64 * GiB,
     prediction: { window: '24h', replicas: 0, offloadedIops: 1250.5, offloadedBytesPerSecond: 5 * 1024 ** 2, predictedLatencyUs: 180.5, datastoreLatencyUs: 950 },
+    eviction: 'sieve',
+    mrcCacheBytes: 64 * GiB,
+    evictionCurves: { sieve: 0.12, lru: 0.14 },
     intervals: intervalStarts.map((start, index) => ({ start, readOps: 100 * (index + 1), writeOps: 10, hits: 75, misses: 25 })),
   });
   await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: world.plainVolume, hostId, io: { readOps: 5, writeOps: 5, hits: 1, misses: 1 } });
