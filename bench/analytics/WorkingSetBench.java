@@ -53,19 +53,26 @@ public class WorkingSetBench {
           + " %,.0f references/s per core%n", parallelism, volumes, seconds, perSecond, perSecond / parallelism);
     }
 
-    WindowedEstimators w = new WindowedEstimators(MrcEstimators.DEFAULT, events.get(0).samplingModulus,
-        events.get(0).samplingThreshold);
-    for (ReferenceBatchEvent e : events) {
-      if (Long.compareUnsigned(e.samplingThreshold, w.threshold()) < 0) {
-        w.lowerThreshold(e.samplingThreshold);
-      }
-      w.addStreamTotals(e.consideredReferences, e.distinctBlocksHllPrecision, e.distinctBlocksHllUpdates);
-      for (int i = 0; i < e.size(); i++) {
-        w.reference(e.blockHashes[i], e.writes[i], e.referenceTimeUnixNano(i));
+    // One volume's estimators fed the stream, LRU alone (a cluster's, and the job before issue 15)
+    // against every eviction policy simulated (a volume's now): paired rounds, medians.
+    int rounds = 7;
+    double[] lruOnly = new double[rounds];
+    double[] withPolicies = new double[rounds];
+    WindowedEstimators[] last = new WindowedEstimators[2];
+    for (int round = 0; round < rounds; round++) {
+      for (int variant = 0; variant < 2; variant++) {
+        long start = System.nanoTime();
+        last[variant] = feed(events, variant == 1);
+        double perSecond = refs / ((System.nanoTime() - start) / 1e9);
+        (variant == 0 ? lruOnly : withPolicies)[round] = perSecond;
       }
     }
-    System.out.printf(Locale.ROOT, "state of one volume (windows all, 1h, 24h, 7d; %d estimators): %,d bytes;"
-        + " window 'all' alone: %,d bytes%n", 1 + 3 * WindowedEstimators.PANES, w.stateBytes(), w.all().stateBytes());
+    System.out.printf(Locale.ROOT, "one volume's estimators, median of %d paired rounds: LRU alone %,.0f references/s,"
+        + " with every eviction policy simulated %,.0f references/s (%.2fx)%n", rounds, median(lruOnly),
+        median(withPolicies), median(lruOnly) / median(withPolicies));
+    System.out.printf(Locale.ROOT, "state of one volume (windows all, 1h, 24h, 7d; %d estimators): %,d bytes"
+        + " (LRU alone: %,d); window 'all' alone: %,d bytes%n", 1 + 3 * WindowedEstimators.PANES,
+        last[1].stateBytes(), last[0].stateBytes(), last[0].all().stateBytes());
 
     long[] sizes = java.util.Arrays.stream(MissRatioCurve.cacheSizeGrid(0))
         .filter(b -> b >= 16 * MissRatioCurve.MIB && b <= MissRatioCurve.GIB).toArray();
@@ -111,6 +118,30 @@ public class WorkingSetBench {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
     }
+  }
+
+  /** A volume's estimators after the whole stream, with or without the eviction policies simulated. */
+  private static WindowedEstimators feed(List<ReferenceBatchEvent> events, boolean policies) {
+    long p = events.get(0).samplingModulus;
+    long t = events.get(0).samplingThreshold;
+    WindowedEstimators w = policies ? WindowedEstimators.withPolicies(MrcEstimators.DEFAULT, p, t)
+        : new WindowedEstimators(MrcEstimators.DEFAULT, p, t);
+    for (ReferenceBatchEvent e : events) {
+      if (Long.compareUnsigned(e.samplingThreshold, w.threshold()) < 0) {
+        w.lowerThreshold(e.samplingThreshold);
+      }
+      w.addStreamTotals(e.consideredReferences, e.distinctBlocksHllPrecision, e.distinctBlocksHllUpdates);
+      for (int i = 0; i < e.size(); i++) {
+        w.reference(e.blockHashes[i], e.writes[i], e.referenceTimeUnixNano(i));
+      }
+    }
+    return w;
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
   }
 
   private static List<ReferenceBatchEvent> read(Path refs) throws Exception {

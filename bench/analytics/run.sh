@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Analytics benchmark: the working-set job's throughput (sampled references per second per core,
-# Flink MiniCluster, parallelism 1 and 2), one volume's state bytes, and MRC accuracy and time of
+# Flink MiniCluster, parallelism 1 and 2), one volume's estimators with and without the eviction
+# policies simulated (paired rounds) and its state bytes, and MRC accuracy and time of
 # fixed-size / fixed-rate SHARDS against the exact LRU MRC, beside the peer libCacheSim in the same
 # run when LIBCACHESIM_CACHESIM names its cachesim binary (built outside this repository; see
 # docs/analytics.md). Figures go to stdout.

@@ -1,3 +1,4 @@
+import { EVICTIONS } from "@tierwise/common/contracts";
 import { z } from "zod";
 import { MissRatioCurve, WorkingSet } from "./api-schemas";
 
@@ -135,6 +136,7 @@ const RecommendationFields = z.object({
   tier_bytes: Num,
   media: z.enum(["ram", "nvme"]),
   policy: z.string(),
+  eviction: z.enum(EVICTIONS).nullable(),
   window_name: z.string(),
   replicas: Num,
   predicted_hit_ratio: Ratio,
@@ -146,6 +148,7 @@ const RecommendationFields = z.object({
   datastore_latency_us: Num.nullable(),
   measured_hit_ratio: Ratio.nullable(),
   measured_at: Timestamp.nullable(),
+  measured_seconds: Num.nullable(),
   hit_ratio_error: Num.nullable(),
   created_at: Timestamp,
   explanation: z.string(),

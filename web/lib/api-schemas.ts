@@ -1,3 +1,4 @@
+import { EVICTIONS } from "@tierwise/common/contracts";
 import { z } from "zod";
 import { IO_LENGTH_LABELS } from "./block-size-bins";
 
@@ -92,11 +93,19 @@ export type WorkingSet = z.infer<typeof WorkingSet>;
 export const MrcPoint = z.object({ cache_bytes: Bytes, miss_ratio: Ratio });
 export type MrcPoint = z.infer<typeof MrcPoint>;
 
-/** LRU miss ratio curve, points in increasing cache_bytes. */
+/** One eviction policy's miss ratio curve (miniature simulations), on the sizes of the LRU one. */
+export const EvictionCurve = z.object({ eviction: z.enum(EVICTIONS), points: z.array(MrcPoint) });
+export type EvictionCurve = z.infer<typeof EvictionCurve>;
+
+/**
+ * LRU miss ratio curve, points in increasing cache_bytes; a volume's also has every eviction
+ * policy's (`curves`, LRU's among them), a cluster's none.
+ */
 export const MissRatioCurve = z.object({
   method: z.string(),
   sampling_rate: z.number().positive().max(1),
   points: z.array(MrcPoint),
+  curves: z.array(EvictionCurve).default([]),
 });
 export type MissRatioCurve = z.infer<typeof MissRatioCurve>;
 

@@ -95,6 +95,7 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     const mrc = page.getByTestId("mrc-chart");
     assert.equal(await mrc.getAttribute("data-recommended-bytes"), String(VOLUME.tierBytes));
     assert.equal(await mrc.getAttribute("data-current-bytes"), String(VOLUME.capacityBytes));
+    assert.equal(await mrc.getAttribute("data-curves"), "LRU,S3-FIFO", "every eviction policy's curve drawn together");
     const mrcText = await mrc.locator("svg text").allTextContents();
     assert.ok(mrcText.includes("Recommended 4 GiB"), `recommended mark line label (got ${mrcText.join(" | ")})`);
     assert.ok(mrcText.includes("Current tier 2 GiB"), "current tier mark line label");

@@ -5,10 +5,11 @@ import { applyRecommendation, dismissRecommendation } from "@/app/recommendation
 const EVICTION_LABELS: Record<Eviction, string> = { lru: "LRU", "s3-fifo": "S3-FIFO", arc: "ARC", "2q": "2Q", sieve: "SIEVE" };
 
 /**
- * Apply (the recommendation becomes the volume's desired policy) and Dismiss, for an open
- * recommendation and a role that may change it (recommendations.write).
+ * Apply (the recommendation becomes the volume's desired policy, with the eviction policy it was
+ * predicted for unless the admin picks another) and Dismiss, for an open recommendation and a role
+ * that may change it (recommendations.write).
  */
-export function RecommendationDecision({ volumeId, createdAt, status, canWrite }: { volumeId: string; createdAt: string; status: string; canWrite: boolean }) {
+export function RecommendationDecision({ volumeId, createdAt, eviction, status, canWrite }: { volumeId: string; createdAt: string; eviction: Eviction | null; status: string; canWrite: boolean }) {
   if (status !== "open") return null;
   if (!canWrite) return <p className="muted small">Applying or dismissing needs the admin or owner role.</p>;
   return (
@@ -17,7 +18,7 @@ export function RecommendationDecision({ volumeId, createdAt, status, canWrite }
         <input type="hidden" name="created_at" value={createdAt} />
         <label>
           Eviction{" "}
-          <select name="eviction" defaultValue={DEFAULT_EVICTION}>
+          <select name="eviction" defaultValue={eviction ?? DEFAULT_EVICTION}>
             {EVICTIONS.map((eviction) => (
               <option key={eviction} value={eviction}>
                 {EVICTION_LABELS[eviction]}

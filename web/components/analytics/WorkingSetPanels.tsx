@@ -41,9 +41,9 @@ export function WorkingSetPanels({ path, range, history, mrc, currentBytes, reco
         <h2 id="mrc">Miss ratio curve</h2>
         {mrc && mrc.points.length > 0 ? (
           <>
-            <MissRatioCurveChart points={mrc.points} recommendedBytes={recommendedBytes} currentBytes={current} />
+            <MissRatioCurveChart points={mrc.points} curves={mrc.curves} recommendedBytes={recommendedBytes} currentBytes={current} />
             <p className="muted small">
-              LRU, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)}, recommended {formatBytes(recommendedBytes)}
+              {mrc.curves.length > 0 ? "Every eviction policy of the agent's cache (miniature simulations beside the LRU curve)" : "LRU"}, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)}, recommended {formatBytes(recommendedBytes)}
               {recommendedNote}.
             </p>
           </>

@@ -104,9 +104,12 @@ export async function seedVolume(ownerUrl: string, tenantId: string): Promise<Se
       [tenantId, volumeId, VOLUME.wssBytes, VOLUME.wssReadBytes, VOLUME.wssWriteBytes],
     );
     await client.query(
-      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points)
-       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, $3)`,
-      [tenantId, volumeId, JSON.stringify(VOLUME.mrc)],
+      `INSERT INTO volume_mrcs (tenant_id, volume_id, window_name, method, sampling_rate, points, eviction_points)
+       VALUES ($1, $2, 'all', 'shards-fixed-rate', 0.01, $3, $4)`,
+      [tenantId, volumeId, JSON.stringify(VOLUME.mrc), JSON.stringify({
+        lru: VOLUME.mrc,
+        "s3-fifo": VOLUME.mrc.map((p) => ({ ...p, miss_ratio: p.miss_ratio * 0.8 })),
+      })],
     );
     await client.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,

@@ -6,7 +6,7 @@ import { PredictedVsMeasured } from "@/components/analytics/PredictedVsMeasured"
 import { RecommendationDecision } from "@/components/analytics/RecommendationDecision";
 import { StatTile } from "@/components/StatTile";
 import { getPolicy, getRecommendation, getRecommendationHistory } from "@/lib/analytics-api";
-import { formatBytes, formatCount, formatLatency, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
+import { formatBytes, formatCount, formatDuration, formatLatency, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
 import { definePage } from "@/lib/page";
 import { can } from "@/lib/permissions";
 import { currentSession } from "@/lib/session";
@@ -29,7 +29,8 @@ export default definePage<{ volumeId: string }>({ permission: "recommendations.r
       </p>
       <h1>
         {formatBytes(r.tier_bytes)} {r.media.toUpperCase()} {r.policy}
-        {r.replicas > 0 ? ` +${r.replicas} peer` : ""} for <code>{volumeId}</code>
+        {r.replicas > 0 ? ` +${r.replicas} peer` : ""}
+        {r.eviction ? `, ${r.eviction.toUpperCase()} eviction` : ""} for <code>{volumeId}</code>
       </h1>
       <p className="muted">
         Status <span className={`status status--${r.status}`} data-testid="recommendation-status">{r.status}</span>
@@ -43,12 +44,12 @@ export default definePage<{ volumeId: string }>({ permission: "recommendations.r
         <StatTile testId="predicted-hit-ratio" label="Predicted hit ratio" value={formatPercent(r.predicted_hit_ratio)} detail={`achievable ${formatPercent(r.achievable_hit_ratio)}, target ${formatPercent(r.target_hit_ratio)}`} />
         <StatTile testId="predicted-offload" label="Offloaded from the datastore" value={`${formatCount(r.offloaded_iops)} IOPS`} detail={formatRate(r.offloaded_bytes_per_second)} />
         <StatTile testId="predicted-latency" label="Mean latency (VM observed)" value={latencyGain} detail="without the tier → with it (modelled)" />
-        <StatTile testId="measured-hit-ratio" label="Measured hit ratio" value={formatPercent(r.measured_hit_ratio)} detail={r.measured_at ? `error ${((r.hit_ratio_error ?? 0) * 100).toFixed(1)} pt, ${formatTimestamp(r.measured_at)}` : "measured once the agent runs this tier size"} />
+        <StatTile testId="measured-hit-ratio" label="Measured hit ratio" value={formatPercent(r.measured_hit_ratio)} detail={r.measured_at ? `error ${((r.hit_ratio_error ?? 0) * 100).toFixed(1)} pt over ${formatDuration(r.measured_seconds ?? 0)}, ${formatTimestamp(r.measured_at)}` : "measured once applied, reported running by the agent and the tier is warm"} />
       </div>
       <section className="panel" aria-labelledby="policy">
         <h2 id="policy">Policy</h2>
         <PolicyState policy={policy} />
-        <RecommendationDecision volumeId={volumeId} createdAt={r.created_at} status={r.status} canWrite={can(session.role, "recommendations.write")} />
+        <RecommendationDecision volumeId={volumeId} createdAt={r.created_at} eviction={r.eviction} status={r.status} canWrite={can(session.role, "recommendations.write")} />
       </section>
       <section className="panel" aria-labelledby="history">
         <h2 id="history">Predicted against measured</h2>

@@ -68,7 +68,7 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
         <h2 id="mrc">Miss ratio curve</h2>
         {volume.mrc && volume.mrc.points.length > 0 ? (
           <>
-            <MissRatioCurveChart points={volume.mrc.points} recommendedBytes={volume.recommendation?.tier_bytes ?? null} currentBytes={volume.cache.capacity_bytes} />
+            <MissRatioCurveChart points={volume.mrc.points} curves={volume.mrc.curves} recommendedBytes={volume.recommendation?.tier_bytes ?? null} currentBytes={volume.cache.capacity_bytes} />
             <p className="muted small">
               LRU, {volume.mrc.method}, {formatPercent(volume.mrc.sampling_rate)} of blocks sampled.
             </p>
