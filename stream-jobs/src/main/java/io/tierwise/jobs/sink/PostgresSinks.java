@@ -138,8 +138,8 @@ public final class PostgresSinks {
       INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
         replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
-        datastore_latency_us, created_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, now())
+        datastore_latency_us, eviction, created_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, now())
       ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
         tier_bytes = EXCLUDED.tier_bytes, media = EXCLUDED.media, policy = EXCLUDED.policy,
         predicted_hit_ratio = EXCLUDED.predicted_hit_ratio,
