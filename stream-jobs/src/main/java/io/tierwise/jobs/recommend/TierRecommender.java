@@ -127,10 +127,14 @@ public final class TierRecommender {
     }
   }
 
-  /** An eviction policy's miss ratio at a size, from LRU's there ({@link WindowedEstimators#evictionMissRatio}). */
+  /**
+   * An eviction policy's miss ratio at a size, from LRU's there and the cold-miss ratio, its floor
+   * ({@link WindowedEstimators#evictionMissRatio}).
+   */
   @FunctionalInterface
   public interface EvictionCurves {
-    double missRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, boolean readsOnly);
+    double missRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, double coldMissRatio,
+        boolean readsOnly);
   }
 
   /**
@@ -215,7 +219,7 @@ public final class TierRecommender {
     for (int i = 0; i < lru.size(); i++) {
       for (EvictionPolicy p : evictions) {
         double miss = p == EvictionPolicy.LRU ? lru.missRatio(i)
-            : in.evictions().missRatio(p, lru.cacheBytes(i), lru.missRatio(i), readsOnly);
+            : in.evictions().missRatio(p, lru.cacheBytes(i), lru.missRatio(i), lru.missRatio(lru.size() - 1), readsOnly);
         if (1 - miss >= target) {
           return lru.cacheBytes(i);
         }
@@ -227,7 +231,8 @@ public final class TierRecommender {
   /** Policy {@code p}'s predicted hit ratio at {@code bytes}: all references, or the reads alone. */
   private static double hitRatio(Input in, EvictionPolicy p, long bytes, boolean readsOnly) {
     double lruMiss = (readsOnly ? in.readMissRatioAt() : in.missRatioAt()).applyAsDouble(bytes);
-    return 1 - (p == EvictionPolicy.LRU ? lruMiss : in.evictions().missRatio(p, bytes, lruMiss, readsOnly));
+    double coldMiss = 1 - (readsOnly ? in.readMrc() : in.mrc()).achievableHitRatio();
+    return 1 - (p == EvictionPolicy.LRU ? lruMiss : in.evictions().missRatio(p, bytes, lruMiss, coldMiss, readsOnly));
   }
 
   private static double writeHitRatio(double allHit, double readHit, double readShare) {

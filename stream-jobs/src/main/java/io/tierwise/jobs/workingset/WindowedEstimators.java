@@ -226,8 +226,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /**
    * Each simulated policy's miss ratios at the sizes of {@code lru}: {@code lru}'s ratios (a
    * window's LRU curve, all references or reads only) plus the policy's difference from LRU at
-   * each size ({@link MiniatureSimulations#difference}), clipped to [0, 1]. LRU's row is
-   * {@code lru}'s own. Rows in {@link EvictionPolicy} order.
+   * each size ({@link MiniatureSimulations#difference}), clipped to [cold-miss ratio, 1]: no policy
+   * misses less than the first references, {@code lru}'s last point (the grid ends past twice the
+   * working set). LRU's row is {@code lru}'s own. Rows in {@link EvictionPolicy} order.
    *
    * @throws IllegalStateException for a cluster's stream (no simulations)
    */
@@ -239,24 +240,29 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     double[][] out = new double[kinds.length][lru.size()];
     for (int p = 0; p < kinds.length; p++) {
       for (int i = 0; i < lru.size(); i++) {
-        double difference = kinds[p] == EvictionPolicy.LRU ? 0 : policies.difference(kinds[p], lru.cacheBytes(i), readsOnly);
-        out[p][i] = Math.min(1, Math.max(0, lru.missRatio(i) + difference));
+        out[p][i] = evictionMissRatio(kinds[p], lru.cacheBytes(i), lru.missRatio(i), lru.missRatio(lru.size() - 1),
+            readsOnly);
       }
     }
     return out;
   }
 
   /**
-   * A policy's miss ratio at any size, given the LRU miss ratio there: as {@link #evictionMissRatios}.
+   * A policy's miss ratio at any size, given the LRU miss ratio there and the cold-miss ratio (the
+   * LRU curve's floor): as {@link #evictionMissRatios}.
    *
    * @throws IllegalStateException for a cluster's stream (no simulations)
    */
-  public double evictionMissRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, boolean readsOnly) {
+  public double evictionMissRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, double coldMissRatio,
+      boolean readsOnly) {
     if (policies == null) {
       throw new IllegalStateException("a cluster's stream simulates no eviction policy");
     }
-    double difference = policy == EvictionPolicy.LRU ? 0 : policies.difference(policy, cacheBytes, readsOnly);
-    return Math.min(1, Math.max(0, lruMissRatio + difference));
+    if (policy == EvictionPolicy.LRU) {
+      return lruMissRatio;
+    }
+    double missRatio = lruMissRatio + policies.difference(policy, cacheBytes, readsOnly);
+    return Math.min(1, Math.max(Math.min(coldMissRatio, lruMissRatio), missRatio));
   }
 
   /** Bytes of the serialised state of every estimator: the checkpoint size of one volume. */

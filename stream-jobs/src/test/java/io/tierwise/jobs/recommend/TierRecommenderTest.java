@@ -56,7 +56,7 @@ class TierRecommenderTest {
 
   /** Policies that miss {@code s3fifo} (and 2Q {@code twoQ}) less than LRU below 768 MiB; ARC and SIEVE as LRU. */
   private static TierRecommender.EvictionCurves fewerMisses(double s3fifo, double twoQ) {
-    return (policy, bytes, lruMiss, readsOnly) -> {
+    return (policy, bytes, lruMiss, coldMiss, readsOnly) -> {
       double less = bytes >= 768 * MIB ? 0 : switch (policy) {
         case S3FIFO -> s3fifo;
         case TWO_Q -> twoQ;

@@ -43,4 +43,24 @@ class WindowedEstimatorsTest {
     assertThat(again).extracting(x -> x.estimator().workingSetBytes())
         .containsExactlyElementsOf(w.results().stream().map(x -> x.estimator().workingSetBytes()).toList());
   }
+
+  @Test
+  void noPolicysCurveMissesLessThanTheFirstReferences() {
+    WindowedEstimators w = WindowedEstimators.withPolicies(MrcEstimators.DEFAULT, 1, 1);
+    java.util.Random random = new java.util.Random(3);
+    for (long t = 0; t < 40_000; t++) {
+      long block = random.nextInt(3) == 0 ? random.nextInt(200) : 1000 + t % 2500;
+      w.reference(block * 0x9E3779B97F4A7C15L, t % 4 == 0, T0 + t * SECOND);
+    }
+    MissRatioCurve lru = w.all().missRatioCurve(MissRatioCurve.cacheSizeGrid(w.all().workingSetBytes()));
+    double cold = lru.missRatio(lru.size() - 1);
+    double[][] curves = w.evictionMissRatios(lru, false);
+    assertThat(curves).hasNumberOfRows(io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy.values().length);
+    for (double[] curve : curves) {
+      for (double m : curve) {
+        assertThat(m).isBetween(cold, 1.0);
+      }
+    }
+    assertThat(curves[0]).as("LRU's row is the LRU curve").containsExactly(lru.missRatios());
+  }
 }
