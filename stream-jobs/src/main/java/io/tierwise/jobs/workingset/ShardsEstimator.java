@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.workingset.estimate.SamplingRate;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
 import java.io.IOException;
 import java.util.Optional;
@@ -127,15 +128,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
    * @throws IllegalArgumentException when {@code P = 0}, {@code T = 0} or {@code T > P}
    */
   public static double samplingRate(long modulus, long threshold) {
-    if (modulus == 0 || threshold == 0 || Long.compareUnsigned(threshold, modulus) > 0) {
-      throw new IllegalArgumentException("SHARDS needs 0 < threshold <= modulus, got threshold "
-          + Long.toUnsignedString(threshold) + " and modulus " + Long.toUnsignedString(modulus));
-    }
-    return unsignedToDouble(threshold) / unsignedToDouble(modulus);
-  }
-
-  private static double unsignedToDouble(long v) {
-    return v >= 0 ? v : (double) (v >>> 1) * 2.0 + (v & 1);
+    return SamplingRate.of(modulus, threshold);
   }
 
   /** {@link #samplingRate}, an inconsistent state's {@link IOException}. */

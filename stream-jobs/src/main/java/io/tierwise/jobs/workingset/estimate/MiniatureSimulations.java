@@ -215,12 +215,10 @@ public final class MiniatureSimulations {
     if (lruMissRatios.length != sizes.length) {
       throw new IllegalArgumentException("need " + sizes.length + " LRU miss ratios, got " + lruMissRatios.length);
     }
-    double[] own = miniatureMissRatios(policy, readsOnly);
-    double[] control = miniatureMissRatios(EvictionPolicy.LRU, readsOnly);
+    int p = indexOf(policy);
     double[] out = new double[sizes.length];
     for (int i = 0; i < sizes.length; i++) {
-      double difference = Double.isNaN(own[i]) ? 0 : own[i] - control[i];
-      out[i] = Math.min(1, Math.max(0, lruMissRatios[i] + difference));
+      out[i] = Math.min(1, Math.max(0, lruMissRatios[i] + difference(p, i, readsOnly)));
     }
     return out;
   }
@@ -412,12 +410,12 @@ public final class MiniatureSimulations {
   }
 
   private long threshold(double rate) {
-    double t = Math.floor(rate * unsignedToDouble(modulus));
-    return t >= unsignedToDouble(modulus) ? modulus : Math.max(1, (long) t);
+    double t = Math.floor(rate * SamplingRate.unsignedToDouble(modulus));
+    return t >= SamplingRate.unsignedToDouble(modulus) ? modulus : Math.max(1, (long) t);
   }
 
   private double rate(long threshold) {
-    return unsignedToDouble(threshold) / unsignedToDouble(modulus);
+    return SamplingRate.of(modulus, threshold);
   }
 
   private static long minUnsigned(long a, long b) {
@@ -425,13 +423,6 @@ public final class MiniatureSimulations {
   }
 
   private static void checkThreshold(long modulus, long threshold) {
-    if (modulus == 0 || threshold == 0 || Long.compareUnsigned(threshold, modulus) > 0) {
-      throw new IllegalArgumentException("sampling needs 0 < threshold <= modulus, got threshold "
-          + Long.toUnsignedString(threshold) + " and modulus " + Long.toUnsignedString(modulus));
-    }
-  }
-
-  private static double unsignedToDouble(long v) {
-    return v >= 0 ? v : (double) (v >>> 1) * 2.0 + (v & 1);
+    SamplingRate.of(modulus, threshold);
   }
 }
