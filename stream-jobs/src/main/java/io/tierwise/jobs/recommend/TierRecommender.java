@@ -45,6 +45,12 @@ import java.util.function.LongToDoubleFunction;
  * No recommendation from fewer than {@value #MIN_SAMPLED_REFERENCES} sampled references, or when
  * an unlimited tier would serve less than {@value #MIN_ACHIEVABLE_HIT_RATIO} of what it sees
  * (almost no block is re-referenced: no tier would help).
+ *
+ * <p>Hysteresis (docs/analytics.md "The closed loop"): the recommendation in force ({@code held}:
+ * the last one passed on) stays, with its size, media and eviction policy, while its prediction
+ * holds: the same write policy, its hit ratio on today's curves within {@value #HOLD_HIT_RATIO_TOLERANCE}
+ * of what it predicted, and today's required tier more than half its size. So an applied
+ * recommendation is not replaced by one a grid step away each time the window moves.
  */
 public final class TierRecommender {
   /** Target = this fraction of the achievable hit ratio (DESIGN section 4). */
@@ -74,6 +80,12 @@ public final class TierRecommender {
   public static final double DEFAULT_EVICTION_TIE = 0.005;
   /** Fewer sampled references than this are too little data for a recommendation. */
   public static final long MIN_SAMPLED_REFERENCES = 1000;
+  /**
+   * The recommendation in force stays while its predicted hit ratio, taken again on today's curves,
+   * is within this of what it predicted; also the move of the hit ratio that makes a new prediction
+   * of the same tier material ({@link RecommendationChangeFilter}).
+   */
+  public static final double HOLD_HIT_RATIO_TOLERANCE = 0.02;
 
   private TierRecommender() {}
 
@@ -141,6 +153,15 @@ public final class TierRecommender {
    * The recommendation for one volume, or empty when the data cannot support one (see class doc).
    */
   public static Optional<Recommendation> recommend(Input in) {
+    return recommend(in, null);
+  }
+
+  /**
+   * The same, keeping {@code held}'s tier while its prediction holds (hysteresis, class doc).
+   *
+   * @param held the recommendation in force for this volume and window, or null
+   */
+  public static Optional<Recommendation> recommend(Input in, Recommendation held) {
     if (in.sampledReferences() < MIN_SAMPLED_REFERENCES) {
       return Optional.empty();
     }
@@ -179,17 +200,15 @@ public final class TierRecommender {
     r.media = ram ? "ram" : "nvme";
     r.policy = writeBack ? "write-back" : "write-through";
     r.replicas = writeBack ? WRITE_BACK_REPLICAS : 0;
+    EvictionPolicy eviction = bestEviction(in, evictions, r.tierBytes, !writeBack);
+    String kept = holds(in, held, r, evictions);
+    if (kept != null) {
+      r.tierBytes = held.tierBytes;
+      r.media = held.media;
+      eviction = EvictionPolicy.parseService(held.eviction);
+      tier = r.media.equals("ram") ? LatencyModel.RAM : LatencyModel.NVME;
+    }
     double lruHit = 1 - missAt.applyAsDouble(r.tierBytes);
-    EvictionPolicy eviction = evictions.get(0);
-    for (EvictionPolicy p : evictions) {
-      if (hitRatio(in, p, r.tierBytes, !writeBack) > hitRatio(in, eviction, r.tierBytes, !writeBack)) {
-        eviction = p;
-      }
-    }
-    if (evictions.contains(EvictionPolicy.ENGINE_DEFAULT) && hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes,
-        !writeBack) >= hitRatio(in, eviction, r.tierBytes, !writeBack) - DEFAULT_EVICTION_TIE) {
-      eviction = EvictionPolicy.ENGINE_DEFAULT;
-    }
     r.eviction = eviction.serviceName();
     r.predictedHitRatio = hitRatio(in, eviction, r.tierBytes, !writeBack);
     r.achievableHitRatio = achievable;
@@ -209,8 +228,48 @@ public final class TierRecommender {
     double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
     r.inputsJson = Json.text(inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit));
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
-        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions);
+        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions)
+        + (kept == null ? "" : " " + kept);
     return Optional.of(r);
+  }
+
+  /** The policy with the highest predicted hit ratio at {@code bytes}; the engine's default within the tie. */
+  private static EvictionPolicy bestEviction(Input in, List<EvictionPolicy> evictions, long bytes, boolean readsOnly) {
+    EvictionPolicy best = evictions.get(0);
+    for (EvictionPolicy p : evictions) {
+      if (hitRatio(in, p, bytes, readsOnly) > hitRatio(in, best, bytes, readsOnly)) {
+        best = p;
+      }
+    }
+    if (evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
+        && hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, bytes, readsOnly) >= hitRatio(in, best, bytes, readsOnly)
+            - DEFAULT_EVICTION_TIE) {
+      best = EvictionPolicy.ENGINE_DEFAULT;
+    }
+    return best;
+  }
+
+  /**
+   * Whether {@code held} stays instead of {@code fresh}'s tier (class doc): the sentence that says
+   * why, or null when it does not (none held, another window or write policy, the same tier anyway,
+   * a prediction that no longer holds, or a tier that could now be halved).
+   */
+  private static String holds(Input in, Recommendation held, Recommendation fresh, List<EvictionPolicy> evictions) {
+    if (held == null || !held.windowName.equals(fresh.windowName) || !held.policy.equals(fresh.policy)
+        || held.tierBytes == fresh.tierBytes && held.media.equals(fresh.media)) {
+      return null;
+    }
+    EvictionPolicy eviction = EvictionPolicy.parseService(held.eviction);
+    if (!evictions.contains(eviction) || 2 * fresh.tierBytes <= held.tierBytes) {
+      return null;
+    }
+    double now = hitRatio(in, eviction, held.tierBytes, held.policy.equals("write-through"));
+    if (Math.abs(now - held.predictedHitRatio) > HOLD_HIT_RATIO_TOLERANCE) {
+      return null;
+    }
+    return "The " + Sizes.human(held.tierBytes) + " tier recommended before stays: its predicted hit ratio holds ("
+        + Sizes.percent(held.predictedHitRatio) + " then, " + Sizes.percent(now) + " now), where today's curve alone"
+        + " would ask for " + Sizes.human(fresh.tierBytes) + ".";
   }
 
   /** The smallest grid size at which some policy's curve reaches {@code target}; the last size if none does. */

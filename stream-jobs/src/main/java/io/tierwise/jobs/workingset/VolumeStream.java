@@ -1,5 +1,7 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.recommend.Recommendation;
+
 /** Per-volume bookkeeping of {@link WorkingSetFunction} (a Flink POJO). */
 public class VolumeStream {
   /** Tenant (UUID text). */
@@ -20,6 +22,11 @@ public class VolumeStream {
   public long flushAtMillis;
   /** Processing time when a sequence gap is given up on, ms (0: no gap). */
   public long gapDeadlineMillis;
+  /**
+   * The recommendation in force: the last one that changed materially
+   * ({@link Recommendation#differsMateriallyFrom}), kept while its prediction holds (null: none yet).
+   */
+  public Recommendation held;
 
   /** For Flink. */
   public VolumeStream() {}

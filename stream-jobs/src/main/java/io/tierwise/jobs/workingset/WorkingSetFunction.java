@@ -251,7 +251,11 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     }
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
       a.recommendation = TierRecommender.recommend(
-          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w)).orElse(null);
+          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w), st.held).orElse(null);
+      if (a.recommendation != null
+          && a.recommendation.differsMateriallyFrom(st.held, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)) {
+        st.held = a.recommendation;
+      }
     }
     return a;
   }

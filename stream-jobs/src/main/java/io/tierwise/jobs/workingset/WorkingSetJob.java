@@ -2,6 +2,7 @@ package io.tierwise.jobs.workingset;
 
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.recommend.RecommendationChangeFilter;
+import io.tierwise.jobs.recommend.TierRecommender;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -19,9 +20,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * it on their own inputs.
  */
 public final class WorkingSetJob {
-  /** Predicted hit ratio moves up to this are not a material change. */
-  public static final double HIT_RATIO_TOLERANCE = 0.02;
-
   private final Source<ReferenceBatchEvent, ?, ?> source;
   private final Sink<VolumeAnalysis> workingSets;
   private final Sink<VolumeAnalysis> missRatioCurves;
@@ -86,7 +84,7 @@ public final class WorkingSetJob {
         .filter(a -> a.recommendation != null).uid("has-recommendation").name("has recommendation")
         .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid("recommendation").name("recommendation")
         .keyBy(r -> r.tenantId + "/" + r.volumeId, Types.STRING)
-        .process(new RecommendationChangeFilter(HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
+        .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
         .uid("recommendation-changes").name("material changes")
         .sinkTo(recommendations).uid("sink-recommendations").name("recommendations");
   }

@@ -94,6 +94,36 @@ class TierRecommenderTest {
   }
 
   @Test
+  void theRecommendationInForceStaysWhileItsPredictionHolds() {
+    IoProfile io = io(9000, 4096, 1000, 4096);
+    LongToDoubleFunction all = stepped(384 * MIB, 0.4, 0.3);
+    Recommendation held = TierRecommender.recommend(input(all, stepped(384 * MIB, 0.3, 0.2), 700 * MIB, 5000, io))
+        .orElseThrow();
+    assertThat(held.tierBytes).isEqualTo(768 * MIB);
+    // The knee moves to 256 MiB: 512 MiB would do now, and 768 MiB still hits 80 %: it stays.
+    LongToDoubleFunction smaller = stepped(256 * MIB, 0.3, 0.2);
+    assertThat(TierRecommender.recommend(input(all, smaller, 700 * MIB, 5000, io)).orElseThrow().tierBytes)
+        .isEqualTo(512 * MIB);
+    Recommendation kept = TierRecommender.recommend(input(all, smaller, 700 * MIB, 5000, io), held).orElseThrow();
+    assertThat(kept.tierBytes).isEqualTo(768 * MIB);
+    assertThat(kept.media).isEqualTo("ram");
+    assertThat(kept.differsMateriallyFrom(held, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)).isFalse();
+    assertThat(kept.explanation).endsWith("The 768 MiB tier recommended before stays: its predicted hit ratio holds"
+        + " (80.0 % then, 80.0 % now), where today's curve alone would ask for 512 MiB.");
+    // Half the tier would do (knee at 128 MiB: 256 MiB): a new recommendation.
+    assertThat(TierRecommender.recommend(input(all, stepped(128 * MIB, 0.3, 0.2), 700 * MIB, 5000, io), held)
+        .orElseThrow().tierBytes).isEqualTo(256 * MIB);
+    // The prediction no longer holds (the tier would hit 90 %, not 80 %): a new one, material.
+    Recommendation moved = TierRecommender.recommend(input(all, stepped(384 * MIB, 0.25, 0.1), 700 * MIB, 5000, io),
+        held).orElseThrow();
+    assertThat(moved.predictedHitRatio).isCloseTo(0.9, within(1e-12));
+    assertThat(moved.differsMateriallyFrom(held, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)).isTrue();
+    // Writes grow to 60 % of I/Os: write-back is another recommendation, whatever the hit ratio.
+    assertThat(TierRecommender.recommend(input(all, smaller, 700 * MIB, 5000, io(4000, 4096, 6000, 4096)), held)
+        .orElseThrow().policy).isEqualTo("write-back");
+  }
+
+  @Test
   void readHeavySmallWorkingSetGetsRamWriteThroughWithOffloadAndLatency() throws Exception {
     // Reads: hit ratio 0.7 from 384 MiB, 0.8 (achievable) from 768 MiB: target 0.72 needs 768 MiB.
     LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
