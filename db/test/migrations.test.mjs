@@ -169,6 +169,18 @@ test('recommendations keep their history and take the measured hit ratio of the 
       'SELECT tier_bytes, eviction FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);
     assert.deepEqual(history.rows.map((r) => [Number(r.tier_bytes), r.eviction]), [[2 * MIB256, null], [MIB256, 'sieve']],
       "one history row per prediction, with the eviction policy it was for, none for the measurements");
+    // A new prediction for the same tier stays applied (the decision and its policy version carry
+    // over) and goes on being measured; a prediction for another tier is open.
+    const decisions = async () => (await withClient('tierwise_owner', (o) => o.query(
+      `SELECT d.decision, d.policy_version FROM recommendations r LEFT JOIN recommendation_decisions d
+         ON d.tenant_id = r.tenant_id AND d.volume_id = r.volume_id AND d.recommendation_created_at = r.created_at
+        WHERE r.tenant_id = $1`, [tenant]))).rows[0];
+    await c.query(upsert, [tenant, MIB256, 0.83, 'sieve']);
+    assert.deepEqual(await decisions(), { decision: 'applied', policy_version: 1 });
+    await c.query(interval, [tenant, '2026-01-01T00:00:30Z', 90, 10, MIB256]);
+    assert.equal((await c.query('SELECT measured_hit_ratio FROM recommendations WHERE tenant_id = $1', [tenant])).rows[0].measured_hit_ratio, 0.9);
+    await c.query(upsert, [tenant, MIB256, 0.83, 'lru']);
+    assert.deepEqual(await decisions(), { decision: null, policy_version: null }, 'another eviction policy is another tier');
   });
 });
 

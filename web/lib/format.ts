@@ -37,8 +37,9 @@ export function formatIops(ops: number, seconds: number | null): string {
   return seconds == null || seconds <= 0 ? EMPTY : `${compact.format(ops / seconds)} IOPS`;
 }
 
-/** A duration in seconds, coarsely: 2700 -> "45 min", 86400 -> "24 h", 604800 -> "7 d". */
+/** A duration in seconds, coarsely: 42 -> "42 s", 2700 -> "45 min", 86400 -> "24 h", 604800 -> "7 d". */
 export function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
   if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
   if (seconds < 72 * 3600) return `${Math.round(seconds / 3600)} h`;
   return `${Math.round(seconds / 86400)} d`;

@@ -34,11 +34,12 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const post = async (path: string, apiKey: string, body: Record<string, unknown>) => {
+  /** POSTs `body` as JSON; with `body` undefined, no body and no content type (`curl -X POST`). */
+  const post = async (path: string, apiKey: string, body?: Record<string, unknown>) => {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
@@ -172,10 +173,10 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     });
   });
 
-  it("applies the recommendation's eviction policy when the body names none, else the engine's default for an older prediction", async () => {
+  it("applies the recommendation's eviction policy when the body names none or there is no body, else the engine's default for an older prediction", async () => {
     const adminOfA = (await tenants.createApiKey(a.tenant_id, 'read-write')).key;
     const adminOfB = (await tenants.createApiKey(b.tenant_id, 'read-write')).key;
-    expect(await post(`/v1/recommendations/${volumeOfA}/apply`, adminOfA, {})).toMatchObject({ status: 200, body: { policy: { tier_bytes: 32 * GIB, eviction: 's3-fifo' } } });
+    expect(await post(`/v1/recommendations/${volumeOfA}/apply`, adminOfA)).toMatchObject({ status: 200, body: { policy: { tier_bytes: 32 * GIB, eviction: 's3-fifo' } } });
     expect(await post(`/v1/recommendations/${volumeOfB}/apply`, adminOfB, {})).toMatchObject({ status: 200, body: { policy: { tier_bytes: 8 * GIB, eviction: 'sieve' } } });
     // An older prediction (no eviction policy): the engine's default; a named one wins.
     await tenants.owner.query(`UPDATE recommendations SET eviction = NULL, created_at = now() WHERE tenant_id = $1 AND volume_id = $2`, [b.tenant_id, volumeOfB]);

@@ -152,10 +152,12 @@ async function startStreamJobs(extraEnv) {
 
 /**
  * Creates a tenant with an agent credential and an API key (read, or `scope` 'read-write', which
- * acts as the tenant's admin): {tenant_id, agent_id, agent_token, api_key}.
+ * acts as the tenant's admin): {tenant_id, agent_id, agent_token, api_key}; with `login` (an
+ * e-mail address), also a verified portal user owning it: login_email, login_password.
  */
-export async function seedTenant(name, { scope = 'read' } = {}) {
-  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), '--tenant-name', name, '--scope', scope], {
+export async function seedTenant(name, { scope = 'read', login } = {}) {
+  const args = ['--tenant-name', name, '--scope', scope, ...(login ? ['--login', login] : [])];
+  const { stdout } = await execFileAsync('node', [path.join(ROOT, 'services/api/dist/cli/seed.js'), ...args], {
     cwd: ROOT,
     env: process.env,
   });
@@ -174,6 +176,16 @@ export async function apiPut(apiKey, pathname, body) {
     method: 'PUT',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** POST `body` (JSON; none when undefined) to `pathname` of the api with `apiKey`; returns {status, body}. */
+export async function apiPost(apiKey, pathname, body) {
+  const res = await fetch(`${env('TIERWISE_API_URL')}${pathname}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }

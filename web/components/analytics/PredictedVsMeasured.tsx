@@ -5,7 +5,7 @@ import { DataTable } from "@/components/charts/DataTable";
 import { EChart } from "@/components/charts/EChart";
 import { PALETTE, type ChartOption } from "@/components/charts/echarts";
 import type { RecommendationHistory } from "@/lib/analytics-schemas";
-import { formatBytes, formatPercent, formatTimestamp } from "@/lib/format";
+import { formatBytes, formatDuration, formatPercent, formatTimestamp } from "@/lib/format";
 
 /** Every past prediction's hit ratio against the hit ratio measured while it ran (bars side by side, oldest left). */
 export function PredictedVsMeasured({ history }: { history: RecommendationHistory["data"] }) {
@@ -31,8 +31,16 @@ export function PredictedVsMeasured({ history }: { history: RecommendationHistor
       <EChart option={option} label={`Predicted against measured hit ratio for ${rows.length} predictions`} testId="predicted-vs-measured" points={rows.length} height={260} />
       <DataTable
         caption="Predicted against measured hit ratio"
-        columns={["Since", "Tier", "Predicted", "Measured", "Error"]}
-        rows={rows.map((r) => [formatTimestamp(r.created_at), `${formatBytes(r.tier_bytes)} ${r.media}`, formatPercent(r.predicted_hit_ratio), formatPercent(r.measured_hit_ratio), r.hit_ratio_error == null ? "—" : `${(r.hit_ratio_error * 100).toFixed(1)} pt`])}
+        columns={["Since", "Tier", "Eviction", "Predicted", "Measured", "Measured over", "Error"]}
+        rows={rows.map((r) => [
+          formatTimestamp(r.created_at),
+          `${formatBytes(r.tier_bytes)} ${r.media}`,
+          r.eviction?.toUpperCase() ?? "LRU",
+          formatPercent(r.predicted_hit_ratio),
+          formatPercent(r.measured_hit_ratio),
+          r.measured_hit_ratio == null ? "—" : formatDuration(r.measured_seconds ?? 0),
+          r.hit_ratio_error == null ? "—" : `${(r.hit_ratio_error * 100).toFixed(1)} pt`,
+        ])}
       />
     </figure>
   );

@@ -3344,7 +3344,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description optional: without it, the recommendation as it stands */
+        requestBody?: {
             content: {
                 "application/json": {
                     /**

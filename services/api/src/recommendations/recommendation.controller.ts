@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
@@ -49,6 +49,7 @@ export class RecommendationController {
   @Authenticated({ permission: Permission.RecommendationWrite })
   @Idempotent()
   @ApiOperation({ summary: "Apply a volume's recommendation: it becomes the volume's desired policy (a new version)" })
+  @ApiBody({ required: false, description: 'optional: without it, the recommendation as it stands' })
   @ApiOkResponse({ type: AppliedRecommendationDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })

@@ -47,7 +47,7 @@ export const applyRecommendationSchema = z.object({
     .describe(`eviction policy of the tier (default: the recommendation's eviction, or ${DEFAULT_EVICTION}, the engine's default, for an older recommendation without one)`),
   write_back_copies: z.number().int().min(0).max(8).default(1).describe('n of WB+n when the recommendation is write-back (default 1); ignored for write-through'),
   created_at: timestampSchema.optional().describe('the created_at of the recommendation you saw: refused with 409 if it changed since'),
-});
+}).prefault({}); // no body at all: the recommendation as it stands
 export type ApplyRecommendation = z.output<typeof applyRecommendationSchema>;
 
 /** Body of POST /v1/recommendations/{volumeId}/dismiss. */
