@@ -226,7 +226,12 @@ public final class TierRecommender {
     double writeWithTier = writeBack ? latency(io.writeOps, io.writeBytes, tier, r.replicas) : writeLatency;
     r.predictedLatencyMicros = (readWithTier + writeWithTier) / ops;
     double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
-    r.inputsJson = Json.text(inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit));
+    ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
+    ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
+    for (EvictionPolicy p : evictions) {
+      byEviction.put(p.serviceName(), hitRatio(in, p, r.tierBytes, !writeBack));
+    }
+    r.inputsJson = Json.text(inputs);
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
         largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions)
         + (kept == null ? "" : " " + kept);

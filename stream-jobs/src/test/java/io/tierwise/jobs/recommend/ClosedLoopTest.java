@@ -3,7 +3,9 @@ package io.tierwise.jobs.recommend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tierwise.jobs.testing.AgentReferenceSource;
+import io.tierwise.jobs.testing.RealTraces;
 import io.tierwise.jobs.testing.Repo;
 import io.tierwise.jobs.workingset.MrcEstimators;
 import io.tierwise.jobs.workingset.ReferenceBatchEvent;
@@ -13,16 +15,19 @@ import io.tierwise.jobs.workingset.WorkingSetFunction;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -32,27 +37,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The loop of DESIGN section 4 on real traces: the recommendation the working-set job computes
- * from the first half of a trace (the agent's own sampler, {@link WorkingSetFunction} as in the
- * job) is applied to the agent's replay engine (a RAM tier of the recommended size and eviction
- * policy, queue depth 1), the second half is replayed, and the measured hit ratio (reads for
- * write-through, all references for write-back: what the prediction is of) is compared with the
- * predicted one.
+ * The loop of DESIGN section 4 on every real trace ({@link RealTraces}): the recommendation the
+ * working-set job computes from the first half of a stream (the agent's own sampler, {@link
+ * WorkingSetFunction} as in the job) is applied to the agent's replay engine (a RAM tier of the
+ * recommended size and eviction policy, the agent's default queue depth of {@value #QUEUE_DEPTH}),
+ * the second half is replayed, and the measured hit ratio (reads for write-through, all references
+ * for write-back: what the prediction is of) is compared with the predicted one; then again with
+ * the engine's default policy forced at that size (the prediction: the recommendation's
+ * {@code inputs.eviction_hit_ratios}).
  *
- * <p>Tolerance {@value #TOLERANCE}: the prediction carries the SHARDS error at one size (mean
- * absolute error 0.005 over the curve, up to 0.02 at single sizes next to a cliff:
- * ShardsAccuracyTest) and the change of workload between the halves, which no model of the first
- * half can know; and the second half starts with an empty tier, so its own cold misses count
- * against it. Measured on these traces (printed table): CloudPhysics +0.004 to +0.006 (1 GiB,
- * write-back), the Tencent volumes within 0.021; 0.05 leaves room for the key drawn per run. The
- * assertion is on each volume; every figure is printed.
+ * <p>Tolerance {@value #TOLERANCE} per stream (issue 15). The prediction carries the sampled
+ * curve's error at one size and the change of workload between the halves, which no model of the
+ * first half can know; the second half starts with an empty tier. A stream whose first half
+ * supports no recommendation (too few references, or hardly any reuse) is listed as such. Every
+ * figure is printed (docs/analytics.md "The closed loop" holds the table).
  */
 class ClosedLoopTest {
-  private static final double TOLERANCE = 0.05;
+  private static final double TOLERANCE = 0.02;
+  private static final int QUEUE_DEPTH = 32;
   private static final String TENANT = "00000000-0000-0000-0000-00000000c105";
-  /** The Tencent volumes considered, busiest first; those whose first half supports a recommendation go. */
-  private static final int TENCENT_VOLUMES = 5;
-  private static final int MIN_TENCENT_RECOMMENDATIONS = 2;
+  /** Streams that must support a recommendation (CloudPhysics and at least two Tencent volumes did). */
+  private static final int MIN_RECOMMENDATIONS = 3;
 
   @TempDir Path dir;
 
@@ -64,43 +69,45 @@ class ClosedLoopTest {
       Assumptions.abort("the edge agent is not built");
     }
     AgentReferenceSource agent = new AgentReferenceSource(agentBinary);
-    Map<String, Path[]> halves = new LinkedHashMap<>();
-    halves.put("cloudphysics", splitVscsi(Repo.traces().resolve("cloudphysics_w_sample.vscsi")));
-    halves.putAll(busiestTencentVolumes(Repo.traces().resolve("tencent_cbs_sample50k.csv.bz2")));
-
     byte[] key = new byte[16];
     new SecureRandom().nextBytes(key);
-    StringBuilder table = new StringBuilder(String.format("%-22s %-10s %-14s %-8s %9s %9s %7s%n", "trace", "tier",
-        "policy", "eviction", "predicted", "measured", "error"));
-    List<Double> errors = new ArrayList<>();
-    int tencent = 0;
-    for (Map.Entry<String, Path[]> e : halves.entrySet()) {
-      boolean cloudPhysics = e.getKey().equals("cloudphysics");
-      String format = cloudPhysics ? "vscsi" : "tencent-csv";
-      Recommendation r = recommendationOf(agent.sample(e.getValue()[0], HexFormat.of().formatHex(key), 1.0));
+    StringBuilder table = new StringBuilder(String.format("%-38s %-8s %-14s %-8s %9s %9s %7s %9s %9s %7s%n",
+        "stream", "tier", "policy", "eviction", "predicted", "measured", "error", "S3-FIFO", "measured", "error"));
+    Map<String, Double> errors = new LinkedHashMap<>();
+    for (RealTraces.Stream stream : RealTraces.all()) {
+      Halves h = halves(stream);
+      Recommendation r = recommendationOf(agent.sample(h.first(), HexFormat.of().formatHex(key), 1.0));
       if (r == null) {
-        assertThat(cloudPhysics).as("the CloudPhysics trace supports a recommendation").isFalse();
-        table.append(String.format("%-22s none: too few sampled references, or hardly any reuse%n",
-            e.getKey()));
+        table.append(String.format("%-38s none: too few sampled references, or hardly any reuse%n", stream.label()));
         continue;
       }
-      tencent += cloudPhysics ? 0 : 1;
-      String eviction = EvictionPolicy.parseService(r.eviction).wireName();
-      JsonNode s = agent.replay(e.getValue()[1], format, r.tierBytes, eviction, dir.resolve("agent.key"));
-      boolean writeBack = r.policy.equals("write-back");
-      long hits = s.get(writeBack ? "hits" : "read_hits").asLong();
-      long misses = s.get(writeBack ? "misses" : "read_misses").asLong();
-      double measured = (double) hits / (hits + misses);
-      errors.add(measured - r.predictedHitRatio);
-      table.append(String.format("%-22s %-10s %-14s %-8s %9.4f %9.4f %+7.4f%n", e.getKey(),
+      double measured = measured(agent, h, r, EvictionPolicy.parseService(r.eviction));
+      double predictedDefault = new ObjectMapper().readTree(r.inputsJson).get("eviction_hit_ratios")
+          .get(EvictionPolicy.ENGINE_DEFAULT.serviceName()).asDouble();
+      double measuredDefault = r.eviction.equals(EvictionPolicy.ENGINE_DEFAULT.serviceName()) ? measured
+          : measured(agent, h, r, EvictionPolicy.ENGINE_DEFAULT);
+      errors.put(stream.label(), measured - r.predictedHitRatio);
+      errors.put(stream.label() + " (S3-FIFO forced)", measuredDefault - predictedDefault);
+      table.append(String.format("%-38s %-8s %-14s %-8s %9.4f %9.4f %+7.4f %9.4f %9.4f %+7.4f%n", stream.label(),
           r.tierBytes / (1 << 20) + "MiB", r.policy, r.eviction, r.predictedHitRatio, measured,
-          measured - r.predictedHitRatio));
+          measured - r.predictedHitRatio, predictedDefault, measuredDefault, measuredDefault - predictedDefault));
     }
-    System.out.print("Closed loop: recommendation from the first half, replay of the second half at its size\n"
-        + table);
-    assertThat(tencent).as("Tencent volumes with a recommendation").isGreaterThanOrEqualTo(MIN_TENCENT_RECOMMENDATIONS);
-    assertThat(errors).as("measured - predicted hit ratio per trace").allSatisfy(
-        err -> assertThat(Math.abs(err)).isLessThanOrEqualTo(TOLERANCE));
+    System.out.print("Closed loop: recommendation from the first half, replay of the second half at its size, queue depth "
+        + QUEUE_DEPTH + "\n" + table);
+    assertThat(errors.size() / 2).as("streams with a recommendation").isGreaterThanOrEqualTo(MIN_RECOMMENDATIONS);
+    assertThat(errors).as("measured - predicted hit ratio per stream").allSatisfy(
+        (stream, err) -> assertThat(Math.abs(err)).as(stream).isLessThanOrEqualTo(TOLERANCE));
+  }
+
+  /** The hit ratio the engine measures replaying the second half with {@code r}'s tier under {@code eviction}. */
+  private double measured(AgentReferenceSource agent, Halves h, Recommendation r, EvictionPolicy eviction)
+      throws Exception {
+    JsonNode s = agent.replay(h.second(), h.format(), r.tierBytes, eviction.wireName(), QUEUE_DEPTH,
+        dir.resolve("agent.key"));
+    boolean writeBack = r.policy.equals("write-back");
+    long hits = s.get(writeBack ? "hits" : "read_hits").asLong();
+    long misses = s.get(writeBack ? "misses" : "read_misses").asLong();
+    return (double) hits / (hits + misses);
   }
 
   /** The 24-h window's recommendation after the batches went through the job's function. */
@@ -120,38 +127,52 @@ class ClosedLoopTest {
     }
   }
 
-  /** The vscsi trace cut in two at its middle record (32-byte v1 records). */
-  private Path[] splitVscsi(Path trace) throws Exception {
-    byte[] all = Files.readAllBytes(trace);
-    int records = all.length / 32;
-    int middle = records / 2 * 32;
-    Path first = dir.resolve("cloudphysics-first.vscsi");
-    Path second = dir.resolve("cloudphysics-second.vscsi");
-    Files.write(first, java.util.Arrays.copyOfRange(all, 0, middle));
-    Files.write(second, java.util.Arrays.copyOfRange(all, middle, records * 32));
-    return new Path[] {first, second};
+  /** A stream cut in two at its middle record, each half a trace file of the replay's {@code format}. */
+  private record Halves(Path first, Path second, String format) {}
+
+  private Halves halves(RealTraces.Stream stream) throws Exception {
+    String name = stream.label().replaceAll("[^A-Za-z0-9-]", "_");
+    Path first = dir.resolve(name + "-first");
+    Path second = dir.resolve(name + "-second");
+    if (stream.file().endsWith(".vscsi")) {
+      byte[] all = Files.readAllBytes(stream.trace());
+      int records = all.length / 32; // 32-byte v1 records
+      Files.write(first, Arrays.copyOfRange(all, 0, records / 2 * 32));
+      Files.write(second, Arrays.copyOfRange(all, records / 2 * 32, records * 32));
+      return new Halves(first, second, "vscsi");
+    }
+    List<String> lines = lines(stream.trace());
+    String format;
+    List<String> header = List.of();
+    if (stream.volume() != null) {
+      String id = "," + stream.volume().substring("cbs-".length());
+      lines = lines.stream().filter(l -> l.endsWith(id)).toList();
+      format = "tencent-csv";
+    } else if (stream.file().startsWith("systor")) {
+      header = lines.subList(0, 1);
+      lines = lines.subList(1, lines.size());
+      format = "systor-csv";
+    } else {
+      format = "msr-csv";
+    }
+    int middle = lines.size() / 2;
+    Files.write(first, concat(header, lines.subList(0, middle)));
+    Files.write(second, concat(header, lines.subList(middle, lines.size())));
+    return new Halves(first, second, format);
   }
 
-  /** Each of the busiest Tencent volumes (most I/Os) in two CSV files, first and second half. */
-  private Map<String, Path[]> busiestTencentVolumes(Path trace) throws Exception {
-    Map<String, List<String>> byVolume = new LinkedHashMap<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        new BZip2CompressorInputStream(Files.newInputStream(trace)), StandardCharsets.US_ASCII))) {
-      for (String line; (line = in.readLine()) != null; ) {
-        byVolume.computeIfAbsent(line.substring(line.lastIndexOf(',') + 1), v -> new ArrayList<>()).add(line);
-      }
+  private static List<String> lines(Path trace) throws Exception {
+    InputStream raw = Files.newInputStream(trace);
+    InputStream in = trace.toString().endsWith(".bz2") ? new BZip2CompressorInputStream(raw)
+        : trace.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII))) {
+      return r.lines().toList();
     }
-    Map<String, Path[]> out = new LinkedHashMap<>();
-    List<Map.Entry<String, List<String>>> busiest = byVolume.entrySet().stream()
-        .sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size())).limit(TENCENT_VOLUMES).toList();
-    for (Map.Entry<String, List<String>> v : busiest) {
-      List<String> lines = v.getValue();
-      Path first = dir.resolve("tencent-" + v.getKey() + "-first.csv");
-      Path second = dir.resolve("tencent-" + v.getKey() + "-second.csv");
-      Files.write(first, lines.subList(0, lines.size() / 2));
-      Files.write(second, lines.subList(lines.size() / 2, lines.size()));
-      out.put("tencent volume " + v.getKey(), new Path[] {first, second});
-    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
     return out;
   }
 }

@@ -124,17 +124,18 @@ public final class AgentReferenceSource implements ReferenceSource {
   }
 
   /**
-   * Replays a trace through the agent's cache engine ({@code replay --dry-run}, queue depth 1) with a
-   * RAM tier of {@code tierBytes} (a multiple of 1 MiB) under eviction policy {@code eviction} (the
-   * agent's spelling) and returns the trace's summary: hits, misses, read_hits, read_misses (4 KiB
-   * blocks).
+   * Replays a trace through the agent's cache engine ({@code replay --dry-run}) with a RAM tier of
+   * {@code tierBytes} (a multiple of 1 MiB) under eviction policy {@code eviction} (the agent's
+   * spelling), {@code queueDepth} front-end I/Os in flight (the agent's default is 32), and returns the
+   * trace's summary: hits, misses, read_hits, read_misses (4 KiB blocks).
    */
-  public JsonNode replay(Path trace, String format, long tierBytes, String eviction, Path keyFile) throws Exception {
+  public JsonNode replay(Path trace, String format, long tierBytes, String eviction, int queueDepth, Path keyFile)
+      throws Exception {
     Path summary = Files.createTempFile("tierwise-replay-", ".json");
     try {
       run(binary.toString(), "replay", trace.toString(), "--format", format, "--tier-size",
-          (tierBytes / MissRatioCurve.MIB) + "MiB", "--eviction", eviction, "--dry-run", "--queue-depth", "1",
-          "--key-file", keyFile.toString(), "--json-summary", summary.toString());
+          (tierBytes / MissRatioCurve.MIB) + "MiB", "--eviction", eviction, "--dry-run", "--queue-depth",
+          Integer.toString(queueDepth), "--key-file", keyFile.toString(), "--json-summary", summary.toString());
       return new ObjectMapper().readTree(summary.toFile()).get("traces").get(0);
     } finally {
       Files.deleteIfExists(summary);
