@@ -144,6 +144,10 @@ function volumeLines(d) {
     const eviction = r.eviction ? ` ${r.eviction.toUpperCase()} eviction,` : '';
     lines.push(`${ind}recommendation   ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier,${eviction} ${r.policy}: predicted hit ratio `
       + `${ratio(r.predicted_hit_ratio)} (target ${ratio(r.target_hit_ratio)}, infinite cache ${ratio(r.achievable_hit_ratio)})`);
+    if (r.tier_write_bytes_per_day != null) {
+      lines.push(`${ind}tier writes      ${bytes(r.tier_write_bytes_per_day)} per day (${r.drive_writes_per_day.toFixed(1)} drive writes per day of a `
+        + `${bytes(r.tier_bytes)} device)`);
+    }
     lines.push(`${ind}                 ${r.explanation}`);
   } else {
     lines.push(`${ind}recommendation   none yet`);

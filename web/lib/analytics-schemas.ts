@@ -146,6 +146,8 @@ const RecommendationFields = z.object({
   offloaded_bytes_per_second: Num,
   predicted_latency_us: Num.nullable(),
   datastore_latency_us: Num.nullable(),
+  tier_write_bytes_per_day: Num.nullable(),
+  drive_writes_per_day: Num.nullable(),
   measured_hit_ratio: Ratio.nullable(),
   measured_at: Timestamp.nullable(),
   measured_seconds: Num.nullable(),

@@ -74,12 +74,13 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       tierBytes: 16 * GIB,
       intervals: [{ start: '2026-11-20T12:00:20Z', readOps: 4, writeOps: 0, hits: 3, misses: 1, occupancyBytes: full }],
     });
-    // The jobs' next prediction: 32 GiB of S3-FIFO, 0.93, not measured yet.
+    // The jobs' next prediction: 32 GiB of S3-FIFO, 0.93, writing 48 GiB a day into the tier, not measured yet.
     await tenants.owner.query(
       `UPDATE recommendations SET tier_bytes = $3, eviction = 's3-fifo', predicted_hit_ratio = 0.93, created_at = '2026-11-20T12:10:05Z',
+              tier_write_bytes_per_day = $4,
               measured_hits = 0, measured_misses = 0, measured_hit_ratio = NULL, measured_at = NULL
         WHERE tenant_id = $1 AND volume_id = $2`,
-      [a.tenant_id, volumeOfA, 32 * GIB],
+      [a.tenant_id, volumeOfA, 32 * GIB, 48 * GIB],
     );
     await insertVolume(tenants.owner, b.tenant_id, { volumeId: volumeOfB, hostId: hexId(), tierBytes: 8 * GIB, eviction: 'sieve' });
   });
@@ -99,6 +100,8 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
       offloaded_bytes_per_second: 5_122_048,
       predicted_latency_us: 180.5,
       datastore_latency_us: 950,
+      tier_write_bytes_per_day: 48 * GIB,
+      drive_writes_per_day: 1.5,
       measured_hit_ratio: null,
       measured_at: null,
       measured_seconds: null,
@@ -115,6 +118,8 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ eviction: 'sieve' });
     // A recommendation written without latency samples: the latencies are null, not 0.
     expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ window_name: 'all', predicted_latency_us: null, datastore_latency_us: null });
+    // One written before the jobs predicted tier writes: null, not 0.
+    expect((await get(`/v1/recommendations/${volumeOfB}`, b.api_key)).body).toMatchObject({ tier_write_bytes_per_day: null, drive_writes_per_day: null });
   });
 
   it('lists the history newest first, the measured hit ratio and its error where the prediction ran', async () => {

@@ -1313,6 +1313,10 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
+            /** @description bytes the tier writes to its device per day at tier_bytes under eviction (read misses admitted, written blocks populated, and journaled in write-back), predicted; null for an older prediction */
+            tier_write_bytes_per_day: number | null;
+            /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
+            drive_writes_per_day: number | null;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
@@ -1420,6 +1424,10 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
+            /** @description bytes the tier writes to its device per day at tier_bytes under eviction (read misses admitted, written blocks populated, and journaled in write-back), predicted; null for an older prediction */
+            tier_write_bytes_per_day: number | null;
+            /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
+            drive_writes_per_day: number | null;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
@@ -1496,6 +1504,10 @@ export interface components {
             predicted_latency_us: number | null;
             /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
             datastore_latency_us: number | null;
+            /** @description bytes the tier writes to its device per day at tier_bytes under eviction (read misses admitted, written blocks populated, and journaled in write-back), predicted; null for an older prediction */
+            tier_write_bytes_per_day: number | null;
+            /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
+            drive_writes_per_day: number | null;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**

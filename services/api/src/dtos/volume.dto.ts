@@ -85,6 +85,8 @@ export interface RecommendationRow {
   offloaded_bytes_per_second: number;
   predicted_latency_us: number | null;
   datastore_latency_us: number | null;
+  /** NULL for a prediction written before the jobs predicted tier writes (migration 810). */
+  tier_write_bytes_per_day: number | null;
   measured_hit_ratio: number | null;
   measured_at: Date | null;
   measured_seconds: number | null;
@@ -99,7 +101,7 @@ export interface RecommendationRow {
 /** The recommendation columns every recommendation query selects (table alias r), as RecommendationRow. */
 export const RECOMMENDATION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
   r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
-  r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
+  r.predicted_latency_us, r.datastore_latency_us, r.tier_write_bytes_per_day, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
   r.eviction, r.explanation, r.inputs, r.created_at`;
 
 // ---- DTOs (API) ------------------------------------------------------------------------
@@ -216,6 +218,10 @@ export class PredictionDto {
   predicted_latency_us!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'measured mean datastore (miss) latency, microseconds; null without latency samples' })
   datastore_latency_us!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "bytes the tier writes to its device per day at tier_bytes under eviction (read misses admitted, written blocks populated, and journaled in write-back), predicted; null for an older prediction" })
+  tier_write_bytes_per_day!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier\'s size would take, to compare with its endurance rating; null for an older prediction' })
+  drive_writes_per_day!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured" })
   measured_hit_ratio!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
@@ -359,6 +365,8 @@ export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inpu
     offloaded_bytes_per_second: row.offloaded_bytes_per_second,
     predicted_latency_us: row.predicted_latency_us,
     datastore_latency_us: row.datastore_latency_us,
+    tier_write_bytes_per_day: row.tier_write_bytes_per_day,
+    drive_writes_per_day: row.tier_write_bytes_per_day === null ? null : row.tier_write_bytes_per_day / row.tier_bytes,
     measured_hit_ratio: row.measured_hit_ratio,
     measured_at: row.measured_at?.toISOString() ?? null,
     measured_seconds: row.measured_hit_ratio === null ? null : row.measured_seconds,

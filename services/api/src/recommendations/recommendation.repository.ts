@@ -54,8 +54,8 @@ export class RecommendationRepository {
     const { rows } = await db.query<RecommendationHistoryRow>(
       `SELECT r.id::text AS id, r.volume_id, r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.window_name, r.replicas,
               r.predicted_hit_ratio, r.achievable_hit_ratio, r.target_hit_ratio, r.offloaded_iops, r.offloaded_bytes_per_second,
-              r.predicted_latency_us, r.datastore_latency_us, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
-              r.eviction, r.explanation, r.created_at
+              r.predicted_latency_us, r.datastore_latency_us, r.tier_write_bytes_per_day, r.measured_hit_ratio, r.measured_at,
+              r.measured_seconds, r.hit_ratio_error, r.eviction, r.explanation, r.created_at
          FROM recommendation_history r
         WHERE r.tenant_id = $1 AND r.volume_id = $2
           AND ($3::timestamptz IS NULL OR date_trunc('milliseconds', r.created_at) < $3

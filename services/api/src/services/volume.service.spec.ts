@@ -105,6 +105,8 @@ describe('VolumeService (real PostgreSQL)', () => {
         offloaded_bytes_per_second: 3_358_720,
         predicted_latency_us: 212.5,
         datastore_latency_us: 1_400,
+        tier_write_bytes_per_day: null,
+        drive_writes_per_day: null,
         measured_hit_ratio: null,
         measured_at: null,
         measured_seconds: null,

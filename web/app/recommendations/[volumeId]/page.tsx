@@ -44,6 +44,7 @@ export default definePage<{ volumeId: string }>({ permission: "recommendations.r
         <StatTile testId="predicted-hit-ratio" label="Predicted hit ratio" value={formatPercent(r.predicted_hit_ratio)} detail={`achievable ${formatPercent(r.achievable_hit_ratio)}, target ${formatPercent(r.target_hit_ratio)}`} />
         <StatTile testId="predicted-offload" label="Offloaded from the datastore" value={`${formatCount(r.offloaded_iops)} IOPS`} detail={formatRate(r.offloaded_bytes_per_second)} />
         <StatTile testId="predicted-latency" label="Mean latency (VM observed)" value={latencyGain} detail="without the tier → with it (modelled)" />
+        <StatTile testId="predicted-tier-writes" label="Tier writes per day" value={r.tier_write_bytes_per_day == null ? "—" : formatBytes(r.tier_write_bytes_per_day)} detail={r.drive_writes_per_day == null ? "not predicted for this recommendation" : `${r.drive_writes_per_day.toFixed(1)} drive writes per day for a ${formatBytes(r.tier_bytes)} device`} />
         <StatTile testId="measured-hit-ratio" label="Measured hit ratio" value={formatPercent(r.measured_hit_ratio)} detail={r.measured_at ? `error ${((r.hit_ratio_error ?? 0) * 100).toFixed(1)} pt over ${formatDuration(r.measured_seconds ?? 0)}, ${formatTimestamp(r.measured_at)}` : "measured once applied, reported running by the agent and the tier is warm"} />
       </div>
       <section className="panel" aria-labelledby="policy">

@@ -201,13 +201,14 @@ class StreamJobsIntegrationTest {
 
     // Recommendation: achievable 2/3, target 0.6, reached at 1 GiB; 80 % reads -> 1 GiB of RAM.
     Map<String, Object> rec = single("SELECT tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio,"
-        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share, window_name, replicas FROM recommendations"
-        + " WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'");
+        + " target_hit_ratio, explanation, inputs->>'read_share' AS read_share, window_name, replicas,"
+        + " tier_write_bytes_per_day FROM recommendations WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r0'");
     assertThat(rec).containsEntry("tier_bytes", 1024 * MIB).containsEntry("media", "ram")
         .containsEntry("policy", "write-through").containsEntry("read_share", "0.8");
     assertThat((Double) rec.get("predicted_hit_ratio")).isCloseTo(2.0 / 3, within(1e-9));
     assertThat((Double) rec.get("target_hit_ratio")).isCloseTo(0.6, within(1e-9));
     assertThat((String) rec.get("explanation")).contains("1 GiB", "RAM");
+    assertThat((Double) rec.get("tier_write_bytes_per_day")).as("the tier's writes per day are written").isPositive();
 
     // The cluster: c0's and c1's references merged in time order (the last second's after the
     // idle timeout): the same 50 block numbers of two volumes are 100 blocks of the shared tier.

@@ -33,6 +33,13 @@ public class Recommendation {
   public double offloadedIops;
   /** Bytes per second the tier keeps from the datastore, predicted. */
   public double offloadedBytesPerSecond;
+  /**
+   * Bytes written to the tier per day at tierBytes under eviction, predicted: every read miss
+   * admits its block, every written block goes into its slot (populate on write), and in
+   * write-back also into its journal record (docs/write-back.md), in 4 KiB blocks, at the window's
+   * rate of block references ({@link TierRecommender}).
+   */
+  public double tierWriteBytesPerDay;
   /** Mean VM-observed latency with the tier, microseconds, predicted ({@link LatencyModel}). */
   public double predictedLatencyMicros;
   /** Mean VM-observed latency without a tier (datastore only), microseconds, same model. */

@@ -39,7 +39,10 @@ import java.util.function.LongToDoubleFunction;
  *       I/Os and bytes per second (hits never reach the datastore), and the mean VM-observed
  *       latency from {@link LatencyModel}: a read hit costs the tier, a read miss the datastore,
  *       a write-through write the datastore, a write-back write the tier and one peer in
- *       parallel (the slower of the two).
+ *       parallel (the slower of the two);
+ *   <li>bytes written to the tier per day, per eviction policy ({@link TierWrites}: flash
+ *       endurance); for an NVMe tier the explanation gives the drive writes per day of a device of
+ *       the tier's size.
  * </ol>
  *
  * No recommendation from fewer than {@value #MIN_SAMPLED_REFERENCES} sampled references, or when
@@ -227,14 +230,18 @@ public final class TierRecommender {
     r.predictedLatencyMicros = (readWithTier + writeWithTier) / ops;
     double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
     ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
+    TierWrites writes = TierWrites.of(io, writeBack);
     ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
+    ObjectNode tierWrites = inputs.putObject("eviction_tier_write_bytes_per_day");
     for (EvictionPolicy p : evictions) {
       byEviction.put(p.serviceName(), hitRatio(in, p, r.tierBytes, !writeBack));
+      tierWrites.put(p.serviceName(), writes.bytesPerDay(1 - hitRatio(in, p, r.tierBytes, true)));
     }
+    r.tierWriteBytesPerDay = tierWrites.get(r.eviction).asDouble();
     r.inputsJson = Json.text(inputs);
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
         largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions)
-        + (kept == null ? "" : " " + kept);
+        + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "") + (kept == null ? "" : " " + kept);
     return Optional.of(r);
   }
 

@@ -138,8 +138,8 @@ public final class PostgresSinks {
       INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy,
         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
         replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
-        datastore_latency_us, eviction, created_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, now())
+        datastore_latency_us, eviction, tier_write_bytes_per_day, created_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
       ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
         tier_bytes = EXCLUDED.tier_bytes, media = EXCLUDED.media, policy = EXCLUDED.policy,
         predicted_hit_ratio = EXCLUDED.predicted_hit_ratio,
@@ -150,6 +150,7 @@ public final class PostgresSinks {
         offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
         predicted_latency_us = EXCLUDED.predicted_latency_us,
         datastore_latency_us = EXCLUDED.datastore_latency_us, eviction = EXCLUDED.eviction,
+        tier_write_bytes_per_day = EXCLUDED.tier_write_bytes_per_day,
         measured_hits = 0, measured_misses = 0,
         measured_seconds = 0, measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
@@ -358,6 +359,7 @@ public final class PostgresSinks {
       ps.setDouble(15, r.predictedLatencyMicros);
       ps.setDouble(16, r.datastoreLatencyMicros);
       ps.setString(17, r.eviction);
+      ps.setDouble(18, r.tierWriteBytesPerDay);
     });
   }
 

@@ -67,7 +67,7 @@ class TierRecommenderTest {
   }
 
   @Test
-  void theSizeAndTheEvictionPolicyAreChosenTogether() {
+  void theSizeAndTheEvictionPolicyAreChosenTogether() throws Exception {
     // LRU reaches the target 0.72 at 768 MiB; S3-FIFO misses 0.1 less and reaches it at 384 MiB
     // (RAM: 512 MiB), where 2Q is 0.003 better still: within 0.005, the engine's default stays.
     LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
@@ -80,6 +80,11 @@ class TierRecommenderTest {
     assertThat(r.offloadedIops).as("9,000 reads x 0.8 over 100 s").isCloseTo(72, within(1e-9));
     assertThat(r.explanation).contains("Eviction S3-FIFO: it keeps 14.3 % more of this volume's re-referenced blocks"
         + " than LRU at 512 MiB (80.0 % hits against 70.0 %).");
+    // Each policy's tier writes: 90 reads/s, the misses admitted, and 10 writes/s populated.
+    JsonNode writes = new ObjectMapper().readTree(r.inputsJson).get("eviction_tier_write_bytes_per_day");
+    assertThat(writes.get("s3-fifo").asDouble()).isCloseTo((90 * 0.2 + 10) * 4096 * 86_400.0, within(1e-3));
+    assertThat(writes.get("lru").asDouble()).isCloseTo((90 * 0.3 + 10) * 4096 * 86_400.0, within(1e-3));
+    assertThat(r.tierWriteBytesPerDay).isEqualTo(writes.get("s3-fifo").asDouble());
     // 2Q 0.02 better: it wins.
     Recommendation twoQ = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io,
         fewerMisses(0.1, 0.12))).orElseThrow();
@@ -179,6 +184,10 @@ class TierRecommenderTest {
     assertThat(r.media).isEqualTo("nvme");
     assertThat(r.tierBytes).isEqualTo(6 * GIB);
     assertThat(r.explanation).contains("more than the 4 GiB RAM limit");
+    // Flash endurance: 95 reads/s of two blocks, 0.9 of them hits at 6 GiB; 5 writes/s of two blocks,
+    // populated: (95 x 2 x 0.1 + 5 x 2) x 4 KiB x 86,400 s = 9.56 GiB per day, 1.6 drive writes per day.
+    assertThat(r.tierWriteBytesPerDay).isCloseTo((95 * 2 * 0.1 + 5 * 2) * 4096 * 86_400.0, within(1e-3));
+    assertThat(r.explanation).contains("The tier takes 9.6 GiB of writes per day (1.6 drive writes per day for a device of 6 GiB).");
   }
 
   @Test
