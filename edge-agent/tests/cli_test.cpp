@@ -229,6 +229,30 @@ TEST(CliMrc, EvictionPolicyCurvesOfALoopLongerThanTheCache) {
   }
 }
 
+/*
+ * Two volumes reading the same block numbers 0..4, interleaved (A0 B0 A1 B1 ...), two passes:
+ * 20 references of 10 distinct blocks. On one shared tier the volumes' blocks are apart: 10
+ * blocks hold both, only first references miss (0.5); 5 blocks hold neither loop, as LRU's
+ * stack distance is 10 (1.0). Were the volumes' blocks confused, 5 blocks would hit half.
+ */
+TEST(CliMrc, SharedTierKeepsTheVolumesBlocksApart) {
+  std::string csv;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int block = 0; block < 5; ++block) {
+      for (const char* volume : {"1", "2"}) {
+        csv += "1538323200," + std::to_string(block * 8) + ",8,0," + volume + "\n";  // Tencent: sectors; 0 = read
+      }
+    }
+  }
+  TempFile trace("two-volumes.csv", csv);
+  const std::string mrc = "mrc " + trace.path() + " --exact --shared-tier --sizes ";
+  EXPECT_DOUBLE_EQ(miss_ratio_at(mrc + "40KiB"), 0.5);
+  EXPECT_DOUBLE_EQ(miss_ratio_at(mrc + "20KiB"), 1.0);
+  EXPECT_DOUBLE_EQ(miss_ratio_at(mrc + "40KiB --eviction s3fifo"), 0.5);
+  AgentRun both = run_agent(mrc + "40KiB --volume cbs-1");
+  EXPECT_EQ(both.exit_code, 2) << "--shared-tier and --volume exclude each other";
+}
+
 TEST(CliMrc, EvictionPolicyOfOneVolumeAndItsErrors) {
   const std::string tencent = trace_path("tencent_cbs_sample50k.csv.bz2");
   AgentRun run = run_agent("mrc --exact --eviction s3fifo --volume cbs-1125 --sizes 4KiB,1GiB " + tencent);

@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +23,37 @@ struct MrcOptions {
   bool exact = false;
   std::vector<std::string> sizes;
   std::string volume;
+  bool shared_tier = false;
   std::string eviction = "lru";
+};
+
+// Which records a curve is of, and the key of each of their 4 KiB blocks: the chosen volume's
+// block numbers, or with --shared-tier every volume's blocks in one address space, as on a host
+// whose tier device its volumes share (volume i, in order of first appearance, keys its block b
+// as i * 2^44 + b: 2^44 blocks are 64 PiB, more than any volume).
+class BlockKeys {
+ public:
+  explicit BlockKeys(const MrcOptions& options) : volume_("mrc", options.volume), shared_(options.shared_tier) {}
+
+  // Whether `record` counts; afterwards key() keys its blocks.
+  bool keep(const trace::IoRecord& record) {
+    if (!shared_) return volume_.keep(record);
+    if (record.volume != last_volume_) {
+      last_volume_ = record.volume;
+      base_ = bases_.try_emplace(record.volume, bases_.size() << kVolumeShift).first->second;
+    }
+    return true;
+  }
+  uint64_t key(uint64_t block) const { return base_ | block; }
+  void require_records(uint64_t kept) const { volume_.require_records(kept); }
+
+ private:
+  static constexpr int kVolumeShift = 44;
+  VolumeChoice volume_;
+  bool shared_;
+  std::unordered_map<std::string, uint64_t> bases_;
+  std::string last_volume_;
+  uint64_t base_ = 0;
 };
 
 // 16 MiB .. 2 GiB, doubling, with the half-steps in between (24, 48, 96 MiB, ...).
@@ -47,34 +79,34 @@ CLI::Validator whole_block_validator() {
       "");
 }
 
-// Every 4 KiB block reference of the chosen volume, reads and writes, in trace order.
-std::vector<uint64_t> block_references(TraceInput& input, VolumeChoice& volume) {
+// Every 4 KiB block reference of the chosen volume (or volumes), reads and writes, in trace order.
+std::vector<uint64_t> block_references(TraceInput& input, BlockKeys& volume) {
   std::vector<uint64_t> refs;
   trace::IoRecord record;
   while (input.reader().next(record)) {
     if (!volume.keep(record)) continue;
     const trace::BlockRange blocks = trace::blocks_touched(record);
-    for (uint64_t block = blocks.first; block <= blocks.last; ++block) refs.push_back(block);
+    for (uint64_t block = blocks.first; block <= blocks.last; ++block) refs.push_back(volume.key(block));
   }
   return refs;
 }
 
 // LRU: Mattson's stack distances, one pass for every size.
-std::vector<analysis::MrcPoint> exact_lru_curve(TraceInput& input, VolumeChoice& volume,
+std::vector<analysis::MrcPoint> exact_lru_curve(TraceInput& input, BlockKeys& volume,
                                                 const std::vector<uint64_t>& sizes) {
   analysis::ExactLruMrc mrc;
   trace::IoRecord record;
   while (input.reader().next(record)) {
     if (!volume.keep(record)) continue;
     trace::BlockRange blocks = trace::blocks_touched(record);
-    for (uint64_t block = blocks.first; block <= blocks.last; ++block) mrc.access(block);
+    for (uint64_t block = blocks.first; block <= blocks.last; ++block) mrc.access(volume.key(block));
   }
   volume.require_records(mrc.accesses());
   return mrc.curve(sizes, trace::kBlockBytes);
 }
 
 // Any other policy: the engine's decisions simulated at each size.
-std::vector<analysis::MrcPoint> simulated_curve(TraceInput& input, VolumeChoice& volume,
+std::vector<analysis::MrcPoint> simulated_curve(TraceInput& input, BlockKeys& volume,
                                                 const std::vector<uint64_t>& sizes,
                                                 cache::eviction::PolicyKind kind) {
   const std::vector<uint64_t> refs = block_references(input, volume);
@@ -95,7 +127,7 @@ void run_mrc(const MrcOptions& options) {
   }
   const cache::eviction::PolicyKind kind = *cache::eviction::parse_policy(options.eviction);  // IsMember
   TraceInput input(options.trace);
-  VolumeChoice volume("mrc", options.volume);
+  BlockKeys volume(options);
   const std::vector<analysis::MrcPoint> curve = kind == cache::eviction::PolicyKind::kLru
                                                     ? exact_lru_curve(input, volume, sizes)
                                                     : simulated_curve(input, volume, sizes, kind);
@@ -138,8 +170,13 @@ void register_mrc_command(CLI::App& app) {
                    "or sieve (Zhang et al., NSDI 2024); docs/eviction.md")
       ->check(CLI::IsMember(cache::eviction::policy_names()))
       ->capture_default_str();
-  command->add_option("--volume", options->volume,
-                      "Volume to analyse (required when the trace holds several)");
+  CLI::Option* volume = command->add_option("--volume", options->volume,
+                                            "Volume to analyse (required when the trace holds several)");
+  command
+      ->add_flag("--shared-tier", options->shared_tier,
+                 "Every volume of the trace in one tier, as on a host whose tier device they share "
+                 "(each volume's blocks kept apart from the others')")
+      ->excludes(volume);
   command->callback([options] { run_mrc(*options); });
 }
 
