@@ -213,7 +213,31 @@ async function main() {
     const lines = volumes.length <= DETAILED_MAX_VOLUMES ? details.flatMap(volumeLines) : fleetLines(details, volumes);
     console.log(lines.join('\n'));
   }
+  for (const line of await clusterLines(api)) console.log(line);
   console.log(`\nPortal: ${process.env.TIERWISE_WEB_URL}/volumes`);
+}
+
+/** The demo host's shared tier (cluster demo-cluster): one tier recommended from all its volumes' merged stream. */
+async function clusterLines(api) {
+  const lines = [];
+  for (const c of (await api.get('/v1/clusters?limit=10')).data) {
+    const detail = await api.get(`/v1/clusters/${encodeURIComponent(c.cluster_id)}/working-set`);
+    const r = detail.recommendation;
+    lines.push(`\n== cluster ${c.cluster_id}: ${count.format(c.volumes)} volumes on ${count.format(c.hosts)} host(s) sharing one tier`);
+    if (!r) {
+      lines.push('    shared tier      none yet');
+      continue;
+    }
+    lines.push(`    shared tier      ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier, ${r.eviction.toUpperCase()} eviction, ${r.policy}: `
+      + `predicted hit ratio ${ratio(r.predicted_hit_ratio)} of the merged stream (target ${ratio(r.target_hit_ratio)})`);
+    if (c.volumes_recommended_tier_bytes != null) {
+      lines.push(`                     a tier per volume would take ${bytes(c.volumes_recommended_tier_bytes)} in all`);
+    }
+    if (r.tier_write_bytes_per_day != null) {
+      lines.push(`    tier writes      ${bytes(r.tier_write_bytes_per_day)} per day (${r.drive_writes_per_day.toFixed(1)} drive writes per day)`);
+    }
+  }
+  return lines;
 }
 
 runMain('demo-summary', main);

@@ -114,8 +114,16 @@ export const WorkingSetHistory = z.object({
 });
 export type WorkingSetHistory = z.infer<typeof WorkingSetHistory>;
 
-/** A cluster's tier as its volumes report it: hosts, current capacity and recommended size (bytes). */
-const ClusterTier = z.object({ hosts: Num, capacity_bytes: Num, recommended_tier_bytes: Num.nullable() });
+/**
+ * A cluster's tier: hosts, current capacity as its volumes report it, the shared tier recommended
+ * from their merged stream and their own recommendations added up (bytes).
+ */
+const ClusterTier = z.object({
+  hosts: Num,
+  capacity_bytes: Num,
+  recommended_tier_bytes: Num.nullable(),
+  volumes_recommended_tier_bytes: Num.nullable().default(null),
+});
 
 /** GET /v1/clusters. */
 export const ClusterPage = z.object({
@@ -124,13 +132,6 @@ export const ClusterPage = z.object({
 });
 export type ClusterPage = z.infer<typeof ClusterPage>;
 
-/** GET /v1/clusters/:clusterId/working-set. */
-export const ClusterWorkingSet = ClusterTier.extend({
-  cluster_id: z.string(),
-  volumes: Num,
-  windows: z.array(z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() })),
-});
-export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
 
 const RecommendationFields = z.object({
   tier_bytes: Num,
@@ -155,6 +156,23 @@ const RecommendationFields = z.object({
   created_at: Timestamp,
   explanation: z.string(),
 });
+
+/** The shared tier recommended for a cluster from the merged stream of its volumes (no measurement). */
+const ClusterRecommendation = RecommendationFields.omit({
+  measured_hit_ratio: true,
+  measured_at: true,
+  measured_seconds: true,
+  hit_ratio_error: true,
+}).extend({ volumes: Num });
+
+/** GET /v1/clusters/:clusterId/working-set. */
+export const ClusterWorkingSet = ClusterTier.extend({
+  cluster_id: z.string(),
+  volumes: Num,
+  windows: z.array(z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() })),
+  recommendation: ClusterRecommendation.nullable().default(null),
+});
+export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
 
 /** One item of GET /v1/recommendations (and GET /v1/recommendations/:volumeId). */
 export const RecommendationItem = RecommendationFields.extend({

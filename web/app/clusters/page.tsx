@@ -17,7 +17,7 @@ export default definePage({ permission: "volumes.read" }, async () => {
       <h1>Clusters</h1>
       <p className="muted">
         Hosts that share a tier. The working set is that of the volumes&apos; sampled references merged in time order, since the stream started; the current tier adds
-        up the volumes&apos; tiers, the recommended one their recommendations.
+        up the volumes&apos; tiers; the recommended one is a single tier shared by them, recommended from that merged stream.
       </p>
       {page.data.length === 0 ? (
         <p className="muted">No cluster yet: run the agents with --cluster NAME on the hosts that share a tier.</p>

@@ -1072,8 +1072,10 @@ export interface components {
             hosts: number;
             /** @description current tier: the latest tier capacities of its volumes added up, bytes */
             capacity_bytes: number;
-            /** @description its volumes' recommended tier sizes added up, bytes; null when none has a recommendation */
+            /** @description the shared tier recommended from its volumes' merged reference stream (recommendation), bytes; null before one */
             recommended_tier_bytes: number | null;
+            /** @description its volumes' own recommended tiers added up, bytes: what a tier per volume would take; null when none has a recommendation */
+            volumes_recommended_tier_bytes: number | null;
             /** @description pseudonymous cluster id (hex of a keyed hash of the cluster name) */
             cluster_id: string;
             /** @description volumes whose sampled references were merged into the cluster's */
@@ -1110,12 +1112,23 @@ export interface components {
             /** @description miss ratio of the curve at that size, 0..1 */
             miss_ratio: number;
         };
-        MrcDto: {
+        EvictionMrcDto: {
+            /**
+             * @description eviction policy of the simulated cache
+             * @enum {string}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
+            /** @description the policy's miss ratio curve, on the cache sizes of the mrc's points (increasing cache_bytes) */
+            points: components["schemas"]["MrcPointDto"][];
+        };
+        PolicyMrcDto: {
             /** @example shards-fixed-rate */
             method: string;
             sampling_rate: number;
             /** @description LRU miss ratio curve, in increasing cache_bytes */
             points: components["schemas"]["MrcPointDto"][];
+            /** @description miss ratio curve of the agent's cache under each eviction policy (miniature simulations, docs/analytics.md); the LRU one equals points. One per policy simulated, in the order lru, s3-fifo, arc, 2q, sieve; [] for a curve computed before */
+            curves: components["schemas"]["EvictionMrcDto"][];
         };
         ClusterWindowDto: {
             /**
@@ -1124,20 +1137,70 @@ export interface components {
              */
             window: "1h" | "24h" | "7d" | "all";
             working_set: components["schemas"]["WorkingSetDto"];
-            mrc: components["schemas"]["MrcDto"] | null;
+            mrc: components["schemas"]["PolicyMrcDto"] | null;
+        };
+        ClusterRecommendationDto: {
+            /** @description recommended tier size, bytes */
+            tier_bytes: number;
+            /** @enum {string} */
+            media: "ram" | "nvme";
+            /** @example write-through */
+            policy: string;
+            /**
+             * @description working-set window the prediction was computed over
+             * @example 24h
+             */
+            window_name: string;
+            /** @description n of WB+n: copies of dirty blocks on other hosts (0 for write-through) */
+            replicas: number;
+            /** @description hit ratio the miss ratio curve predicts at tier_bytes, 0-1 */
+            predicted_hit_ratio: number;
+            /** @description hit ratio of an unbounded cache over the window, 0-1 */
+            achievable_hit_ratio: number;
+            /** @description hit ratio the tier was sized for, 0-1 */
+            target_hit_ratio: number;
+            /** @description I/Os per second the tier takes off the datastore (predicted hits) */
+            offloaded_iops: number;
+            /** @description bytes per second the tier takes off the datastore (predicted hits) */
+            offloaded_bytes_per_second: number;
+            /** @description predicted mean latency with the tier, microseconds; null without latency samples */
+            predicted_latency_us: number | null;
+            /** @description measured mean datastore (miss) latency, microseconds; null without latency samples */
+            datastore_latency_us: number | null;
+            /** @description bytes the tier writes to its device per day at tier_bytes under eviction (read misses admitted, written blocks populated, and journaled in write-back), predicted; null for an older prediction */
+            tier_write_bytes_per_day: number | null;
+            /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
+            drive_writes_per_day: number | null;
+            /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
+            /** @description volumes whose merged stream the recommendation was computed from */
+            volumes: number;
+            explanation: string;
         };
         ClusterWorkingSetDto: {
             /** @description hosts with a volume last seen in the cluster (ingest, tierwise.cluster.id) */
             hosts: number;
             /** @description current tier: the latest tier capacities of its volumes added up, bytes */
             capacity_bytes: number;
-            /** @description its volumes' recommended tier sizes added up, bytes; null when none has a recommendation */
+            /** @description the shared tier recommended from its volumes' merged reference stream (recommendation), bytes; null before one */
             recommended_tier_bytes: number | null;
+            /** @description its volumes' own recommended tiers added up, bytes: what a tier per volume would take; null when none has a recommendation */
+            volumes_recommended_tier_bytes: number | null;
             cluster_id: string;
             /** @description volumes merged */
             volumes: number;
             /** @description one per window: 1h, 24h, 7d, all */
             windows: components["schemas"]["ClusterWindowDto"][];
+            /** @description the shared tier recommended for the cluster; null before one */
+            recommendation: components["schemas"]["ClusterRecommendationDto"] | null;
         };
         WorkingSetPointDto: {
             /** @description bucket start, RFC 3339 */
@@ -1267,24 +1330,6 @@ export interface components {
             /** @description bytes of the I/Os in the bin */
             bytes: number;
         };
-        EvictionMrcDto: {
-            /**
-             * @description eviction policy of the simulated cache
-             * @enum {string}
-             */
-            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve";
-            /** @description the policy's miss ratio curve, on the cache sizes of the mrc's points (increasing cache_bytes) */
-            points: components["schemas"]["MrcPointDto"][];
-        };
-        VolumeMrcDto: {
-            /** @example shards-fixed-rate */
-            method: string;
-            sampling_rate: number;
-            /** @description LRU miss ratio curve, in increasing cache_bytes */
-            points: components["schemas"]["MrcPointDto"][];
-            /** @description miss ratio curve of the agent's cache under each eviction policy (miniature simulations, docs/analytics.md); the LRU one equals points. One per policy simulated, in the order lru, s3-fifo, arc, 2q, sieve; [] for a curve computed before */
-            curves: components["schemas"]["EvictionMrcDto"][];
-        };
         RecommendationDto: {
             /** @description recommended tier size, bytes */
             tier_bytes: number;
@@ -1317,6 +1362,16 @@ export interface components {
             tier_write_bytes_per_day: number | null;
             /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
             drive_writes_per_day: number | null;
+            /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
@@ -1328,16 +1383,6 @@ export interface components {
             measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
-            /**
-             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
-             * @enum {string|null}
-             */
-            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
-            /**
-             * Format: date-time
-             * @description when the prediction was made
-             */
-            created_at: string;
             explanation: string;
             /** @description the inputs the recommendation was computed from */
             inputs: {
@@ -1353,7 +1398,7 @@ export interface components {
             /** @description read bins then write bins, in increasing size */
             block_sizes: components["schemas"]["BlockSizeDto"][];
             working_set: components["schemas"]["WorkingSetDto"] | null;
-            mrc: components["schemas"]["VolumeMrcDto"] | null;
+            mrc: components["schemas"]["PolicyMrcDto"] | null;
             recommendation: components["schemas"]["RecommendationDto"] | null;
         };
         PolicyActorDto: {
@@ -1428,6 +1473,16 @@ export interface components {
             tier_write_bytes_per_day: number | null;
             /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
             drive_writes_per_day: number | null;
+            /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
@@ -1439,16 +1494,6 @@ export interface components {
             measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
-            /**
-             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
-             * @enum {string|null}
-             */
-            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
-            /**
-             * Format: date-time
-             * @description when the prediction was made
-             */
-            created_at: string;
             explanation: string;
             /** @description the inputs the recommendation was computed from */
             inputs: {
@@ -1508,6 +1553,16 @@ export interface components {
             tier_write_bytes_per_day: number | null;
             /** @description tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier's size would take, to compare with its endurance rating; null for an older prediction */
             drive_writes_per_day: number | null;
+            /**
+             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
+             * @enum {string|null}
+             */
+            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
+            /**
+             * Format: date-time
+             * @description when the prediction was made
+             */
+            created_at: string;
             /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
@@ -1519,16 +1574,6 @@ export interface components {
             measured_seconds: number | null;
             /** @description measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured */
             hit_ratio_error: number | null;
-            /**
-             * @description eviction policy the prediction is for (the recommender picks it with the size); null for an older, LRU prediction
-             * @enum {string|null}
-             */
-            eviction: "lru" | "s3-fifo" | "arc" | "2q" | "sieve" | null;
-            /**
-             * Format: date-time
-             * @description when the prediction was made
-             */
-            created_at: string;
             /** @description id of the history entry */
             id: string;
             volume_id: string;

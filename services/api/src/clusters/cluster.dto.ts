@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { MrcDto, type MrcRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
+import { PolicyMrcDto, type PolicyMrcRow, TierPredictionDto, type TierPredictionRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { WorkingSetHistoryBaseDto } from '../series/working-set-history.js';
 
@@ -8,7 +8,9 @@ import { WorkingSetHistoryBaseDto } from '../series/working-set-history.js';
 export interface ClusterMembersRow {
   hosts: number;
   capacity_bytes: number;
+  /** cluster_recommendations.tier_bytes: the shared tier recommended from the merged stream. */
   recommended_tier_bytes: number | null;
+  volumes_recommended_tier_bytes: number | null;
 }
 
 /** A cluster with its volume count and working set over everything seen (ClusterRepository). */
@@ -23,7 +25,13 @@ export interface ClusterRow extends ClusterMembersRow {
 export interface ClusterWindowRow extends WorkingSetRow {
   window_name: string;
   volumes: number;
-  mrc: MrcRow | null;
+  mrc: PolicyMrcRow | null;
+}
+
+/** A cluster_recommendations row (ClusterRepository.recommendation). */
+export interface ClusterRecommendationRow extends TierPredictionRow {
+  volumes: number;
+  explanation: string;
 }
 
 /** Query of GET /v1/clusters: in cluster id order. */
@@ -40,8 +48,10 @@ export const clusterIdSchema = z
 export class ClusterTierDto {
   @ApiProperty({ description: 'hosts with a volume last seen in the cluster (ingest, tierwise.cluster.id)' }) hosts!: number;
   @ApiProperty({ description: 'current tier: the latest tier capacities of its volumes added up, bytes' }) capacity_bytes!: number;
-  @ApiProperty({ type: Number, nullable: true, description: "its volumes' recommended tier sizes added up, bytes; null when none has a recommendation" })
+  @ApiProperty({ type: Number, nullable: true, description: "the shared tier recommended from its volumes' merged reference stream (recommendation), bytes; null before one" })
   recommended_tier_bytes!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "its volumes' own recommended tiers added up, bytes: what a tier per volume would take; null when none has a recommendation" })
+  volumes_recommended_tier_bytes!: number | null;
 }
 
 export class ClusterDto extends ClusterTierDto {
@@ -56,17 +66,30 @@ export class ClusterPageDto extends PageDto(ClusterDto) {}
 export class ClusterWindowDto {
   @ApiProperty({ enum: ['1h', '24h', '7d', 'all'], description: 'sliding window, or everything since the stream started' }) window!: string;
   @ApiProperty({ type: WorkingSetDto }) working_set!: WorkingSetDto;
-  @ApiProperty({ type: MrcDto, nullable: true }) mrc!: MrcDto | null;
+  @ApiProperty({ type: PolicyMrcDto, nullable: true }) mrc!: PolicyMrcDto | null;
+}
+
+/** The shared tier recommended for a cluster from the merged stream of its volumes (the stream jobs). */
+export class ClusterRecommendationDto extends TierPredictionDto {
+  @ApiProperty({ description: 'volumes whose merged stream the recommendation was computed from' }) volumes!: number;
+  @ApiProperty() explanation!: string;
 }
 
 export class ClusterWorkingSetDto extends ClusterTierDto {
   @ApiProperty() cluster_id!: string;
   @ApiProperty({ description: 'volumes merged' }) volumes!: number;
   @ApiProperty({ type: [ClusterWindowDto], description: 'one per window: 1h, 24h, 7d, all' }) windows!: ClusterWindowDto[];
+  @ApiProperty({ type: ClusterRecommendationDto, nullable: true, description: 'the shared tier recommended for the cluster; null before one' })
+  recommendation!: ClusterRecommendationDto | null;
 }
 
 export function mapTier(row: ClusterMembersRow): ClusterTierDto {
-  return { hosts: row.hosts, capacity_bytes: row.capacity_bytes, recommended_tier_bytes: row.recommended_tier_bytes };
+  return {
+    hosts: row.hosts,
+    capacity_bytes: row.capacity_bytes,
+    recommended_tier_bytes: row.recommended_tier_bytes,
+    volumes_recommended_tier_bytes: row.volumes_recommended_tier_bytes,
+  };
 }
 
 export function mapCluster(row: ClusterRow): ClusterDto {

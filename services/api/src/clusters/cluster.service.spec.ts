@@ -63,16 +63,36 @@ describe('ClusterService (real PostgreSQL)', () => {
     await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: h2, clusterId: a, io });
     await insertVolume(tenants.owner, tenant.tenant_id, { volumeId: hexId(), hostId: h1, io });
 
+    // The shared tier the jobs recommended from the cluster's merged stream: 4 GiB for both volumes.
+    await tenants.owner.query(
+      `INSERT INTO cluster_recommendations (tenant_id, cluster_id, window_name, volumes, tier_bytes, media, policy, eviction, replicas,
+         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+         datastore_latency_us, tier_write_bytes_per_day, inputs, explanation, created_at)
+       VALUES ($1, $2, '24h', 2, $3, 'nvme', 'write-back', 's3-fifo', 1, 0.7, 0.8, 0.72, 140, 573440, 350, 1000, $4, '{}',
+               'one tier for both', '2026-11-20T12:00:05Z')`,
+      [tenant.tenant_id, a, 4 * GiB, 12 * GiB],
+    );
+    await tenants.owner.query(`UPDATE cluster_mrcs SET eviction_points = $3 WHERE tenant_id = $1 AND cluster_id = $2 AND window_name = 'all'`, [
+      tenant.tenant_id, a, JSON.stringify({ 's3-fifo': [{ cache_bytes: 4194304, miss_ratio: 0.8 }, { cache_bytes: 2147483648, miss_ratio: 0.24 }] }),
+    ]);
+
     const first = await clusters.list(auth, { limit: 1 });
     expect(first.data).toEqual([
-      { cluster_id: a, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 8 * GiB },
+      { cluster_id: a, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 4 * GiB, volumes_recommended_tier_bytes: 8 * GiB },
     ]);
     const second = await clusters.list(auth, { limit: 1, cursor: first.next_cursor! });
-    expect(second.data).toMatchObject([{ cluster_id: b, hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null }]);
+    expect(second.data).toMatchObject([{ cluster_id: b, hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null, volumes_recommended_tier_bytes: null }]);
     expect(second.next_cursor).toBeNull();
 
     const detail = await clusters.workingSet(auth, a);
-    expect(detail).toMatchObject({ cluster_id: a, volumes: 2, hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 8 * GiB });
+    expect(detail).toMatchObject({ cluster_id: a, volumes: 2, hosts: 2, capacity_bytes: 32 * GiB, recommended_tier_bytes: 4 * GiB, volumes_recommended_tier_bytes: 8 * GiB });
+    expect(detail.recommendation).toEqual({
+      tier_bytes: 4 * GiB, media: 'nvme', policy: 'write-back', eviction: 's3-fifo', window_name: '24h', replicas: 1, volumes: 2,
+      predicted_hit_ratio: 0.7, achievable_hit_ratio: 0.8, target_hit_ratio: 0.72, offloaded_iops: 140, offloaded_bytes_per_second: 573440,
+      predicted_latency_us: 350, datastore_latency_us: 1000, tier_write_bytes_per_day: 12 * GiB, drive_writes_per_day: 3,
+      explanation: 'one tier for both', created_at: '2026-11-20T12:00:05.000Z',
+    });
+    expect((await clusters.workingSet(auth, b)).recommendation).toBeNull();
     expect(detail.windows.map((w) => w.window)).toEqual(['1h', '24h', 'all']);
     expect(detail.windows[2]).toEqual({
       window: 'all',
@@ -92,8 +112,10 @@ describe('ClusterService (real PostgreSQL)', () => {
           { cache_bytes: 4194304, miss_ratio: 0.9 },
           { cache_bytes: 2147483648, miss_ratio: 0.24 },
         ],
+        curves: [{ eviction: 's3-fifo', points: [{ cache_bytes: 4194304, miss_ratio: 0.8 }, { cache_bytes: 2147483648, miss_ratio: 0.24 }] }],
       },
     });
+    expect(detail.windows[0].mrc?.curves).toEqual([]);
 
     expect((await clusters.list(otherAuth, { limit: 10 })).data.map((c) => c.cluster_id)).not.toContain(a);
     await expect(clusters.workingSet(otherAuth, a)).rejects.toThrow(ApiError);

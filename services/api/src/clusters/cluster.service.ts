@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { mapMrc, mapWorkingSet } from '../dtos/volume.dto.js';
+import { mapPolicyMrc, mapTierPrediction, mapWorkingSet } from '../dtos/volume.dto.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster, mapTier } from './cluster.dto.js';
 import { ClusterRepository } from './cluster.repository.js';
@@ -30,14 +30,16 @@ export class ClusterService {
   }
 
   /**
-   * The working set and MRC of the cluster's merged reference stream over each window, and the
-   * tier its members share (hosts, current and recommended size).
+   * The working set and every eviction policy's MRC of the cluster's merged reference stream over
+   * each window, the tier its members share (hosts, current and recommended size), and the shared
+   * tier recommended from that stream.
    * @throws ApiError not_found when the caller's tenant has no results for that cluster.
    */
   async workingSet(auth: Principal, clusterId: string): Promise<ClusterWorkingSetDto> {
-    const [rows, members] = await this.database.withTenant(auth.tenantId, async (db) => [
+    const [rows, members, recommendation] = await this.database.withTenant(auth.tenantId, async (db) => [
       await this.clusters.windows(db, auth.tenantId, clusterId),
       await this.clusters.members(db, auth.tenantId, clusterId),
+      await this.clusters.recommendation(db, auth.tenantId, clusterId),
     ] as const);
     if (rows.length === 0) {
       throw new ApiError(ErrorCode.NotFound, `cluster ${clusterId} not found`);
@@ -46,7 +48,8 @@ export class ClusterService {
       cluster_id: clusterId,
       volumes: Math.max(...rows.map((row) => row.volumes)),
       ...mapTier(members),
-      windows: rows.map((row) => ({ window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapMrc(row.mrc) })),
+      windows: rows.map((row) => ({ window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapPolicyMrc(row.mrc) })),
+      recommendation: recommendation && { ...mapTierPrediction(recommendation), volumes: recommendation.volumes, explanation: recommendation.explanation },
     };
   }
 }

@@ -67,8 +67,8 @@ export interface MrcRow {
   points: MrcPointsJson;
 }
 
-export interface VolumeMrcRow extends MrcRow {
-  /** volume_mrcs.eviction_points (jsonb): each simulated eviction policy's curve, on the sizes of points; {} before. */
+export interface PolicyMrcRow extends MrcRow {
+  /** volume_mrcs or cluster_mrcs .eviction_points (jsonb): each simulated eviction policy's curve, on the sizes of points; {} before. */
   eviction_points: Partial<Record<Eviction, MrcPointsJson>>;
 }
 
@@ -98,11 +98,14 @@ export interface RecommendationRow {
   created_at: Date;
 }
 
-/** The recommendation columns every recommendation query selects (table alias r), as RecommendationRow. */
-export const RECOMMENDATION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
+/** The tier prediction columns (table alias r) of recommendations or cluster_recommendations: TierPredictionRow and explanation. */
+export const TIER_PREDICTION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
   r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
-  r.predicted_latency_us, r.datastore_latency_us, r.tier_write_bytes_per_day, r.measured_hit_ratio, r.measured_at, r.measured_seconds, r.hit_ratio_error,
-  r.eviction, r.explanation, r.inputs, r.created_at`;
+  r.predicted_latency_us, r.datastore_latency_us, r.tier_write_bytes_per_day, r.eviction, r.explanation, r.created_at`;
+
+/** The recommendation columns every recommendation query selects (table alias r), as RecommendationRow. */
+export const RECOMMENDATION_COLUMNS = `${TIER_PREDICTION_COLUMNS}, r.measured_hit_ratio, r.measured_at, r.measured_seconds,
+  r.hit_ratio_error, r.inputs`;
 
 // ---- DTOs (API) ------------------------------------------------------------------------
 
@@ -192,7 +195,7 @@ export class EvictionMrcDto {
   points!: MrcPointDto[];
 }
 
-export class VolumeMrcDto extends MrcDto {
+export class PolicyMrcDto extends MrcDto {
   @ApiProperty({
     type: [EvictionMrcDto],
     description:
@@ -202,8 +205,8 @@ export class VolumeMrcDto extends MrcDto {
   curves!: EvictionMrcDto[];
 }
 
-/** A prediction of the stream jobs: tier size, media, policy and what the tier should achieve. */
-export class PredictionDto {
+/** What the stream jobs predict of a tier (a volume's or a cluster's shared tier): size, media, policies and effect. */
+export class TierPredictionDto {
   @ApiProperty({ description: 'recommended tier size, bytes' }) tier_bytes!: number;
   @ApiProperty({ enum: ['ram', 'nvme'] }) media!: 'ram' | 'nvme';
   @ApiProperty({ example: 'write-through' }) policy!: string;
@@ -222,14 +225,6 @@ export class PredictionDto {
   tier_write_bytes_per_day!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'tier_write_bytes_per_day / tier_bytes: the drive writes per day (DWPD) a device of the tier\'s size would take, to compare with its endurance rating; null for an older prediction' })
   drive_writes_per_day!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured" })
-  measured_hit_ratio!: number | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
-  measured_at!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'seconds of the intervals measured_hit_ratio was measured over; null until measured' })
-  measured_seconds!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured' })
-  hit_ratio_error!: number | null;
   @ApiProperty({
     type: String,
     enum: EVICTIONS,
@@ -238,6 +233,18 @@ export class PredictionDto {
   })
   eviction!: Eviction | null;
   @ApiProperty({ format: 'date-time', description: 'when the prediction was made' }) created_at!: string;
+}
+
+/** A volume's prediction, and what was measured while it ran (the closed loop). */
+export class PredictionDto extends TierPredictionDto {
+  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured" })
+  measured_hit_ratio!: number | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
+  measured_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'seconds of the intervals measured_hit_ratio was measured over; null until measured' })
+  measured_seconds!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'measured_hit_ratio - predicted_hit_ratio (negative: the tier hits less than predicted); null until measured' })
+  hit_ratio_error!: number | null;
 }
 
 export class RecommendationDto extends PredictionDto {
@@ -254,7 +261,7 @@ export class VolumeDetailDto {
   @ApiProperty({ type: VolumeCacheDto }) cache!: VolumeCacheDto;
   @ApiProperty({ type: [BlockSizeDto], description: 'read bins then write bins, in increasing size' }) block_sizes!: BlockSizeDto[];
   @ApiProperty({ type: WorkingSetDto, nullable: true }) working_set!: WorkingSetDto | null;
-  @ApiProperty({ type: VolumeMrcDto, nullable: true }) mrc!: VolumeMrcDto | null;
+  @ApiProperty({ type: PolicyMrcDto, nullable: true }) mrc!: PolicyMrcDto | null;
   @ApiProperty({ type: RecommendationDto, nullable: true }) recommendation!: RecommendationDto | null;
 }
 
@@ -281,7 +288,7 @@ export interface VolumeDetailRows {
   volume: VolumeRow;
   blockSizes: BlockSizeRow[];
   workingSet: WorkingSetRow | null;
-  mrc: VolumeMrcRow | null;
+  mrc: PolicyMrcRow | null;
   recommendation: RecommendationRow | null;
 }
 
@@ -314,7 +321,7 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
       bytes: bin.bytes,
     })),
     working_set: workingSet && mapWorkingSet(workingSet),
-    mrc: mrc && mapVolumeMrc(mrc),
+    mrc: mrc && mapPolicyMrc(mrc),
     recommendation: recommendation && mapRecommendationFields(recommendation),
   };
 }
@@ -341,8 +348,8 @@ export function mapMrc(row: MrcRow): MrcDto {
   return { method: row.method, sampling_rate: row.sampling_rate, points: mapPoints(row.points) };
 }
 
-/** A volume_mrcs row with each eviction policy's curve, in EVICTIONS order (jsonb keeps its keys in its own order). */
-export function mapVolumeMrc(row: VolumeMrcRow): VolumeMrcDto {
+/** A volume_mrcs or cluster_mrcs row with each eviction policy's curve, in EVICTIONS order (jsonb keeps its keys in its own order). */
+export function mapPolicyMrc(row: PolicyMrcRow): PolicyMrcDto {
   const curves = EVICTIONS.flatMap((eviction) => {
     const points = row.eviction_points[eviction];
     return points ? [{ eviction, points: mapPoints(points) }] : [];
@@ -350,8 +357,11 @@ export function mapVolumeMrc(row: VolumeMrcRow): VolumeMrcDto {
   return { ...mapMrc(row), curves };
 }
 
-/** The prediction fields of a recommendation or history row (timestamps as ISO 8601). */
-export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inputs'>): PredictionDto {
+/** The columns of a tier prediction, a volume's or a cluster's (TierPredictionDto). */
+export type TierPredictionRow = Omit<RecommendationRow, 'explanation' | 'inputs' | 'measured_hit_ratio' | 'measured_at' | 'measured_seconds' | 'hit_ratio_error'>;
+
+/** The tier prediction fields of a recommendation row (timestamps as ISO 8601). */
+export function mapTierPrediction(row: TierPredictionRow): TierPredictionDto {
   return {
     tier_bytes: row.tier_bytes,
     media: row.media,
@@ -367,12 +377,19 @@ export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inpu
     datastore_latency_us: row.datastore_latency_us,
     tier_write_bytes_per_day: row.tier_write_bytes_per_day,
     drive_writes_per_day: row.tier_write_bytes_per_day === null ? null : row.tier_write_bytes_per_day / row.tier_bytes,
+    eviction: row.eviction,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The prediction fields of a volume's recommendation or history row, with what was measured. */
+export function mapPrediction(row: Omit<RecommendationRow, 'explanation' | 'inputs'>): PredictionDto {
+  return {
+    ...mapTierPrediction(row),
     measured_hit_ratio: row.measured_hit_ratio,
     measured_at: row.measured_at?.toISOString() ?? null,
     measured_seconds: row.measured_hit_ratio === null ? null : row.measured_seconds,
     hit_ratio_error: row.hit_ratio_error,
-    eviction: row.eviction,
-    created_at: row.created_at.toISOString(),
   };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import { REPORTED_WINDOW } from '../api.constants.js';
 import type { VolumeSort } from '../dtos/volume-query.js';
-import { type BlockSizeRow, RECOMMENDATION_COLUMNS, type RecommendationRow, type VolumeMrcRow, type VolumePageRow, type VolumeRow, type WorkingSetRow } from '../dtos/volume.dto.js';
+import { type BlockSizeRow, RECOMMENDATION_COLUMNS, type RecommendationRow, type PolicyMrcRow, type VolumePageRow, type VolumeRow, type WorkingSetRow } from '../dtos/volume.dto.js';
 import { hitRatioSql } from './hit-ratio.sql.js';
 
 /**
@@ -98,8 +98,8 @@ export class VolumeRepository {
     return rows[0] ?? null;
   }
 
-  async mrc(db: Queryable, tenantId: string, volumeId: string): Promise<VolumeMrcRow | null> {
-    const { rows } = await db.query<VolumeMrcRow>(
+  async mrc(db: Queryable, tenantId: string, volumeId: string): Promise<PolicyMrcRow | null> {
+    const { rows } = await db.query<PolicyMrcRow>(
       `SELECT method, sampling_rate, points, eviction_points FROM volume_mrcs WHERE tenant_id = $1 AND volume_id = $2 AND window_name = $3`,
       [tenantId, volumeId, REPORTED_WINDOW],
     );

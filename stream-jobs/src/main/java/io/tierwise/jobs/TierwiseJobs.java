@@ -98,7 +98,7 @@ public final class TierwiseJobs {
             settings.consumerGroupPrefix() + ".refs", new ReferenceBatchParser(),
             Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
         pg.workingSets(), pg.missRatioCurves(), pg.clusterWorkingSets(), pg.clusterMissRatioCurves(),
-        pg.recommendations(), settings.flushDelay(),
+        pg.recommendations(), pg.clusterRecommendations(), settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env);
     JobClient client = env.executeAsync(JOB_NAME);

@@ -2,12 +2,19 @@ package io.tierwise.jobs.recommend;
 
 import java.util.Objects;
 
-/** A tier recommendation for one volume: a row of the recommendations table (a Flink POJO). */
+/**
+ * A tier recommendation for one volume (a row of the recommendations table), or, with {@link
+ * #clusterId} set, for a cluster's shared tier (a row of cluster_recommendations) (a Flink POJO).
+ */
 public class Recommendation {
   /** Tenant (UUID text). */
   public String tenantId;
-  /** Volume id. */
+  /** Volume id; null for a cluster's. */
   public String volumeId;
+  /** Cluster id of a shared tier's recommendation; null for a volume's. */
+  public String clusterId;
+  /** Volumes of the cluster merged so far; 0 for a volume's. */
+  public int volumes;
   /** Window the MRC was taken over ("24h": volume_working_sets.window_name). */
   public String windowName;
   /** Recommended tier size, bytes (a multiple of the media's size step). */

@@ -124,8 +124,8 @@ public final class TierRecommender {
     }
 
     /**
-     * The same with every eviction policy's curve from a volume's simulations ({@code w} null, or a
-     * cluster's: LRU alone).
+     * The same with every eviction policy's curve from the stream's simulations ({@code w} null, or
+     * without simulations: LRU alone).
      */
     public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io,
         WindowedEstimators w) {

@@ -103,8 +103,8 @@ public final class PostgresSinks {
 
   private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
   private static final String CLUSTER_WORKING_SETS = workingSetsSql("cluster_working_sets", "cluster_id", "volumes");
-  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id", true);
-  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id", false);
+  private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
+  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id");
 
   /** The upsert of a volume's or cluster's working-set row; {@code extra}: one more integer column. */
   private static String workingSetsSql(String table, String idColumn, String extra) {
@@ -123,15 +123,14 @@ public final class PostgresSinks {
         extra.isEmpty() ? "" : ", " + extra + " = EXCLUDED." + extra);
   }
 
-  /** The upsert of a volume's or cluster's MRC row; a volume's also has each eviction policy's curve. */
-  private static String mrcsSql(String table, String idColumn, boolean evictions) {
+  /** The upsert of a volume's or cluster's MRC row, with each eviction policy's curve. */
+  private static String mrcsSql(String table, String idColumn) {
     return """
-        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points%3$s, updated_at)
-        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb)%4$s, now())
+        INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, eviction_points, updated_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), now())
         ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
-          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points%5$s,
-          updated_at = now()""".formatted(table, idColumn, evictions ? ", eviction_points" : "",
-        evictions ? ", CAST(? AS jsonb)" : "", evictions ? ", eviction_points = EXCLUDED.eviction_points" : "");
+          method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
+          eviction_points = EXCLUDED.eviction_points, updated_at = now()""".formatted(table, idColumn);
   }
 
   private static final String RECOMMENDATIONS = """
@@ -154,10 +153,26 @@ public final class PostgresSinks {
         measured_hits = 0, measured_misses = 0,
         measured_seconds = 0, measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
+  private static final String CLUSTER_RECOMMENDATIONS = """
+      INSERT INTO cluster_recommendations (tenant_id, cluster_id, tier_bytes, media, policy,
+        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
+        replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+        datastore_latency_us, eviction, tier_write_bytes_per_day, volumes, created_at)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+      ON CONFLICT (tenant_id, cluster_id) DO UPDATE SET
+        window_name = EXCLUDED.window_name, volumes = EXCLUDED.volumes, tier_bytes = EXCLUDED.tier_bytes,
+        media = EXCLUDED.media, policy = EXCLUDED.policy, eviction = EXCLUDED.eviction, replicas = EXCLUDED.replicas,
+        predicted_hit_ratio = EXCLUDED.predicted_hit_ratio, achievable_hit_ratio = EXCLUDED.achievable_hit_ratio,
+        target_hit_ratio = EXCLUDED.target_hit_ratio, offloaded_iops = EXCLUDED.offloaded_iops,
+        offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
+        predicted_latency_us = EXCLUDED.predicted_latency_us, datastore_latency_us = EXCLUDED.datastore_latency_us,
+        tier_write_bytes_per_day = EXCLUDED.tier_write_bytes_per_day, inputs = EXCLUDED.inputs,
+        explanation = EXCLUDED.explanation, created_at = now()""";
+
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
       "metric_rollups", "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs",
-      "recommendations", "volume_cache_health_10s");
+      "recommendations", "cluster_recommendations", "volume_cache_health_10s");
 
   private final String jdbcUrl;
 
@@ -319,10 +334,7 @@ public final class PostgresSinks {
 
   /** volume_mrcs, one row per window. */
   public Sink<VolumeAnalysis> missRatioCurves() {
-    return sink(MRCS, (ps, a) -> {
-      setMrc(ps, a, a.volumeId);
-      ps.setString(7, Json.text(Json.evictionPoints(a.mrcCacheBytes, a.evictions, a.evictionMissRatios)));
-    });
+    return sink(MRCS, (ps, a) -> setMrc(ps, a, a.volumeId));
   }
 
   /** cluster_mrcs, one row per window. */
@@ -337,30 +349,40 @@ public final class PostgresSinks {
     ps.setString(4, a.method);
     ps.setDouble(5, a.samplingRate);
     ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
+    ps.setString(7, Json.text(Json.evictionPoints(a.mrcCacheBytes, a.evictions, a.evictionMissRatios)));
   }
 
   /** recommendations, the current one per volume. */
   public Sink<Recommendation> recommendations() {
-    return sink(RECOMMENDATIONS, (ps, r) -> {
-      ps.setString(1, r.tenantId);
-      ps.setString(2, r.volumeId);
-      ps.setLong(3, r.tierBytes);
-      ps.setString(4, r.media);
-      ps.setString(5, r.policy);
-      ps.setDouble(6, r.predictedHitRatio);
-      ps.setDouble(7, r.achievableHitRatio);
-      ps.setDouble(8, r.targetHitRatio);
-      ps.setString(9, r.inputsJson);
-      ps.setString(10, r.explanation);
-      ps.setString(11, r.windowName);
-      ps.setInt(12, r.replicas);
-      ps.setDouble(13, r.offloadedIops);
-      ps.setDouble(14, r.offloadedBytesPerSecond);
-      ps.setDouble(15, r.predictedLatencyMicros);
-      ps.setDouble(16, r.datastoreLatencyMicros);
-      ps.setString(17, r.eviction);
-      ps.setDouble(18, r.tierWriteBytesPerDay);
-    });
+    return sink(RECOMMENDATIONS, (ps, r) -> setPrediction(ps, r, r.volumeId));
+  }
+
+  /** cluster_recommendations, the current one per cluster (its shared tier). */
+  public Sink<Recommendation> clusterRecommendations() {
+    return sink(CLUSTER_RECOMMENDATIONS, (ps, r) -> ps.setInt(setPrediction(ps, r, r.clusterId), r.volumes));
+  }
+
+  /** Sets the columns a volume's and a cluster's recommendation share (same order); returns the next index. */
+  private static int setPrediction(PreparedStatement ps, Recommendation r, String id) throws SQLException {
+    ps.setString(1, r.tenantId);
+    ps.setString(2, id);
+    ps.setLong(3, r.tierBytes);
+    ps.setString(4, r.media);
+    ps.setString(5, r.policy);
+    ps.setDouble(6, r.predictedHitRatio);
+    ps.setDouble(7, r.achievableHitRatio);
+    ps.setDouble(8, r.targetHitRatio);
+    ps.setString(9, r.inputsJson);
+    ps.setString(10, r.explanation);
+    ps.setString(11, r.windowName);
+    ps.setInt(12, r.replicas);
+    ps.setDouble(13, r.offloadedIops);
+    ps.setDouble(14, r.offloadedBytesPerSecond);
+    ps.setDouble(15, r.predictedLatencyMicros);
+    ps.setDouble(16, r.datastoreLatencyMicros);
+    ps.setString(17, r.eviction);
+    ps.setDouble(18, r.tierWriteBytesPerDay);
+    return 19;
   }
 
   private <T> Sink<T> sink(String sql, JdbcStatementBuilder<T> binder) {

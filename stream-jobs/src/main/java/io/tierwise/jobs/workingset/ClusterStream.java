@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.recommend.IoProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * set and MRC are those of its volumes' sampled streams merged in time order (DESIGN section 4;
  * issue 5). Fed each volume's batches in that volume's sequence order (as {@link
  * WorkingSetFunction} processes them), it releases references in time order across the volumes
- * into fixed-size SHARDS estimators over the windows of {@link WindowedEstimators}.
+ * into fixed-size SHARDS estimators over the windows of {@link WindowedEstimators}, with every
+ * eviction policy simulated as for a volume (the shared tier runs one policy for all its volumes),
+ * and into the merged I/O mix ({@link IoProfile}: each reference at its own agent's rate), from
+ * which a shared tier is recommended as a volume's tier is.
  *
  * <p><b>Order.</b> A reference is released once every volume of the cluster has sent batches up to
  * its time: {@link #watermark} is the earliest of the volumes' latest reference times, and
@@ -38,7 +42,8 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 public final class ClusterStream implements BinaryStateSerializer.State<ClusterStream> {
   private static final int SAMPLING_BITS = 24;
-  private static final int STATE_FORMAT = 1;
+  /** 2: with the I/O mix and the policy simulations; 1 (read, not written): neither. */
+  private static final int STATE_FORMAT = 2;
 
   private static final class Volume {
     final int part;
@@ -65,6 +70,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
   private final MrcEstimators factory;
   private final Map<String, Volume> volumes = new LinkedHashMap<>();
   private WindowedEstimators estimators;
+  private IoProfile io = new IoProfile();
   private long releasedUnixNano;
 
   /**
@@ -119,7 +125,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
           + " starts before the cluster's released references (it came after the timeout)");
     }
     if (estimators == null) {
-      estimators = new WindowedEstimators(factory, batch.samplingModulus, batch.samplingThreshold);
+      estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
     }
     Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
     v.queued.add(batch);
@@ -161,6 +167,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       }
       ReferenceBatchEvent head = next.queued.peek();
       estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], nextTime);
+      io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor],
+          ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold), nextTime);
       releasedUnixNano = nextTime;
       released++;
       if (++next.cursor == head.size()) {
@@ -197,6 +205,11 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     return estimators;
   }
 
+  /** The I/O mix of the references released. */
+  public IoProfile io() {
+    return io;
+  }
+
   /** The volumes seen, in the order they were first seen. */
   public List<String> volumeIds() {
     return new ArrayList<>(volumes.keySet());
@@ -230,7 +243,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     }
   }
 
-  /** Writes format, method, the released time, the estimators and each volume's queue. */
+  /** Writes format, method, the released time, the estimators, the I/O mix and each volume's queue. */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -241,6 +254,13 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     if (estimators != null) {
       estimators.writeTo(out);
     }
+    for (double[] values : List.of(io.readOps, io.writeOps, io.readBytes, io.writeBytes)) {
+      for (double v : values) {
+        out.writeDouble(v);
+      }
+    }
+    out.writeLong(io.firstUnixNano);
+    out.writeLong(io.lastUnixNano);
     out.writeInt(volumes.size());
     for (Volume v : volumes.values()) {
       out.writeUTF(v.volumeId);
@@ -261,8 +281,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    */
   static ClusterStream readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT) {
-      throw new IOException("cluster stream state format " + format + " is not " + STATE_FORMAT);
+    if (format != 1 && format != STATE_FORMAT) {
+      throw new IOException("cluster stream state format " + format + " is not 1 or " + STATE_FORMAT);
     }
     ClusterStream c;
     try {
@@ -272,6 +292,15 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     }
     c.releasedUnixNano = in.readLong();
     c.estimators = in.readBoolean() ? WindowedEstimators.readFrom(in) : null;
+    if (format == STATE_FORMAT) {
+      for (double[] values : List.of(c.io.readOps, c.io.writeOps, c.io.readBytes, c.io.writeBytes)) {
+        for (int i = 0; i < values.length; i++) {
+          values[i] = in.readDouble();
+        }
+      }
+      c.io.firstUnixNano = in.readLong();
+      c.io.lastUnixNano = in.readLong();
+    }
     int count = in.readInt();
     for (int i = 0; i < count; i++) {
       Volume v = new Volume(i, in.readUTF());

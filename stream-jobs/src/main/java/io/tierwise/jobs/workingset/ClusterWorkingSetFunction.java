@@ -1,5 +1,7 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.recommend.TierRecommender;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -19,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * {@code idleTimeoutMillis}, everything queued is released (a volume that stopped must not hold
  * the cluster back); a batch that then comes with earlier references is dropped (logged at WARN),
  * as is one sampled with another modulus. Emits one {@link VolumeAnalysis} per window with
- * {@link VolumeAnalysis#clusterId} set, at most once per {@code flushDelayMillis} of processing
- * time.
+ * {@link VolumeAnalysis#clusterId} set, every eviction policy's curve, and for the {@value
+ * VolumeAnalysis#RECOMMENDATION_WINDOW} window the {@link TierRecommender} recommendation of the
+ * cluster's shared tier (from the merged stream and I/O mix), at most once per {@code
+ * flushDelayMillis} of processing time.
  */
 public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
@@ -109,12 +113,27 @@ public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, Refe
         String[] key = ctx.getCurrentKey().split("/", 2);
         long stateBytes = c.stateBytes();
         for (WindowedEstimators.Result r : w.results()) {
-          VolumeAnalysis a = VolumeAnalysis.of(key[0], null, r, stateBytes);
+          VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
           a.clusterId = key[1];
           a.volumes = c.volumeCount();
+          if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+            a.recommendation = sharedTier(key[0], key[1], c, r, w);
+          }
           out.collect(a);
         }
       }
     }
+  }
+
+  /** The cluster's shared tier recommended from its merged stream, or null when it cannot support one. */
+  private static Recommendation sharedTier(String tenantId, String clusterId, ClusterStream c,
+      WindowedEstimators.Result r, WindowedEstimators w) {
+    Recommendation rec = TierRecommender.recommend(
+        TierRecommender.Input.of(tenantId, null, r.window(), r.estimator(), c.io(), w)).orElse(null);
+    if (rec != null) {
+      rec.clusterId = clusterId;
+      rec.volumes = c.volumeCount();
+    }
+    return rec;
   }
 }

@@ -1,5 +1,8 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+import java.util.Arrays;
+
 import io.tierwise.jobs.recommend.Recommendation;
 
 /**
@@ -47,7 +50,7 @@ public class VolumeAnalysis {
   public double[] mrcMissRatios;
   /**
    * Eviction policies of {@link #evictionMissRatios}' rows, as the services spell them
-   * ({@code EvictionPolicy#serviceName}); empty for a cluster's analysis.
+   * ({@code EvictionPolicy#serviceName}); empty when the estimators simulate none.
    */
   public String[] evictions = new String[0];
   /** Each policy's miss ratios at mrcCacheBytes (all references), rows in {@link #evictions}' order. */
@@ -60,11 +63,22 @@ public class VolumeAnalysis {
 
   /**
    * The working sets and MRC (on {@link MissRatioCurve#cacheSizeGrid} of the working set) of one
-   * window's estimate; no recommendation.
+   * window's estimate, with each eviction policy's curve when {@code w} simulates them; no
+   * recommendation.
    *
    * @param stateBytes bytes of the whole SHARDS state the result comes from
    */
-  static VolumeAnalysis of(String tenantId, String volumeId, WindowedEstimators.Result r, long stateBytes) {
+  static VolumeAnalysis of(String tenantId, String volumeId, WindowedEstimators w, WindowedEstimators.Result r,
+      long stateBytes) {
+    VolumeAnalysis a = of(tenantId, volumeId, r, stateBytes);
+    if (w.simulatesPolicies()) {
+      a.evictions = Arrays.stream(EvictionPolicy.values()).map(EvictionPolicy::serviceName).toArray(String[]::new);
+      a.evictionMissRatios = w.evictionMissRatios(new MissRatioCurve(a.mrcCacheBytes, a.mrcMissRatios), false);
+    }
+    return a;
+  }
+
+  private static VolumeAnalysis of(String tenantId, String volumeId, WindowedEstimators.Result r, long stateBytes) {
     MrcEstimator s = r.estimator();
     VolumeAnalysis a = new VolumeAnalysis();
     a.tenantId = tenantId;

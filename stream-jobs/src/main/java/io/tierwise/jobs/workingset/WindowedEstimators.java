@@ -24,7 +24,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * {@code 1/R} (classic SHARDS). Memory: 1 + 3 x {@value #PANES} = 13 estimators, each bounded with
  * fixed-size SHARDS ({@link #stateBytes}).
  *
- * <p>A volume's stream (not a cluster's) also runs {@link MiniatureSimulations} of every eviction
+ * <p>A volume's or a shared tier's stream ({@link #withPolicies}) also runs {@link MiniatureSimulations} of every eviction
  * policy over everything since the stream started, on {@link #POLICY_GRID}: each window's curve of
  * a policy is that window's LRU curve plus the policy's difference from LRU there
  * ({@link #evictionMissRatios}). Not thread-safe.
@@ -68,15 +68,15 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   private long threshold;
   private final Pane all;
   private final List<ArrayDeque<Pane>> panes = new ArrayList<>();
-  /** Every eviction policy simulated over the stream; null for a cluster's stream. */
+  /** Every eviction policy simulated over the stream; null when built without ({@link #simulatesPolicies}). */
   private final MiniatureSimulations policies;
 
-  /** Empty estimators for the agent's {@code P} and {@code T} (unsigned), without policy simulations (a cluster's). */
+  /** Empty estimators for the agent's {@code P} and {@code T} (unsigned), without policy simulations (LRU alone). */
   public WindowedEstimators(MrcEstimators factory, long modulus, long threshold) {
     this(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)), null);
   }
 
-  /** Empty estimators of a volume's stream, with every eviction policy simulated ({@link #evictionMissRatios}). */
+  /** Empty estimators of a volume's or a shared tier's stream, with every eviction policy simulated ({@link #evictionMissRatios}). */
   public static WindowedEstimators withPolicies(MrcEstimators factory, long modulus, long threshold) {
     return new WindowedEstimators(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)),
         new MiniatureSimulations(List.of(EvictionPolicy.values()), POLICY_GRID, modulus, threshold,
@@ -230,11 +230,11 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    * misses less than the first references, {@code lru}'s last point (the grid ends past twice the
    * working set). LRU's row is {@code lru}'s own. Rows in {@link EvictionPolicy} order.
    *
-   * @throws IllegalStateException for a cluster's stream (no simulations)
+   * @throws IllegalStateException for estimators without simulations
    */
   public double[][] evictionMissRatios(MissRatioCurve lru, boolean readsOnly) {
     if (policies == null) {
-      throw new IllegalStateException("a cluster's stream simulates no eviction policy");
+      throw new IllegalStateException("these estimators simulate no eviction policy (LRU alone)");
     }
     EvictionPolicy[] kinds = EvictionPolicy.values();
     double[][] out = new double[kinds.length][lru.size()];
@@ -251,12 +251,12 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    * A policy's miss ratio at any size, given the LRU miss ratio there and the cold-miss ratio (the
    * LRU curve's floor): as {@link #evictionMissRatios}.
    *
-   * @throws IllegalStateException for a cluster's stream (no simulations)
+   * @throws IllegalStateException for estimators without simulations
    */
   public double evictionMissRatio(EvictionPolicy policy, long cacheBytes, double lruMissRatio, double coldMissRatio,
       boolean readsOnly) {
     if (policies == null) {
-      throw new IllegalStateException("a cluster's stream simulates no eviction policy");
+      throw new IllegalStateException("these estimators simulate no eviction policy (LRU alone)");
     }
     if (policy == EvictionPolicy.LRU) {
       return lruMissRatio;

@@ -244,11 +244,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
 
   private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators w, WindowedEstimators.Result r,
       IoProfile io, long stateBytes) {
-    VolumeAnalysis a = VolumeAnalysis.of(st.tenantId, st.volumeId, r, stateBytes);
-    if (w.simulatesPolicies()) {
-      a.evictions = Arrays.stream(EvictionPolicy.values()).map(EvictionPolicy::serviceName).toArray(String[]::new);
-      a.evictionMissRatios = w.evictionMissRatios(new MissRatioCurve(a.mrcCacheBytes, a.mrcMissRatios), false);
-    }
+    VolumeAnalysis a = VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes);
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
       a.recommendation = TierRecommender.recommend(
           TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w), st.held).orElse(null);

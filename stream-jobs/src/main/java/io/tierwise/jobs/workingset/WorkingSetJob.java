@@ -15,8 +15,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The working-set pipeline: sampled reference batches -> {@link WorkingSetFunction} keyed by
  * tenant/volume -> volume_working_sets and volume_mrcs; the processed batches of volumes in a
  * cluster -> {@link ClusterWorkingSetFunction} keyed by tenant/cluster -> cluster_working_sets and
- * cluster_mrcs; recommendations -> {@link
- * RecommendationChangeFilter} -> recommendations. Source and sinks are given, so tests can run
+ * cluster_mrcs; recommendations, a volume's and a cluster's shared tier's -> {@link
+ * RecommendationChangeFilter} -> recommendations, cluster_recommendations. Source and sinks are given, so tests can run
  * it on their own inputs.
  */
 public final class WorkingSetJob {
@@ -26,6 +26,7 @@ public final class WorkingSetJob {
   private final Sink<VolumeAnalysis> clusterWorkingSets;
   private final Sink<VolumeAnalysis> clusterMissRatioCurves;
   private final Sink<Recommendation> recommendations;
+  private final Sink<Recommendation> clusterRecommendations;
   private final Duration flushDelay;
   private final Duration gapTimeout;
   private final int maxPendingBatches;
@@ -37,6 +38,7 @@ public final class WorkingSetJob {
    * @param clusterWorkingSets sink of cluster_working_sets rows
    * @param clusterMissRatioCurves sink of cluster_mrcs rows
    * @param recommendations sink of recommendations rows
+   * @param clusterRecommendations sink of cluster_recommendations rows
    * @param flushDelay results are written at most this long after new references
    * @param gapTimeout how long batches wait for a missing sequence number, and a cluster for a
    *     volume that stopped sending; also how far (in reference time) a cluster's references wait
@@ -45,14 +47,15 @@ public final class WorkingSetJob {
    */
   public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sink<VolumeAnalysis> workingSets,
       Sink<VolumeAnalysis> missRatioCurves, Sink<VolumeAnalysis> clusterWorkingSets,
-      Sink<VolumeAnalysis> clusterMissRatioCurves, Sink<Recommendation> recommendations, Duration flushDelay,
-      Duration gapTimeout, int maxPendingBatches) {
+      Sink<VolumeAnalysis> clusterMissRatioCurves, Sink<Recommendation> recommendations,
+      Sink<Recommendation> clusterRecommendations, Duration flushDelay, Duration gapTimeout, int maxPendingBatches) {
     this.source = source;
     this.workingSets = workingSets;
     this.missRatioCurves = missRatioCurves;
     this.clusterWorkingSets = clusterWorkingSets;
     this.clusterMissRatioCurves = clusterMissRatioCurves;
     this.recommendations = recommendations;
+    this.clusterRecommendations = clusterRecommendations;
     this.flushDelay = flushDelay;
     this.gapTimeout = gapTimeout;
     this.maxPendingBatches = maxPendingBatches;
@@ -87,5 +90,13 @@ public final class WorkingSetJob {
         .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
         .uid("recommendation-changes").name("material changes")
         .sinkTo(recommendations).uid("sink-recommendations").name("recommendations");
+    clusters
+        .filter(a -> a.recommendation != null).uid("cluster-has-recommendation").name("cluster has recommendation")
+        .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid("cluster-recommendation")
+        .name("cluster recommendation")
+        .keyBy(r -> r.tenantId + "/" + r.clusterId, Types.STRING)
+        .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
+        .uid("cluster-recommendation-changes").name("cluster material changes")
+        .sinkTo(clusterRecommendations).uid("sink-cluster-recommendations").name("cluster_recommendations");
   }
 }

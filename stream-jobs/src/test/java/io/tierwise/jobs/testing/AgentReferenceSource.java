@@ -84,6 +84,15 @@ public final class AgentReferenceSource implements ReferenceSource {
    * @param volume the volume ({@code --volume}), or null for a trace of one volume
    */
   public MissRatioCurve exactMrc(Path trace, long[] cacheBytes, String policy, String volume) throws Exception {
+    return exactMrc(trace, cacheBytes, policy, volume, false);
+  }
+
+  /**
+   * The same, or with {@code sharedTier} the curve of every volume of the trace in one tier
+   * ({@code --shared-tier}: as on a host whose tier device they share; {@code volume} null).
+   */
+  public MissRatioCurve exactMrc(Path trace, long[] cacheBytes, String policy, String volume, boolean sharedTier)
+      throws Exception {
     String sizes = Arrays.stream(cacheBytes).mapToObj(b -> b + "B")
         .collect(Collectors.joining(","));
     List<String> command = new ArrayList<>(List.of(binary.toString(), "mrc", trace.toString(), "--exact",
@@ -93,6 +102,9 @@ public final class AgentReferenceSource implements ReferenceSource {
     }
     if (volume != null) {
       command.addAll(List.of("--volume", volume));
+    }
+    if (sharedTier) {
+      command.add("--shared-tier");
     }
     JsonNode points = new ObjectMapper().readTree(run(command.toArray(String[]::new)));
     double[] miss = new double[cacheBytes.length];

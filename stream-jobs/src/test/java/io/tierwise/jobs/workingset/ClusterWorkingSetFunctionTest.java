@@ -92,4 +92,31 @@ class ClusterWorkingSetFunctionTest {
     assertThat(latestAll(restored.extractOutputValues()).sampledReferences).isEqualTo(400);
     restored.close();
   }
+
+  @Test
+  void recommendsTheSharedTierFromTheMergedStreamWithEveryPolicysCurve() throws Exception {
+    var h = harness(null);
+    // Two volumes reading their blocks 0..99 six times each: 1,200 references of 200 shared-tier blocks.
+    for (long seq = 0; seq < 6; seq++) {
+      h.processElement(batch("v1", seq, seq * 100), 0);
+      h.processElement(batch("v2", seq, seq * 100), 0);
+    }
+    h.setProcessingTime(IDLE_MS);
+    h.setProcessingTime(IDLE_MS + FLUSH_MS);
+    List<VolumeAnalysis> out = h.extractOutputValues();
+    VolumeAnalysis all = latestAll(out);
+    assertThat(all.evictions).containsExactly("lru", "s3-fifo", "arc", "2q", "sieve");
+    assertThat(List.of(all.evictionMissRatios)).hasSize(5)
+        .allSatisfy(curve -> assertThat(curve).hasSameSizeAs(all.mrcCacheBytes));
+    VolumeAnalysis day = out.stream().filter(a -> a.windowName.equals(VolumeAnalysis.RECOMMENDATION_WINDOW))
+        .reduce((a, b) -> b).orElseThrow();
+    assertThat(day.recommendation).isNotNull();
+    assertThat(day.recommendation.clusterId).isEqualTo("c1");
+    assertThat(day.recommendation.volumeId).isNull();
+    assertThat(day.recommendation.volumes).isEqualTo(2);
+    assertThat(day.recommendation.policy).as("reads only").isEqualTo("write-through");
+    // Only the first reference of each of the 200 blocks misses a tier that holds them all.
+    assertThat(day.recommendation.achievableHitRatio).isCloseTo(1 - 200.0 / 1200, org.assertj.core.api.Assertions.within(1e-9));
+    h.close();
+  }
 }
