@@ -174,6 +174,21 @@ export const ClusterWorkingSet = ClusterTier.extend({
 });
 export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
 
+/**
+ * One row of a recommendation's inputs.what_if (the stream jobs' TierRecommender): what a tier of
+ * one size under one eviction policy would do for the volume.
+ */
+export const WhatIfRow = z.object({
+  cache_bytes: Num,
+  eviction: z.enum(EVICTIONS),
+  media: z.enum(["ram", "nvme"]),
+  hit_ratio: Ratio,
+  offloaded_iops: Num,
+  latency_us: Num,
+  tier_write_bytes_per_day: Num,
+});
+export type WhatIfRow = z.infer<typeof WhatIfRow>;
+
 /** One item of GET /v1/recommendations (and GET /v1/recommendations/:volumeId). */
 export const RecommendationItem = RecommendationFields.extend({
   volume_id: z.string(),

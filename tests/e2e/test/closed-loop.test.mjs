@@ -4,9 +4,11 @@
 // policy too); the agent pulls it, shrinks its tier live and reports the version applied; fio
 // runs the same workload again, and only the intervals after that report, once the tier is
 // full, measure the prediction. The measured hit ratio, the error and the time it was measured
-// over appear in the recommendation's history and on its portal page (headless Chromium), and
+// over appear in the recommendation's history and on its portal page (headless Chromium, with the
+// what-if control answering for another size and policy), and
 // the recommendation stays `applied` throughout: no other tier is recommended while this one's
-// prediction holds (hysteresis), and a new prediction for the same tier stays applied.
+// prediction holds (hysteresis), and a new prediction for the same tier stays applied. Last, the
+// agent restarts with the same key: the volume's working-set windows go on, not start again.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +34,7 @@ const WORKLOAD = ['--rw=randread', '--bs=4k', '--iodepth=8', '--size=1G', '--ran
 /** I/Os of the run the recommendation is made from, and of the run that measures it. */
 const BEFORE_IOS = 2_400_000;
 const AFTER_IOS = 1_200_000;
+const RESTART_IOS = 200_000;
 const WEB = env('TIERWISE_WEB_URL');
 
 let stack;
@@ -170,6 +173,28 @@ test('a recommendation applied through the api is measured on the warm tier that
   const cells = [(entry.measured_hit_ratio * 100).toFixed(1), `${Math.round(entry.measured_seconds)} s`,
     `${(entry.hit_ratio_error * 100).toFixed(1)} pt`];
   assert.ok(rows.some((r) => cells.every((c) => r.includes(c))), `a history row with ${cells.join(', ')}: ${rows.join(' | ')}`);
+  // The what-if control starts at the recommendation and answers for the smallest size under LRU.
+  const whatIfHit = async () => (await page.getByTestId('what-if-hit-ratio').textContent()) ?? '';
+  assert.ok((await whatIfHit()).includes((now.predicted_hit_ratio * 100).toFixed(1)), `what-if at the recommendation: ${await whatIfHit()}`);
+  const sizes = await page.getByTestId('what-if-size').locator('option').evaluateAll((options) => options.map((o) => o.value));
+  await page.getByTestId('what-if-size').selectOption(sizes[0]);
+  await page.getByTestId('what-if-eviction').selectOption('lru');
+  const smallest = await whatIfHit();
+  assert.ok(!smallest.includes((now.predicted_hit_ratio * 100).toFixed(1)), `what-if at ${sizes[0]} bytes under LRU: ${smallest}`);
+
+  // 6. The agent restarts with the same key: the volume's working set goes on from where it was
+  //    (same window start, more references), instead of starting again.
+  const before = (await apiGet(tenant.api_key, `/v1/volumes/${id}`)).body.working_set;
+  agent.kill('SIGTERM');
+  await once(agent, 'exit');
+  agentLog.length = 0;
+  await runFio(await startAgent(), RESTART_IOS);
+  await volumeWithReads(BEFORE_IOS + AFTER_IOS + RESTART_IOS);
+  const after = await waitFor('the working set to take the restarted agent\'s references', async () => {
+    const ws = (await apiGet(tenant.api_key, `/v1/volumes/${id}`)).body.working_set;
+    return ws.sampled_references > before.sampled_references ? ws : null;
+  }, { timeoutMs: 30_000, intervalMs: 1000 });
+  assert.equal(after.window_start, before.window_start, 'the window did not restart');
   console.log(`closed loop: ${recommendation.tier_bytes / 2 ** 20} MiB ${recommendation.eviction} predicted ` +
     `${recommendation.predicted_hit_ratio.toFixed(4)}, measured ${entry.measured_hit_ratio.toFixed(4)} over ` +
     `${entry.measured_seconds.toFixed(0)} s of the ${runSeconds.toFixed(1)} s run (error ${entry.hit_ratio_error.toFixed(4)}); ` +

@@ -4,8 +4,10 @@ import Link from "next/link";
 import { PolicyState } from "@/components/analytics/PolicyState";
 import { PredictedVsMeasured } from "@/components/analytics/PredictedVsMeasured";
 import { RecommendationDecision } from "@/components/analytics/RecommendationDecision";
+import { WhatIf } from "@/components/analytics/WhatIf";
 import { StatTile } from "@/components/StatTile";
 import { getPolicy, getRecommendation, getRecommendationHistory } from "@/lib/analytics-api";
+import { WhatIfRow } from "@/lib/analytics-schemas";
 import { formatBytes, formatCount, formatDuration, formatLatency, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
 import { definePage } from "@/lib/page";
 import { can } from "@/lib/permissions";
@@ -15,12 +17,15 @@ export const metadata: Metadata = { title: "Recommendation" };
 
 /**
  * /recommendations/[volumeId]: the recommendation with its explanation and predicted effect,
- * Apply (becomes the volume's desired policy) and Dismiss, the desired and applied policy, and
- * every past prediction against the hit ratio measured while it ran.
+ * a what-if control (any size and eviction policy of the curve), Apply (becomes the volume's desired
+ * policy) and Dismiss, the desired and applied policy, and every past prediction against the hit
+ * ratio measured while it ran.
  */
 export default definePage<{ volumeId: string }>({ permission: "recommendations.read" }, async ({ params }) => {
   const { volumeId } = await params;
   const [r, policy, history, session] = await Promise.all([getRecommendation(volumeId), getPolicy(volumeId), getRecommendationHistory(volumeId), currentSession()]);
+  // A prediction written before the jobs made the what-if table has none: no control.
+  const whatIf = WhatIfRow.array().catch([]).parse(r.inputs.what_if ?? []);
   const latencyGain = r.predicted_latency_us != null && r.datastore_latency_us != null ? `${formatLatency(r.datastore_latency_us)} → ${formatLatency(r.predicted_latency_us)}` : "—";
   return (
     <>
@@ -47,6 +52,7 @@ export default definePage<{ volumeId: string }>({ permission: "recommendations.r
         <StatTile testId="predicted-tier-writes" label="Tier writes per day" value={r.tier_write_bytes_per_day == null ? "—" : formatBytes(r.tier_write_bytes_per_day)} detail={r.drive_writes_per_day == null ? "not predicted for this recommendation" : `${r.drive_writes_per_day.toFixed(1)} drive writes per day for a ${formatBytes(r.tier_bytes)} device`} />
         <StatTile testId="measured-hit-ratio" label="Measured hit ratio" value={formatPercent(r.measured_hit_ratio)} detail={r.measured_at ? `error ${((r.hit_ratio_error ?? 0) * 100).toFixed(1)} pt over ${formatDuration(r.measured_seconds ?? 0)}, ${formatTimestamp(r.measured_at)}` : "measured once applied, reported running by the agent and the tier is warm"} />
       </div>
+      <WhatIf rows={whatIf} tierBytes={r.tier_bytes} eviction={r.eviction} />
       <section className="panel" aria-labelledby="policy">
         <h2 id="policy">Policy</h2>
         <PolicyState policy={policy} />

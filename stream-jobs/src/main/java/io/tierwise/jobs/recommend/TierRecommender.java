@@ -1,5 +1,6 @@
 package io.tierwise.jobs.recommend;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.sink.Json;
@@ -169,16 +170,13 @@ public final class TierRecommender {
       return Optional.empty();
     }
     IoProfile io = in.io();
-    double readOps = IoProfile.sum(io.readOps);
-    double writeOps = IoProfile.sum(io.writeOps);
-    double ops = readOps + writeOps;
-    if (ops <= 0) {
+    TierEffect effect = new TierEffect(io);
+    if (effect.ops() <= 0) {
       return Optional.empty();
     }
-    double readShare = readOps / ops;
-    double writeLatency = latency(io.writeOps, io.writeBytes, LatencyModel.DATASTORE, 0);
-    double readLatency = latency(io.readOps, io.readBytes, LatencyModel.DATASTORE, 0);
-    double writeLatencyShare = writeLatency / Math.max(1e-9, writeLatency + readLatency);
+    double readShare = effect.readShare();
+    double writeLatency = effect.writeLatency();
+    double writeLatencyShare = writeLatency / Math.max(1e-9, writeLatency + effect.readLatency());
     boolean writeBack = 1 - readShare > WRITE_BACK_ABOVE_WRITE_SHARE
         || writeLatencyShare > WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE;
     MissRatioCurve curve = writeBack ? in.mrc() : in.readMrc();
@@ -217,27 +215,22 @@ public final class TierRecommender {
     r.achievableHitRatio = achievable;
     r.targetHitRatio = target;
     double readHit = hitRatio(in, eviction, r.tierBytes, true);
-    // Write hits (overwrites of cached blocks) of a write-back tier: all hits minus read hits, by reference.
-    double writeHit = writeBack ? writeHitRatio(hitRatio(in, eviction, r.tierBytes, false), readHit, readShare) : 0;
-    double seconds = io.seconds();
-    r.offloadedIops = (readOps * readHit + writeOps * writeHit) / seconds;
-    r.offloadedBytesPerSecond = (IoProfile.sum(io.readBytes) * readHit + IoProfile.sum(io.writeBytes) * writeHit)
-        / seconds;
-    r.datastoreLatencyMicros = (readLatency + writeLatency) / ops;
-    double readWithTier = readHit * latency(io.readOps, io.readBytes, tier, 0)
-        + (1 - readHit) * readLatency;
-    double writeWithTier = writeBack ? latency(io.writeOps, io.writeBytes, tier, r.replicas) : writeLatency;
-    r.predictedLatencyMicros = (readWithTier + writeWithTier) / ops;
+    TierEffect.Prediction p = effect.at(readHit, hitRatio(in, eviction, r.tierBytes, false), writeBack, tier, r.replicas);
+    r.offloadedIops = p.offloadedIops();
+    r.offloadedBytesPerSecond = p.offloadedBytesPerSecond();
+    r.datastoreLatencyMicros = effect.datastoreLatencyMicros();
+    r.predictedLatencyMicros = p.latencyMicros();
+    r.tierWriteBytesPerDay = p.tierWriteBytesPerDay();
     double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
     ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
-    TierWrites writes = TierWrites.of(io, writeBack);
     ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
     ObjectNode tierWrites = inputs.putObject("eviction_tier_write_bytes_per_day");
-    for (EvictionPolicy p : evictions) {
-      byEviction.put(p.serviceName(), hitRatio(in, p, r.tierBytes, !writeBack));
-      tierWrites.put(p.serviceName(), writes.bytesPerDay(1 - hitRatio(in, p, r.tierBytes, true)));
+    for (EvictionPolicy e : evictions) {
+      byEviction.put(e.serviceName(), hitRatio(in, e, r.tierBytes, !writeBack));
+      tierWrites.put(e.serviceName(), effect.at(hitRatio(in, e, r.tierBytes, true), hitRatio(in, e, r.tierBytes, false),
+          writeBack, tier, r.replicas).tierWriteBytesPerDay());
     }
-    r.tierWriteBytesPerDay = tierWrites.get(r.eviction).asDouble();
+    inputs.set("what_if", whatIf(in, effect, curve, evictions, writeBack, readHeavy, r.replicas));
     r.inputsJson = Json.text(inputs);
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
         largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions)
@@ -306,8 +299,27 @@ public final class TierRecommender {
     return 1 - (p == EvictionPolicy.LRU ? lruMiss : in.evictions().missRatio(p, bytes, lruMiss, coldMiss, readsOnly));
   }
 
-  private static double writeHitRatio(double allHit, double readHit, double readShare) {
-    return readShare >= 1 ? 0 : Math.max(0, Math.min(1, (allHit - readHit * readShare) / (1 - readShare)));
+  /**
+   * What a tier of every size of the curve's grid would do under every policy, with the
+   * recommendation's write policy and the media the rules would give that size: [{cache_bytes,
+   * eviction, media, hit_ratio, offloaded_iops, latency_us, tier_write_bytes_per_day}], sizes
+   * increasing, policies in {@link EvictionPolicy} order (the portal's what-if control).
+   */
+  private static ArrayNode whatIf(Input in, TierEffect effect, MissRatioCurve curve,
+      List<EvictionPolicy> evictions, boolean writeBack, boolean readHeavy, int replicas) {
+    ArrayNode rows = Json.array();
+    for (long bytes : curve.cacheBytes()) {
+      boolean ram = readHeavy && bytes <= RAM_MAX_BYTES;
+      for (EvictionPolicy e : evictions) {
+        double readHit = hitRatio(in, e, bytes, true);
+        TierEffect.Prediction p = effect.at(readHit, hitRatio(in, e, bytes, false), writeBack,
+            ram ? LatencyModel.RAM : LatencyModel.NVME, replicas);
+        rows.addObject().put("cache_bytes", bytes).put("eviction", e.serviceName()).put("media", ram ? "ram" : "nvme")
+            .put("hit_ratio", hitRatio(in, e, bytes, !writeBack)).put("offloaded_iops", p.offloadedIops())
+            .put("latency_us", p.latencyMicros()).put("tier_write_bytes_per_day", p.tierWriteBytesPerDay());
+      }
+    }
+    return rows;
   }
 
   /** Why this eviction policy: what it keeps against LRU at the recommended size. */
@@ -324,22 +336,6 @@ public final class TierRecommender {
     return "Eviction " + name + ": it keeps " + Sizes.percent((hit - lruHit) / lruHit) + " more of this volume's"
         + " re-referenced blocks than LRU at " + Sizes.human(tierBytes) + " (" + Sizes.percent(hit) + " hits against "
         + Sizes.percent(lruHit) + ").";
-  }
-
-  /**
-   * Summed latency of the I/Os of every bin on {@code device}, microseconds; with {@code replicas}
-   * a peer copy in parallel (the slower of device and peer).
-   */
-  private static double latency(double[] ops, double[] bytes, LatencyModel device, int replicas) {
-    double sum = 0;
-    for (int b = 0; b < ops.length; b++) {
-      if (ops[b] > 0) {
-        double size = bytes[b] / ops[b];
-        double t = device.micros(size);
-        sum += ops[b] * (replicas > 0 ? Math.max(t, LatencyModel.PEER.micros(size)) : t);
-      }
-    }
-    return sum;
   }
 
   /** Datastore latency summed over the bins of I/Os of {@link #LARGE_IO_BYTES} and larger. */

@@ -19,6 +19,11 @@ public final class Json {
     return MAPPER.createObjectNode();
   }
 
+  /** A new empty JSON array. */
+  public static ArrayNode array() {
+    return MAPPER.createArrayNode();
+  }
+
   /**
    * MRC points as stored in volume_mrcs.points: [{"cache_bytes": bytes, "miss_ratio": 0..1}, ...].
    *

@@ -85,6 +85,17 @@ class TierRecommenderTest {
     assertThat(writes.get("s3-fifo").asDouble()).isCloseTo((90 * 0.2 + 10) * 4096 * 86_400.0, within(1e-3));
     assertThat(writes.get("lru").asDouble()).isCloseTo((90 * 0.3 + 10) * 4096 * 86_400.0, within(1e-3));
     assertThat(r.tierWriteBytesPerDay).isEqualTo(writes.get("s3-fifo").asDouble());
+    // The what-if table: every grid size under every policy; at the recommended size and policy, the recommendation.
+    JsonNode whatIf = new ObjectMapper().readTree(r.inputsJson).get("what_if");
+    assertThat(whatIf).hasSize(MissRatioCurve.cacheSizeGrid(700 * MIB).length * 5);
+    JsonNode chosen = java.util.stream.StreamSupport.stream(whatIf.spliterator(), false)
+        .filter(w -> w.get("cache_bytes").asLong() == 512 * MIB && w.get("eviction").asText().equals("s3-fifo"))
+        .findFirst().orElseThrow();
+    assertThat(chosen.get("media").asText()).isEqualTo("ram");
+    assertThat(chosen.get("hit_ratio").asDouble()).isEqualTo(r.predictedHitRatio);
+    assertThat(chosen.get("offloaded_iops").asDouble()).isEqualTo(r.offloadedIops);
+    assertThat(chosen.get("latency_us").asDouble()).isEqualTo(r.predictedLatencyMicros);
+    assertThat(chosen.get("tier_write_bytes_per_day").asDouble()).isEqualTo(r.tierWriteBytesPerDay);
     // 2Q 0.02 better: it wins.
     Recommendation twoQ = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io,
         fewerMisses(0.1, 0.12))).orElseThrow();
