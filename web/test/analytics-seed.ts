@@ -106,6 +106,14 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
       );
     }
     await workingSets("cluster", cluster.clusterId, 4, { volumes: 2, state_bytes: 300_000 });
+    // The shared tier the jobs recommend from the cluster's merged stream: 3 GiB of NVMe for both.
+    await db.query(
+      `INSERT INTO cluster_recommendations (tenant_id, cluster_id, window_name, volumes, tier_bytes, media, policy, eviction, replicas,
+         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+         datastore_latency_us, tier_write_bytes_per_day, inputs, explanation)
+       VALUES ($1, $2, '24h', 2, $3, 'nvme', 'write-through', 's3-fifo', 0, 0.8, 0.9, 0.81, 700, 2800000, 330, 1450, $4, '{}', $5)`,
+      [tenantId, cluster.clusterId, 3 * GiB, 6 * GiB, "One 3 GiB tier shared by both volumes reaches 90% of the achievable 90%."],
+    );
     await db.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation,
                                     window_name, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us, datastore_latency_us)

@@ -181,7 +181,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.equal((await drawn(page, "mrc-chart")).recommendedBytes, String(4 * 2 ** 30));
   });
 
-  test("the Clusters page lists the cluster with its hosts and volumes; its page draws the working set over time and the MRC with both tiers", async () => {
+  test("the Clusters page lists the cluster with its hosts, volumes and shared tier; its page shows the shared tier's recommendation and draws the working set over time and the MRC with both tiers", async () => {
     await page.goto(`${env.TIERWISE_WEB_URL}/fleet`);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clusters" }).click();
     await page.waitForURL(/\/clusters$/);
@@ -190,9 +190,12 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     const cells = await row.locator("td").allTextContents();
     assert.deepEqual(cells.slice(0, 2), ["2", "2"], "2 hosts, 2 volumes");
     assert.equal(cells[3], formatValue(seed.cluster.capacityBytes, "bytes"), "current tier: the volumes' tiers added up");
-    assert.equal(cells[4], formatValue(4 * 2 ** 30, "bytes"), "recommended: the one member's recommendation");
+    assert.equal(cells[4], formatValue(3 * 2 ** 30, "bytes"), "recommended: the shared tier, from the merged stream");
     await row.getByRole("link").click();
     await page.waitForURL(new RegExp(`/clusters/${seed.cluster.clusterId}`));
+    const shared = (await page.getByTestId("cluster-recommendation").textContent()) ?? "";
+    assert.match(shared, /^3 GiB NVME write-through, S3-FIFO eviction, for the 2 volumes together \(a tier per volume would take 4 GiB in all\)\.$/);
+    assert.match((await page.getByTestId("cluster-tier-writes").textContent()) ?? "", /6 GiB.*2\.0 drive writes per day/);
     await page.getByRole("heading", { name: /Working set size over time/ }).waitFor();
     // The last 6 hours hold the seeded 3, once a minute: a point a minute.
     const from = new Date(seed.to.getTime() - 6 * 3600_000).toISOString();
@@ -207,7 +210,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.deepEqual(Object.keys(seriesCounts(wss.series)), ["Working set", "Read working set", "Write working set", "Current tier", "Recommended tier"]);
     const mrc = await drawn(page, "mrc-chart");
     assert.equal(mrc.currentBytes, String(seed.cluster.capacityBytes));
-    assert.equal(mrc.recommendedBytes, String(4 * 2 ** 30));
+    assert.equal(mrc.recommendedBytes, String(3 * 2 ** 30));
     assert.equal(mrc.marks, "2");
   });
 

@@ -30,13 +30,15 @@ describe('SDK: clusters (real api process, real PostgreSQL)', () => {
   it("lists the tenant's cluster and reads its working set and MRC", async () => {
     expect(await client.clusters.list()).toEqual({
       // No volume of the cluster was seen by ingest here: no hosts, no tier to add up.
-      data: [{ cluster_id: clusterId, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null }],
+      data: [{ cluster_id: clusterId, volumes: 2, wss_bytes: 2 * GiB, updated_at: expect.any(String), hosts: 0, capacity_bytes: 0, recommended_tier_bytes: null, volumes_recommended_tier_bytes: null }],
       next_cursor: null,
     });
     const detail = await client.clusters.workingSet(clusterId);
     expect(detail.windows).toHaveLength(1);
     expect(detail.windows[0]?.mrc?.points).toEqual([{ cache_bytes: GiB, miss_ratio: 0.44 }]);
     expect(detail.windows[0]?.working_set.wss_bytes).toBe(2 * GiB);
+    expect(detail.windows[0]?.mrc?.curves).toEqual([]);
+    expect(detail.recommendation).toBeNull();
   });
 
   it('answers NotFoundError for a cluster the tenant does not have', async () => {

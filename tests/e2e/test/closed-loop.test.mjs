@@ -141,11 +141,16 @@ test('a recommendation applied through the api is measured on the warm tier that
   const runSeconds = (Date.now() - runStarted) / 1000;
   assert.equal(second.read.total_ios, AFTER_IOS);
   await volumeWithReads(BEFORE_IOS + AFTER_IOS);
-  const entry = await waitFor('the measured hit ratio in the history', async () => {
+  // The interval rows come in through their own sink after the totals: the measurement is read
+  // once it has stopped growing (the same twice, 3 s apart).
+  let last = null;
+  const entry = await waitFor('the measured hit ratio in the history, settled', async () => {
     const { body } = await apiGet(tenant.api_key, `/v1/volumes/${id}/recommendations/history`);
-    const entry = body.data.find((h) => h.created_at === recommendation.created_at);
-    return entry?.measured_hit_ratio != null ? entry : null;
-  }, { timeoutMs: 60_000, intervalMs: 1000 });
+    const found = body.data.find((h) => h.created_at === recommendation.created_at);
+    const settled = found?.measured_hit_ratio != null && found.measured_seconds === last?.measured_seconds ? found : null;
+    last = found;
+    return settled;
+  }, { timeoutMs: 60_000, intervalMs: 3000 });
   assert.ok(entry.measured_seconds > 0 && entry.measured_seconds <= runSeconds + 20,
     `measured over the warm part of the second run only: ${entry.measured_seconds} s of ${runSeconds.toFixed(1)} s`);
   assert.ok(Math.abs(entry.hit_ratio_error - (entry.measured_hit_ratio - entry.predicted_hit_ratio)) < 1e-9);
