@@ -223,7 +223,8 @@ async function clusterLines(api) {
   for (const c of (await api.get('/v1/clusters?limit=10')).data) {
     const detail = await api.get(`/v1/clusters/${encodeURIComponent(c.cluster_id)}/working-set`);
     const r = detail.recommendation;
-    lines.push(`\n== cluster ${c.cluster_id}: ${count.format(c.volumes)} volumes on ${count.format(c.hosts)} host(s) sharing one tier`);
+    const plural = (n, word) => `${count.format(n)} ${word}${n === 1 ? '' : 's'}`;
+    lines.push(`\n== cluster ${c.cluster_id}: ${plural(c.volumes, 'volume')} on ${plural(c.hosts, 'host')} sharing one tier`);
     if (!r) {
       lines.push('    shared tier      none yet');
       continue;

@@ -7,7 +7,10 @@
 //         (1) the fleet's read_ops + write_ops equal N plus the replayed I/Os, and
 //         (2) the working sets have settled: their sampled_references have not moved
 //             for 20 s (the jobs write results a few seconds after new references),
-//             and every volume with a working set also has a miss ratio curve.
+//             and every volume with a working set also has a miss ratio curve, and
+//         (3) the clusters have merged every volume they will: their counts of merged
+//             volumes have not moved for 35 s (a cluster waits up to 30 s for a volume
+//             that stopped sending before it releases the rest: docs/analytics.md, Clusters).
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -18,6 +21,8 @@ import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
 const POLL_MS = 2_000;
 // The working sets are complete once their counts stop moving for this long.
 const SETTLE_MS = 20_000;
+// The clusters, once their merged volumes stop moving for this long (JobSettings.SEQUENCE_GAP_TIMEOUT, 30 s, and a flush).
+const CLUSTER_SETTLE_MS = 35_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;
@@ -39,6 +44,12 @@ async function workingSets(api) {
     refs: fleet.sampled_references,
     withoutMrc: fleet.working_set_volumes - fleet.mrc_volumes,
   };
+}
+
+/** Volumes merged into the tenant's clusters, added up (0 without a cluster). */
+async function clusterVolumes(api) {
+  const page = await api.get('/v1/clusters?limit=100');
+  return page.data.reduce((n, c) => n + c.volumes, 0);
 }
 
 async function main() {
@@ -67,6 +78,8 @@ async function main() {
   let ws = { volumes: 0, refs: 0, withoutMrc: 0 };
   let lastRefs = -1;
   let refsSince = t0;
+  let lastClusterVolumes = -1;
+  let clustersSince = t0;
   for (;;) {
     const ops = await fleetOps(api);
     if (ops > expectedOps) {
@@ -76,13 +89,20 @@ async function main() {
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }
+    const merged = await clusterVolumes(api);
     const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
-      + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve`;
+      + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve; `
+      + `${merged} volume(s) merged into clusters`;
     if (ws.refs !== lastRefs) {
       lastRefs = ws.refs;
       refsSince = Date.now();
     }
-    const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS;
+    if (merged !== lastClusterVolumes) {
+      lastClusterVolumes = merged;
+      clustersSince = Date.now();
+    }
+    const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS
+      && (merged === 0 || Date.now() - clustersSince >= CLUSTER_SETTLE_MS);
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;

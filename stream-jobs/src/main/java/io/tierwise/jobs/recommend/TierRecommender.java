@@ -233,7 +233,9 @@ public final class TierRecommender {
     inputs.set("what_if", whatIf(in, effect, curve, evictions, writeBack, readHeavy, r.replicas));
     r.inputsJson = Json.text(inputs);
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
-        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit, evictions)
+        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit,
+            evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
+                ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, evictions)
         + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "") + (kept == null ? "" : " " + kept);
     return Optional.of(r);
   }
@@ -324,16 +326,22 @@ public final class TierRecommender {
 
   /** Why this eviction policy: what it keeps against LRU at the recommended size. */
   private static String explainEviction(EvictionPolicy eviction, long tierBytes, double hit, double lruHit,
-      List<EvictionPolicy> evictions) {
+      double defaultHit, List<EvictionPolicy> evictions) {
     String name = eviction.serviceName().toUpperCase(Locale.ROOT);
     if (evictions.size() == 1) {
       return "Eviction LRU: no other policy was simulated for this volume.";
+    }
+    if (eviction != EvictionPolicy.ENGINE_DEFAULT && hit > defaultHit) {
+      // Chosen over the engine's default: say by how much, and where LRU stands.
+      return "Eviction " + name + ": at " + Sizes.human(tierBytes) + " it hits " + Sizes.percent(hit) + " where the"
+          + " engine's default " + EvictionPolicy.ENGINE_DEFAULT.serviceName().toUpperCase(Locale.ROOT) + " hits "
+          + Sizes.percent(defaultHit) + " (LRU " + Sizes.percent(lruHit) + ").";
     }
     if (eviction == EvictionPolicy.LRU || lruHit <= 0 || hit <= lruHit) {
       return "Eviction " + name + ": at " + Sizes.human(tierBytes) + " no policy hits more than "
           + Sizes.percent(hit) + (eviction == EvictionPolicy.ENGINE_DEFAULT ? " (the engine's default)." : ".");
     }
-    return "Eviction " + name + ": it keeps " + Sizes.percent((hit - lruHit) / lruHit) + " more of this volume's"
+    return "Eviction " + name + ": it keeps " + Sizes.percent((hit - lruHit) / lruHit) + " more of the"
         + " re-referenced blocks than LRU at " + Sizes.human(tierBytes) + " (" + Sizes.percent(hit) + " hits against "
         + Sizes.percent(lruHit) + ").";
   }

@@ -78,7 +78,7 @@ class TierRecommenderTest {
     assertThat(r.eviction).isEqualTo("s3-fifo");
     assertThat(r.predictedHitRatio).isCloseTo(0.8, within(1e-12));
     assertThat(r.offloadedIops).as("9,000 reads x 0.8 over 100 s").isCloseTo(72, within(1e-9));
-    assertThat(r.explanation).contains("Eviction S3-FIFO: it keeps 14.3 % more of this volume's re-referenced blocks"
+    assertThat(r.explanation).contains("Eviction S3-FIFO: it keeps 14.3 % more of the re-referenced blocks"
         + " than LRU at 512 MiB (80.0 % hits against 70.0 %).");
     // Each policy's tier writes: 90 reads/s, the misses admitted, and 10 writes/s populated.
     JsonNode writes = new ObjectMapper().readTree(r.inputsJson).get("eviction_tier_write_bytes_per_day");
@@ -101,6 +101,8 @@ class TierRecommenderTest {
         fewerMisses(0.1, 0.12))).orElseThrow();
     assertThat(twoQ.eviction).isEqualTo("2q");
     assertThat(twoQ.predictedHitRatio).isCloseTo(0.82, within(1e-12));
+    assertThat(twoQ.explanation).contains("Eviction 2Q: at 512 MiB it hits 82.0 % where the engine's default S3-FIFO hits"
+        + " 80.0 % (LRU 70.0 %).");
     assertThat(twoQ.differsMateriallyFrom(r, 0.05)).as("another eviction policy is a material change").isTrue();
     // Without simulations (a cluster's stream): LRU, and the LRU size.
     Recommendation lru = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io))
