@@ -8,9 +8,11 @@
 //         (2) the working sets have settled: their sampled_references have not moved
 //             for 20 s (the jobs write results a few seconds after new references),
 //             and every volume with a working set also has a miss ratio curve, and
-//         (3) the clusters have merged every volume they will: their counts of merged
-//             volumes have not moved for 35 s (a cluster waits up to 30 s for a volume
-//             that stopped sending before it releases the rest: docs/analytics.md, Clusters).
+//         (3) the cluster has merged every volume: the demo's replays all run with
+//             --cluster, so every volume with a working set belongs to it (a cluster waits
+//             up to 30 s for a volume that stopped sending before it releases the rest:
+//             docs/analytics.md, Clusters), and that count has not moved for 5 s (its
+//             results are written a second after).
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -21,8 +23,8 @@ import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
 const POLL_MS = 2_000;
 // The working sets are complete once their counts stop moving for this long.
 const SETTLE_MS = 20_000;
-// The clusters, once their merged volumes stop moving for this long (JobSettings.SEQUENCE_GAP_TIMEOUT, 30 s, and a flush).
-const CLUSTER_SETTLE_MS = 35_000;
+// The cluster's results, once its merged volumes stop moving for this long (the jobs flush within a second).
+const CLUSTER_SETTLE_MS = 5_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;
@@ -92,7 +94,7 @@ async function main() {
     const merged = await clusterVolumes(api);
     const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
       + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve; `
-      + `${merged} volume(s) merged into clusters`;
+      + `${merged} of them merged into the cluster`;
     if (ws.refs !== lastRefs) {
       lastRefs = ws.refs;
       refsSince = Date.now();
@@ -102,7 +104,7 @@ async function main() {
       clustersSince = Date.now();
     }
     const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS
-      && (merged === 0 || Date.now() - clustersSince >= CLUSTER_SETTLE_MS);
+      && merged >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS;
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;

@@ -21,7 +21,7 @@ start_stream_jobs() {
   mkdir -p "$TW_RUN_DIR"
   cp "$STREAM_JOBS_JAR" "$TW_RUN_DIR/stream-jobs.jar"
   # Flink's OpenTelemetry metric reporter is a plugin (used when OTEL_EXPORTER_OTLP_ENDPOINT is set).
-  tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" java -Xmx1g -jar "$TW_RUN_DIR/stream-jobs.jar"
+  tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" java -Xmx2g -jar "$TW_RUN_DIR/stream-jobs.jar"
 }
 # tw_start begins a fresh log per start, so an old run's line cannot match.
 ready_stream_jobs() { grep -qF "$STREAM_JOBS_RUNNING_LINE" "$TW_LOG_DIR/stream-jobs.log" 2>/dev/null; }

@@ -34,8 +34,9 @@ final class EntryPool {
   private static final class NodeMap extends Long2IntOpenHashMap {
     private static final long serialVersionUID = 1L;
 
+    /** An empty map with the smallest table: most of a volume's miniature caches hold a handful of blocks. */
     NodeMap() {
-      defaultReturnValue(NONE);
+      this(0);
     }
 
     NodeMap(int expected) {
