@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * The tier recommendation of DESIGN section 4 for one volume, from its LRU miss ratio curves over
- * one window and its I/O mix ({@link IoProfile}).
+ * The tier recommendation of DESIGN section 4 for one volume (or a cluster's shared tier, from
+ * its merged stream), from its miss ratio curves over one window and its I/O mix ({@link IoProfile}).
  *
  * <ol>
  *   <li>policy: write-back (with {@value #WRITE_BACK_REPLICAS} peer replica, "WB+1", so an
@@ -38,9 +38,8 @@ import java.util.function.LongToDoubleFunction;
  *       multiple of 1 GiB;
  *   <li>predictions at the recommended size: hit ratio (1 - miss ratio of the curve), offloaded
  *       I/Os and bytes per second (hits never reach the datastore), and the mean VM-observed
- *       latency from {@link LatencyModel}: a read hit costs the tier, a read miss the datastore,
- *       a write-through write the datastore, a write-back write the tier and one peer in
- *       parallel (the slower of the two);
+ *       latency ({@link TierEffect}, with the same for every size and policy of the curve:
+ *       {@code inputs.what_if});
  *   <li>bytes written to the tier per day, per eviction policy ({@link TierWrites}: flash
  *       endurance); for an NVMe tier the explanation gives the drive writes per day of a device of
  *       the tier's size.
