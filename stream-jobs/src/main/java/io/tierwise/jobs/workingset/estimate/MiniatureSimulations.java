@@ -61,7 +61,11 @@ public final class MiniatureSimulations {
     final long ceiling;
     long threshold;
     double rate;
-    final SimulatedCache[] caches;
+    /**
+     * One cache per policy; null until the size's first sampled reference: a cache that never saw
+     * a block is a new one, and most sizes of a small volume never sample a block.
+     */
+    SimulatedCache[] caches;
     double references;
     double readReferences;
     final double[] misses;
@@ -70,7 +74,6 @@ public final class MiniatureSimulations {
     Size(long blocks, long ceiling, int policies) {
       this.blocks = blocks;
       this.ceiling = ceiling;
-      this.caches = new SimulatedCache[policies];
       this.misses = new double[policies];
       this.readMisses = new double[policies];
     }
@@ -117,9 +120,6 @@ public final class MiniatureSimulations {
       Size s = new Size(blocks, threshold(Math.min(1.0, (double) maxBlocks / blocks)), this.policies.size());
       s.threshold = minUnsigned(s.ceiling, agentThreshold);
       s.rate = rate(s.threshold);
-      for (int p = 0; p < s.caches.length; p++) {
-        s.caches[p] = this.policies.get(p).newCache(capacity(s));
-      }
       sizes[i] = s;
     }
   }
@@ -150,9 +150,11 @@ public final class MiniatureSimulations {
       long lowered = minUnsigned(s.ceiling, stepped == 0 ? agentThreshold : stepped);
       s.threshold = lowered;
       s.rate = rate(lowered);
-      for (SimulatedCache cache : s.caches) {
-        cache.removeIf(hash -> Long.compareUnsigned(Long.remainderUnsigned(hash, modulus), lowered) >= 0);
-        cache.resize(capacity(s));
+      if (s.caches != null) {
+        for (SimulatedCache cache : s.caches) {
+          cache.removeIf(hash -> Long.compareUnsigned(Long.remainderUnsigned(hash, modulus), lowered) >= 0);
+          cache.resize(capacity(s));
+        }
       }
     }
   }
@@ -173,6 +175,9 @@ public final class MiniatureSimulations {
       s.references += weight;
       if (!write) {
         s.readReferences += weight;
+      }
+      if (s.caches == null) {
+        s.caches = newCaches(s);
       }
       for (int p = 0; p < s.caches.length; p++) {
         if (!s.caches[p].access(blockHash)) {
@@ -266,15 +271,18 @@ public final class MiniatureSimulations {
     MiniatureSimulations c = new MiniatureSimulations(modulus, cacheBytes, maxBlocks, policies, new Size[sizes.length]);
     for (int i = 0; i < sizes.length; i++) {
       Size s = sizes[i];
-      Size t = new Size(s.blocks, s.ceiling, s.caches.length);
+      Size t = new Size(s.blocks, s.ceiling, s.misses.length);
       t.threshold = s.threshold;
       t.rate = s.rate;
       t.references = s.references;
       t.readReferences = s.readReferences;
       System.arraycopy(s.misses, 0, t.misses, 0, s.misses.length);
       System.arraycopy(s.readMisses, 0, t.readMisses, 0, s.readMisses.length);
-      for (int p = 0; p < s.caches.length; p++) {
-        t.caches[p] = s.caches[p].copy();
+      if (s.caches != null) {
+        t.caches = new SimulatedCache[s.caches.length];
+        for (int p = 0; p < s.caches.length; p++) {
+          t.caches[p] = s.caches[p].copy();
+        }
       }
       c.sizes[i] = t;
     }
@@ -306,10 +314,11 @@ public final class MiniatureSimulations {
       out.writeLong(s.threshold);
       out.writeDouble(s.references);
       out.writeDouble(s.readReferences);
-      for (int p = 0; p < s.caches.length; p++) {
+      SimulatedCache[] caches = s.caches == null ? newCaches(s) : s.caches;
+      for (int p = 0; p < caches.length; p++) {
         out.writeDouble(s.misses[p]);
         out.writeDouble(s.readMisses[p]);
-        s.caches[p].writeTo(out);
+        caches[p].writeTo(out);
       }
     }
   }
@@ -344,6 +353,7 @@ public final class MiniatureSimulations {
         s.rate = m.rate(s.threshold);
         s.references = in.readDouble();
         s.readReferences = in.readDouble();
+        s.caches = new SimulatedCache[policies.size()];
         for (int p = 0; p < s.caches.length; p++) {
           s.misses[p] = in.readDouble();
           s.readMisses[p] = in.readDouble();
@@ -352,6 +362,9 @@ public final class MiniatureSimulations {
             throw new IOException("miniature cache " + p + " of size " + i + " runs " + s.caches[p].policy()
                 + ", not " + policies.get(p));
           }
+        }
+        if (s.references == 0) {
+          s.caches = null; // never sampled a block: new caches, made when one comes
         }
         sizes[i] = s;
       }
@@ -372,7 +385,7 @@ public final class MiniatureSimulations {
     }
     for (Size s : sizes) {
       bytes += 2L * Long.BYTES + 2L * Double.BYTES;
-      for (SimulatedCache cache : s.caches) {
+      for (SimulatedCache cache : s.caches == null ? newCaches(s) : s.caches) {
         bytes += 2L * Double.BYTES + cache.serializedBytes();
       }
     }
@@ -383,12 +396,23 @@ public final class MiniatureSimulations {
   public long stateBytes() {
     long bytes = 0;
     for (Size s : sizes) {
-      for (SimulatedCache cache : s.caches) {
-        bytes += cache.stateBytes();
+      if (s.caches != null) {
+        for (SimulatedCache cache : s.caches) {
+          bytes += cache.stateBytes();
+        }
       }
-      bytes += 8 * (3 + 2L * s.caches.length);
+      bytes += 8 * (3 + 2L * s.misses.length);
     }
     return bytes;
+  }
+
+  /** A new cache per policy for size {@code s}, at its capacity now. */
+  private SimulatedCache[] newCaches(Size s) {
+    SimulatedCache[] caches = new SimulatedCache[policies.size()];
+    for (int p = 0; p < caches.length; p++) {
+      caches[p] = policies.get(p).newCache(capacity(s));
+    }
+    return caches;
   }
 
   /** The sampling rate of the size at index {@code i} now, {@code T_C / P}. */

@@ -53,6 +53,23 @@ class MiniatureSimulationsTest {
   }
 
   @Test
+  void aSizeHoldsNoCacheUntilItSamplesABlock() throws IOException {
+    MiniatureSimulations m = new MiniatureSimulations(List.of(EvictionPolicy.values()), GRID, P, P, 512);
+    long counters = GRID.length * 8L * (3 + 2 * EvictionPolicy.values().length);
+    assertThat(m.stateBytes()).as("counters only").isEqualTo(counters);
+    // Written as new caches, read back without them.
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    m.writeTo(out);
+    assertThat(out.length()).isEqualTo(m.serializedBytes());
+    MiniatureSimulations read = MiniatureSimulations.readFrom(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+    assertThat(read.stateBytes()).isEqualTo(counters);
+    read.reference(hash(1), false);
+    assertThat(read.stateBytes()).isGreaterThan(counters);
+    // A first reference misses wherever it was sampled; a size that sampled none has no ratio yet.
+    assertThat(read.miniatureMissRatios(EvictionPolicy.S3FIFO, false)).containsAnyOf(1.0).doesNotContain(0.0);
+  }
+
+  @Test
   void theStateRoundTripsAndItsSizeIsWhatIsWritten() throws IOException {
     MiniatureSimulations m = run(20_000);
     DataOutputSerializer out = new DataOutputSerializer(1 << 16);
