@@ -49,9 +49,9 @@ class MiniatureSimulationsAccuracyTest {
   private static final double MAX_MEAN_MAE = 0.01;
   private static final long FIRST_CACHE_BYTES = 64 * 1024;
   /**
-   * The loop's blocks (156 MiB): 18 % above the grid's 128 MiB. A loop within a few percent of a
-   * grid size puts its cliff inside the sampling noise of the miniature cache at that size (at
-   * 50,000 blocks, 2 % above 192 MiB, 2Q's mean error was 0.026: docs/analytics.md).
+   * The loop's blocks, well above the grid's 128 MiB and below its 192 MiB. A loop within a few
+   * percent of a grid size puts its cliff inside the sampling noise of the miniature cache at that
+   * size (docs/analytics.md, "Where LRU has no hits").
    */
   private static final int LOOP_BLOCKS = 40_000;
   private static final int LOOP_PASSES = 4;
