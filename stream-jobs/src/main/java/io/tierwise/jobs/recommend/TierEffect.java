@@ -19,6 +19,8 @@ final class TierEffect {
   private final double readLatency;
   private final double writeLatency;
   private final double seconds;
+  private final TierWrites writeThroughWrites;
+  private final TierWrites writeBackWrites;
 
   TierEffect(IoProfile io) {
     this.io = io;
@@ -27,6 +29,8 @@ final class TierEffect {
     this.readLatency = latency(io.readOps, io.readBytes, LatencyModel.DATASTORE, 0);
     this.writeLatency = latency(io.writeOps, io.writeBytes, LatencyModel.DATASTORE, 0);
     this.seconds = io.seconds();
+    this.writeThroughWrites = TierWrites.of(io, false);
+    this.writeBackWrites = TierWrites.of(io, true);
   }
 
   /** I/Os of the window. */
@@ -68,7 +72,7 @@ final class TierEffect {
     double reads = readHit * latency(io.readOps, io.readBytes, device, 0) + (1 - readHit) * readLatency;
     double writes = writeBack ? latency(io.writeOps, io.writeBytes, device, replicas) : writeLatency;
     return new Prediction(offloadedIops, offloadedBytes, (reads + writes) / ops(),
-        TierWrites.of(io, writeBack).bytesPerDay(1 - readHit));
+        (writeBack ? writeBackWrites : writeThroughWrites).bytesPerDay(1 - readHit));
   }
 
   /**
