@@ -43,12 +43,14 @@ import org.apache.flink.core.memory.DataOutputView;
  * thresholds. Without the totals (older agents, or any batch without them): {@code k = 1} and
  * the classic normalisation by {@code W} (section 3.1). <b>Anchor.</b> When every batch also brought
  * the agent's LRU anchor (the hits {@code A} of an exact LRU cache of {@code a} blocks over every
- * reference, sampled or not; {@link StreamTotals#addLruAnchor}), the curve is shifted by the
- * difference between the exact miss ratio there, {@code 1 - A / N}, and its own estimate at
- * {@code a}, and clipped to [0, 1]: a few thousand sampled blocks misjudge how many references
- * the hottest blocks take at short distances, an error that moves the whole curve up or down
- * (fixed size on the CloudPhysics trace, 200 keys: 0.0055 without, 0.0027 with a 4 MiB anchor;
- * docs/analytics.md). A shift keeps the curve non-increasing. The reads' curve is always the
+ * reference, sampled or not; {@link StreamTotals#addLruAnchor}), the curve is made to pass through
+ * the exact miss ratio there, {@code 1 - A / N}: a few thousand sampled blocks misjudge how many
+ * references the hottest blocks take at short distances, an error that moves the whole curve up
+ * or down. Up to {@code a} the curve is shifted by the difference; past {@code a} the misses above
+ * the cold-miss floor {@code f = B / N} (every first reference misses; the sketch's count, not the
+ * sample's) are scaled by {@code (1 - A/N - f) / (m(a) - f)}, so the curve meets the floor where
+ * it would (a shift would move the floor by the anchor's error too). Clipped to [0, 1] and kept
+ * non-increasing. Measured on the CloudPhysics trace: docs/analytics.md "The LRU anchor". The reads' curve is always the
  * classic one over the reads. Measured on the CloudPhysics trace: ShardsAccuracyTest, docs/analytics.md.
  *
  * <p><b>Working set</b> (Denning, CACM 11(5), 1968): {@code B} x 4 KiB with totals, else sampled
@@ -339,10 +341,13 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     long anchorBytes = (long) totals.lruAnchorBlocks() * BLOCK_BYTES;
     double estimated = curve(new long[] {anchorBytes}, hits, weight, expected, k).missRatio(0);
     double exact = 1 - (double) totals.lruAnchorHits() / totals.consideredReferences();
-    double shift = exact - estimated;
+    double floor = distinctBlocksEstimate() / totals.consideredReferences();
+    double scale = estimated > floor ? Math.max(0, (exact - floor) / (estimated - floor)) : 1;
     double[] anchored = new double[cacheBytes.length];
     for (int i = 0; i < anchored.length; i++) {
-      anchored[i] = Math.max(0, Math.min(1, sampled.missRatio(i) + shift));
+      double m = sampled.missRatio(i);
+      double v = cacheBytes[i] <= anchorBytes ? m + exact - estimated : m > floor ? floor + (m - floor) * scale : m;
+      anchored[i] = Math.max(0, Math.min(i == 0 ? 1 : anchored[i - 1], v));
     }
     return new MissRatioCurve(cacheBytes, anchored);
   }

@@ -205,14 +205,20 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return window;
   }
 
-  /** 'all', then each sliding window's oldest live pane (windows without references are left out). */
+  /**
+   * 'all', then each sliding window's oldest live pane (windows without references are left out).
+   * A window that has not slid yet (its oldest pane saw the stream's first reference, so it holds
+   * every reference 'all' holds) reports 'all''s estimator: the same references, counted with the
+   * agent's stream totals and LRU anchor, which the panes lack (class doc).
+   */
   public List<Result> results() {
     List<Result> out = new ArrayList<>();
     out.add(new Result(ALL, all.estimator, all.firstUnixNano, all.lastUnixNano));
     for (int w = 0; w < SLIDING.size(); w++) {
       Pane oldest = panes.get(w).peekFirst();
       if (oldest != null && oldest.estimator.references() > 0) {
-        out.add(new Result(SLIDING.get(w).name(), oldest.estimator, oldest.firstUnixNano, all.lastUnixNano));
+        MrcEstimator estimator = oldest.firstUnixNano == all.firstUnixNano ? all.estimator : oldest.estimator;
+        out.add(new Result(SLIDING.get(w).name(), estimator, oldest.firstUnixNano, all.lastUnixNano));
       }
     }
     return out;

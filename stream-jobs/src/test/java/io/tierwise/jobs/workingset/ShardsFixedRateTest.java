@@ -196,9 +196,18 @@ class ShardsFixedRateTest {
     assertThat(after[at]).isCloseTo(exactAtAnchor, within(1e-9));
     double shift = after[at] - before[at];
     assertThat(Math.abs(shift)).as("the sample misjudged the anchor's miss ratio").isGreaterThan(0.001);
-    for (int i = 0; i < sizes.length; i++) {
-      assertThat(after[i]).isCloseTo(Math.max(0, Math.min(1, before[i] + shift)), within(1e-12));
+    double floor = plain.distinctBlocksEstimate() / refs.length;
+    double scale = (after[at] - floor) / (before[at] - floor);
+    for (int i = 0; i <= at; i++) {
+      assertThat(after[i]).as("shifted up to the anchor").isCloseTo(Math.max(0, Math.min(1, before[i] + shift)),
+          within(1e-12));
     }
+    for (int i = at + 1; i < sizes.length; i++) {
+      double expected = before[i] > floor ? floor + (before[i] - floor) * scale : before[i];
+      assertThat(after[i]).as("past the anchor, the misses above the cold-miss floor scaled")
+          .isCloseTo(expected, within(1e-12));
+    }
+    assertThat(after[sizes.length - 1]).as("the floor stays").isCloseTo(before[sizes.length - 1], within(1e-12));
     for (int i = 1; i < sizes.length; i++) {
       assertThat(after[i]).as("non-increasing").isLessThanOrEqualTo(after[i - 1]);
     }

@@ -33,6 +33,10 @@ class WindowedEstimatorsTest {
     assertThat(r.get("all").estimator().workingSetBytes()).isEqualTo(1100 * 4096L);
     assertThat(r.get("24h").estimator().workingSetBytes()).isEqualTo(1100 * 4096L);
     assertThat(r.get("all").startUnixNano()).isEqualTo(T0);
+    // 24 h and 7 d have not slid in 3 hours: they are 'all' (its stream totals and anchor count); 1 h has.
+    assertThat(r.get("24h").estimator()).isSameAs(r.get("all").estimator());
+    assertThat(r.get("7d").estimator()).isSameAs(r.get("all").estimator());
+    assertThat(r.get("1h").estimator()).isNotSameAs(r.get("all").estimator());
 
     DataOutputSerializer out = new DataOutputSerializer(4096);
     WindowedEstimatorsSerializer.INSTANCE.serialize(w, out);
