@@ -4,6 +4,7 @@ import {
   Benchmarks,
   ClusterPage,
   ClusterWorkingSet,
+  HostWorkingSet,
   Overview,
   Policy,
   RecommendationHistory,
@@ -57,6 +58,11 @@ export function listClusters(): Promise<ClusterPage> {
 /** A cluster's tier and its working set and MRC per window (GET /v1/clusters/{id}/working-set). */
 export function getCluster(clusterId: string): Promise<ClusterWorkingSet> {
   return getJson(`/v1/clusters/${encodeURIComponent(clusterId)}/working-set`, ClusterWorkingSet);
+}
+
+/** The tier a host's volumes share: its merged stream per window and recommendation (GET /v1/hosts/{id}/working-set). */
+export function getHostWorkingSet(hostId: string): Promise<HostWorkingSet> {
+  return getJson(`/v1/hosts/${encodeURIComponent(hostId)}/working-set`, HostWorkingSet);
 }
 
 /** The tenant's recommendations, newest first (first page). */

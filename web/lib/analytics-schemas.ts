@@ -157,22 +157,39 @@ const RecommendationFields = z.object({
   explanation: z.string(),
 });
 
-/** The shared tier recommended for a cluster from the merged stream of its volumes (no measurement). */
-const ClusterRecommendation = RecommendationFields.omit({
+/** The tier recommended for a cluster or a host from the merged stream of its volumes (no measurement). */
+const SharedTierRecommendation = RecommendationFields.omit({
   measured_hit_ratio: true,
   measured_at: true,
   measured_seconds: true,
   hit_ratio_error: true,
 }).extend({ volumes: Num });
+export type SharedTierRecommendation = z.infer<typeof SharedTierRecommendation>;
+
+/** One window of a shared tier's merged stream. */
+const SharedTierWindow = z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() });
+export type SharedTierWindow = z.infer<typeof SharedTierWindow>;
 
 /** GET /v1/clusters/:clusterId/working-set. */
 export const ClusterWorkingSet = ClusterTier.extend({
   cluster_id: z.string(),
   volumes: Num,
-  windows: z.array(z.object({ window: z.string(), working_set: WorkingSet, mrc: MissRatioCurve.nullable() })),
-  recommendation: ClusterRecommendation.nullable().default(null),
+  windows: z.array(SharedTierWindow),
+  recommendation: SharedTierRecommendation.nullable().default(null),
 });
 export type ClusterWorkingSet = z.infer<typeof ClusterWorkingSet>;
+
+/** GET /v1/hosts/:hostId/working-set: the tier a host's volumes share. */
+export const HostWorkingSet = z.object({
+  host_id: z.string(),
+  display_name: z.string().nullable(),
+  volumes: Num,
+  capacity_bytes: Num,
+  volumes_recommended_tier_bytes: Num.nullable(),
+  windows: z.array(SharedTierWindow),
+  recommendation: SharedTierRecommendation.nullable(),
+});
+export type HostWorkingSet = z.infer<typeof HostWorkingSet>;
 
 /**
  * One row of a recommendation's inputs.what_if (the stream jobs' TierRecommender): what a tier of

@@ -62,11 +62,11 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
     const busiest = volumes[0].volumeId;
     const mrc = [0.93, 0.88, 0.8, 0.66, 0.47, 0.29, 0.21, 0.17, 0.12, 0.105, 0.1, 0.1].map((missRatio, i) => ({ cache_bytes: 32 * 2 ** 20 * 2 ** i, miss_ratio: missRatio }));
     /**
-     * The 1 h window's estimate of a volume or cluster once a minute over the seeded hours (a
+     * The 1 h window's estimate of a volume, cluster or host once a minute over the seeded hours (a
      * diurnal sine around `scale` GiB), upserted as the stream jobs do, so the db trigger keeps
      * its history; the last one also as the window 'all', with its MRC.
      */
-    const workingSets = async (of: "volume" | "cluster", id: string, scale: number, extra: Record<string, number> = {}) => {
+    const workingSets = async (of: "volume" | "cluster" | "host", id: string, scale: number, extra: Record<string, number> = {}) => {
       const columns = Object.keys(extra).map((c) => `, ${c}`).join("");
       const values = Object.keys(extra).map((_, i) => `, $${7 + i}`).join("");
       for (let m = hours * 60; m >= 0; m -= 1) {
@@ -113,6 +113,15 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
          datastore_latency_us, tier_write_bytes_per_day, inputs, explanation)
        VALUES ($1, $2, '24h', 2, $3, 'nvme', 'write-through', 's3-fifo', 0, 0.8, 0.9, 0.81, 700, 2800000, 330, 1450, $4, '{}', $5)`,
       [tenantId, cluster.clusterId, 3 * GiB, 6 * GiB, "One 3 GiB tier shared by both volumes reaches 90% of the achievable 90%."],
+    );
+    // esx-01's two volumes share its device: 2 GiB of RAM recommended from their merged stream.
+    await workingSets("host", hosts[0].hostId, 3, { volumes: 2, state_bytes: 300_000 });
+    await db.query(
+      `INSERT INTO host_recommendations (tenant_id, host_id, window_name, volumes, tier_bytes, media, policy, eviction, replicas,
+         predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+         datastore_latency_us, tier_write_bytes_per_day, inputs, explanation)
+       VALUES ($1, $2, '24h', 2, $3, 'ram', 'write-back', 's3-fifo', 1, 0.85, 0.9, 0.81, 850, 3400000, 120, 1450, NULL, '{}', $4)`,
+      [tenantId, hosts[0].hostId, 2 * GiB, "One 2 GiB tier shared by the host's volumes reaches 94% of the achievable 90%."],
     );
     await db.query(
       `INSERT INTO recommendations (tenant_id, volume_id, tier_bytes, media, policy, predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation,

@@ -66,7 +66,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await web?.stop();
     await api?.stop();
     if (seed) {
-      for (const table of ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
+      for (const table of ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "host_working_sets", "host_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
         await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
       }
       await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
@@ -144,6 +144,14 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     // The host of both sums them: its peer series is the write-back volume's.
     await page.goto(`${env.TIERWISE_WEB_URL}/hosts/${seed.hosts[0].hostId}?${query}`);
     assert.ok(seriesCounts((await drawn(page, "throughput-chart")).series).Peer > 0, "the host draws its volume's peer traffic");
+    // The tier the host's two volumes share: recommended from their merged stream, drawn with every curve.
+    assert.match(
+      (await page.getByTestId("host-recommendation").textContent()) ?? "",
+      /^2 GiB RAM write-back \+1 peer, S3-FIFO eviction, for the 2 volumes together \(a tier per volume would take 4 GiB in all\)\.$/,
+    );
+    const hostMrc = await drawn(page, "mrc-chart");
+    assert.equal(hostMrc.recommendedBytes, String(2 * 2 ** 30));
+    assert.equal(hostMrc.currentBytes, String(seed.cluster.capacityBytes / 2), "the host's volumes' tiers added up");
   });
 
   test("breakdowns by read/write, block size and a custom selection redraw the charts", async () => {

@@ -12,6 +12,7 @@ type IterateQuery<Q> = Omit<Q, 'cursor'>;
 
 export type FleetSummary = Schemas['FleetSummaryDto'];
 export type Host = Schemas['HostDto'];
+export type HostWorkingSet = Schemas['HostWorkingSetDto'];
 export type Cluster = Schemas['ClusterDto'];
 export type ClusterWorkingSet = Schemas['ClusterWorkingSetDto'];
 export type VolumeSummary = Schemas['VolumeSummaryDto'];
@@ -100,6 +101,8 @@ export class Tierwise {
   readonly hosts = {
     list: (query: HostListQuery = {}): Promise<Page<Host>> => unwrap(this.raw.GET('/v1/hosts', { params: { query } })),
     iterate: (query: IterateQuery<HostListQuery> = {}): AsyncGenerator<Host> => paginate((cursor) => this.hosts.list({ ...query, cursor })),
+    /** The tier the host's volumes share: their merged stream's working set and every policy's curve per window, and the tier recommended from it. */
+    workingSet: (hostId: string): Promise<HostWorkingSet> => unwrap(this.raw.GET('/v1/hosts/{hostId}/working-set', { params: { path: { hostId } } })),
   };
 
   /** Clusters: hosts sharing a tier, whose volumes' sampled references are merged in time order. */

@@ -1,4 +1,5 @@
-import { AuthenticationError, Tierwise } from '@tierwise/sdk';
+import { hexId } from '@tierwise/common/testing';
+import { AuthenticationError, NotFoundError, Tierwise } from '@tierwise/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveSuite } from './support/live-suite.js';
 import { type World } from './support/world.js';
@@ -24,6 +25,19 @@ describe('SDK: hosts (real api process, real PostgreSQL)', () => {
   it('filters by last_seen', async () => {
     expect((await client.hosts.list({ seen_since: new Date(Date.now() + 60_000).toISOString() })).data).toEqual([]);
     expect((await client.hosts.list({ seen_since: '2000-01-01T00:00:00Z' })).data).toHaveLength(1);
+  });
+
+  it("reads the tier the host's volumes share: its merged stream's windows and recommendation", async () => {
+    await world.tenants.owner.query(
+      `INSERT INTO host_working_sets (tenant_id, host_id, window_name, window_start, window_end, volumes, wss_bytes,
+         wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes)
+       VALUES ($1, $2, 'all', now() - interval '2 hours', now(), 2, 1073741824, 1073741824, 0, 9000, 0.015, 290000)`,
+      [world.tenantId, world.hostId],
+    );
+    const detail = await client.hosts.workingSet(world.hostId);
+    expect(detail).toMatchObject({ host_id: world.hostId, volumes: 2, recommendation: null });
+    expect(detail.windows.map((w) => [w.window, w.working_set.wss_bytes, w.mrc])).toEqual([['all', 1024 ** 3, null]]);
+    await expect(client.hosts.workingSet(hexId())).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('refuses a wrong key with AuthenticationError carrying the request id and the raw response', async () => {

@@ -24,6 +24,7 @@ import { ClusterService } from './clusters/cluster.service.js';
 import { HostController } from './hosts/host.controller.js';
 import { HostRepository } from './hosts/host.repository.js';
 import { HostService } from './hosts/host.service.js';
+import { SharedTierRepository } from './shared-tiers/shared-tier.repository.js';
 import { InstallController } from './install/install.controller.js';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor.js';
 import { IdempotencyRepository } from './http/idempotency.repository.js';
@@ -97,6 +98,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     ClusterService,
     HostRepository,
     HostService,
+    SharedTierRepository,
     VolumeRepository,
     VolumeService,
     PolicyRepository,

@@ -93,6 +93,7 @@ const MEMBER_ROWS: Readonly<Record<string, string>> = {
 const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
   volumeId: (t) => t.volumeId,
   clusterId: (t) => t.clusterId,
+  hostId: (t) => t.hostId,
   apiKeyId: (t) => t.spareKeyId,
   agentId: (t) => t.tenant.agent_id,
   enrollmentTokenId: (t) => t.enrollmentTokenId,
@@ -266,6 +267,13 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
        VALUES ($1, $2, 'all', 'shards-fixed-size', 1, '[{"cache_bytes": 4096, "miss_ratio": 1}]')`,
       [tenant.tenant_id, seeded.clusterId],
     );
+    // The host's merged stream, as the stream jobs write it.
+    await owner.query(
+      `INSERT INTO host_working_sets (tenant_id, host_id, window_name, window_start, window_end, volumes, wss_bytes,
+         wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate, state_bytes)
+       VALUES ($1, $2, 'all', now() - interval '1 hour', now(), 1, 4096 * 777, 0, 0, 10, 1, 100)`,
+      [tenant.tenant_id, seeded.hostId],
+    );
     seeded.notifications = await insertNotificationSettings(owner, tenant.tenant_id, seeded.displayName, seeded.volumeId);
     await seeded.browser.login(ownerUser.email, ownerUser.password);
     return seeded;
@@ -332,6 +340,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       expect.arrayContaining([
         `GET /v1/fleet/summary ${both}`,
         `GET /v1/hosts ${both}`,
+        `GET /v1/hosts/{hostId}/working-set ${both}`,
         `GET /v1/clusters ${both}`,
         `GET /v1/clusters/{clusterId}/working-set ${both}`,
         `GET /v1/clusters/{clusterId}/working-set/history ${both}`,

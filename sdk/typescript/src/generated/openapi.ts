@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hosts/{hostId}/working-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tier a host's volumes share: their merged stream's working set and every eviction policy's miss ratio curve per window, and the tier recommended from it */
+        get: operations["HostController_workingSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/volumes": {
         parameters: {
             query?: never;
@@ -1130,7 +1147,7 @@ export interface components {
             /** @description miss ratio curve of the agent's cache under each eviction policy (miniature simulations, docs/analytics.md); the LRU one equals points. One per policy simulated, in the order lru, s3-fifo, arc, 2q, sieve; [] for a curve computed before */
             curves: components["schemas"]["EvictionMrcDto"][];
         };
-        ClusterWindowDto: {
+        SharedTierWindowDto: {
             /**
              * @description sliding window, or everything since the stream started
              * @enum {string}
@@ -1139,7 +1156,7 @@ export interface components {
             working_set: components["schemas"]["WorkingSetDto"];
             mrc: components["schemas"]["PolicyMrcDto"] | null;
         };
-        ClusterRecommendationDto: {
+        SharedTierRecommendationDto: {
             /** @description recommended tier size, bytes */
             tier_bytes: number;
             /** @enum {string} */
@@ -1198,9 +1215,9 @@ export interface components {
             /** @description volumes merged */
             volumes: number;
             /** @description one per window: 1h, 24h, 7d, all */
-            windows: components["schemas"]["ClusterWindowDto"][];
+            windows: components["schemas"]["SharedTierWindowDto"][];
             /** @description the shared tier recommended for the cluster; null before one */
-            recommendation: components["schemas"]["ClusterRecommendationDto"] | null;
+            recommendation: components["schemas"]["SharedTierRecommendationDto"] | null;
         };
         WorkingSetPointDto: {
             /** @description bucket start, RFC 3339 */
@@ -1250,6 +1267,22 @@ export interface components {
             data: components["schemas"]["HostDto"][];
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+        };
+        HostWorkingSetDto: {
+            /** @description pseudonymous host id (hex) */
+            host_id: string;
+            /** @description host name, only when the host opted in */
+            display_name: string | null;
+            /** @description volumes last seen on the host */
+            volumes: number;
+            /** @description current tier: the latest tier capacities of its volumes added up, bytes */
+            capacity_bytes: number;
+            /** @description its volumes' own recommended tiers added up, bytes: what a tier per volume would take; null when none has a recommendation */
+            volumes_recommended_tier_bytes: number | null;
+            /** @description one per window (1h, 24h, 7d, all) of the volumes' merged stream; empty before the stream jobs' first result */
+            windows: components["schemas"]["SharedTierWindowDto"][];
+            /** @description the host's tier recommended from its volumes' merged stream; null before one */
+            recommendation: components["schemas"]["SharedTierRecommendationDto"] | null;
         };
         VolumeSummaryDto: {
             /** @description pseudonymous volume id (hex) */
@@ -2735,6 +2768,86 @@ export interface operations {
             };
             /** @description the caller's role or scope does not grant host.read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    HostController_workingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hostId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostWorkingSetDto"];
+                };
+            };
+            /** @description malformed hostId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant host.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such host in the caller's tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { hostIdSchema } from '../hosts/host.dto.js';
 
 /** An agents row, without its credential digest. */
 export interface AgentRow {
@@ -33,8 +34,6 @@ export type AgentListQuery = z.output<typeof agentListQuerySchema>;
 /** Path parameter agentId. */
 export const agentIdSchema = z.uuid({ error: 'agentId must be a UUID' }).describe('id of the agent');
 
-/** Pseudonymous host id: the agent's keyed hash of its host name (16 lower-case hex characters; never the name). */
-const hostIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 lower-case hex characters (the keyed hash of the host name)');
 /** A version string as the agent prints it (`tierwise-agent --version`). */
 const versionSchema = z.string().regex(/^[\w.+~-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_.+~-]');
 

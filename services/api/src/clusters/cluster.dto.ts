@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { PolicyMrcDto, type PolicyMrcRow, TierPredictionDto, type TierPredictionRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { SharedTierRecommendationDto, SharedTierWindowDto } from '../shared-tiers/shared-tier.dto.js';
 import { WorkingSetHistoryBaseDto } from '../series/working-set-history.js';
 
 /** What a cluster's members (volumes.cluster_id) add up to (ClusterRepository, CLUSTER_MEMBERS). */
@@ -19,19 +19,6 @@ export interface ClusterRow extends ClusterMembersRow {
   volumes: number;
   wss_bytes: number;
   updated_at: Date;
-}
-
-/** One window of a cluster's working set and MRC (ClusterRepository.windows). */
-export interface ClusterWindowRow extends WorkingSetRow {
-  window_name: string;
-  volumes: number;
-  mrc: PolicyMrcRow | null;
-}
-
-/** A cluster_recommendations row (ClusterRepository.recommendation). */
-export interface ClusterRecommendationRow extends TierPredictionRow {
-  volumes: number;
-  explanation: string;
 }
 
 /** Query of GET /v1/clusters: in cluster id order. */
@@ -63,24 +50,12 @@ export class ClusterDto extends ClusterTierDto {
 
 export class ClusterPageDto extends PageDto(ClusterDto) {}
 
-export class ClusterWindowDto {
-  @ApiProperty({ enum: ['1h', '24h', '7d', 'all'], description: 'sliding window, or everything since the stream started' }) window!: string;
-  @ApiProperty({ type: WorkingSetDto }) working_set!: WorkingSetDto;
-  @ApiProperty({ type: PolicyMrcDto, nullable: true }) mrc!: PolicyMrcDto | null;
-}
-
-/** The shared tier recommended for a cluster from the merged stream of its volumes (the stream jobs). */
-export class ClusterRecommendationDto extends TierPredictionDto {
-  @ApiProperty({ description: 'volumes whose merged stream the recommendation was computed from' }) volumes!: number;
-  @ApiProperty() explanation!: string;
-}
-
 export class ClusterWorkingSetDto extends ClusterTierDto {
   @ApiProperty() cluster_id!: string;
   @ApiProperty({ description: 'volumes merged' }) volumes!: number;
-  @ApiProperty({ type: [ClusterWindowDto], description: 'one per window: 1h, 24h, 7d, all' }) windows!: ClusterWindowDto[];
-  @ApiProperty({ type: ClusterRecommendationDto, nullable: true, description: 'the shared tier recommended for the cluster; null before one' })
-  recommendation!: ClusterRecommendationDto | null;
+  @ApiProperty({ type: [SharedTierWindowDto], description: 'one per window: 1h, 24h, 7d, all' }) windows!: SharedTierWindowDto[];
+  @ApiProperty({ type: SharedTierRecommendationDto, nullable: true, description: 'the shared tier recommended for the cluster; null before one' })
+  recommendation!: SharedTierRecommendationDto | null;
 }
 
 export function mapTier(row: ClusterMembersRow): ClusterTierDto {

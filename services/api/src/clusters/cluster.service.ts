@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { mapPolicyMrc, mapTierPrediction, mapWorkingSet } from '../dtos/volume.dto.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster, mapTier } from './cluster.dto.js';
 import { ClusterRepository } from './cluster.repository.js';
+import { mapSharedTierRecommendation, mapSharedTierWindow } from '../shared-tiers/shared-tier.dto.js';
+import { SharedTierRepository } from '../shared-tiers/shared-tier.repository.js';
 
 const CURSOR_KIND = 'clusters';
 const positionSchema = z.tuple([z.string()]);
@@ -15,6 +16,7 @@ export class ClusterService {
   constructor(
     private readonly database: DatabaseService,
     private readonly clusters: ClusterRepository,
+    private readonly sharedTiers: SharedTierRepository,
   ) {}
 
   /**
@@ -37,9 +39,9 @@ export class ClusterService {
    */
   async workingSet(auth: Principal, clusterId: string): Promise<ClusterWorkingSetDto> {
     const [rows, members, recommendation] = await this.database.withTenant(auth.tenantId, async (db) => [
-      await this.clusters.windows(db, auth.tenantId, clusterId),
+      await this.sharedTiers.windows(db, auth.tenantId, 'cluster', clusterId),
       await this.clusters.members(db, auth.tenantId, clusterId),
-      await this.clusters.recommendation(db, auth.tenantId, clusterId),
+      await this.sharedTiers.recommendation(db, auth.tenantId, 'cluster', clusterId),
     ] as const);
     if (rows.length === 0) {
       throw new ApiError(ErrorCode.NotFound, `cluster ${clusterId} not found`);
@@ -48,8 +50,8 @@ export class ClusterService {
       cluster_id: clusterId,
       volumes: Math.max(...rows.map((row) => row.volumes)),
       ...mapTier(members),
-      windows: rows.map((row) => ({ window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapPolicyMrc(row.mrc) })),
-      recommendation: recommendation && { ...mapTierPrediction(recommendation), volumes: recommendation.volumes, explanation: recommendation.explanation },
+      windows: rows.map(mapSharedTierWindow),
+      recommendation: recommendation && mapSharedTierRecommendation(recommendation),
     };
   }
 }

@@ -98,7 +98,7 @@ export interface RecommendationRow {
   created_at: Date;
 }
 
-/** The tier prediction columns (table alias r) of recommendations or cluster_recommendations: TierPredictionRow and explanation. */
+/** The tier prediction columns (table alias r) of recommendations, cluster_ or host_recommendations: TierPredictionRow and explanation. */
 export const TIER_PREDICTION_COLUMNS = `r.tier_bytes::float8 AS tier_bytes, r.media, r.policy, r.predicted_hit_ratio,
   r.achievable_hit_ratio, r.target_hit_ratio, r.window_name, r.replicas, r.offloaded_iops, r.offloaded_bytes_per_second,
   r.predicted_latency_us, r.datastore_latency_us, r.tier_write_bytes_per_day, r.eviction, r.explanation, r.created_at`;

@@ -1,10 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
 import type { Principal } from '../auth/principal.js';
-import { type HostListQuery, hostListQuerySchema, HostPageDto } from './host.dto.js';
+import { hostIdSchema, type HostListQuery, hostListQuerySchema, HostPageDto, HostWorkingSetDto } from './host.dto.js';
 import { HostService } from './host.service.js';
 
 @ApiTags('hosts')
@@ -19,5 +19,15 @@ export class HostController {
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed seen_since, limit or cursor' })
   list(@Auth() auth: Principal, @Query({ schema: hostListQuerySchema }) query: HostListQuery): Promise<HostPageDto> {
     return this.hosts.list(auth, query);
+  }
+
+  @Get(':hostId/working-set')
+  @Authenticated({ permission: Permission.HostRead })
+  @ApiOperation({ summary: "The tier a host's volumes share: their merged stream's working set and every eviction policy's miss ratio curve per window, and the tier recommended from it" })
+  @ApiOkResponse({ type: HostWorkingSetDto })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed hostId' })
+  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "no such host in the caller's tenant" })
+  workingSet(@Auth() auth: Principal, @Param('hostId', { schema: hostIdSchema }) hostId: string): Promise<HostWorkingSetDto> {
+    return this.hosts.workingSet(auth, hostId);
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
+import { SharedTierRecommendationDto, SharedTierWindowDto } from '../shared-tiers/shared-tier.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
 /** A host with its volume count (HostRepository). */
@@ -10,6 +11,17 @@ export interface HostRow {
   first_seen: Date;
   last_seen: Date;
   volumes: number;
+}
+
+/** Pseudonymous host id: the agent's keyed hash of its host name (16 lower-case hex characters; never the name). */
+export const hostIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 lower-case hex characters (the keyed hash of the host name)');
+
+/** What the volumes last seen on a host add up to (HostRepository.tier); null when the host is unknown. */
+export interface HostTierRow {
+  display_name: string | null;
+  volumes: number;
+  capacity_bytes: number;
+  volumes_recommended_tier_bytes: number | null;
 }
 
 /** Query of GET /v1/hosts: in host id order. */
@@ -37,4 +49,18 @@ export function mapHost(row: HostRow): HostDto {
     last_seen: row.last_seen.toISOString(),
     volumes: row.volumes,
   };
+}
+
+/** GET /v1/hosts/{hostId}/working-set: the tier a host's volumes share, from their merged stream. */
+export class HostWorkingSetDto {
+  @ApiProperty({ description: 'pseudonymous host id (hex)' }) host_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'host name, only when the host opted in' }) display_name!: string | null;
+  @ApiProperty({ description: 'volumes last seen on the host' }) volumes!: number;
+  @ApiProperty({ description: 'current tier: the latest tier capacities of its volumes added up, bytes' }) capacity_bytes!: number;
+  @ApiProperty({ type: Number, nullable: true, description: "its volumes' own recommended tiers added up, bytes: what a tier per volume would take; null when none has a recommendation" })
+  volumes_recommended_tier_bytes!: number | null;
+  @ApiProperty({ type: [SharedTierWindowDto], description: "one per window (1h, 24h, 7d, all) of the volumes' merged stream; empty before the stream jobs' first result" })
+  windows!: SharedTierWindowDto[];
+  @ApiProperty({ type: SharedTierRecommendationDto, nullable: true, description: "the host's tier recommended from its volumes' merged stream; null before one" })
+  recommendation!: SharedTierRecommendationDto | null;
 }

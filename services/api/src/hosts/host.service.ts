@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DatabaseService } from '@tierwise/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
-import { type HostDto, type HostListQuery, mapHost } from './host.dto.js';
+import { mapSharedTierRecommendation, mapSharedTierWindow } from '../shared-tiers/shared-tier.dto.js';
+import { SharedTierRepository } from '../shared-tiers/shared-tier.repository.js';
+import { type HostDto, type HostListQuery, type HostWorkingSetDto, mapHost } from './host.dto.js';
 import { HostRepository } from './host.repository.js';
 
 const CURSOR_KIND = 'hosts';
@@ -14,6 +16,7 @@ export class HostService {
   constructor(
     private readonly database: DatabaseService,
     private readonly hosts: HostRepository,
+    private readonly sharedTiers: SharedTierRepository,
   ) {}
 
   /**
@@ -26,5 +29,28 @@ export class HostService {
       const rows = await this.hosts.list(db, auth.tenantId, { afterHostId, seenSince: query.seen_since }, query.limit + 1);
       return toPage(rows, query.limit, mapHost, (last) => encodeCursor(CURSOR_KIND, [last.host_id]));
     });
+  }
+
+  /**
+   * The tier the host's volumes share: the working set and every eviction policy's MRC of their
+   * merged reference stream over each window, and the tier recommended from it (the stream jobs'
+   * SharedTier.HOST); what the volumes add up to today.
+   * @throws ApiError not_found when the caller's tenant has no such host.
+   */
+  async workingSet(auth: Principal, hostId: string): Promise<HostWorkingSetDto> {
+    const [tier, windows, recommendation] = await this.database.withTenant(auth.tenantId, async (db) => [
+      await this.hosts.tier(db, auth.tenantId, hostId),
+      await this.sharedTiers.windows(db, auth.tenantId, 'host', hostId),
+      await this.sharedTiers.recommendation(db, auth.tenantId, 'host', hostId),
+    ] as const);
+    if (!tier) {
+      throw new ApiError(ErrorCode.NotFound, `host ${hostId} not found`);
+    }
+    return {
+      host_id: hostId,
+      ...tier,
+      windows: windows.map(mapSharedTierWindow),
+      recommendation: recommendation && mapSharedTierRecommendation(recommendation),
+    };
   }
 }

@@ -3,10 +3,14 @@ import "@/app/analytics.css";
 import Link from "next/link";
 import { LiveRefresh } from "@/components/analytics/LiveRefresh";
 import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
+import { mrcWindowOf, SharedTierRecommendationPanel, SharedTierWindows } from "@/components/analytics/SharedTier";
 import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
 import { TopVolumes } from "@/components/analytics/TopVolumes";
 import { BREAKDOWN_LABELS, type Breakdown } from "@/components/analytics/breakdowns";
-import { getOverview, getSeries } from "@/lib/analytics-api";
+import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
+import { getHostWorkingSet, getOverview, getSeries } from "@/lib/analytics-api";
+import { formatBytes, formatPercent } from "@/lib/format";
+import type { HostWorkingSet } from "@/lib/analytics-schemas";
 import { PortalError } from "@/lib/errors";
 import { definePage } from "@/lib/page";
 import { one } from "@/lib/search-params";
@@ -19,14 +23,18 @@ const HOST_VOLUMES_SHOWN = 50;
 
 const HOST_BREAKDOWNS: Partial<Record<Breakdown, string>> = { storage: BREAKDOWN_LABELS.storage, direction: BREAKDOWN_LABELS.direction, size: BREAKDOWN_LABELS.size };
 
-/** /hosts/[hostId]: a host's IOPS, throughput and latency with breakdowns, and its volumes over the range. */
+/**
+ * /hosts/[hostId]: a host's IOPS, throughput and latency with breakdowns, its volumes over the
+ * range, and the tier they share: the one recommended from their merged stream and every eviction
+ * policy's MRC of it.
+ */
 export default definePage<{ hostId: string }>({ permission: "fleet.read" }, async ({ params, searchParams }) => {
   const { hostId } = await params;
   const query = await searchParams;
   const range = parseRange(query);
   const breakdown = (one(query.breakdown) ?? "storage") as Breakdown;
   if (!(breakdown in HOST_BREAKDOWNS)) throw new PortalError("bad_request", "breakdown must be storage, direction or size.");
-  const [overview, series] = await Promise.all([getOverview(range), getSeries("host", hostId, range, { sizes: breakdown === "size" })]);
+  const [overview, series, tier] = await Promise.all([getOverview(range), getSeries("host", hostId, range, { sizes: breakdown === "size" }), getHostWorkingSet(hostId)]);
   const host = overview.hosts.find((h) => h.host_id === hostId);
   if (!host) throw new PortalError("not_found", `No host ${hostId}.`);
   const keep = rangeQuery(range);
@@ -64,6 +72,29 @@ export default definePage<{ hostId: string }>({ permission: "fleet.read" }, asyn
           </p>
         )}
       </section>
+      {tier.recommendation ? <SharedTierRecommendationPanel recommendation={tier.recommendation} volumesRecommendedBytes={tier.volumes_recommended_tier_bytes} testIdPrefix="host" /> : null}
+      <SharedTierPanel tier={tier} />
     </>
   );
 });
+
+/** The merged stream of the host's volumes: its working set per window and every policy's MRC with the current and recommended tier. */
+function SharedTierPanel({ tier }: { tier: HostWorkingSet }) {
+  const mrc = mrcWindowOf(tier.windows)?.mrc;
+  const current = tier.capacity_bytes || null;
+  const recommended = tier.recommendation?.tier_bytes ?? null;
+  return (
+    <section className="panel" aria-labelledby="host-tier">
+      <h2 id="host-tier">The tier its volumes share</h2>
+      {tier.windows.length > 0 ? <SharedTierWindows windows={tier.windows} /> : <p className="muted">No working set of the host&apos;s volumes together yet: it needs sampled block references from its agent.</p>}
+      {mrc && mrc.points.length > 0 ? (
+        <>
+          <MissRatioCurveChart points={mrc.points} curves={mrc.curves} recommendedBytes={recommended} currentBytes={current} />
+          <p className="muted small">
+            The host&apos;s volumes together, {mrc.curves.length > 0 ? "every eviction policy of the agent's cache" : "LRU"}, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)} (its volumes&apos; added up), recommended {formatBytes(recommended)}.
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -8,10 +8,12 @@ import io.tierwise.jobs.sink.PostgresSinks;
 import io.tierwise.jobs.sink.RollupRetention;
 import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.SharedTier;
 import io.tierwise.jobs.workingset.WorkingSetJob;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
@@ -97,8 +99,9 @@ public final class TierwiseJobs {
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),
             settings.consumerGroupPrefix() + ".refs", new ReferenceBatchParser(),
             Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
-        pg.workingSets(), pg.missRatioCurves(), pg.clusterWorkingSets(), pg.clusterMissRatioCurves(),
-        pg.recommendations(), pg.clusterRecommendations(), settings.flushDelay(),
+        new WorkingSetJob.Sinks(pg.workingSets(), pg.missRatioCurves(), pg.recommendations()),
+        Map.of(SharedTier.CLUSTER, pg.sharedTier(SharedTier.CLUSTER), SharedTier.HOST, pg.sharedTier(SharedTier.HOST)),
+        settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env);
     JobClient client = env.executeAsync(JOB_NAME);

@@ -69,7 +69,8 @@ class StreamJobsIntegrationTest {
     }
     if (tenant != null) {
       for (String table : List.of("volume_metrics_10s", "metric_rollups", "volume_io_stats", "volume_block_sizes",
-          "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs", "recommendations")) {
+          "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs", "host_working_sets", "host_mrcs",
+          "recommendations")) {
         stack.ownerRows("DELETE FROM " + table + " WHERE tenant_id = CAST(? AS uuid)", tenant);
       }
       stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
@@ -222,6 +223,10 @@ class StreamJobsIntegrationTest {
         + " AND window_name = 'all' AND wss_bytes = 50 * 4096")).as("each volume alone: 50 blocks").isEqualTo(1);
     // Windows all, 1h, 24h, 7d (another sink than the working sets': awaited, not read at once).
     awaitRows("SELECT count(*) FROM cluster_mrcs WHERE tenant_id = CAST(? AS uuid) AND cluster_id = 'c0ffee01'", 4);
+    // Each host's volumes share its tier too: host-c0 holds c0 alone.
+    awaitRows("SELECT count(*) FROM host_working_sets WHERE tenant_id = CAST(? AS uuid) AND host_id = 'host-c0'"
+        + " AND window_name = 'all' AND sampled_references = 200 AND volumes = 1 AND wss_bytes = 50 * 4096", 1);
+    awaitRows("SELECT count(*) FROM host_mrcs WHERE tenant_id = CAST(? AS uuid) AND host_id = 'host-c0'", 4);
 
     // Malformed input left nothing behind, and nothing else was lost.
     assertThat(count("SELECT count(*) FROM volume_working_sets WHERE tenant_id = CAST(? AS uuid) AND volume_id = 'r2'")).isZero();

@@ -9,11 +9,13 @@ import java.util.Objects;
 public class Recommendation {
   /** Tenant (UUID text). */
   public String tenantId;
-  /** Volume id; null for a cluster's. */
+  /** Volume id; null for a shared tier's. */
   public String volumeId;
-  /** Cluster id of a shared tier's recommendation; null for a volume's. */
+  /** Cluster id of a cluster's shared tier; null otherwise. */
   public String clusterId;
-  /** Volumes of the cluster merged so far; 0 for a volume's. */
+  /** Host id of a host's shared tier (its volumes'); null otherwise. */
+  public String hostId;
+  /** Volumes of the shared tier merged so far; 0 for a volume's. */
   public int volumes;
   /** Window the MRC was taken over ("24h": volume_working_sets.window_name). */
   public String windowName;

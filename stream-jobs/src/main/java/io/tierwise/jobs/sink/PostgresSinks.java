@@ -11,7 +11,9 @@ import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.telemetry.JobTelemetry;
 import io.tierwise.jobs.telemetry.TracedSink;
+import io.tierwise.jobs.workingset.SharedTier;
 import io.tierwise.jobs.workingset.VolumeAnalysis;
+import io.tierwise.jobs.workingset.WorkingSetJob;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -24,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
 import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
@@ -102,11 +105,9 @@ public final class PostgresSinks {
         updated_at = now()""";
 
   private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
-  private static final String CLUSTER_WORKING_SETS = workingSetsSql("cluster_working_sets", "cluster_id", "volumes");
   private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
-  private static final String CLUSTER_MRCS = mrcsSql("cluster_mrcs", "cluster_id");
 
-  /** The upsert of a volume's or cluster's working-set row; {@code extra}: one more integer column. */
+  /** The upsert of a volume's or shared tier's working-set row; {@code extra}: one more integer column. */
   private static String workingSetsSql(String table, String idColumn, String extra) {
     String column = extra.isEmpty() ? "" : ", " + extra;
     return """
@@ -123,7 +124,7 @@ public final class PostgresSinks {
         extra.isEmpty() ? "" : ", " + extra + " = EXCLUDED." + extra);
   }
 
-  /** The upsert of a volume's or cluster's MRC row, with each eviction policy's curve. */
+  /** The upsert of a volume's or shared tier's MRC row, with each eviction policy's curve. */
   private static String mrcsSql(String table, String idColumn) {
     return """
         INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, eviction_points, updated_at)
@@ -153,26 +154,39 @@ public final class PostgresSinks {
         measured_hits = 0, measured_misses = 0,
         measured_seconds = 0, measured_hit_ratio = NULL, measured_at = NULL, created_at = now()""";
 
-  private static final String CLUSTER_RECOMMENDATIONS = """
-      INSERT INTO cluster_recommendations (tenant_id, cluster_id, tier_bytes, media, policy,
-        predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
-        replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
-        datastore_latency_us, eviction, tier_write_bytes_per_day, volumes, created_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
-      ON CONFLICT (tenant_id, cluster_id) DO UPDATE SET
-        window_name = EXCLUDED.window_name, volumes = EXCLUDED.volumes, tier_bytes = EXCLUDED.tier_bytes,
-        media = EXCLUDED.media, policy = EXCLUDED.policy, eviction = EXCLUDED.eviction, replicas = EXCLUDED.replicas,
-        predicted_hit_ratio = EXCLUDED.predicted_hit_ratio, achievable_hit_ratio = EXCLUDED.achievable_hit_ratio,
-        target_hit_ratio = EXCLUDED.target_hit_ratio, offloaded_iops = EXCLUDED.offloaded_iops,
-        offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
-        predicted_latency_us = EXCLUDED.predicted_latency_us, datastore_latency_us = EXCLUDED.datastore_latency_us,
-        tier_write_bytes_per_day = EXCLUDED.tier_write_bytes_per_day, inputs = EXCLUDED.inputs,
-        explanation = EXCLUDED.explanation, created_at = now()""";
+  /** The upsert of a shared tier's current recommendation ({@code table}: cluster_ or host_recommendations). */
+  private static String sharedTierRecommendationsSql(String table, String idColumn) {
+    return """
+        INSERT INTO %1$s (tenant_id, %2$s, tier_bytes, media, policy,
+          predicted_hit_ratio, achievable_hit_ratio, target_hit_ratio, inputs, explanation, window_name,
+          replicas, offloaded_iops, offloaded_bytes_per_second, predicted_latency_us,
+          datastore_latency_us, eviction, tier_write_bytes_per_day, volumes, created_at)
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+        ON CONFLICT (tenant_id, %2$s) DO UPDATE SET
+          window_name = EXCLUDED.window_name, volumes = EXCLUDED.volumes, tier_bytes = EXCLUDED.tier_bytes,
+          media = EXCLUDED.media, policy = EXCLUDED.policy, eviction = EXCLUDED.eviction, replicas = EXCLUDED.replicas,
+          predicted_hit_ratio = EXCLUDED.predicted_hit_ratio, achievable_hit_ratio = EXCLUDED.achievable_hit_ratio,
+          target_hit_ratio = EXCLUDED.target_hit_ratio, offloaded_iops = EXCLUDED.offloaded_iops,
+          offloaded_bytes_per_second = EXCLUDED.offloaded_bytes_per_second,
+          predicted_latency_us = EXCLUDED.predicted_latency_us, datastore_latency_us = EXCLUDED.datastore_latency_us,
+          tier_write_bytes_per_day = EXCLUDED.tier_write_bytes_per_day, inputs = EXCLUDED.inputs,
+          explanation = EXCLUDED.explanation, created_at = now()""".formatted(table, idColumn);
+  }
+
+  /** A shared tier's tables' prefix ("cluster_", "host_") and id column. */
+  private static String prefix(SharedTier tier) {
+    return tier.name().toLowerCase(Locale.ROOT) + "_";
+  }
+
+  private static String idColumn(SharedTier tier) {
+    return prefix(tier) + "id";
+  }
 
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
       "metric_rollups", "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs",
-      "recommendations", "cluster_recommendations", "volume_cache_health_10s");
+      "recommendations", "cluster_recommendations", "host_working_sets", "host_mrcs", "host_recommendations",
+      "volume_cache_health_10s");
 
   private final String jdbcUrl;
 
@@ -311,12 +325,7 @@ public final class PostgresSinks {
     return sink(WORKING_SETS, (ps, a) -> setWorkingSet(ps, a, a.volumeId));
   }
 
-  /** cluster_working_sets, one row per window. */
-  public Sink<VolumeAnalysis> clusterWorkingSets() {
-    return sink(CLUSTER_WORKING_SETS, (ps, a) -> ps.setInt(setWorkingSet(ps, a, a.clusterId), a.volumes));
-  }
-
-  /** Sets the working-set columns of a volume's or cluster's row; returns the next index. */
+  /** Sets the working-set columns of a volume's or shared tier's row; returns the next index. */
   private static int setWorkingSet(PreparedStatement ps, VolumeAnalysis a, String id) throws SQLException {
     ps.setString(1, a.tenantId);
     ps.setString(2, id);
@@ -337,11 +346,6 @@ public final class PostgresSinks {
     return sink(MRCS, (ps, a) -> setMrc(ps, a, a.volumeId));
   }
 
-  /** cluster_mrcs, one row per window. */
-  public Sink<VolumeAnalysis> clusterMissRatioCurves() {
-    return sink(CLUSTER_MRCS, (ps, a) -> setMrc(ps, a, a.clusterId));
-  }
-
   private static void setMrc(PreparedStatement ps, VolumeAnalysis a, String id) throws SQLException {
     ps.setString(1, a.tenantId);
     ps.setString(2, id);
@@ -357,12 +361,22 @@ public final class PostgresSinks {
     return sink(RECOMMENDATIONS, (ps, r) -> setPrediction(ps, r, r.volumeId));
   }
 
-  /** cluster_recommendations, the current one per cluster (its shared tier). */
-  public Sink<Recommendation> clusterRecommendations() {
-    return sink(CLUSTER_RECOMMENDATIONS, (ps, r) -> ps.setInt(setPrediction(ps, r, r.clusterId), r.volumes));
+  /**
+   * A shared tier's sinks: {@code <kind>_working_sets} and {@code <kind>_mrcs} (one row per window),
+   * {@code <kind>_recommendations} (the current one per tier), kind {@code cluster} or {@code host}.
+   */
+  public WorkingSetJob.Sinks sharedTier(SharedTier tier) {
+    String prefix = prefix(tier);
+    String id = idColumn(tier);
+    return new WorkingSetJob.Sinks(
+        this.<VolumeAnalysis>sink(workingSetsSql(prefix + "working_sets", id, "volumes"),
+            (ps, a) -> ps.setInt(setWorkingSet(ps, a, tier.id(a)), a.volumes)),
+        this.<VolumeAnalysis>sink(mrcsSql(prefix + "mrcs", id), (ps, a) -> setMrc(ps, a, tier.id(a))),
+        this.<Recommendation>sink(sharedTierRecommendationsSql(prefix + "recommendations", id),
+            (ps, r) -> ps.setInt(setPrediction(ps, r, tier.id(r)), r.volumes)));
   }
 
-  /** Sets the columns a volume's and a cluster's recommendation share (same order); returns the next index. */
+  /** Sets the columns a volume's and a shared tier's recommendation share (same order); returns the next index. */
   private static int setPrediction(PreparedStatement ps, Recommendation r, String id) throws SQLException {
     ps.setString(1, r.tenantId);
     ps.setString(2, id);

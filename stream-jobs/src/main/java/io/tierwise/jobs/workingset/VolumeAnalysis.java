@@ -9,7 +9,7 @@ import io.tierwise.jobs.recommend.Recommendation;
  * One volume's working set, miss ratio curve and (for {@link #RECOMMENDATION_WINDOW})
  * recommendation over one window ({@link WindowedEstimators}), as computed by {@link
  * WorkingSetFunction} (a Flink POJO); or, with {@link #clusterId} set, a cluster's ({@link
- * ClusterWorkingSetFunction}, no recommendation). Feeds volume_working_sets, volume_mrcs and
+ * SharedTierWorkingSetFunction}, no recommendation). Feeds volume_working_sets, volume_mrcs and
  * recommendations, or cluster_working_sets and cluster_mrcs.
  */
 public class VolumeAnalysis {
@@ -24,11 +24,13 @@ public class VolumeAnalysis {
   public long stateBytes;
   /** Tenant (UUID text). */
   public String tenantId;
-  /** Volume id (null for a cluster's). */
+  /** Volume id (null for a cluster's or a host's). */
   public String volumeId;
-  /** Cluster id of a cluster's analysis, null for a volume's. */
+  /** Cluster id of a cluster's analysis, null otherwise. */
   public String clusterId;
-  /** Volumes merged into a cluster's analysis (0 for a volume's). */
+  /** Host id of a host's analysis (its volumes' shared tier), null otherwise. */
+  public String hostId;
+  /** Volumes merged into a cluster's or a host's analysis (0 for a volume's). */
   public int volumes;
   /** Time of the earliest reference, Unix epoch nanoseconds. */
   public long windowStartUnixNano;

@@ -43,10 +43,11 @@ import org.slf4j.LoggerFactory;
 public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
   /**
-   * Side output: every batch of a volume in a cluster, once processed, in the volume's sequence
-   * order (duplicates dropped, gaps skipped), for {@link ClusterWorkingSetFunction}.
+   * Side output: every batch of a volume that shares a tier (its host's, when it names one, and its
+   * cluster's), once processed, in the volume's sequence order (duplicates dropped, gaps skipped),
+   * for {@link SharedTierWorkingSetFunction}.
    */
-  public static final OutputTag<ReferenceBatchEvent> CLUSTER_BATCHES =
+  public static final OutputTag<ReferenceBatchEvent> SHARED_TIER_BATCHES =
       new OutputTag<>("cluster-batches", Types.POJO(ReferenceBatchEvent.class));
   private static final Logger LOG = LoggerFactory.getLogger(WorkingSetFunction.class);
 
@@ -156,8 +157,8 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   }
 
   private void process(VolumeStream st, ReferenceBatchEvent batch, Context ctx) throws Exception {
-    if (batch.clusterId != null) {
-      ctx.output(CLUSTER_BATCHES, batch);
+    if (SharedTier.CLUSTER.key(batch) != null || SharedTier.HOST.key(batch) != null) {
+      ctx.output(SHARED_TIER_BATCHES, batch);
     }
     WindowedEstimators w = shards.value();
     IoProfile io = ioProfile.value();

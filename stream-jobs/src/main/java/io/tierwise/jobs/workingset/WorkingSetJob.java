@@ -4,58 +4,55 @@ import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.recommend.RecommendationChangeFilter;
 import io.tierwise.jobs.recommend.TierRecommender;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The working-set pipeline: sampled reference batches -> {@link WorkingSetFunction} keyed by
- * tenant/volume -> volume_working_sets and volume_mrcs; the processed batches of volumes in a
- * cluster -> {@link ClusterWorkingSetFunction} keyed by tenant/cluster -> cluster_working_sets and
- * cluster_mrcs; recommendations, a volume's and a cluster's shared tier's -> {@link
- * RecommendationChangeFilter} -> recommendations, cluster_recommendations. Source and sinks are given, so tests can run
- * it on their own inputs.
+ * tenant/volume -> volume_working_sets and volume_mrcs; the processed batches of volumes that share
+ * a tier -> one {@link SharedTierWorkingSetFunction} per {@link SharedTier} (keyed by tenant/cluster
+ * and tenant/host) -> its working sets and MRCs; every recommendation, a volume's and each shared
+ * tier's -> {@link RecommendationChangeFilter} -> its table. Source and sinks are given, so tests can
+ * run it on their own inputs.
  */
 public final class WorkingSetJob {
+  /** Where one kind of result goes: working-set rows, MRC rows, recommendations. */
+  public record Sinks(Sink<VolumeAnalysis> workingSets, Sink<VolumeAnalysis> missRatioCurves,
+      Sink<Recommendation> recommendations) {}
+
   private final Source<ReferenceBatchEvent, ?, ?> source;
-  private final Sink<VolumeAnalysis> workingSets;
-  private final Sink<VolumeAnalysis> missRatioCurves;
-  private final Sink<VolumeAnalysis> clusterWorkingSets;
-  private final Sink<VolumeAnalysis> clusterMissRatioCurves;
-  private final Sink<Recommendation> recommendations;
-  private final Sink<Recommendation> clusterRecommendations;
+  private final Sinks volumes;
+  private final Map<SharedTier, Sinks> sharedTiers;
   private final Duration flushDelay;
   private final Duration gapTimeout;
   private final int maxPendingBatches;
 
   /**
    * @param source parsed telemetry.refs.v1 records
-   * @param workingSets sink of volume_working_sets rows
-   * @param missRatioCurves sink of volume_mrcs rows
-   * @param clusterWorkingSets sink of cluster_working_sets rows
-   * @param clusterMissRatioCurves sink of cluster_mrcs rows
-   * @param recommendations sink of recommendations rows
-   * @param clusterRecommendations sink of cluster_recommendations rows
+   * @param volumes sinks of volume_working_sets, volume_mrcs and recommendations rows
+   * @param sharedTiers sinks of each shared tier's rows (cluster_*, host_*); a kind left out is not
+   *     computed
    * @param flushDelay results are written at most this long after new references
-   * @param gapTimeout how long batches wait for a missing sequence number, and a cluster for a
-   *     volume that stopped sending; also how far (in reference time) a cluster's references wait
-   *     for its other volumes
+   * @param gapTimeout how long batches wait for a missing sequence number, and a shared tier for a
+   *     volume that stopped sending; also how far (in reference time) a shared tier's references
+   *     wait for its other volumes
    * @param maxPendingBatches how many batches may wait for one
    */
-  public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sink<VolumeAnalysis> workingSets,
-      Sink<VolumeAnalysis> missRatioCurves, Sink<VolumeAnalysis> clusterWorkingSets,
-      Sink<VolumeAnalysis> clusterMissRatioCurves, Sink<Recommendation> recommendations,
-      Sink<Recommendation> clusterRecommendations, Duration flushDelay, Duration gapTimeout, int maxPendingBatches) {
+  public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sinks volumes, Map<SharedTier, Sinks> sharedTiers,
+      Duration flushDelay, Duration gapTimeout, int maxPendingBatches) {
     this.source = source;
-    this.workingSets = workingSets;
-    this.missRatioCurves = missRatioCurves;
-    this.clusterWorkingSets = clusterWorkingSets;
-    this.clusterMissRatioCurves = clusterMissRatioCurves;
-    this.recommendations = recommendations;
-    this.clusterRecommendations = clusterRecommendations;
+    this.volumes = volumes;
+    this.sharedTiers = new EnumMap<>(SharedTier.class);
+    this.sharedTiers.putAll(sharedTiers);
     this.flushDelay = flushDelay;
     this.gapTimeout = gapTimeout;
     this.maxPendingBatches = maxPendingBatches;
@@ -71,32 +68,37 @@ public final class WorkingSetJob {
             MrcEstimators.DEFAULT))
         .uid("working-set")
         .name("working set / MRC");
-    analyses.sinkTo(workingSets).uid("sink-volume-working-sets").name("volume_working_sets");
-    analyses.sinkTo(missRatioCurves).uid("sink-volume-mrcs").name("volume_mrcs");
-    SingleOutputStreamOperator<VolumeAnalysis> clusters = analyses
-        .getSideOutput(WorkingSetFunction.CLUSTER_BATCHES)
-        .keyBy(ReferenceBatchEvent::clusterKey, Types.STRING)
-        .process(new ClusterWorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), gapTimeout.toMillis(),
-            MrcEstimators.DEFAULT),
-            Types.POJO(VolumeAnalysis.class))
-        .uid("cluster-working-set")
-        .name("cluster working set / MRC");
-    clusters.sinkTo(clusterWorkingSets).uid("sink-cluster-working-sets").name("cluster_working_sets");
-    clusters.sinkTo(clusterMissRatioCurves).uid("sink-cluster-mrcs").name("cluster_mrcs");
+    analyses.sinkTo(volumes.workingSets()).uid("sink-volume-working-sets").name("volume_working_sets");
+    analyses.sinkTo(volumes.missRatioCurves()).uid("sink-volume-mrcs").name("volume_mrcs");
+    changes(analyses, r -> r.tenantId + "/" + r.volumeId, "", volumes.recommendations());
+    DataStream<ReferenceBatchEvent> shared = analyses.getSideOutput(WorkingSetFunction.SHARED_TIER_BATCHES);
+    sharedTiers.forEach((tier, sinks) -> {
+      // The cluster's operators keep the uids they had before hosts were added (checkpoint restore).
+      String name = tier.name().toLowerCase(Locale.ROOT);
+      SingleOutputStreamOperator<VolumeAnalysis> tiers = shared
+          .filter(b -> tier.key(b) != null).uid(name + "-batches").name(name + " batches")
+          .keyBy(tier::key, Types.STRING)
+          .process(new SharedTierWorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(),
+              gapTimeout.toMillis(), MrcEstimators.DEFAULT, tier), Types.POJO(VolumeAnalysis.class))
+          .uid(name + "-working-set")
+          .name(name + " working set / MRC");
+      tiers.sinkTo(sinks.workingSets()).uid("sink-" + name + "-working-sets").name(name + "_working_sets");
+      tiers.sinkTo(sinks.missRatioCurves()).uid("sink-" + name + "-mrcs").name(name + "_mrcs");
+      changes(tiers, r -> r.tenantId + "/" + tier.id(r), name + "-", sinks.recommendations());
+    });
+  }
+
+  /** The recommendations of {@code analyses}, keyed by {@code key}, on a material change only, into {@code sink}. */
+  private void changes(SingleOutputStreamOperator<VolumeAnalysis> analyses, KeySelector<Recommendation, String> key,
+      String prefix, Sink<Recommendation> sink) {
+    String what = prefix.isEmpty() ? "" : prefix.replace('-', ' ');
     analyses
-        .filter(a -> a.recommendation != null).uid("has-recommendation").name("has recommendation")
-        .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid("recommendation").name("recommendation")
-        .keyBy(r -> r.tenantId + "/" + r.volumeId, Types.STRING)
+        .filter(a -> a.recommendation != null).uid(prefix + "has-recommendation").name(what + "has recommendation")
+        .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid(prefix + "recommendation")
+        .name(what + "recommendation")
+        .keyBy(key, Types.STRING)
         .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
-        .uid("recommendation-changes").name("material changes")
-        .sinkTo(recommendations).uid("sink-recommendations").name("recommendations");
-    clusters
-        .filter(a -> a.recommendation != null).uid("cluster-has-recommendation").name("cluster has recommendation")
-        .map(a -> a.recommendation, Types.POJO(Recommendation.class)).uid("cluster-recommendation")
-        .name("cluster recommendation")
-        .keyBy(r -> r.tenantId + "/" + r.clusterId, Types.STRING)
-        .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
-        .uid("cluster-recommendation-changes").name("cluster material changes")
-        .sinkTo(clusterRecommendations).uid("sink-cluster-recommendations").name("cluster_recommendations");
+        .uid(prefix + "recommendation-changes").name(what + "material changes")
+        .sinkTo(sink).uid("sink-" + prefix + "recommendations").name(prefix.replace('-', '_') + "recommendations");
   }
 }

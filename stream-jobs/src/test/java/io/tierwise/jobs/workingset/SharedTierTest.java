@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * A shared tier recommended from the merged stream of its volumes (issue 15): the Tencent CBS
  * trace's 2,038 volumes as one host whose tier device they share. Each volume's sampled references
  * (the agent's own sampler, {@code sample-refs}) go through a {@link ClusterStream}, as the job's
- * {@link ClusterWorkingSetFunction} merges them, and the {@link TierRecommender} recommends the
+ * {@link SharedTierWorkingSetFunction} merges them, and the {@link TierRecommender} recommends the
  * shared tier from it; the engine's exact hit ratio of the merged stream at that size and eviction
  * policy ({@code tierwise-agent mrc --exact --shared-tier}) must be within {@value #TOLERANCE} of
  * the prediction, for every reference (what a write-back tier serves; the recommendation is

@@ -12,28 +12,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A cluster's working set and MRC (keyed by "tenant/cluster"): the processed batches of the
- * cluster's volumes ({@link WorkingSetFunction#CLUSTER_BATCHES}, each volume's in its sequence
- * order) go into a {@link ClusterStream}, which releases their references in time order across
- * the volumes once every volume has sent {@code holdBackMillis} of reference time past them: the
- * hold-back lets a volume whose first batch comes later (its agent started or sent later) join
- * without its references being older than those already released. When no batch has come for
- * {@code idleTimeoutMillis}, everything queued is released (a volume that stopped must not hold
- * the cluster back); a batch that then comes with earlier references is dropped (logged at WARN),
- * as is one sampled with another modulus. Emits one {@link VolumeAnalysis} per window with
- * {@link VolumeAnalysis#clusterId} set, every eviction policy's curve, and for the {@value
- * VolumeAnalysis#RECOMMENDATION_WINDOW} window the {@link TierRecommender} recommendation of the
- * cluster's shared tier (from the merged stream and I/O mix), at most once per {@code
+ * A shared tier's working set and MRC ({@link SharedTier}: a cluster's, keyed by "tenant/cluster",
+ * or a host's, keyed by "tenant/host"): the processed batches of its volumes ({@link
+ * WorkingSetFunction#SHARED_TIER_BATCHES}, each volume's in its sequence order) go into a {@link
+ * ClusterStream}, which releases their references in time order across the volumes once every
+ * volume has sent {@code holdBackMillis} of reference time past them: the hold-back lets a volume
+ * whose first batch comes later (its agent started or sent later) join without its references
+ * being older than those already released. When no batch has come for {@code idleTimeoutMillis},
+ * everything queued is released (a volume that stopped must not hold the tier back); a batch that
+ * then comes with earlier references is dropped (logged at WARN), as is one sampled with another
+ * modulus. Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
+ * VolumeAnalysis#clusterId} or {@link VolumeAnalysis#hostId}), every eviction policy's curve, and
+ * for the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the {@link TierRecommender}
+ * recommendation of the shared tier (from the merged stream and I/O mix), at most once per {@code
  * flushDelayMillis} of processing time.
  */
-public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
+public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(ClusterWorkingSetFunction.class);
+  private static final Logger LOG = LoggerFactory.getLogger(SharedTierWorkingSetFunction.class);
 
   private final long flushDelayMillis;
   private final long idleTimeoutMillis;
   private final long holdBackNanos;
   private final MrcEstimators estimators;
+  private final SharedTier tier;
 
   private transient ValueState<ClusterStream> cluster;
   /** Processing time of the pending flush, ms; null when none. */
@@ -47,11 +49,13 @@ public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, Refe
    * @param holdBackMillis references wait until every volume is this far past them, ms of
    *     reference time
    * @param estimators the SHARDS method: fixed size
+   * @param tier what shares the tier: the function's key is {@link SharedTier#key}
    * @throws IllegalArgumentException when {@code estimators} is fixed-rate
    */
-  public ClusterWorkingSetFunction(long flushDelayMillis, long idleTimeoutMillis, long holdBackMillis,
-      MrcEstimators estimators) {
+  public SharedTierWorkingSetFunction(long flushDelayMillis, long idleTimeoutMillis, long holdBackMillis,
+      MrcEstimators estimators, SharedTier tier) {
     ClusterStream.requireFixedSize(estimators);
+    this.tier = tier;
     this.flushDelayMillis = flushDelayMillis;
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.holdBackNanos = holdBackMillis * 1_000_000;
@@ -74,7 +78,7 @@ public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, Refe
     try {
       c.offer(batch);
     } catch (IllegalArgumentException e) {
-      LOG.warn("cluster {}: dropped batch {} of volume {}: {}", ctx.getCurrentKey(), batch.batchId, batch.volumeId,
+      LOG.warn("{} {}: dropped batch {} of volume {}: {}", tier, ctx.getCurrentKey(), batch.batchId, batch.volumeId,
           e.getMessage());
       return;
     }
@@ -114,10 +118,10 @@ public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, Refe
         long stateBytes = c.stateBytes();
         for (WindowedEstimators.Result r : w.results()) {
           VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
-          a.clusterId = key[1];
+          tier.stamp(a, key[1]);
           a.volumes = c.volumeCount();
           if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-            a.recommendation = sharedTier(key[0], key[1], c, r, w);
+            a.recommendation = recommend(key[0], key[1], c, r, w);
           }
           out.collect(a);
         }
@@ -125,13 +129,13 @@ public class ClusterWorkingSetFunction extends KeyedProcessFunction<String, Refe
     }
   }
 
-  /** The cluster's shared tier recommended from its merged stream, or null when it cannot support one. */
-  private static Recommendation sharedTier(String tenantId, String clusterId, ClusterStream c,
-      WindowedEstimators.Result r, WindowedEstimators w) {
+  /** The shared tier recommended from its merged stream, or null when it cannot support one. */
+  private Recommendation recommend(String tenantId, String id, ClusterStream c, WindowedEstimators.Result r,
+      WindowedEstimators w) {
     Recommendation rec = TierRecommender.recommend(
         TierRecommender.Input.of(tenantId, null, r.window(), r.estimator(), c.io(), w)).orElse(null);
     if (rec != null) {
-      rec.clusterId = clusterId;
+      tier.stamp(rec, id);
       rec.volumes = c.volumeCount();
     }
     return rec;

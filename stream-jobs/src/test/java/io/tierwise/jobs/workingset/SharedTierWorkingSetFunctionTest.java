@@ -10,11 +10,12 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ClusterWorkingSetFunction} in Flink's operator test harness: references wait until every
+ * {@link SharedTierWorkingSetFunction} in Flink's operator test harness: references wait until every
  * volume of the cluster has sent past them, an idle volume stops holding them after the timeout,
- * rows carry the cluster id and the count of volumes, and the state survives a snapshot and restore.
+ * rows carry the cluster id and the count of volumes, and the state survives a snapshot and restore;
+ * a host's volumes share its tier in the same way, keyed and stamped by the host.
  */
-class ClusterWorkingSetFunctionTest {
+class SharedTierWorkingSetFunctionTest {
   private static final long FLUSH_MS = 1000;
   private static final long IDLE_MS = 30_000;
   private static final long HOLD_BACK_MS = 100;
@@ -23,9 +24,15 @@ class ClusterWorkingSetFunctionTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness(
       OperatorSubtaskState restoreFrom) throws Exception {
+    return harness(restoreFrom, SharedTier.CLUSTER);
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness(
+      OperatorSubtaskState restoreFrom, SharedTier tier) throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new ClusterWorkingSetFunction(FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT)),
-        ReferenceBatchEvent::clusterKey, Types.STRING);
+        new KeyedProcessOperator<>(
+            new SharedTierWorkingSetFunction(FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
+        tier::key, Types.STRING);
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
     }
@@ -117,6 +124,33 @@ class ClusterWorkingSetFunctionTest {
     assertThat(day.recommendation.policy).as("reads only").isEqualTo("write-through");
     // Only the first reference of each of the 200 blocks misses a tier that holds them all.
     assertThat(day.recommendation.achievableHitRatio).isCloseTo(1 - 200.0 / 1200, org.assertj.core.api.Assertions.within(1e-9));
+    h.close();
+  }
+
+  @Test
+  void aHostsVolumesShareItsTierKeyedAndStampedByTheHost() throws Exception {
+    var h = harness(null, SharedTier.HOST);
+    for (long seq = 0; seq < 6; seq++) {
+      for (String volume : List.of("v1", "v2")) {
+        ReferenceBatchEvent b = batch(volume, seq, seq * 100);
+        b.hostId = "h1";
+        b.clusterId = null;
+        h.processElement(b, 0);
+      }
+    }
+    h.setProcessingTime(IDLE_MS);
+    h.setProcessingTime(IDLE_MS + FLUSH_MS);
+    List<VolumeAnalysis> out = h.extractOutputValues();
+    VolumeAnalysis all = latestAll(out);
+    assertThat(all.hostId).isEqualTo("h1");
+    assertThat(all.clusterId).isNull();
+    assertThat(all.volumes).isEqualTo(2);
+    assertThat(all.wssBytes).isEqualTo(200 * ShardsEstimator.BLOCK_BYTES);
+    VolumeAnalysis day = out.stream().filter(a -> a.windowName.equals(VolumeAnalysis.RECOMMENDATION_WINDOW))
+        .reduce((a, b) -> b).orElseThrow();
+    assertThat(day.recommendation.hostId).isEqualTo("h1");
+    assertThat(day.recommendation.clusterId).isNull();
+    assertThat(SharedTier.HOST.id(day.recommendation)).isEqualTo("h1");
     h.close();
   }
 }
