@@ -213,30 +213,44 @@ async function main() {
     const lines = volumes.length <= DETAILED_MAX_VOLUMES ? details.flatMap(volumeLines) : fleetLines(details, volumes);
     console.log(lines.join('\n'));
   }
-  for (const line of await clusterLines(api)) console.log(line);
+  for (const line of [...(await clusterLines(api)), ...(await hostLines(api))]) console.log(line);
   console.log(`\nPortal: ${process.env.TIERWISE_WEB_URL}/volumes`);
 }
+
+const plural = (n, word) => `${count.format(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** The demo host's shared tier (cluster demo-cluster): one tier recommended from all its volumes' merged stream. */
 async function clusterLines(api) {
   const lines = [];
   for (const c of (await api.get('/v1/clusters?limit=10')).data) {
     const detail = await api.get(`/v1/clusters/${encodeURIComponent(c.cluster_id)}/working-set`);
-    const r = detail.recommendation;
-    const plural = (n, word) => `${count.format(n)} ${word}${n === 1 ? '' : 's'}`;
     lines.push(`\n== cluster ${c.cluster_id}: ${plural(c.volumes, 'volume')} on ${plural(c.hosts, 'host')} sharing one tier`);
-    if (!r) {
-      lines.push('    shared tier      none yet');
-      continue;
-    }
-    lines.push(`    shared tier      ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier, ${r.eviction.toUpperCase()} eviction, ${r.policy}: `
-      + `predicted hit ratio ${ratio(r.predicted_hit_ratio)} of the merged stream (target ${ratio(r.target_hit_ratio)})`);
-    if (c.volumes_recommended_tier_bytes != null) {
-      lines.push(`                     a tier per volume would take ${bytes(c.volumes_recommended_tier_bytes)} in all`);
-    }
-    if (r.tier_write_bytes_per_day != null) {
-      lines.push(`    tier writes      ${bytes(r.tier_write_bytes_per_day)} per day (${r.drive_writes_per_day.toFixed(1)} drive writes per day)`);
-    }
+    lines.push(...sharedTierLines(detail.recommendation, c.volumes_recommended_tier_bytes));
+  }
+  return lines;
+}
+
+/** Each host's tier device, shared by its volumes: the tier recommended from their merged stream. */
+async function hostLines(api) {
+  const lines = [];
+  for (const h of (await api.get('/v1/hosts?limit=10')).data) {
+    const detail = await api.get(`/v1/hosts/${encodeURIComponent(h.host_id)}/working-set`);
+    lines.push(`\n== host ${h.display_name ?? h.host_id}: ${plural(h.volumes, 'volume')} sharing its tier device`);
+    lines.push(...sharedTierLines(detail.recommendation, detail.volumes_recommended_tier_bytes));
+  }
+  return lines;
+}
+
+/** A shared tier's recommendation (a cluster's or a host's), or "none yet". */
+function sharedTierLines(r, volumesRecommendedBytes) {
+  if (!r) return ['    shared tier      none yet'];
+  const lines = [`    shared tier      ${bytes(r.tier_bytes)} ${MEDIA[r.media] ?? r.media} tier, ${r.eviction.toUpperCase()} eviction, ${r.policy}: `
+    + `predicted hit ratio ${ratio(r.predicted_hit_ratio)} of the merged stream (target ${ratio(r.target_hit_ratio)})`];
+  if (volumesRecommendedBytes != null) {
+    lines.push(`                     a tier per volume would take ${bytes(volumesRecommendedBytes)} in all`);
+  }
+  if (r.tier_write_bytes_per_day != null) {
+    lines.push(`    tier writes      ${bytes(r.tier_write_bytes_per_day)} per day (${r.drive_writes_per_day.toFixed(1)} drive writes per day)`);
   }
   return lines;
 }

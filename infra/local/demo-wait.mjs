@@ -8,11 +8,12 @@
 //         (2) the working sets have settled: their sampled_references have not moved
 //             for 20 s (the jobs write results a few seconds after new references),
 //             and every volume with a working set also has a miss ratio curve, and
-//         (3) the cluster has merged every volume: the demo's replays all run with
-//             --cluster, so every volume with a working set belongs to it (a cluster waits
-//             up to 30 s for a volume that stopped sending before it releases the rest:
-//             docs/analytics.md, Clusters), and that count has not moved for 5 s (its
-//             results are written a second after).
+//         (3) the cluster and the hosts' tiers have merged every volume: the demo's
+//             replays all run with --cluster, so every volume with a working set belongs
+//             to it, and to its host (a shared tier waits up to 30 s for a volume that
+//             stopped sending before it releases the rest: docs/analytics.md, "Shared
+//             tiers"), and those counts have not moved for 5 s (their results are written
+//             a second after).
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -23,7 +24,7 @@ import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
 const POLL_MS = 2_000;
 // The working sets are complete once their counts stop moving for this long.
 const SETTLE_MS = 20_000;
-// The cluster's results, once its merged volumes stop moving for this long (the jobs flush within a second).
+// The shared tiers' results, once their merged volumes stop moving for this long (the jobs flush within a second).
 const CLUSTER_SETTLE_MS = 5_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
@@ -52,6 +53,13 @@ async function workingSets(api) {
 async function clusterVolumes(api) {
   const page = await api.get('/v1/clusters?limit=100');
   return page.data.reduce((n, c) => n + c.volumes, 0);
+}
+
+/** Volumes merged into their hosts' shared tiers, added up (the demo has a host per replay). */
+async function hostVolumes(api) {
+  const page = await api.get('/v1/hosts?limit=100');
+  const tiers = await Promise.all(page.data.map((h) => api.get(`/v1/hosts/${encodeURIComponent(h.host_id)}/working-set`)));
+  return tiers.reduce((n, t) => n + Math.max(0, ...t.windows.map((w) => w.volumes)), 0);
 }
 
 async function main() {
@@ -92,19 +100,20 @@ async function main() {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }
     const merged = await clusterVolumes(api);
+    const mergedByHosts = await hostVolumes(api);
     const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
       + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve; `
-      + `${merged} of them merged into the cluster`;
+      + `${merged} of them merged into the cluster, ${mergedByHosts} into their hosts' tiers`;
     if (ws.refs !== lastRefs) {
       lastRefs = ws.refs;
       refsSince = Date.now();
     }
-    if (merged !== lastClusterVolumes) {
-      lastClusterVolumes = merged;
+    if (merged + mergedByHosts !== lastClusterVolumes) {
+      lastClusterVolumes = merged + mergedByHosts;
       clustersSince = Date.now();
     }
     const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS
-      && merged >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS;
+      && merged >= ws.volumes && mergedByHosts >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS;
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;

@@ -1153,6 +1153,8 @@ export interface components {
              * @enum {string}
              */
             window: "1h" | "24h" | "7d" | "all";
+            /** @description volumes whose sampled references were merged into this window's stream */
+            volumes: number;
             working_set: components["schemas"]["WorkingSetDto"];
             mrc: components["schemas"]["PolicyMrcDto"] | null;
         };

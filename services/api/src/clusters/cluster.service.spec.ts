@@ -96,6 +96,7 @@ describe('ClusterService (real PostgreSQL)', () => {
     expect(detail.windows.map((w) => w.window)).toEqual(['1h', '24h', 'all']);
     expect(detail.windows[2]).toEqual({
       window: 'all',
+      volumes: 2,
       working_set: {
         wss_bytes: 2 * GiB,
         wss_read_bytes: GiB,

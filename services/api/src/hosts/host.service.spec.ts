@@ -66,6 +66,7 @@ describe('HostService.workingSet (real PostgreSQL)', () => {
     expect(detail.windows).toEqual([
       {
         window: '24h',
+        volumes: 2,
         working_set: {
           wss_bytes: 2 * GiB, wss_read_bytes: GiB, wss_write_bytes: GiB / 2, sampling_rate: 0.015, sampled_references: 81920,
           window_start: '2026-11-20T10:00:00.000Z', window_end: '2026-11-20T12:00:00.000Z',

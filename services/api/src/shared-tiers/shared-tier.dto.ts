@@ -19,6 +19,7 @@ export interface SharedTierRecommendationRow extends TierPredictionRow {
 
 export class SharedTierWindowDto {
   @ApiProperty({ enum: ['1h', '24h', '7d', 'all'], description: 'sliding window, or everything since the stream started' }) window!: string;
+  @ApiProperty({ description: "volumes whose sampled references were merged into this window's stream" }) volumes!: number;
   @ApiProperty({ type: WorkingSetDto }) working_set!: WorkingSetDto;
   @ApiProperty({ type: PolicyMrcDto, nullable: true }) mrc!: PolicyMrcDto | null;
 }
@@ -30,7 +31,7 @@ export class SharedTierRecommendationDto extends TierPredictionDto {
 }
 
 export function mapSharedTierWindow(row: SharedTierWindowRow): SharedTierWindowDto {
-  return { window: row.window_name, working_set: mapWorkingSet(row), mrc: row.mrc && mapPolicyMrc(row.mrc) };
+  return { window: row.window_name, volumes: row.volumes, working_set: mapWorkingSet(row), mrc: row.mrc && mapPolicyMrc(row.mrc) };
 }
 
 export function mapSharedTierRecommendation(row: SharedTierRecommendationRow): SharedTierRecommendationDto {
