@@ -27,6 +27,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -88,7 +89,7 @@ public final class TierwiseJobs {
   public static JobClient start(JobSettings settings) throws Exception {
     StreamExecutionEnvironment env = environment(settings);
     PostgresSinks pg = new PostgresSinks(settings.jdbcUrl());
-    new MetricsRollupJob(
+    DataStream<IntervalMetrics> metrics = new MetricsRollupJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.metricsTopic(),
             settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class),
             settings.kafkaSecurity(), settings.telemetry()),
@@ -103,7 +104,7 @@ public final class TierwiseJobs {
         Map.of(SharedTier.CLUSTER, pg.sharedTier(SharedTier.CLUSTER), SharedTier.HOST, pg.sharedTier(SharedTier.HOST)),
         settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
-        .addTo(env);
+        .addTo(env, metrics);
     JobClient client = env.executeAsync(JOB_NAME);
     awaitRunning(client);
     return client;

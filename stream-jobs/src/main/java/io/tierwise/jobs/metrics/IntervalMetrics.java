@@ -23,6 +23,8 @@ public class IntervalMetrics implements Traced {
   public IoCounters io = new IoCounters();
   /** I/Os, bytes and latency per source other than the front end (cache, peer, datastore). */
   public SourceIo sources = new SourceIo();
+  /** The datastore's and the peers' latency per ioLength bin (the recommendations' latency model). */
+  public MeasuredLatency measuredLatency = new MeasuredLatency();
   /** Front-end I/O size distribution of the interval. */
   public BlockSizeCounts blockSizes = new BlockSizeCounts();
   /** Front-end latency histograms per direction and ioLength bin (tierwise.io.latency). */

@@ -52,8 +52,12 @@ public final class MetricsRollupJob {
     this.intervalRetention = intervalRetention;
   }
 
-  /** Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore). */
-  public void addTo(StreamExecutionEnvironment env) {
+  /**
+   * Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore).
+   *
+   * @return the parsed metrics intervals, for the working-set pipeline's measured latency
+   */
+  public DataStream<IntervalMetrics> addTo(StreamExecutionEnvironment env) {
     DataStream<IntervalMetrics> intervals = env
         .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.metrics.v1")
         .uid("metrics-source");
@@ -83,5 +87,6 @@ public final class MetricsRollupJob {
         .process(new CacheHealthFunction(), Types.POJO(CacheHealthRow.class))
         .uid("cache-health").name("cache health")
         .sinkTo(cacheHealth).uid("sink-volume-cache-health-10s").name("volume_cache_health_10s");
+    return intervals;
   }
 }

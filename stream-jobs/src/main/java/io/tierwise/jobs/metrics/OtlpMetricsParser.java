@@ -244,7 +244,9 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         }
         IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
         if (source >= 0) {
-          m.sources.addLatency(source, isWrite(p.getAttributesList()), buckets);
+          boolean write = isWrite(p.getAttributesList());
+          m.sources.addLatency(source, write, buckets);
+          m.measuredLatency.add(source, write, bin, Arrays.stream(buckets).sum(), p.getSum());
           continue;
         }
         m.latency.add(isWrite(p.getAttributesList()), bin, buckets);

@@ -3,8 +3,8 @@ package io.tierwise.jobs.recommend;
 /**
  * Service time of one I/O on a device: {@code baseMicros + bytes / bytesPerMicro} microseconds
  * (a fixed access latency plus transfer at the device's bandwidth; bytes per microsecond equal
- * MB/s). The constants are assumptions, stored with every recommendation's inputs; they replace
- * measured latencies until the agent reports datastore latency per ioLength bin.
+ * MB/s). The constants are assumptions, stored with every recommendation's inputs: the tier's
+ * always, the datastore's and the peers' where the agent measured nothing ({@link ServiceTimes}).
  *
  * @param name "datastore", "ram", "nvme" or "peer"
  * @param baseMicros access latency, microseconds

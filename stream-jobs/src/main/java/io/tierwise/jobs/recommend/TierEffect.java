@@ -2,9 +2,10 @@ package io.tierwise.jobs.recommend;
 
 /**
  * What a tier does for a volume's I/O mix ({@link IoProfile}) given its hit ratios: I/Os and
- * bytes kept from the datastore, the mean VM-observed latency ({@link LatencyModel}: a read hit
- * costs the tier, a read miss the datastore, a write-through write the datastore, a write-back
- * write the tier and its peer replicas in parallel, the slower of the two) and the bytes it writes
+ * bytes kept from the datastore, the mean VM-observed latency (a read hit costs the tier's
+ * {@link LatencyModel}, a read miss the datastore, a write-through write the datastore, a
+ * write-back write the tier and its peer replicas in parallel, the slower of the two; datastore
+ * and peer as {@link ServiceTimes}: measured where the agent measured) and the bytes it writes
  * to its device per day ({@link TierWrites}). One computation for the recommendation and for
  * every what-if (size, eviction policy) beside it.
  */
@@ -14,6 +15,7 @@ final class TierEffect {
       double tierWriteBytesPerDay) {}
 
   private final IoProfile io;
+  private final ServiceTimes times;
   private final double readOps;
   private final double writeOps;
   private final double readLatency;
@@ -22,12 +24,13 @@ final class TierEffect {
   private final TierWrites writeThroughWrites;
   private final TierWrites writeBackWrites;
 
-  TierEffect(IoProfile io) {
+  TierEffect(IoProfile io, ServiceTimes times) {
     this.io = io;
+    this.times = times;
     this.readOps = IoProfile.sum(io.readOps);
     this.writeOps = IoProfile.sum(io.writeOps);
-    this.readLatency = latency(io.readOps, io.readBytes, LatencyModel.DATASTORE, 0);
-    this.writeLatency = latency(io.writeOps, io.writeBytes, LatencyModel.DATASTORE, 0);
+    this.readLatency = datastoreLatency(io.readOps, io.readBytes, false);
+    this.writeLatency = datastoreLatency(io.writeOps, io.writeBytes, true);
     this.seconds = io.seconds();
     this.writeThroughWrites = TierWrites.of(io, false);
     this.writeBackWrites = TierWrites.of(io, true);
@@ -69,25 +72,40 @@ final class TierEffect {
         ? Math.max(0, Math.min(1, (allHit - readHit * readShare) / (1 - readShare))) : 0;
     double offloadedIops = (readOps * readHit + writeOps * writeHit) / seconds;
     double offloadedBytes = (IoProfile.sum(io.readBytes) * readHit + IoProfile.sum(io.writeBytes) * writeHit) / seconds;
-    double reads = readHit * latency(io.readOps, io.readBytes, device, 0) + (1 - readHit) * readLatency;
-    double writes = writeBack ? latency(io.writeOps, io.writeBytes, device, replicas) : writeLatency;
+    double reads = readHit * tierLatency(io.readOps, io.readBytes, device, 0) + (1 - readHit) * readLatency;
+    double writes = writeBack ? tierLatency(io.writeOps, io.writeBytes, device, replicas) : writeLatency;
     return new Prediction(offloadedIops, offloadedBytes, (reads + writes) / ops(),
         (writeBack ? writeBackWrites : writeThroughWrites).bytesPerDay(1 - readHit));
   }
 
   /**
-   * Summed latency of the I/Os of every bin on {@code device}, microseconds; with {@code replicas}
-   * a peer copy in parallel (the slower of device and peer).
+   * Summed latency of the I/Os of every bin on the tier's {@code device}, microseconds; with
+   * {@code replicas} a peer copy in parallel (the slower of device and peer).
    */
-  static double latency(double[] ops, double[] bytes, LatencyModel device, int replicas) {
+  private double tierLatency(double[] ops, double[] bytes, LatencyModel device, int replicas) {
     double sum = 0;
     for (int b = 0; b < ops.length; b++) {
       if (ops[b] > 0) {
         double size = bytes[b] / ops[b];
         double t = device.micros(size);
-        sum += ops[b] * (replicas > 0 ? Math.max(t, LatencyModel.PEER.micros(size)) : t);
+        sum += ops[b] * (replicas > 0 ? Math.max(t, times.peer(b, size)) : t);
       }
     }
     return sum;
+  }
+
+  /** Summed datastore latency of the I/Os of the bins {@code from} and above, microseconds. */
+  double datastoreLatency(double[] ops, double[] bytes, boolean write, int from) {
+    double sum = 0;
+    for (int b = from; b < ops.length; b++) {
+      if (ops[b] > 0) {
+        sum += ops[b] * times.datastore(write, b, bytes[b] / ops[b]);
+      }
+    }
+    return sum;
+  }
+
+  private double datastoreLatency(double[] ops, double[] bytes, boolean write) {
+    return datastoreLatency(ops, bytes, write, 0);
   }
 }

@@ -3,6 +3,7 @@ package io.tierwise.jobs.recommend;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tierwise.jobs.metrics.IoLengthBins;
+import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.sink.Json;
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import io.tierwise.jobs.workingset.MrcEstimator;
@@ -108,10 +109,19 @@ public final class TierRecommender {
    * @param sampledReferences sampled references behind the curves
    * @param io the volume's I/O mix
    * @param evictions each eviction policy's miss ratio from LRU's, or null: LRU alone
+   * @param measured the datastore's and peers' latency the agent measured, or null: assumed
+   *     ({@link ServiceTimes})
    */
   public record Input(String tenantId, String volumeId, String windowName, MissRatioCurve mrc,
       LongToDoubleFunction missRatioAt, MissRatioCurve readMrc, LongToDoubleFunction readMissRatioAt, long wssBytes,
-      String method, double samplingRate, long sampledReferences, IoProfile io, EvictionCurves evictions) {
+      String method, double samplingRate, long sampledReferences, IoProfile io, EvictionCurves evictions,
+      MeasuredLatency measured) {
+
+    /** The same input with the agent's measured latency ({@code measured} null: none). */
+    public Input withMeasured(MeasuredLatency measured) {
+      return new Input(tenantId, volumeId, windowName, mrc, missRatioAt, readMrc, readMissRatioAt, wssBytes, method,
+          samplingRate, sampledReferences, io, evictions, measured);
+    }
 
     /**
      * The input from an estimator's state (a volume without sampled reads gets a reads curve that
@@ -138,7 +148,7 @@ public final class TierRecommender {
       return new Input(tenantId, volumeId, windowName, e.missRatioCurve(grid), e::missRatioAt, read,
           bytes -> e.readMissRatioCurve(new long[] {bytes}).map(c -> c.missRatio(0)).orElse(1.0),
           e.workingSetBytes(), e.method(), e.rate(), e.references(), io,
-          w != null && w.simulatesPolicies() ? w::evictionMissRatio : null);
+          w != null && w.simulatesPolicies() ? w::evictionMissRatio : null, null);
     }
   }
 
@@ -169,7 +179,8 @@ public final class TierRecommender {
       return Optional.empty();
     }
     IoProfile io = in.io();
-    TierEffect effect = new TierEffect(io);
+    ServiceTimes times = new ServiceTimes(in.measured());
+    TierEffect effect = new TierEffect(io, times);
     if (effect.ops() <= 0) {
       return Optional.empty();
     }
@@ -220,8 +231,13 @@ public final class TierRecommender {
     r.datastoreLatencyMicros = effect.datastoreLatencyMicros();
     r.predictedLatencyMicros = p.latencyMicros();
     r.tierWriteBytesPerDay = p.tierWriteBytesPerDay();
-    double largeWriteLatencyShare = largeShare(io.writeOps, io.writeBytes) / Math.max(1e-9, writeLatency);
+    double largeWriteLatencyShare = effect.datastoreLatency(io.writeOps, io.writeBytes, true, firstLargeBin())
+        / Math.max(1e-9, writeLatency);
     ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
+    double datastoreMeasured = times.datastoreMeasuredShare(io);
+    double peerMeasured = times.peerMeasuredShare(io);
+    inputs.putObject("measured_latency_share").put("datastore", datastoreMeasured).put("peer", peerMeasured)
+        .put("tier", 0.0);
     ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
     ObjectNode tierWrites = inputs.putObject("eviction_tier_write_bytes_per_day");
     for (EvictionPolicy e : evictions) {
@@ -235,7 +251,8 @@ public final class TierRecommender {
         largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit,
             evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
                 ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, evictions)
-        + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "") + (kept == null ? "" : " " + kept);
+        + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "")
+        + " " + explainLatencySources(r, datastoreMeasured, peerMeasured) + (kept == null ? "" : " " + kept);
     return Optional.of(r);
   }
 
@@ -345,16 +362,37 @@ public final class TierRecommender {
         + Sizes.percent(lruHit) + ").";
   }
 
-  /** Datastore latency summed over the bins of I/Os of {@link #LARGE_IO_BYTES} and larger. */
-  private static double largeShare(double[] ops, double[] bytes) {
-    double sum = 0;
-    for (int b = 0; b < ops.length; b++) {
+  /** The first ioLength bin of I/Os of {@link #LARGE_IO_BYTES} and larger. */
+  private static int firstLargeBin() {
+    for (int b = 0; b < IoLengthBins.COUNT; b++) {
       Long upper = IoLengthBins.upperBytes(b);
-      if (ops[b] > 0 && (upper == null || upper >= LARGE_IO_BYTES)) {
-        sum += ops[b] * LatencyModel.DATASTORE.micros(bytes[b] / ops[b]);
+      if (upper == null || upper >= LARGE_IO_BYTES) {
+        return b;
       }
     }
-    return sum;
+    return IoLengthBins.COUNT;
+  }
+
+  /**
+   * Which latencies were measured and which assumed: the datastore's and the peers' as shares of
+   * the I/Os whose size bin the agent measured ({@link ServiceTimes}), the tier's always assumed.
+   */
+  private static String explainLatencySources(Recommendation r, double datastoreMeasured, double peerMeasured) {
+    LatencyModel tier = r.media.equals("ram") ? LatencyModel.RAM : LatencyModel.NVME;
+    String datastore = datastoreMeasured >= 0.995 ? "as the agent measured it"
+        : datastoreMeasured > 0 ? "as the agent measured it for " + Sizes.percent(datastoreMeasured)
+            + " of the I/Os (by size), assumed for the rest (" + model(LatencyModel.DATASTORE) + ")"
+            : "assumed (" + model(LatencyModel.DATASTORE) + "): nothing measured yet";
+    String peer = r.replicas == 0 ? ""
+        : peerMeasured >= 0.995 ? "; the peers' as measured"
+            : peerMeasured > 0 ? "; the peers' measured for " + Sizes.percent(peerMeasured) + " of the writes"
+                : "; the peers' assumed (" + model(LatencyModel.PEER) + ")";
+    return "Latency: the datastore's " + datastore + peer + "; the tier's assumed (" + model(tier) + ").";
+  }
+
+  /** A latency model in words: "1000 us + 200 MB/s". */
+  private static String model(LatencyModel m) {
+    return Math.round(m.baseMicros()) + " us + " + Math.round(m.bytesPerMicro()) + " MB/s";
   }
 
   private static long roundUp(long bytes, long step) {

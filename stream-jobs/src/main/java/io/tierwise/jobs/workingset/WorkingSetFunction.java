@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset;
 
+import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.recommend.IoProfile;
 import io.tierwise.jobs.recommend.TierRecommender;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
@@ -12,7 +13,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
@@ -39,8 +40,14 @@ import org.slf4j.LoggerFactory;
  * volume outlive agent restarts). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
  * a skipped gap loses its batches' considered references and sketch register rises together with
  * their sampled references.
+ *
+ * <p>Second input: the volume's metrics intervals' {@link VolumeLatency}, added up since the
+ * volume's first ({@link MeasuredLatency}, as the I/O mix is): the recommendation's latency model
+ * uses the datastore's and the peers' latency where the agent measured it (docs/analytics.md
+ * "Measured latency"). It emits nothing by itself.
  */
-public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
+public class WorkingSetFunction
+    extends KeyedCoProcessFunction<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
   /**
    * Side output: every batch of a volume that shares a tier (its host's, when it names one, and its
@@ -58,6 +65,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
 
   private transient ValueState<WindowedEstimators> shards;
   private transient ValueState<IoProfile> ioProfile;
+  private transient ValueState<MeasuredLatency> measuredLatency;
   private transient ValueState<VolumeStream> stream;
   private transient MapState<Long, ReferenceBatchEvent> pending;
 
@@ -79,13 +87,15 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   public void open(OpenContext openContext) {
     shards = getRuntimeContext().getState(new ValueStateDescriptor<>("shards", WindowedEstimatorsSerializer.INSTANCE));
     ioProfile = getRuntimeContext().getState(new ValueStateDescriptor<>("io-profile", Types.POJO(IoProfile.class)));
+    measuredLatency = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("measured-latency", Types.POJO(MeasuredLatency.class)));
     stream = getRuntimeContext().getState(new ValueStateDescriptor<>("stream", Types.POJO(VolumeStream.class)));
     pending = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
   }
 
   @Override
-  public void processElement(ReferenceBatchEvent batch, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
+  public void processElement1(ReferenceBatchEvent batch, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
     VolumeStream st = stream.value();
     if (st == null) {
       st = new VolumeStream();
@@ -116,6 +126,17 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
     stream.update(st);
   }
 
+  /** Adds a metrics interval's measured latency (class doc). */
+  @Override
+  public void processElement2(VolumeLatency interval, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
+    MeasuredLatency m = measuredLatency.value();
+    if (m == null) {
+      m = new MeasuredLatency();
+    }
+    m.add(interval.latency);
+    measuredLatency.update(m);
+  }
+
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
     VolumeStream st = stream.value();
@@ -133,7 +154,7 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
         IoProfile io = ioProfile.value();
         long stateBytes = w.stateBytes();
         for (WindowedEstimators.Result r : w.results()) {
-          out.collect(analysis(st, w, r, io, stateBytes));
+          out.collect(analysis(st, w, r, io, measuredLatency.value(), stateBytes));
         }
       }
     }
@@ -244,11 +265,12 @@ public class WorkingSetFunction extends KeyedProcessFunction<String, ReferenceBa
   }
 
   private static VolumeAnalysis analysis(VolumeStream st, WindowedEstimators w, WindowedEstimators.Result r,
-      IoProfile io, long stateBytes) {
+      IoProfile io, MeasuredLatency measured, long stateBytes) {
     VolumeAnalysis a = VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes);
     if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
       a.recommendation = TierRecommender.recommend(
-          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w), st.held).orElse(null);
+          TierRecommender.Input.of(st.tenantId, st.volumeId, r.window(), r.estimator(), io, w).withMeasured(measured),
+          st.held).orElse(null);
       if (a.recommendation != null
           && a.recommendation.differsMateriallyFrom(st.held, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)) {
         st.held = a.recommendation;

@@ -12,13 +12,16 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import io.tierwise.jobs.metrics.IntervalMetrics;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.util.Collector;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The working-set pipeline: sampled reference batches -> {@link WorkingSetFunction} keyed by
- * tenant/volume -> volume_working_sets and volume_mrcs; the processed batches of volumes that share
+ * The working-set pipeline: sampled reference batches (and the metrics intervals' measured
+ * latency) -> {@link WorkingSetFunction} keyed by tenant/volume -> volume_working_sets and volume_mrcs; the processed batches of volumes that share
  * a tier -> one {@link SharedTierWorkingSetFunction} per {@link SharedTier} (keyed by tenant/cluster
  * and tenant/host) -> its working sets and MRCs; every recommendation, a volume's and each shared
  * tier's -> {@link RecommendationChangeFilter} -> its table. Source and sinks are given, so tests can
@@ -58,14 +61,29 @@ public final class WorkingSetJob {
     this.maxPendingBatches = maxPendingBatches;
   }
 
-  /** Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore). */
-  public void addTo(StreamExecutionEnvironment env) {
+  /**
+   * Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore).
+   *
+   * @param metrics the agents' parsed metrics intervals: their measured latency goes to the
+   *     recommendations ({@link WorkingSetFunction}'s second input)
+   */
+  public void addTo(StreamExecutionEnvironment env, DataStream<IntervalMetrics> metrics) {
+    KeyedStream<VolumeLatency, String> latencies = metrics
+        .flatMap((IntervalMetrics m, Collector<VolumeLatency> out) -> {
+          VolumeLatency v = VolumeLatency.of(m);
+          if (v != null) {
+            out.collect(v);
+          }
+        }, Types.POJO(VolumeLatency.class))
+        .uid("measured-latency").name("measured latency")
+        .keyBy(VolumeLatency::volumeKey, Types.STRING);
     SingleOutputStreamOperator<VolumeAnalysis> analyses = env
         .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.refs.v1")
         .uid("refs-source")
         .keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
+        .connect(latencies)
         .process(new WorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), maxPendingBatches,
-            MrcEstimators.DEFAULT))
+            MrcEstimators.DEFAULT), Types.POJO(VolumeAnalysis.class))
         .uid("working-set")
         .name("working set / MRC");
     analyses.sinkTo(volumes.workingSets()).uid("sink-volume-working-sets").name("volume_working_sets");

@@ -97,7 +97,9 @@ class OtlpMetricsParserTest {
     i.peerWrites = 5;
     i.peerWriteBytes = 5 * 65536;
     i.peerWriteLatency = buckets(10, 4, 1);
-    SourceIo sources = parse(AgentTelemetry.request("h1", "vol-a", i)).get(0).sources;
+    i.peerWriteLatencySumMicros = 5 * 1500.0;
+    IntervalMetrics parsed = parse(AgentTelemetry.request("h1", "vol-a", i)).get(0);
+    SourceIo sources = parsed.sources;
     int cacheRead = SourceIo.slot(SourceIo.sourceIndex("cache"), false);
     int peerWrite = SourceIo.slot(SourceIo.sourceIndex("peer"), true);
     int datastoreRead = SourceIo.slot(SourceIo.sourceIndex("datastore"), false);
@@ -112,6 +114,12 @@ class OtlpMetricsParserTest {
     assertThat(sources.bytes[peerWrite]).isEqualTo(5 * 65536);
     assertThat(sources.latencyOf(peerWrite)).isEqualTo(buckets(10, 4, 1));
     assertThat(sources.isEmpty(SourceIo.slot(SourceIo.sourceIndex("peer"), false))).isTrue();
+    // Per ioLength bin with the points' sums, for the recommendations; the tier's (cache) not kept.
+    int bin65536 = IoLengthBins.indexOf("65536");
+    assertThat(parsed.measuredLatency.ops(MeasuredLatency.PEER_WRITE, bin65536)).isEqualTo(5);
+    assertThat(parsed.measuredLatency.meanMicros(MeasuredLatency.PEER_WRITE, bin65536)).isEqualTo(1500.0);
+    assertThat(parsed.measuredLatency.ops(MeasuredLatency.DATASTORE_READ, 4)).isZero();
+    assertThat(parsed.measuredLatency.meanMicros(MeasuredLatency.DATASTORE_READ, 4)).isNaN();
 
     assertThatThrownBy(() -> parse(withMetric(AgentTelemetry.request("h1", "vol-a", i), "tierwise.io.bytes", m -> m.toBuilder()
         .setSum(m.getSum().toBuilder().setDataPoints(0, m.getSum().getDataPoints(0).toBuilder()

@@ -11,6 +11,7 @@ import io.tierwise.jobs.workingset.MrcEstimators;
 import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
 import io.tierwise.jobs.workingset.VolumeAnalysis;
+import io.tierwise.jobs.workingset.VolumeLatency;
 import io.tierwise.jobs.workingset.WorkingSetFunction;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.proto.v1.ReferenceBatch;
@@ -30,7 +31,7 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -113,13 +114,13 @@ class ClosedLoopTest {
   /** The 24-h window's recommendation after the batches went through the job's function. */
   private static Recommendation recommendationOf(List<ReferenceBatch> batches) throws Exception {
     ReferenceBatchParser parser = new ReferenceBatchParser();
-    try (KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness =
-        ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+    try (KeyedTwoInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> harness =
+        ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
             new WorkingSetFunction(1000, 30_000, 64, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
-            Types.STRING)) {
+            VolumeLatency::volumeKey, Types.STRING)) {
       harness.setProcessingTime(0);
       for (ReferenceBatch b : batches) {
-        harness.processElement(parser.parse(TENANT, b), 0);
+        harness.processElement1(parser.parse(TENANT, b), 0);
       }
       harness.setProcessingTime(1000);
       return harness.extractOutputValues().stream().filter(a -> a.recommendation != null)

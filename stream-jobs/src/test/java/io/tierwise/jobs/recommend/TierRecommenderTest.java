@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import java.util.function.LongToDoubleFunction;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,7 @@ class TierRecommenderTest {
   private static TierRecommender.Input input(LongToDoubleFunction all, LongToDoubleFunction reads, long wssBytes,
       long refs, IoProfile io, TierRecommender.EvictionCurves evictions) {
     return new TierRecommender.Input("t", "v", "24h", curve(all, wssBytes), all, curve(reads, wssBytes), reads,
-        wssBytes, "shards-fixed-size", 0.01, refs, io, evictions);
+        wssBytes, "shards-fixed-size", 0.01, refs, io, evictions, null);
   }
 
   /** Policies that miss {@code s3fifo} (and 2Q {@code twoQ}) less than LRU below 768 MiB; ARC and SIEVE as LRU. */
@@ -170,6 +172,53 @@ class TierRecommenderTest {
     assertThat(inputs.get("required_cache_bytes").asLong()).isEqualTo(768 * MIB);
     assertThat(inputs.get("latency_models").get("datastore").get("base_us").asDouble()).isEqualTo(1000);
     assertThat(inputs.get("mrc_points")).hasSize(MissRatioCurve.cacheSizeGrid(700 * MIB).length);
+  }
+
+  @Test
+  void theDatastoresAndPeersMeasuredLatencyReplacesTheAssumedOneAndTheRecommendationSaysWhichWasAssumed()
+      throws Exception {
+    LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
+    TierRecommender.Input in = input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io(9000, 4096, 1000, 4096));
+    // The agent measured the 4 KiB reads at 300 us on the datastore (a fast array), and only 5 of
+    // the writes (below MIN_MEASURED_OPS: the model stays for them).
+    MeasuredLatency measured = new MeasuredLatency();
+    int bin = IoProfile.bin(4096);
+    int datastore = SourceIo.sourceIndex("datastore");
+    measured.add(datastore, false, bin, 2000, 2000 * 300.0);
+    measured.add(datastore, true, bin, 5, 5 * 50.0);
+    Recommendation r = TierRecommender.recommend(in.withMeasured(measured)).orElseThrow();
+    double ds = 1000 + 4096 / 200.0;  // the model, for the writes
+    double ram = 5 + 4096 / 4000.0;
+    assertThat(r.datastoreLatencyMicros).isCloseTo((9000 * 300 + 1000 * ds) / 10_000, within(1e-9));
+    assertThat(r.predictedLatencyMicros).isCloseTo((9000 * (0.8 * ram + 0.2 * 300) + 1000 * ds) / 10_000,
+        within(1e-9));
+    JsonNode share = new ObjectMapper().readTree(r.inputsJson).get("measured_latency_share");
+    assertThat(share.get("datastore").asDouble()).isCloseTo(0.9, within(1e-12));
+    assertThat(share.get("tier").asDouble()).isZero();
+    assertThat(r.explanation).contains("Latency: the datastore's as the agent measured it for 90.0 % of the I/Os"
+        + " (by size), assumed for the rest (1000 us + 200 MB/s); the tier's assumed (5 us + 4000 MB/s).");
+
+    // Nothing measured: every figure assumed, and said so.
+    Recommendation assumed = TierRecommender.recommend(in).orElseThrow();
+    assertThat(assumed.datastoreLatencyMicros).isCloseTo(ds, within(1e-9));
+    assertThat(assumed.explanation).contains("Latency: the datastore's assumed (1000 us + 200 MB/s): nothing measured"
+        + " yet; the tier's assumed");
+  }
+
+  @Test
+  void aWriteBackTiersPeerLatencyIsTheMeasuredOneWhereThereIsOne() {
+    LongToDoubleFunction all = stepped(64 * MIB, 0.5, 0.4);
+    TierRecommender.Input in = input(all, stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io(6000, 4096, 4000, 131072));
+    MeasuredLatency slowPeer = new MeasuredLatency();
+    slowPeer.add(SourceIo.sourceIndex("peer"), true, IoProfile.bin(131072), 100, 100 * 5000.0);
+    Recommendation r = TierRecommender.recommend(in.withMeasured(slowPeer)).orElseThrow();
+    Recommendation modelled = TierRecommender.recommend(in).orElseThrow();
+    assertThat(r.policy).isEqualTo("write-back");
+    // A write-back write waits for the slower of the tier and its peer: 5 ms on the measured peer.
+    assertThat(r.predictedLatencyMicros - modelled.predictedLatencyMicros)
+        .isCloseTo(4000 * (5000 - (60 + 131072 / 1250.0)) / 10_000, within(1e-6));
+    assertThat(r.explanation).contains("the peers' as measured");
+    assertThat(modelled.explanation).contains("the peers' assumed (60 us + 1250 MB/s)");
   }
 
   @Test

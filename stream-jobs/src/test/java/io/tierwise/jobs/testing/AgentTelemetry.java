@@ -46,6 +46,8 @@ public final class AgentTelemetry {
     public long peerWrites;
     public long peerWriteBytes;
     public long[] peerWriteLatency;
+    /** The sum of the peer writes' latencies, microseconds (the point's sum). */
+    public double peerWriteLatencySumMicros;
     public long[] readSizeOps = new long[18];
     public long[] writeSizeOps = new long[18];
     public long[] readSizeBytes = new long[18];
@@ -139,7 +141,8 @@ public final class AgentTelemetry {
         }
       }
       if (i.peerWriteLatency != null) {
-        latency.addDataPoints(latencyPoint(i, "write", "peer", "65536", i.peerWriteLatency));
+        latency.addDataPoints(latencyPoint(i, "write", "peer", "65536", i.peerWriteLatency).toBuilder()
+            .setSum(i.peerWriteLatencySumMicros).build());
       }
     }
     metrics.add(Metric.newBuilder().setName("tierwise.io.latency").setUnit("us").setHistogram(latency).build());

@@ -3,12 +3,15 @@ package io.tierwise.jobs.workingset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tierwise.jobs.metrics.IoLengthBins;
+import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.recommend.Recommendation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,12 +23,13 @@ class WorkingSetFunctionTest {
   private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
   private static final long T0 = 1_700_000_000_000_000_000L;
 
-  private KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness;
+  private KeyedTwoInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> harness;
 
   @BeforeEach
   void open() throws Exception {
-    harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey, Types.STRING);
+    harness = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
+        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        VolumeLatency::volumeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
 
@@ -77,10 +81,10 @@ class WorkingSetFunctionTest {
   @Test
   void outOfOrderBatchesGiveTheInOrderResultInOneEmission() throws Exception {
     ReferenceBatchEvent[] b = {batch(0, 0), batch(1, 1), batch(2, 2), batch(3, 3)};
-    harness.processElement(b[2], 0);
-    harness.processElement(b[0], 0);
-    harness.processElement(b[3], 0);
-    harness.processElement(b[1], 0);
+    harness.processElement1(b[2], 0);
+    harness.processElement1(b[0], 0);
+    harness.processElement1(b[3], 0);
+    harness.processElement1(b[1], 0);
     assertThat(harness.extractOutputValues()).isEmpty();
 
     harness.setProcessingTime(FLUSH_MS);
@@ -117,9 +121,37 @@ class WorkingSetFunctionTest {
   }
 
   @Test
+  void theMetricsIntervalsMeasuredLatencyGoesIntoTheRecommendation() throws Exception {
+    // Two intervals of the volume measured its datastore's reads and writes at 2 ms in every bin.
+    int datastore = SourceIo.sourceIndex("datastore");
+    for (int interval = 0; interval < 2; interval++) {
+      VolumeLatency v = new VolumeLatency();
+      v.tenantId = TENANT;
+      v.volumeId = "vol";
+      v.latency = new MeasuredLatency();
+      for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
+        v.latency.add(datastore, false, bin, 10, 10 * 2000.0);
+        v.latency.add(datastore, true, bin, 10, 10 * 2000.0);
+      }
+      harness.processElement2(v, 0);
+    }
+    assertThat(harness.extractOutputValues()).as("latency alone emits nothing").isEmpty();
+    for (int seq = 0; seq < 4; seq++) {
+      harness.processElement1(batch(seq, seq), 0);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    Recommendation r = harness.extractOutputValues().stream().filter(a -> a.recommendation != null).findFirst()
+        .orElseThrow().recommendation;
+    assertThat(r.datastoreLatencyMicros).as("every I/O to the datastore, as measured").isCloseTo(2000, within(1e-9));
+    assertThat(r.explanation).contains("the datastore's as the agent measured it;");
+    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix, stream position and measured latency")
+        .isEqualTo(4);
+  }
+
+  @Test
   void aMissingBatchIsSkippedAfterTheGapTimeout() throws Exception {
-    harness.processElement(batch(0, 0), 0);
-    harness.processElement(batch(2, 2), 0);
+    harness.processElement1(batch(0, 0), 0);
+    harness.processElement1(batch(2, 2), 0);
     harness.setProcessingTime(FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(500L);
     harness.getOutput().clear();
@@ -131,21 +163,21 @@ class WorkingSetFunctionTest {
     assertThat(harness.numKeyedStateEntries()).isEqualTo(3);
 
     harness.getOutput().clear();
-    harness.processElement(batch(1, 1), GAP_MS + FLUSH_MS);
+    harness.processElement1(batch(1, 1), GAP_MS + FLUSH_MS);
     harness.setProcessingTime(GAP_MS + 2 * FLUSH_MS);
     assertThat(all()).as("a batch after the skip is a duplicate").isEmpty();
   }
 
   @Test
   void duplicatesAreDroppedAndAnAgentRestartContinuesTheStream() throws Exception {
-    harness.processElement(batch(0, 0), 0);
-    harness.processElement(batch(1, 1), 0);
-    harness.processElement(batch(1, 1), 0);
+    harness.processElement1(batch(0, 0), 0);
+    harness.processElement1(batch(1, 1), 0);
+    harness.processElement1(batch(1, 1), 0);
     harness.setProcessingTime(FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     harness.getOutput().clear();
 
-    harness.processElement(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
+    harness.processElement1(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
     harness.setProcessingTime(2 * FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1500L);
   }
@@ -166,8 +198,8 @@ class WorkingSetFunctionTest {
     // The agent's bounded sample lowered T from 16 to 8; restarted, it samples at 16 again. The
     // estimators keep their own T = 8 and go on (a restart of every window, 7 d included, lost
     // the volume's history: issue 15); the references at or above 8 are not counted.
-    harness.processElement(sampledBatch(0, 0, 16), 0);
-    harness.processElement(sampledBatch(1, 1, 8), 0);
+    harness.processElement1(sampledBatch(0, 0, 16), 0);
+    harness.processElement1(sampledBatch(1, 1, 8), 0);
     harness.setProcessingTime(FLUSH_MS);
     long before = all().get(0).sampledReferences;
     assertThat(before).isEqualTo(1000L);
@@ -175,7 +207,7 @@ class WorkingSetFunctionTest {
 
     ReferenceBatchEvent restarted = sampledBatch(0, 10, 16);
     long below = Arrays.stream(restarted.blockHashes).filter(h -> h < 8).count();
-    harness.processElement(restarted, FLUSH_MS);
+    harness.processElement1(restarted, FLUSH_MS);
     harness.setProcessingTime(2 * FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(before + below);
   }
@@ -183,7 +215,7 @@ class WorkingSetFunctionTest {
   @Test
   void tooManyWaitingBatchesSkipTheGapAtOnce() throws Exception {
     for (long seq = 2; seq <= 6; seq++) {
-      harness.processElement(batch(seq, seq), 0);
+      harness.processElement1(batch(seq, seq), 0);
     }
     harness.setProcessingTime(FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(2500L);
