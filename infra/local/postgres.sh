@@ -8,7 +8,12 @@
 #
 # Data: $TIERWISE_STATE_DIR/postgres, socket dir: $TIERWISE_STATE_DIR/run/postgres,
 # log: $TIERWISE_STATE_DIR/logs/postgres.log. The server runs as the `postgres`
-# user when this script runs as root, else as the calling user.
+# user when this script runs as root, else as the calling user. When that user
+# cannot reach the state directory (root's checkout in a 0700 folder: root's
+# home on Debian, a `mktemp -d` folder), the three live in
+# /var/lib/tierwise-postgres/<hash of the state directory> instead, and
+# $TIERWISE_STATE_DIR/postgres is a link to its data: removing the state
+# directory (a fresh start) removes that data on the next start too.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/env.sh"
@@ -16,9 +21,23 @@ source "$here/lib.sh"
 TW_NAME=postgres.sh
 
 PG_BIN=/usr/lib/postgresql/15/bin
-PG_DATA="$TIERWISE_STATE_DIR/postgres"
+PG_LINK="$TIERWISE_STATE_DIR/postgres"
+PG_DATA="$PG_LINK"
 PG_SOCKET_DIR="$TW_RUN_DIR/postgres"
 PG_LOG="$TW_LOG_DIR/postgres.log"
+PG_HOME=""
+
+# server_dirs: moves the server's directories out of a state directory its OS
+# user cannot reach (see the header). Needs the postgres user (after ensure_binaries).
+server_dirs() {
+  [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1 || return 0
+  mkdir -p "$TIERWISE_STATE_DIR"
+  runuser -u postgres -- test -x "$TIERWISE_STATE_DIR" 2>/dev/null && return 0
+  PG_HOME=/var/lib/tierwise-postgres/$(printf '%s' "$TIERWISE_STATE_DIR" | sha256sum | cut -c1-16)
+  PG_DATA="$PG_HOME/data"
+  PG_SOCKET_DIR="$PG_HOME/run"
+  PG_LOG="$PG_HOME/postgres.log"
+}
 
 # as_server CMD...: run CMD as the server's OS user.
 as_server() {
@@ -49,6 +68,14 @@ ensure_binaries() {
 # Directories the server writes to belong to its OS user; the socket dir is
 # private (0700), so only that user and root can use the trusting socket.
 prepare_dirs() {
+  if [ -n "$PG_HOME" ]; then
+    # The state directory was removed (or never had the link): its data goes with it.
+    [ -L "$PG_LINK" ] || rm -rf "$PG_HOME"
+    mkdir -p "$PG_HOME" "$TW_LOG_DIR"
+    chmod 0755 /var/lib/tierwise-postgres "$PG_HOME"
+    ln -sfn "$PG_DATA" "$PG_LINK"
+    ln -sfn "$PG_LOG" "$TW_LOG_DIR/postgres.log"
+  fi
   mkdir -p "$PG_DATA" "$PG_SOCKET_DIR" "$TW_LOG_DIR"
   touch "$PG_LOG"
   if [ "$(id -u)" -eq 0 ]; then
@@ -108,6 +135,7 @@ SQL
 
 cmd_start() {
   ensure_binaries
+  server_dirs
   if running; then
     echo "postgres: already running on 127.0.0.1:$TIERWISE_PG_PORT ($TIERWISE_PROFILE)"
     bootstrap_roles
@@ -158,9 +186,9 @@ cmd_psql() {
 
 case "${1:-}" in
   start) tw_lock postgres; cmd_start ;;
-  stop) tw_lock postgres; cmd_stop ;;
-  status) cmd_status ;;
-  psql) shift; cmd_psql "$@" ;;
+  stop) tw_lock postgres; server_dirs; cmd_stop ;;
+  status) server_dirs; cmd_status ;;
+  psql) shift; server_dirs; cmd_psql "$@" ;;
   *)
     echo "usage: $0 {start|stop|status|psql [psql args]}   (TIERWISE_PROFILE=demo|test)" >&2
     exit 2
