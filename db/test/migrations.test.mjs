@@ -119,6 +119,37 @@ test('row-level security: tierwise_app sees and writes only its tenant, tierwise
   });
 });
 
+/**
+ * Relations with a tenant_id that may go without row-level security, each with the reason.
+ * Empty: every one has it (migration 825 turns it on for partitions too).
+ */
+const WITHOUT_ROW_SECURITY = {};
+
+test('every table and partition with a tenant_id has row-level security, and the roles cannot address a partition', async () => {
+  await withClient('tierwise_owner', async (c) => {
+    // Partitions made later (the rollups' retention, run by the jobs) are covered too.
+    await c.query("SELECT maintain_rollup_partitions(now() + interval '3 days')");
+    const { rows } = await c.query(`
+      SELECT c.relname AS name, c.relrowsecurity AS rls, c.relispartition AS partition,
+             has_table_privilege('tierwise_app', c.oid, 'SELECT') AS app_select,
+             has_table_privilege('tierwise_jobs', c.oid, 'INSERT') AS jobs_insert
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+         AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped)
+       ORDER BY 1`);
+    assert.ok(rows.some((r) => r.name === 'volume_metrics_10s_default'), 'the catalogue lists partitions');
+    assert.ok(rows.filter((r) => r.partition).length >= 9, 'the rollups\' partitions, the new ones included');
+    const open = rows.filter((r) => !r.rls && !(r.name in WITHOUT_ROW_SECURITY)).map((r) => r.name);
+    assert.deepEqual(open, [], 'relations with a tenant_id but no row-level security');
+    const addressable = rows.filter((r) => r.partition && (r.app_select || r.jobs_insert)).map((r) => r.name);
+    assert.deepEqual(addressable, [], 'partitions the roles may address directly');
+  });
+  // The hole itself: tierwise_app reading the default partition by name is refused.
+  await withClient('tierwise_app', async (c) => {
+    await assert.rejects(c.query('SELECT count(*) FROM volume_metrics_10s_default'), /permission denied/);
+  });
+});
+
 test('recommendations keep their history and take the measured hit ratio of the intervals they ran, warm, at the tier size', async () => {
   const tenant = randomUUID();
   const MIB256 = 256 * 1024 * 1024;
