@@ -44,6 +44,14 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
+  /** Sends `body` as JSON with `method`; the status alone. */
+  const send = async (method: string, path: string, apiKey: string, body: Record<string, unknown>) =>
+    (await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })).status;
+
   beforeAll(async () => {
     ({ app, url } = await startApi());
     [a, b] = [await tenants.create('rec-a'), await tenants.create('rec-b')];
@@ -187,5 +195,18 @@ describe('recommendations over HTTP (real PostgreSQL)', () => {
     await tenants.owner.query(`UPDATE recommendations SET eviction = NULL, created_at = now() WHERE tenant_id = $1 AND volume_id = $2`, [b.tenant_id, volumeOfB]);
     expect(await post(`/v1/recommendations/${volumeOfB}/apply`, adminOfB, {})).toMatchObject({ status: 200, body: { recommendation: { eviction: null }, policy: { version: 2, eviction: 's3-fifo' } } });
     expect(await post(`/v1/recommendations/${unappliedOfB}/apply`, adminOfB, { eviction: 'lru' })).toMatchObject({ status: 200, body: { policy: { eviction: 'lru' } } });
+  });
+  it('answers concurrent applies, dismisses and policy changes of one volume with 200 or 409, never 500', async () => {
+    const volume = hexId();
+    await insertVolume(tenants.owner, a.tenant_id, { volumeId: volume, hostId: hexId(), tierBytes: 8 * GIB, eviction: 's3-fifo' });
+    const admin = (await tenants.createApiKey(a.tenant_id, 'read-write')).key;
+    const requests = Array.from({ length: 21 }, (_, i) =>
+      i % 3 === 0 ? send('POST', `/v1/recommendations/${volume}/apply`, admin, {})
+        : i % 3 === 1 ? send('POST', `/v1/recommendations/${volume}/dismiss`, admin, {})
+          : send('PUT', `/v1/volumes/${volume}/policy`, admin, { mode: 'write-through', tier_bytes: (i + 1) * GIB, media: 'nvme' }));
+    const statuses = await Promise.all(requests);
+    const counts = statuses.reduce<Record<number, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
+    expect(Object.keys(counts).map(Number).every((s) => s === 200 || s === 409), JSON.stringify(counts)).toBe(true);
+    expect(counts[200]).toBeGreaterThan(0);
   });
 });

@@ -3236,6 +3236,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a concurrent change of the volume's policy came first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -3589,7 +3598,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description idempotency_key_in_use: a request with this key is still running; or conflict with the current state */
+            /**
+             * @description the recommendation changed or was decided since it was read, or a concurrent change came first
+             *
+             *     idempotency_key_in_use: a request with this key is still running; or conflict with the current state
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3701,7 +3714,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description idempotency_key_in_use: a request with this key is still running; or conflict with the current state */
+            /**
+             * @description the recommendation changed or was decided since it was read, or a concurrent change came first
+             *
+             *     idempotency_key_in_use: a request with this key is still running; or conflict with the current state
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

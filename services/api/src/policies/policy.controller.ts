@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
@@ -30,6 +30,7 @@ export class PolicyController {
   @ApiOkResponse({ type: PolicyDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or policy' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: "a concurrent change of the volume's policy came first" })
   set(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,

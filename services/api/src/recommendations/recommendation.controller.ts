@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../auth/permission.js';
@@ -53,6 +53,7 @@ export class RecommendationController {
   @ApiOkResponse({ type: AppliedRecommendationDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: "the recommendation changed or was decided since it was read, or a concurrent change came first" })
   apply(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,
@@ -70,6 +71,7 @@ export class RecommendationController {
   @ApiOkResponse({ type: RecommendationItemDto })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: "the recommendation changed or was decided since it was read, or a concurrent change came first" })
   dismiss(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,

@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isConcurrentChange } from '../database/conflict.js';
 import { isDatabaseUnavailable } from '../database/unavailable.js';
 import { requestIdOf } from '../http/request-id.middleware.js';
 import { ApiError } from './api-error.js';
@@ -14,7 +15,8 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
  * Answers every exception of an HTTP request with `{code, message, request_id, doc_url}`:
  * an {@link ApiError} with its own code; a framework HttpException (unknown route, body
  * parser, validation pipe) with the code of its status; PostgreSQL being unreachable with 503
- * `unavailable` and Retry-After; anything else with 500 `internal_error`, logged with its
+ * `unavailable` and Retry-After; a concurrent change that came first (a unique key taken, a
+ * serialization failure or deadlock) with 409 `conflict`; anything else with 500 `internal_error`, logged with its
  * stack and never shown to the client.
  */
 @Catch()
@@ -29,7 +31,9 @@ export class ErrorFilter implements ExceptionFilter {
         })
       : isNulCharacterRejected(caught)
         ? new ApiError(ErrorCode.InvalidBody, 'text must not contain NUL characters (\\u0000)', { cause: caught })
-        : caught;
+        : isConcurrentChange(caught)
+          ? new ApiError(ErrorCode.Conflict, 'a concurrent change to the same resource came first; read it again and retry', { cause: caught })
+          : caught;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
