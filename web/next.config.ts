@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
 /**
  * Next.js configuration for the Tierwise portal.
@@ -8,6 +9,8 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // Pages also get a Content-Security-Policy with a nonce from proxy.ts.
+  headers: async () => [{ source: "/:path*", headers: [...STATIC_SECURITY_HEADERS] }],
 };
 
 export default nextConfig;

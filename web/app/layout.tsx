@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { logOut, switchOrganization } from "./(auth)/actions";
@@ -6,6 +7,7 @@ import { NavLinks } from "@/components/NavLinks";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { can } from "@/lib/permissions";
 import { NAV } from "@/lib/routes";
+import { NONCE_HEADER } from "@/lib/security-headers";
 import { optionalSession } from "@/lib/session";
 import { THEME_KEY } from "@/lib/theme";
 import "./globals.css";
@@ -28,11 +30,12 @@ const THEME_SCRIPT = `try{var t=localStorage.getItem(${JSON.stringify(THEME_KEY)
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const session = await optionalSession();
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   const items = session ? NAV.filter((item) => can(session.role, item.permission)) : [];
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>
         <a href="#main" className="skip-link">

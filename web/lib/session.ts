@@ -55,12 +55,26 @@ export async function optionalSession(): Promise<Session | null> {
   }
 }
 
+/** A base the return path is resolved against: only its origin matters. */
+const RETURN_BASE = "http://portal.invalid";
+
 /**
  * A portal path the login page may return to: same-origin and absolute ("/volumes?sort=ops"),
- * never "//host" or a full URL (an open redirect); anything else becomes "/".
+ * anything else "/". The path is resolved as a browser would (WHATWG URL: tabs and newlines
+ * dropped, "\\" read as "/", dot segments removed, percent-encoded ones too), and must stay on the
+ * portal's origin and not start with "//" once resolved: "/\t/evil.example", "/\t\\evil.example"
+ * and "/%2e%2e//evil.example" are open redirects a prefix check lets through (issue 16).
  */
 export function safeReturnPath(path: string | null | undefined): string {
-  return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
+  if (!path || !path.startsWith("/")) return "/";
+  let url: URL;
+  try {
+    url = new URL(path, RETURN_BASE);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== RETURN_BASE || url.pathname.startsWith("//")) return "/";
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** Redirects to /login with the requested path (from the proxy's header) as the return path. */
