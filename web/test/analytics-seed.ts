@@ -36,6 +36,12 @@ function sumScopes(scope: RollupRow["scope"], scopeId: string, parts: RollupRow[
 }
 
 /** Seeds the tenant (which exists already) with the analytics data above, as tierwise_owner. */
+/**
+ * A volume name as an agent may send it (`--send-names`, issue 16 finding 1): markup that would
+ * run if a page drew it as HTML. The pages must show it as text.
+ */
+export const HOSTILE_NAME = 'sql-log-01<img src="x" onerror="window.__xss=1">';
+
 export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 26): Promise<AnalyticsSeed> {
   const db = new pg.Client({ connectionString: ownerUrl });
   await db.connect();
@@ -48,7 +54,7 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
     ];
     const volumes = [
       { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-data-01", iops: 800, writeBack: true },
-      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: "sql-log-01", iops: 200, writeBack: false },
+      { volumeId: randomBytes(8).toString("hex"), hostId: hosts[0].hostId, name: HOSTILE_NAME, iops: 200, writeBack: false },
       { volumeId: randomBytes(8).toString("hex"), hostId: hosts[1].hostId, name: "web-01", iops: 60, writeBack: false },
     ];
     for (const h of hosts) await db.query("INSERT INTO hosts (tenant_id, host_id, display_name) VALUES ($1, $2, $3)", [tenantId, h.hostId, h.name]);

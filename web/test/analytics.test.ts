@@ -12,7 +12,7 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../scripts/chromium.mjs";
 import { formatTimestamp, formatValue } from "../lib/format.js";
-import { seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
+import { HOSTILE_NAME, seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
 import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
 import { testEnv } from "./support/env.js";
 import { dropTenant } from "./support/fixture.js";
@@ -242,6 +242,31 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     assert.equal(Number((await drawn(page, "performance-map")).points), 3, "three volumes with I/O on the map");
     assert.equal(await page.getByTestId("top-iops").locator("tbody tr").first().locator("th").textContent(), "sql-data-01");
     assert.match((await page.getByTestId("hero-bytes-offloaded").locator(".tile__value").textContent())!, /[KMGT]iB$/);
+  });
+
+  test("a hostile volume name is text on every page that draws names, in tables and in the map's tooltip", async () => {
+    const hostile = seed.volumes.find((v) => v.name === HOSTILE_NAME)!;
+    const injected = () => page.evaluate(() => ({ element: document.querySelector('img[src="x"]') !== null, ran: "__xss" in window }));
+    for (const path of ["/fleet?range=6h", "/volumes", `/hosts/${hostile.hostId}?range=6h`, `/volumes/${hostile.volumeId}?range=6h`, "/recommendations"]) {
+      await page.goto(`${env.TIERWISE_WEB_URL}${path}`);
+      await page.waitForLoadState("networkidle");
+      assert.deepEqual(await injected(), { element: false, ran: false }, `${path}: the name's markup is not a DOM element`);
+    }
+    await page.goto(`${env.TIERWISE_WEB_URL}/fleet?range=6h`);
+    assert.ok((await page.getByText(HOSTILE_NAME).count()) > 0, "the fleet page shows the name as written");
+    // Hover the performance map until the hostile volume's tooltip shows: its name as text.
+    const map = page.getByTestId("performance-map");
+    await drawn(page, "performance-map");
+    const box = (await map.boundingBox())!;
+    let tooltip = "";
+    for (let y = 0.05; y < 1 && !tooltip.includes("sql-log-01"); y += 0.1) {
+      for (let x = 0.05; x < 1 && !tooltip.includes("sql-log-01"); x += 0.1) {
+        await page.mouse.move(box.x + box.width * x, box.y + box.height * y);
+        tooltip = await map.evaluate((el) => Array.from(el.querySelectorAll("div"), (d) => d.innerHTML).find((h) => h.includes("sql-log-01")) ?? "");
+      }
+    }
+    assert.match(tooltip, /sql-log-01&lt;img src="x" onerror="window.__xss=1"&gt;|sql-log-01&lt;img src=&quot;x&quot;/, `the tooltip escapes it: ${tooltip}`);
+    assert.deepEqual(await injected(), { element: false, ran: false }, "hovered: no element, nothing ran");
   });
 
   test("apply a recommendation: the desired policy, then applied and measured against the prediction", async () => {

@@ -5,7 +5,7 @@ import type { BlockSizeBin } from "@/lib/api-schemas";
 import { toBinColumns, type BinColumn } from "@/lib/block-size-bins";
 import { formatBytes, formatExact, formatPercent } from "@/lib/format";
 import { EChart } from "./EChart";
-import { PALETTE, type ChartOption } from "./echarts";
+import { PALETTE, tooltipHtml, type ChartOption } from "./echarts";
 
 type Metric = "ops" | "bytes";
 const METRICS: Record<Metric, string> = { ops: "By I/Os (IOPS)", bytes: "By bytes (throughput)" };
@@ -61,9 +61,9 @@ function blockSizeOption(columns: BinColumn[], metric: Metric): ChartOption {
         const items = Array.isArray(params) ? params : [params];
         const column = columns[items[0]?.dataIndex ?? 0];
         const lines = (["read", "write"] as const).map(
-          (d) => `${d === "read" ? "Read" : "Write"}: ${absolute(column[d][metric])} (${formatPercent(total > 0 ? column[d][metric] / total : 0)})`,
+          (d) => tooltipHtml`${d === "read" ? "Read" : "Write"}: ${absolute(column[d][metric])} (${formatPercent(total > 0 ? column[d][metric] / total : 0)})`,
         );
-        return [`<b>${column.label}</b> <span style="opacity:.7">${column.range}</span>`, ...lines].join("<br/>");
+        return [tooltipHtml`<b>${column.label}</b> <span style="opacity:.7">${column.range}</span>`, ...lines].join("<br/>");
       },
     },
     xAxis: {

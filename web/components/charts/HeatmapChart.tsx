@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { formatTimestamp, formatValue, type ValueUnit } from "@/lib/format";
 import { DataTable } from "./DataTable";
 import { EChart } from "./EChart";
-import { SEQUENTIAL, type ChartOption } from "./echarts";
+import { SEQUENTIAL, tooltipHtml, type ChartOption } from "./echarts";
 
 interface HeatmapChartProps {
   /** Column times, ISO 8601, ascending. */
@@ -37,7 +37,7 @@ export function HeatmapChart({ times, rows, cells, unit, label, testId, log }: H
         formatter: (p) => {
           const item = Array.isArray(p) ? p[0] : p;
           const [x, y, , raw] = item.value as [number, number, number, number];
-          return `${formatTimestamp(times[x])}<br/>${rows[y]}: ${formatValue(raw, unit)}`;
+          return [tooltipHtml`${formatTimestamp(times[x])}`, tooltipHtml`${rows[y]}: ${formatValue(raw, unit)}`].join("<br/>");
         },
       },
       xAxis: { type: "category", data: times.map((t) => t.slice(5, 16).replace("T", " ")), axisLabel: { hideOverlap: true }, splitArea: { show: false } },

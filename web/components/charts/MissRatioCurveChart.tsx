@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import type { EvictionCurve, MrcPoint } from "@/lib/api-schemas";
 import { formatBytes, formatPercent } from "@/lib/format";
 import { EChart } from "./EChart";
-import { PALETTE, type ChartOption } from "./echarts";
+import { PALETTE, tooltipHtml, type ChartOption } from "./echarts";
 
 interface MissRatioCurveChartProps {
   points: MrcPoint[];
@@ -83,10 +83,9 @@ function mrcOption(series: Series[], marks: Mark[]): ChartOption {
       formatter: (params) => {
         const items = Array.isArray(params) ? params : [params];
         const [bytes] = items[0].value as [number, number];
-        // Series names are the fixed policy names above, never agent or tenant text.
-        return [`Cache ${formatBytes(bytes)}`, ...items.map((item) => {
+        return [tooltipHtml`Cache ${formatBytes(bytes)}`, ...items.map((item) => {
           const [, missRatio] = item.value as [number, number];
-          return `${items.length > 1 ? `${item.seriesName} ` : ""}miss ratio ${formatPercent(missRatio)} (hit ratio ${formatPercent(1 - missRatio)})`;
+          return tooltipHtml`${items.length > 1 ? `${item.seriesName} ` : ""}miss ratio ${formatPercent(missRatio)} (hit ratio ${formatPercent(1 - missRatio)})`;
         })].join("<br/>");
       },
     },

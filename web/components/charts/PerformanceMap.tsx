@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import type { Overview } from "@/lib/analytics-schemas";
 import { formatCount, formatLatency } from "@/lib/format";
 import { EChart } from "./EChart";
-import { SERIES_COLOURS, type ChartOption } from "./echarts";
+import { SERIES_COLOURS, tooltipHtml, type ChartOption } from "./echarts";
 
 /**
  * The performance map: hosts holding their volumes, each sized by its I/Os over the period
@@ -21,7 +21,9 @@ export function PerformanceMap({ hosts, query }: { hosts: Overview["hosts"]; que
         formatter: (p) => {
           const item = Array.isArray(p) ? p[0] : p;
           const d = item.data as { name: string; value: number; p99?: number | null };
-          return `${d.name}<br/>${formatCount(d.value)} I/Os${d.p99 != null ? `<br/>p99 ${formatLatency(d.p99)}` : ""}`;
+          const lines = [tooltipHtml`${d.name}`, tooltipHtml`${formatCount(d.value)} I/Os`];
+          if (d.p99 != null) lines.push(tooltipHtml`p99 ${formatLatency(d.p99)}`);
+          return lines.join("<br/>");
         },
       },
       series: [

@@ -57,6 +57,17 @@ export type ChartOption = echarts.ComposeOption<
 export { echarts };
 
 /**
+ * Tooltip markup, the one way a chart builds it: ECharts renders a formatter's string as HTML,
+ * and names come from agents and tenants (issue 16, finding 1: a volume named
+ * `x<img src=x onerror=...>` ran in an admin's browser). The template's literal parts are markup;
+ * every interpolated value is text, escaped with ECharts' own `format.encodeHTML`. Lines join
+ * with `<br/>`.
+ */
+export function tooltipHtml(strings: TemplateStringsArray, ...values: unknown[]): string {
+  return strings.reduce((out, part, i) => out + part + (i < values.length ? echarts.format.encodeHTML(String(values[i])) : ""), "");
+}
+
+/**
  * Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008): distinguishable with
  * the common colour-vision deficiencies. Marks also differ by line style, not colour alone.
  */
