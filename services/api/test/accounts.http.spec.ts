@@ -164,15 +164,20 @@ describe('portal accounts (real api, real PostgreSQL)', () => {
     const known = await browser.call('POST', '/v1/auth/password-reset', { email });
     expect([unknown.status, known.status]).toEqual([202, 202]);
     expect(unknown.body).toEqual(known.body);
+    const older = linkToken((await mailsTo(owner, email)).at(-1)!.payload.text);
+    expect((await browser.call('POST', '/v1/auth/password-reset', { email })).status).toBe(202);
     const mail = (await mailsTo(owner, email)).at(-1)!;
     expect(mail.payload.subject).toMatch(/reset/i);
     const token = linkToken(mail.payload.text);
+    expect(token).not.toBe(older);
     const weak = await browser.call('POST', '/v1/auth/password-reset/confirm', { token, password: 'short' });
     expect(weak.status).toBe(400);
     expect(weak.body).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/password/) });
     const newPassword = 'an even longer passphrase';
     expect((await browser.call('POST', '/v1/auth/password-reset/confirm', { token, password: newPassword })).status).toBe(200);
     expect((await browser.call('POST', '/v1/auth/password-reset/confirm', { token, password: 'yet another passphrase' })).status).toBe(400);
+    // The older link was spent with the password change (issue 16, finding 10).
+    expect((await browser.call('POST', '/v1/auth/password-reset/confirm', { token: older, password: 'yet another passphrase' })).status).toBe(400);
     expect((await browser.call('GET', '/v1/auth/session')).status).toBe(401);
     expect((await new PortalBrowser(url).call('POST', '/v1/auth/login', { email, password })).status).toBe(401);
     await new PortalBrowser(url).login(email, newPassword);
