@@ -91,6 +91,20 @@ describe('portal accounts (real api, real PostgreSQL)', () => {
     expect(members.body.members).toEqual([expect.objectContaining({ email, role: 'owner' })]);
   });
 
+  it('refuses a login (or any account form) posted from another site: bodies are JSON only, so no session cookie is set (login CSRF)', async () => {
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', new URLSearchParams({ email, password }).toString()],
+      ['text/plain', JSON.stringify({ email, password })],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\n${email}\r\n--x--\r\n`],
+    ]) {
+      const response = await fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': type, origin: 'http://evil.example' }, body });
+      expect({ type, status: response.status, cookie: response.headers.getSetCookie().length }).toEqual({ type, status: 415, cookie: 0 });
+      expect(await response.json()).toMatchObject({ code: 'unsupported_media_type' });
+    }
+    const signup = await fetch(`${url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%40b.example' });
+    expect(signup.status).toBe(415);
+  });
+
   it('marks the session cookies Secure when the request came over HTTPS (X-Forwarded-Proto of a trusted proxy)', async () => {
     const browser = new PortalBrowser(url);
     const login = await browser.call('POST', '/v1/auth/login', { email, password }, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.1' } });

@@ -4582,6 +4582,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -4633,6 +4642,15 @@ export interface operations {
             };
             /** @description malformed body, or a token that is unknown, used or expired */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4701,6 +4719,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -4762,6 +4789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -4815,6 +4851,15 @@ export interface operations {
             };
             /** @description malformed body or password, or a token that is unknown, used or expired */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4907,6 +4952,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -4960,6 +5014,15 @@ export interface operations {
             };
             /** @description missing or invalid x-csrf-token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5052,6 +5115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -5112,6 +5184,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description too_many_requests: the credential spent its rate limit */
             429: {
                 headers: {
@@ -5165,6 +5246,15 @@ export interface operations {
             };
             /** @description missing or invalid x-csrf-token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description a body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

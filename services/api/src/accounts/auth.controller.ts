@@ -1,7 +1,9 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
+import { ErrorBodyDto } from '@tierwise/common';
 import type { Request, Response } from 'express';
 import { CurrentSession, SessionAuthenticated } from '../auth/session-authenticated.decorator.js';
+import { JsonBodyGuard } from '../http/json-body.guard.js';
 import { Origin, type RequestOrigin } from '../http/request-origin.js';
 import { AcceptedDto, LoggedOutDto, SessionDto } from './account.dto.js';
 import {
@@ -28,9 +30,11 @@ import { type PortalSession, SessionService } from './session.service.js';
 const INVALID = 'malformed body (the message names the field)';
 const THROTTLED = 'too many requests from this address or for this account; see Retry-After';
 
-/** Portal accounts: sign-up, e-mail verification, password login and reset, the session. */
+/** Portal accounts: sign-up, e-mail verification, password login and reset, the session. Bodies are JSON only (login CSRF). */
 @ApiTags('auth')
 @Controller('v1/auth')
+@UseGuards(JsonBodyGuard)
+@ApiUnsupportedMediaTypeResponse({ type: ErrorBodyDto, description: 'a body that is not application/json' })
 export class AuthController {
   constructor(
     private readonly accounts: AccountService,
