@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { SessionDto } from './account.dto.js';
 import type { LoginBody } from './account-bodies.js';
 import { AccountTransactions } from './account-transaction.js';
-import { ACCOUNT_LOCK_SECONDS, ACCOUNT_LOCK_THRESHOLD, LoginThrottle } from './login-throttle.js';
+import { LoginThrottle } from './login-throttle.js';
 import { MembershipsRepository } from './memberships.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionDescriber } from './session-describer.js';
@@ -31,33 +31,25 @@ export class LoginService {
   ) {}
 
   /**
-   * @throws ApiError 401 wrong address or password; 429 (Retry-After) IP or account throttled;
+   * @throws ApiError 401 wrong address or password; 429 (Retry-After) IP, or address from this IP, throttled;
    *   403 address not verified yet, or not a member of the asked (or of any) organization.
    */
   async login(body: LoginBody, request: Request, response: Response): Promise<SessionDto> {
     const ip = request.ip ?? 'unknown';
-    await this.throttle.assertIpMayLogin(ip);
+    await this.throttle.assertMayLogin(body.email, ip);
     const user = await this.users.findLogin(body.email);
-    if (user) {
-      this.throttle.assertAccountUnlocked(user.locked_until);
-    }
     const matches = await this.hasher.verify(user?.password_hash ?? null, body.password);
     if (!user || !matches) {
-      await this.throttle.failedFrom(ip);
-      if (user) {
-        const lockedUntil = await this.transactions.run({ userId: user.user_id }, (db) =>
-          this.users.recordFailure(db, user.user_id, ACCOUNT_LOCK_THRESHOLD, ACCOUNT_LOCK_SECONDS),
-        );
-        this.throttle.assertAccountUnlocked(lockedUntil);
-      }
+      await this.throttle.failed(body.email, ip);
       throw new ApiError(ErrorCode.Unauthorized, INVALID_CREDENTIALS);
     }
+    await this.throttle.succeeded(body.email, ip);
     if (!user.email_verified) {
       throw new ApiError(ErrorCode.Forbidden, 'confirm your e-mail address first (use the link we mailed you, or ask for a new one)');
     }
     const rehash = this.hasher.needsRehash(user.password_hash as string) ? await this.hasher.hash(body.password) : null;
     const organizations = await this.transactions.run({ userId: user.user_id }, async (db) => {
-      await this.users.recordSuccess(db, user.user_id, rehash);
+      if (rehash) await this.users.rehashPassword(db, user.user_id, rehash);
       return this.memberships.organizationsOf(db, user.user_id);
     });
     const organization = body.organization_id ? organizations.find((o) => o.tenant_id === body.organization_id) : organizations[0];

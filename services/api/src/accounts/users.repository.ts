@@ -5,13 +5,11 @@ import { AccountTransactions } from './account-transaction.js';
 /** PostgreSQL unique_violation (Appendix A, "Error Codes"). */
 const UNIQUE_VIOLATION = '23505';
 
-/** A user as find_login returns it: credentials and login throttling state. */
+/** A user as find_login returns it: the credentials. */
 export interface LoginRow {
   user_id: string;
   password_hash: string | null;
   email_verified: boolean;
-  failed_login_count: number;
-  locked_until: Date | null;
 }
 
 /** A user as the api shows it. */
@@ -72,27 +70,9 @@ export class UsersRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * Counts a failed password login; the `threshold`-th consecutive failure locks the account
-   * for `lockSeconds`.
-   * @returns the lock's end, or null while the account is not locked.
-   */
-  async recordFailure(db: Queryable, id: string, threshold: number, lockSeconds: number): Promise<Date | null> {
-    const { rows } = await db.query<{ locked_until: Date | null }>(
-      `UPDATE users SET failed_login_count = failed_login_count + 1,
-              locked_until = CASE WHEN failed_login_count + 1 >= $2 THEN now() + make_interval(secs => $3) ELSE locked_until END
-        WHERE id = $1 RETURNING locked_until`,
-      [id, threshold, lockSeconds],
-    );
-    return rows[0]?.locked_until ?? null;
-  }
-
-  /** A successful login: clears the failure count and lock; stores `rehash` when given (new argon2 parameters). */
-  async recordSuccess(db: Queryable, id: string, rehash: string | null): Promise<void> {
-    await db.query(
-      'UPDATE users SET failed_login_count = 0, locked_until = NULL, password_hash = coalesce($2, password_hash) WHERE id = $1',
-      [id, rehash],
-    );
+  /** Stores the password's new hash (a login found it hashed with older argon2 parameters). */
+  async rehashPassword(db: Queryable, id: string, passwordHash: string): Promise<void> {
+    await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
   }
 
   /** Marks the e-mail address verified (a token from a mail sent there was used). */
@@ -101,13 +81,12 @@ export class UsersRepository {
   }
 
   /**
-   * Sets (or, with null, removes) the password; clears the lock and marks the e-mail verified
+   * Sets (or, with null, removes) the password and marks the e-mail verified
    * (only its owner could have used the reset link or OIDC identity that leads here).
    */
   async setPassword(db: Queryable, id: string, passwordHash: string | null): Promise<void> {
     await db.query(
-      `UPDATE users SET password_hash = $2, failed_login_count = 0, locked_until = NULL,
-              email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1`,
+      `UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1`,
       [id, passwordHash],
     );
   }

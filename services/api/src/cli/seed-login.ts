@@ -12,7 +12,7 @@ export interface SeededLogin {
 /**
  * Makes `email` a verified portal user and the owner of `tenantId` with a fresh random password
  * (18 random bytes, base64url: 24 characters, 144 bits), hashed with the api's argon2id
- * parameters. An existing user of that address gets the new password, is unlocked and is moved
+ * parameters. An existing user of that address gets the new password and is moved
  * to this tenant: its other memberships (and their sessions) are dropped, so that logging in
  * lands in the tenant just seeded. Runs as tierwise_owner inside the caller's transaction.
  *
@@ -24,7 +24,7 @@ export async function seedLogin(db: Queryable, tenantId: string, email: string, 
   const user = await db.query<{ id: string }>(
     `INSERT INTO users (email, display_name, password_hash, email_verified_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash,
-         email_verified_at = coalesce(users.email_verified_at, now()), failed_login_count = 0, locked_until = NULL
+         email_verified_at = coalesce(users.email_verified_at, now())
      RETURNING id`,
     [email, displayName, hash],
   );
