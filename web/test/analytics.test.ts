@@ -254,17 +254,15 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     }
     await page.goto(`${env.TIERWISE_WEB_URL}/fleet?range=6h`);
     assert.ok((await page.getByText(HOSTILE_NAME).count()) > 0, "the fleet page shows the name as written");
-    // Hover the performance map until the hostile volume's tooltip shows: its name as text.
+    // Hover the hostile volume's tile on the performance map (its label) until its tooltip shows.
     const map = page.getByTestId("performance-map");
     await drawn(page, "performance-map");
-    const box = (await map.boundingBox())!;
-    let tooltip = "";
-    for (let y = 0.05; y < 1 && !tooltip.includes("sql-log-01"); y += 0.1) {
-      for (let x = 0.05; x < 1 && !tooltip.includes("sql-log-01"); x += 0.1) {
-        await page.mouse.move(box.x + box.width * x, box.y + box.height * y);
-        tooltip = await map.evaluate((el) => Array.from(el.querySelectorAll("div"), (d) => d.innerHTML).find((h) => h.includes("sql-log-01")) ?? "");
-      }
-    }
+    await map.locator("svg text", { hasText: "sql-log-01" }).hover();
+    // The tooltip is the chart's div without the drawing (the SVG's own labels are text nodes).
+    const tooltipOf = (el: Element) =>
+      Array.from(el.querySelectorAll("div"), (d) => (d.querySelector("svg") ? "" : d.innerHTML)).find((h) => h.includes("sql-log-01")) ?? "";
+    await page.waitForFunction(`(${tooltipOf.toString()})(document.querySelector('[data-testid="performance-map"]')) !== ""`);
+    const tooltip = await map.evaluate(tooltipOf);
     assert.match(tooltip, /sql-log-01&lt;img src="x" onerror="window.__xss=1"&gt;|sql-log-01&lt;img src=&quot;x&quot;/, `the tooltip escapes it: ${tooltip}`);
     assert.deepEqual(await injected(), { element: false, ran: false }, "hovered: no element, nothing ran");
   });
