@@ -1,6 +1,6 @@
 /**
- * The security headers of every portal response (issue 16, docs/security.md): a
- * Content-Security-Policy whose scripts must carry the request's nonce (Next.js applies it to its
+ * The Content-Security-Policy of every portal page (issue 16, docs/security.md; the other
+ * security headers, on every response, are in next.config.ts): scripts must carry the request's nonce (Next.js applies it to its
  * own scripts when it finds the policy on the request: "How to set a Content Security Policy",
  * nextjs.org/docs/app/guides/content-security-policy), no framing, no MIME sniffing, and no
  * referrer sent off the portal. Styles may be inline: React renders style attributes and the
@@ -26,10 +26,3 @@ export function contentSecurityPolicy(nonce: string, development = process.env.N
     "frame-ancestors 'none'",
   ].join("; ");
 }
-
-/** The headers besides the policy, on every response (pages and static files alike). */
-export const STATIC_SECURITY_HEADERS: ReadonlyArray<{ key: string; value: string }> = [
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-];
