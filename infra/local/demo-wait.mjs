@@ -55,7 +55,7 @@ async function clusterVolumes(api) {
   return page.data.reduce((n, c) => n + c.volumes, 0);
 }
 
-/** Volumes merged into their hosts' shared tiers, added up (the demo has a host per replay). */
+/** Volumes merged into their hosts' shared tiers, added up (the hosts of the first page). */
 async function hostVolumes(api) {
   const page = await api.get('/v1/hosts?limit=100');
   const tiers = await Promise.all(page.data.map((h) => api.get(`/v1/hosts/${encodeURIComponent(h.host_id)}/working-set`)));

@@ -22,7 +22,7 @@ interface WorkingSetPanelsProps {
 
 /**
  * The two working-set panels of a volume or a cluster: working set size over time (with the
- * range picker) and the LRU miss ratio curve with the current and recommended tier marked.
+ * range picker) and the miss ratio curves with the current and recommended tier marked.
  */
 export function WorkingSetPanels({ path, range, history, mrc, currentBytes, recommendedBytes, recommendedNote = "" }: WorkingSetPanelsProps) {
   const current = currentBytes || null;
@@ -37,20 +37,31 @@ export function WorkingSetPanels({ path, range, history, mrc, currentBytes, reco
           <p className="muted">No working-set estimates in this range (the 1-hour window&apos;s estimates are kept once a minute).</p>
         )}
       </section>
-      <section className="panel" aria-labelledby="mrc">
-        <h2 id="mrc">Miss ratio curve</h2>
-        {mrc && mrc.points.length > 0 ? (
-          <>
-            <MissRatioCurveChart points={mrc.points} curves={mrc.curves} recommendedBytes={recommendedBytes} currentBytes={current} />
-            <p className="muted small">
-              {mrc.curves.length > 0 ? "Every eviction policy of the agent's cache (miniature simulations beside the LRU curve)" : "LRU"}, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)}, recommended {formatBytes(recommendedBytes)}
-              {recommendedNote}.
-            </p>
-          </>
-        ) : (
-          <p className="muted">No miss ratio curve yet: it needs sampled block references from the agent.</p>
-        )}
-      </section>
+      <MissRatioCurvePanel mrc={mrc} currentBytes={currentBytes} recommendedBytes={recommendedBytes} recommendedNote={recommendedNote} />
     </>
+  );
+}
+
+/**
+ * The miss ratio curve panel of a volume, a cluster or a host: every eviction policy's curve with
+ * the current and recommended tier marked.
+ */
+export function MissRatioCurvePanel({ mrc, currentBytes, recommendedBytes, recommendedNote = "" }: Pick<WorkingSetPanelsProps, "mrc" | "currentBytes" | "recommendedBytes" | "recommendedNote">) {
+  const current = currentBytes || null;
+  return (
+    <section className="panel" aria-labelledby="mrc">
+      <h2 id="mrc">Miss ratio curve</h2>
+      {mrc && mrc.points.length > 0 ? (
+        <>
+          <MissRatioCurveChart points={mrc.points} curves={mrc.curves} recommendedBytes={recommendedBytes} currentBytes={current} />
+          <p className="muted small">
+            {mrc.curves.length > 0 ? "Every eviction policy of the agent's cache (miniature simulations beside the LRU curve)" : "LRU"}, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)}, recommended {formatBytes(recommendedBytes)}
+            {recommendedNote}.
+          </p>
+        </>
+      ) : (
+        <p className="muted">No miss ratio curve yet: it needs sampled block references from the agent.</p>
+      )}
+    </section>
   );
 }

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import { REPORTED_WINDOW } from '../api.constants.js';
+import { membersOf } from '../shared-tiers/shared-tier.repository.js';
 import type { ClusterMembersRow, ClusterRow } from './cluster.dto.js';
 
 /**
- * What the volumes last seen in cluster `c` add up to ($1 = tenant): hosts, current tier capacity
- * (volume_io_stats' latest gauge), their own recommended tier sizes; and the shared tier
+ * What the volumes last seen in cluster `c` add up to ($1 = tenant; membersOf) and the shared tier
  * recommended for the cluster. LATERAL subqueries over `c.cluster_id`.
  */
-const CLUSTER_MEMBERS = `
-  LEFT JOIN LATERAL (
-    SELECT count(DISTINCT v.host_id)::int AS hosts, coalesce(sum(s.capacity_bytes), 0)::float8 AS capacity_bytes,
-           sum(r.tier_bytes)::float8 AS volumes_recommended_tier_bytes
-      FROM volumes v
-      LEFT JOIN volume_io_stats s ON s.tenant_id = v.tenant_id AND s.volume_id = v.volume_id
-      LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id
-     WHERE v.tenant_id = $1 AND v.cluster_id = c.cluster_id) m ON true
+const CLUSTER_MEMBERS = `${membersOf('cluster', 'c')}
   LEFT JOIN LATERAL (
     SELECT cr.tier_bytes::float8 AS recommended_tier_bytes
       FROM cluster_recommendations cr WHERE cr.tenant_id = $1 AND cr.cluster_id = c.cluster_id) shared ON true`;

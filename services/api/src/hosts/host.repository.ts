@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
+import { membersOf } from '../shared-tiers/shared-tier.repository.js';
 import type { HostRow, HostTierRow } from './host.dto.js';
 
 @Injectable()
@@ -25,14 +26,9 @@ export class HostRepository {
   /** What the volumes last seen on the host add up to; null when the tenant has no such host. */
   async tier(db: Queryable, tenantId: string, hostId: string): Promise<HostTierRow | null> {
     const { rows } = await db.query<HostTierRow>(
-      `SELECT h.display_name, count(v.volume_id)::int AS volumes, coalesce(sum(s.capacity_bytes), 0)::float8 AS capacity_bytes,
-              sum(r.tier_bytes)::float8 AS volumes_recommended_tier_bytes
-         FROM hosts h
-         LEFT JOIN volumes v ON v.tenant_id = h.tenant_id AND v.host_id = h.host_id
-         LEFT JOIN volume_io_stats s ON s.tenant_id = v.tenant_id AND s.volume_id = v.volume_id
-         LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id
-        WHERE h.tenant_id = $1 AND h.host_id = $2
-        GROUP BY h.display_name`,
+      `SELECT h.display_name, m.member_volumes AS volumes, m.capacity_bytes, m.volumes_recommended_tier_bytes
+         FROM hosts h ${membersOf('host', 'h')}
+        WHERE h.tenant_id = $1 AND h.host_id = $2`,
       [tenantId, hostId],
     );
     return rows[0] ?? null;

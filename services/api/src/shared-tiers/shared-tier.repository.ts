@@ -13,6 +13,24 @@ const TABLES: Record<SharedTierKind, { workingSets: string; mrcs: string; recomm
 };
 
 /**
+ * What the volumes last seen in a shared tier add up to, as a LATERAL join over `outer`'s id
+ * column ($1 = tenant) named `m`: hosts, member_volumes, current tier capacity (volume_io_stats'
+ * latest gauge, bytes) and their own recommended tier sizes added up (bytes; null when none has
+ * one). `outer` is an alias of a row with the kind's id column (cluster_id, host_id).
+ */
+export function membersOf(kind: SharedTierKind, outer: string): string {
+  const id = TABLES[kind].id;
+  return `
+  LEFT JOIN LATERAL (
+    SELECT count(DISTINCT v.host_id)::int AS hosts, count(v.volume_id)::int AS member_volumes,
+           coalesce(sum(s.capacity_bytes), 0)::float8 AS capacity_bytes, sum(r.tier_bytes)::float8 AS volumes_recommended_tier_bytes
+      FROM volumes v
+      LEFT JOIN volume_io_stats s ON s.tenant_id = v.tenant_id AND s.volume_id = v.volume_id
+      LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id
+     WHERE v.tenant_id = $1 AND v.${id} = ${outer}.${id}) m ON true`;
+}
+
+/**
  * Reads of a shared tier's results (written by the stream jobs' SharedTierWorkingSetFunction, one
  * set of tables per kind: migrations 740/815 for clusters, 820 for hosts). Every query names the
  * tenant (the first wall) and runs in the caller's tenant transaction, where row-level security is

@@ -4,12 +4,11 @@ import Link from "next/link";
 import { LiveRefresh } from "@/components/analytics/LiveRefresh";
 import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
 import { mrcWindowOf, SharedTierRecommendationPanel, SharedTierWindows } from "@/components/analytics/SharedTier";
+import { MissRatioCurvePanel } from "@/components/analytics/WorkingSetPanels";
 import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
 import { TopVolumes } from "@/components/analytics/TopVolumes";
 import { BREAKDOWN_LABELS, type Breakdown } from "@/components/analytics/breakdowns";
-import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
 import { getHostWorkingSet, getOverview, getSeries } from "@/lib/analytics-api";
-import { formatBytes, formatPercent } from "@/lib/format";
 import type { HostWorkingSet } from "@/lib/analytics-schemas";
 import { PortalError } from "@/lib/errors";
 import { definePage } from "@/lib/page";
@@ -80,21 +79,18 @@ export default definePage<{ hostId: string }>({ permission: "fleet.read" }, asyn
 
 /** The merged stream of the host's volumes: its working set per window and every policy's MRC with the current and recommended tier. */
 function SharedTierPanel({ tier }: { tier: HostWorkingSet }) {
-  const mrc = mrcWindowOf(tier.windows)?.mrc;
-  const current = tier.capacity_bytes || null;
-  const recommended = tier.recommendation?.tier_bytes ?? null;
   return (
-    <section className="panel" aria-labelledby="host-tier">
-      <h2 id="host-tier">The tier its volumes share</h2>
-      {tier.windows.length > 0 ? <SharedTierWindows windows={tier.windows} /> : <p className="muted">No working set of the host&apos;s volumes together yet: it needs sampled block references from its agent.</p>}
-      {mrc && mrc.points.length > 0 ? (
-        <>
-          <MissRatioCurveChart points={mrc.points} curves={mrc.curves} recommendedBytes={recommended} currentBytes={current} />
-          <p className="muted small">
-            The host&apos;s volumes together, {mrc.curves.length > 0 ? "every eviction policy of the agent's cache" : "LRU"}, {mrc.method}, {formatPercent(mrc.sampling_rate)} of blocks sampled. Current tier {formatBytes(current)} (its volumes&apos; added up), recommended {formatBytes(recommended)}.
-          </p>
-        </>
-      ) : null}
-    </section>
+    <>
+      <section className="panel" aria-labelledby="host-tier">
+        <h2 id="host-tier">The tier its volumes share</h2>
+        {tier.windows.length > 0 ? <SharedTierWindows windows={tier.windows} /> : <p className="muted">No working set of the host&apos;s volumes together yet: it needs sampled block references from its agent.</p>}
+      </section>
+      <MissRatioCurvePanel
+        mrc={mrcWindowOf(tier.windows)?.mrc ?? null}
+        currentBytes={tier.capacity_bytes}
+        recommendedBytes={tier.recommendation?.tier_bytes ?? null}
+        recommendedNote=" (one tier shared by its volumes; current: their tiers added up)"
+      />
+    </>
   );
 }

@@ -29,8 +29,8 @@ final class TierEffect {
     this.times = times;
     this.readOps = IoProfile.sum(io.readOps);
     this.writeOps = IoProfile.sum(io.writeOps);
-    this.readLatency = datastoreLatency(io.readOps, io.readBytes, false);
-    this.writeLatency = datastoreLatency(io.writeOps, io.writeBytes, true);
+    this.readLatency = datastoreLatency(io.readOps, io.readBytes, false, 0);
+    this.writeLatency = datastoreLatency(io.writeOps, io.writeBytes, true, 0);
     this.seconds = io.seconds();
     this.writeThroughWrites = TierWrites.of(io, false);
     this.writeBackWrites = TierWrites.of(io, true);
@@ -103,9 +103,5 @@ final class TierEffect {
       }
     }
     return sum;
-  }
-
-  private double datastoreLatency(double[] ops, double[] bytes, boolean write) {
-    return datastoreLatency(ops, bytes, write, 0);
   }
 }

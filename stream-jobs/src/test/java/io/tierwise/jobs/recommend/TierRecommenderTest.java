@@ -56,6 +56,19 @@ class TierRecommenderTest {
         wssBytes, "shards-fixed-size", 0.01, refs, io, evictions, null);
   }
 
+  /**
+   * A read-heavy volume with a small working set: 90 % reads of 4 KiB over 100 s; reads hit 0.7
+   * from 384 MiB, 0.8 (achievable) from 768 MiB, so the target 0.72 needs 768 MiB of RAM.
+   */
+  private static TierRecommender.Input readHeavySmall() {
+    return input(stepped(384 * MIB, 0.4, 0.3), stepped(384 * MIB, 0.3, 0.2), 700 * MIB, 5000, io(9000, 4096, 1000, 4096));
+  }
+
+  /** 60 % reads of 4 KiB, 40 % writes of 128 KiB: writes are 40 % of I/Os but most of the latency (write-back). */
+  private static TierRecommender.Input largeWrites() {
+    return input(stepped(64 * MIB, 0.5, 0.4), stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io(6000, 4096, 4000, 131072));
+  }
+
   /** Policies that miss {@code s3fifo} (and 2Q {@code twoQ}) less than LRU below 768 MiB; ARC and SIEVE as LRU. */
   private static TierRecommender.EvictionCurves fewerMisses(double s3fifo, double twoQ) {
     return (policy, bytes, lruMiss, coldMiss, readsOnly) -> {
@@ -145,10 +158,7 @@ class TierRecommenderTest {
 
   @Test
   void readHeavySmallWorkingSetGetsRamWriteThroughWithOffloadAndLatency() throws Exception {
-    // Reads: hit ratio 0.7 from 384 MiB, 0.8 (achievable) from 768 MiB: target 0.72 needs 768 MiB.
-    LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
-    Recommendation r = TierRecommender.recommend(input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000,
-        io(9000, 4096, 1000, 4096))).orElseThrow();
+    Recommendation r = TierRecommender.recommend(readHeavySmall()).orElseThrow();
     assertThat(r.achievableHitRatio).isCloseTo(0.8, within(1e-12));
     assertThat(r.targetHitRatio).isCloseTo(0.72, within(1e-12));
     assertThat(r.tierBytes).isEqualTo(768 * MIB);
@@ -177,8 +187,7 @@ class TierRecommenderTest {
   @Test
   void theDatastoresAndPeersMeasuredLatencyReplacesTheAssumedOneAndTheRecommendationSaysWhichWasAssumed()
       throws Exception {
-    LongToDoubleFunction reads = stepped(384 * MIB, 0.3, 0.2);
-    TierRecommender.Input in = input(stepped(384 * MIB, 0.4, 0.3), reads, 700 * MIB, 5000, io(9000, 4096, 1000, 4096));
+    TierRecommender.Input in = readHeavySmall();
     // The agent measured the 4 KiB reads at 300 us on the datastore (a fast array), and only 5 of
     // the writes (below MIN_MEASURED_OPS: the model stays for them).
     MeasuredLatency measured = new MeasuredLatency();
@@ -207,8 +216,7 @@ class TierRecommenderTest {
 
   @Test
   void aWriteBackTiersPeerLatencyIsTheMeasuredOneWhereThereIsOne() {
-    LongToDoubleFunction all = stepped(64 * MIB, 0.5, 0.4);
-    TierRecommender.Input in = input(all, stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io(6000, 4096, 4000, 131072));
+    TierRecommender.Input in = largeWrites();
     MeasuredLatency slowPeer = new MeasuredLatency();
     slowPeer.add(SourceIo.sourceIndex("peer"), true, IoProfile.bin(131072), 100, 100 * 5000.0);
     Recommendation r = TierRecommender.recommend(in.withMeasured(slowPeer)).orElseThrow();
@@ -223,10 +231,7 @@ class TierRecommenderTest {
 
   @Test
   void largeWritesMakeWriteBackWithOneReplicaAndSayWhy() {
-    // 60 % reads of 4 KiB, 40 % writes of 128 KiB: writes are 40 % of I/Os but most of the latency.
-    LongToDoubleFunction all = stepped(64 * MIB, 0.5, 0.4);
-    Recommendation r = TierRecommender.recommend(input(all, stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000,
-        io(6000, 4096, 4000, 131072))).orElseThrow();
+    Recommendation r = TierRecommender.recommend(largeWrites()).orElseThrow();
     assertThat(r.policy).isEqualTo("write-back");
     assertThat(r.replicas).isEqualTo(1);
     assertThat(r.media).isEqualTo("nvme");
