@@ -8,9 +8,11 @@
  *                            postmaster from postgres/postmaster.pid), or null
  * stackPids()             -> {name: pid} of every running process of the stack
  * ingestUp()              -> whether ingest answers GET /healthz
- * seedTenant()            -> a fresh tenant {tenant_id, agent_token, api_key, ...} (api's seed)
- * agentCorpora({trace, agents, workDir}) -> {batches, corpora}: what the real agent sends for
- *   `trace` (capture.mjs), and one remapped copy per simulated agent (remap.mjs)
+ * seedTenant()            -> a fresh tenant {tenant_id, agent_token, api_key, ...} (api's seed, read-write key)
+ * agentCorpora({trace, agents, workDir, tenant}) -> {batches, corpora}: what the real agent sends for
+ *   `trace` (capture.mjs), and one remapped copy per simulated agent (remap.mjs), each with its
+ *   own agent credential (`token`, enrolled in `tenant` through the api): ingest bounds the
+ *   requests one credential holds open
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,13 +56,31 @@ export async function ingestUp() {
 }
 
 export async function seedTenant() {
-  const { stdout } = await run('npm', ['run', '-s', '-w', '@tierwise/api', 'seed', '--', '--tenant-name', `bench-${Date.now()}`], { cwd: ROOT });
+  const { stdout } = await run('npm', ['run', '-s', '-w', '@tierwise/api', 'seed', '--', '--tenant-name', `bench-${Date.now()}`, '--scope', 'read-write'], { cwd: ROOT });
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-export async function agentCorpora({ trace, agents, workDir }) {
+/** `count` agent credentials of `tenant`, each enrolled with a one-time token (POST /v1/enrollment-tokens, /v1/agents/enroll). */
+async function enrollAgents(tenant, count) {
+  const api = process.env.TIERWISE_API_URL;
+  const post = async (route, body, headers = {}) => {
+    const response = await fetch(`${api}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    if (!response.ok) die(`POST ${route} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+  const credentials = [];
+  for (let i = 0; i < count; i++) {
+    const { token } = await post('/v1/enrollment-tokens', { name: `bench agent ${i}` }, { authorization: `Bearer ${tenant.api_key}` });
+    const hostId = (0xbe7c_0000_0000 + i).toString(16).padStart(16, '0');
+    credentials.push((await post('/v1/agents/enroll', { enrollment_token: token, host_id: hostId, version: '0.0.0-bench' })).credential);
+  }
+  return credentials;
+}
+
+export async function agentCorpora({ trace, agents, workDir, tenant }) {
   console.log(`capturing the agent's batches for ${path.basename(trace)}`);
   const batches = await captureBatches({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), trace, workDir });
   console.log(`  ${batches.metrics.length} OTLP metrics batches, ${batches.refs.length} reference batches per agent`);
-  return { batches, corpora: Array.from({ length: agents }, (_, i) => remapCorpus(batches, i)) };
+  const credentials = await enrollAgents(tenant, agents);
+  return { batches, corpora: credentials.map((token, i) => ({ ...remapCorpus(batches, i), token })) };
 }

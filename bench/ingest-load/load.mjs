@@ -2,7 +2,7 @@
  * Closed-loop load: each simulated agent sends its batches one after another (as a real
  * agent's sender does), round after round, until the duration is over.
  *
- * runLoad({url, token, corpora, seconds, kinds}) -> {requests, statuses, latency, seconds}
+ * runLoad({url, corpora, seconds, kinds}) -> {requests, statuses, latency, seconds}
  *   corpora:  one remapped corpus per agent (remap.mjs)
  *   kinds:    ['metrics'] or ['metrics', 'refs'] (what to send)
  *   statuses: count per HTTP status ('error' for a network failure)
@@ -27,7 +27,7 @@ async function post(url, token, body, batchId) {
   }
 }
 
-export async function runLoad({ url, token, corpora, seconds, kinds }) {
+export async function runLoad({ url, corpora, seconds, kinds }) {
   const latency = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   const statuses = {};
   let requests = 0;
@@ -35,13 +35,13 @@ export async function runLoad({ url, token, corpora, seconds, kinds }) {
   const deadline = started + seconds * 1000;
   async function agent(corpus) {
     const sends = [
-      ...(kinds.includes('metrics') ? corpus.metrics.map((m) => () => post(`${url}/v1/metrics`, token, m.body, randomUUID())) : []),
+      ...(kinds.includes('metrics') ? corpus.metrics.map((m) => () => post(`${url}/v1/metrics`, corpus.token, m.body, randomUUID())) : []),
       ...(kinds.includes('refs')
         ? corpus.refs.map((r) => () => {
             // A fresh batch id per send: ingest deduplicates by it.
             const batch = ReferenceBatch.decode(r.body);
             batch.batchId = randomUUID();
-            return post(`${url}/v1/refs`, token, Buffer.from(ReferenceBatch.encode(batch)));
+            return post(`${url}/v1/refs`, corpus.token, Buffer.from(ReferenceBatch.encode(batch)));
           })
         : []),
     ];

@@ -3,7 +3,7 @@
  * slow server does not slow the offered load), metrics and reference batches in the agents'
  * order, each with a fresh batch id.
  *
- * openLoop({url, token, corpora, seconds, rate}) -> {statuses, latency, seconds}
+ * openLoop({url, corpora, seconds, rate}) -> {statuses, latency, seconds}
  *   rate:     batches per second offered
  *   statuses: count per HTTP status ('error' for a network failure)
  *   latency:  an HdrHistogram of the answered requests' latencies, microseconds
@@ -14,10 +14,10 @@ import proto from '@tierwise/proto';
 
 const { BATCH_ID_HEADER, ReferenceBatch } = proto;
 
-export async function openLoop({ url, token, corpora, seconds, rate }) {
+export async function openLoop({ url, corpora, seconds, rate }) {
   const sends = corpora.flatMap((corpus) => [
-    ...corpus.metrics.map((m) => ({ path: '/v1/metrics', body: m.body, metrics: true })),
-    ...corpus.refs.map((r) => ({ path: '/v1/refs', body: r.body, metrics: false })),
+    ...corpus.metrics.map((m) => ({ path: '/v1/metrics', body: m.body, metrics: true, token: corpus.token })),
+    ...corpus.refs.map((r) => ({ path: '/v1/refs', body: r.body, metrics: false, token: corpus.token })),
   ]);
   const latency = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   const statuses = {};
@@ -28,7 +28,7 @@ export async function openLoop({ url, token, corpora, seconds, rate }) {
   while (performance.now() - started < seconds * 1000) {
     const send = sends[next++ % sends.length];
     let body = send.body;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf' };
+    const headers = { authorization: `Bearer ${send.token}`, 'content-type': 'application/x-protobuf' };
     if (send.metrics) headers[BATCH_ID_HEADER] = randomUUID();
     else {
       const batch = ReferenceBatch.decode(body);

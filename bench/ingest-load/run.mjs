@@ -45,12 +45,12 @@ const seconds = Number(args.seconds);
 const workDir = mkdtempSync(path.join(tmpdir(), 'tierwise-ingest-load-'));
 try {
   const tenant = await seedTenant();
-  const { batches, corpora } = await agentCorpora({ trace: args.trace, agents, workDir });
+  const { batches, corpora } = await agentCorpora({ trace: args.trace, agents, workDir, tenant });
 
   const rows = [];
-  const measure = async (label, url, token, kinds, pid) => {
+  const measure = async (label, url, kinds, pid) => {
     const before = treeUsage(pid).cpuSeconds;
-    const result = await runLoad({ url, token, corpora, seconds, kinds });
+    const result = await runLoad({ url, corpora, seconds, kinds });
     const cpu = treeUsage(pid).cpuSeconds - before;
     const ok = result.statuses[200] ?? 0;
     rows.push({
@@ -65,12 +65,12 @@ try {
     });
   };
   console.log(`${agents} simulated agents, ${seconds} s per run, closed loop`);
-  await measure('ingest: metrics + refs', env.TIERWISE_INGEST_URL, tenant.agent_token, ['metrics', 'refs'], ingestPid);
-  await measure('ingest: metrics only', env.TIERWISE_INGEST_URL, tenant.agent_token, ['metrics'], ingestPid);
+  await measure('ingest: metrics + refs', env.TIERWISE_INGEST_URL, ['metrics', 'refs'], ingestPid);
+  await measure('ingest: metrics only', env.TIERWISE_INGEST_URL, ['metrics'], ingestPid);
   if (args.otelcol) {
     const collector = await startCollector(args.otelcol, workDir);
     try {
-      await measure('otelcol otlp→nop: metrics only', collector.url, null, ['metrics'], collector.pid);
+      await measure('otelcol otlp→nop: metrics only', collector.url, ['metrics'], collector.pid);
     } finally {
       collector.stop();
     }

@@ -48,13 +48,13 @@ async function tierwise(command) {
 }
 
 /** The sustainable rate now, batches/s (step 2 of the file comment). */
-async function sustainableRate(tenant, corpora) {
-  const closed = await runLoad({ url: env.TIERWISE_INGEST_URL, token: tenant.agent_token, corpora, seconds: 30, kinds: ['metrics', 'refs'] });
+async function sustainableRate(corpora) {
+  const closed = await runLoad({ url: env.TIERWISE_INGEST_URL, corpora, seconds: 30, kinds: ['metrics', 'refs'] });
   const saturation = (closed.statuses[200] ?? 0) / closed.seconds;
   console.log(`soak: closed loop, ${corpora.length} agents, 30 s: ${saturation.toFixed(1)} batches/s accepted, statuses ${JSON.stringify(closed.statuses)}`);
   let rate = Math.max(1, Math.floor(0.8 * saturation));
   for (let attempt = 0; attempt < 4; attempt++) {
-    const open = await openLoop({ url: env.TIERWISE_INGEST_URL, token: tenant.agent_token, corpora, seconds: 60, rate });
+    const open = await openLoop({ url: env.TIERWISE_INGEST_URL, corpora, seconds: 60, rate });
     const total = Object.values(open.statuses).reduce((a, b) => a + b, 0);
     const refused = total - (open.statuses[200] ?? 0);
     const p99 = open.latency.getValueAtPercentile(99) / 1000;
@@ -73,15 +73,15 @@ try {
     started = true;
   }
   const tenant = await seedTenant();
-  const { corpora } = await agentCorpora({ trace: args.trace, agents: Number(args.agents), workDir });
-  const rate = args.rate ? Number(args.rate) : await sustainableRate(tenant, corpora);
+  const { corpora } = await agentCorpora({ trace: args.trace, agents: Number(args.agents), workDir, tenant });
+  const rate = args.rate ? Number(args.rate) : await sustainableRate(corpora);
   console.log(`soak: ${args.minutes} minutes at ${rate} batches/s, processes ${JSON.stringify(stackPids())}`);
   const onePass = corpora.reduce((n, c) => n + c.metrics.length + c.refs.length, 0) / rate;
   const seconds = Number(args.minutes) * 60;
   const warmupSeconds = Math.round(Math.max(60, Math.min(onePass, seconds / 2)));
   console.log(`soak: warm-up ${warmupSeconds} s (one pass over the corpus takes ${onePass.toFixed(0)} s at this rate)`);
   const result = await soak({
-    url: env.TIERWISE_INGEST_URL, token: tenant.agent_token, corpora, seconds, rate, warmupSeconds,
+    url: env.TIERWISE_INGEST_URL, corpora, seconds, rate, warmupSeconds,
     pids: stackPids(), maxGrowthMiB: Number(args['max-growth-mib']),
   });
   process.exitCode = result.grew ? 1 : 0;

@@ -12,7 +12,7 @@
  * A process grows when either exceeds `maxGrowthMiB`. The warm-up should cover one pass over
  * the corpus: until then every batch brings new keys (volumes, intervals) into the jobs' state.
  *
- * soak({url, token, corpora, seconds, rate, pids, sampleSeconds, warmupSeconds, maxGrowthMiB})
+ * soak({url, corpora, seconds, rate, pids, sampleSeconds, warmupSeconds, maxGrowthMiB})
  *   -> {samples, statuses, latency, verdicts: [{process, firstMiB, lastMiB, minMiB, maxMiB,
  *       slopeMiBPerMin, projectedMiB, liveHeapStartMiB, liveHeapEndMiB, grows}], grew}
  */
@@ -37,7 +37,7 @@ function slope(xs, ys) {
   return den === 0 ? 0 : num / den;
 }
 
-export async function soak({ url, token, corpora, seconds, rate, pids, sampleSeconds = 10, warmupSeconds = 60, maxGrowthMiB = 64 }) {
+export async function soak({ url, corpora, seconds, rate, pids, sampleSeconds = 10, warmupSeconds = 60, maxGrowthMiB = 64 }) {
   const jvms = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, jvmPid(pid)]).filter(([, p]) => p));
   const samples = [];
   const liveHeap = { start: {}, end: {} };
@@ -62,7 +62,7 @@ export async function soak({ url, token, corpora, seconds, rate, pids, sampleSec
   const sampler = setInterval(sample, sampleSeconds * 1000);
   let warm = Promise.resolve();
   const warmup = setTimeout(() => { warm = collectLive(liveHeap.start); }, warmupSeconds * 1000);
-  const { statuses, latency } = await openLoop({ url, token, corpora, seconds, rate });
+  const { statuses, latency } = await openLoop({ url, corpora, seconds, rate });
   clearInterval(sampler);
   clearTimeout(warmup);
   await warm;

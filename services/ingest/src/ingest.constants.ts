@@ -47,7 +47,7 @@ export const MAX_IN_FLIGHT_BATCHES = 20;
 
 /**
  * Load shedding: telemetry requests (POST /v1/metrics, /v1/refs) one ingest process holds open
- * at once, counted from before the body is read until the answer is sent. Beyond it a request is
+ * at once, counted from authentication (before the body is read) until the answer is sent. Beyond it a request is
  * answered 503 with Retry-After {@link RETRY_AFTER_BUSY_SECONDS} without reading its body, so a
  * burst (or a starved database) queues on the agents' spools, not in ingest's heap: the bodies
  * held are at most this many times {@link MAX_BODY_BYTES}. Above {@link MAX_IN_FLIGHT_BATCHES}
@@ -55,5 +55,21 @@ export const MAX_IN_FLIGHT_BATCHES = 20;
  */
 export const MAX_OPEN_TELEMETRY_REQUESTS = 64;
 
-/** Seconds an agent should wait before retrying when ingest is at {@link MAX_IN_FLIGHT_BATCHES} or {@link MAX_OPEN_TELEMETRY_REQUESTS}. */
+/**
+ * Telemetry requests one agent credential holds open at once (the agent sends its metrics and
+ * reference batches one at a time per stream): one agent, or one stolen credential, cannot take
+ * the slots of {@link MAX_OPEN_TELEMETRY_REQUESTS} from the others.
+ */
+export const MAX_OPEN_TELEMETRY_REQUESTS_PER_AGENT = 8;
+
+/**
+ * Slowest body ingest waits for, bytes per second: an admitted telemetry body must arrive within
+ * {@link BODY_GRACE_MS} plus its length at this rate (a {@link MAX_BODY_BYTES} body: 138 s), so a client that trickles its body cannot hold a slot.
+ */
+export const MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
+
+/** Milliseconds an admitted body may take beyond its length at {@link MIN_BODY_BYTES_PER_SECOND}. */
+export const BODY_GRACE_MS = 10_000;
+
+/** Seconds an agent should wait before retrying when ingest is at {@link MAX_IN_FLIGHT_BATCHES}, {@link MAX_OPEN_TELEMETRY_REQUESTS} or {@link MAX_OPEN_TELEMETRY_REQUESTS_PER_AGENT}. */
 export const RETRY_AFTER_BUSY_SECONDS = 1;

@@ -20,12 +20,36 @@ export interface AgentRequest extends Request {
 }
 
 /**
- * Authenticates `Authorization: Bearer <agent credential>` (ingest's batches, the api's agent
- * routes): the credential's SHA-256 must belong to an agent that is not revoked. Looked up
- * through the SECURITY DEFINER function agent_credential_status (the tenant is not known yet,
- * so RLS would hide the row), which also tells a revoked credential from an unknown one.
+ * The agent whose credential `authorization` (`Bearer <agent credential>`) carries: its SHA-256
+ * must belong to an agent that is not revoked. Looked up through the SECURITY DEFINER function
+ * agent_credential_status (the tenant is not known yet, so RLS would hide the row), which also
+ * tells a revoked credential from an unknown one. One indexed query; nothing else is spent.
  * @throws ApiError 401 `unauthorized` (missing or unknown credential) or `agent_revoked`
- *   (the message gives the time of revocation); nothing of the request is processed.
+ *   (the message gives the time of revocation).
+ */
+export async function authenticateAgent(database: DatabaseService, authorization: string | undefined): Promise<AgentPrincipal> {
+  const credential = bearerCredential(authorization);
+  if (!credential) {
+    throw new ApiError(ErrorCode.Unauthorized, 'missing Authorization: Bearer <agent credential>');
+  }
+  const { rows } = await database.pool.query<{ agent_id: string; tenant_id: string; revoked_at: Date | null }>(
+    'SELECT agent_id, tenant_id, revoked_at FROM agent_credential_status($1)',
+    [sha256Hex(credential)],
+  );
+  const found = rows[0];
+  if (!found) {
+    throw new ApiError(ErrorCode.Unauthorized, 'agent credential is unknown (enroll the agent with an enrollment token)');
+  }
+  if (found.revoked_at) {
+    throw new ApiError(ErrorCode.AgentRevoked, `agent ${found.agent_id} was revoked at ${found.revoked_at.toISOString()}; its data is refused (enroll the host again)`);
+  }
+  return { agentId: found.agent_id, tenantId: found.tenant_id };
+}
+
+/**
+ * Guards the agent routes with {@link authenticateAgent}, unless a middleware in front (ingest's
+ * telemetry admission, which authenticates before it reads a body) already set `request.agent`.
+ * @throws ApiError 401 as {@link authenticateAgent}; nothing of the request is processed.
  */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
@@ -33,22 +57,7 @@ export class AgentAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AgentRequest>();
-    const credential = bearerCredential(request.header('authorization'));
-    if (!credential) {
-      throw new ApiError(ErrorCode.Unauthorized, 'missing Authorization: Bearer <agent credential>');
-    }
-    const { rows } = await this.database.pool.query<{ agent_id: string; tenant_id: string; revoked_at: Date | null }>(
-      'SELECT agent_id, tenant_id, revoked_at FROM agent_credential_status($1)',
-      [sha256Hex(credential)],
-    );
-    const found = rows[0];
-    if (!found) {
-      throw new ApiError(ErrorCode.Unauthorized, 'agent credential is unknown (enroll the agent with an enrollment token)');
-    }
-    if (found.revoked_at) {
-      throw new ApiError(ErrorCode.AgentRevoked, `agent ${found.agent_id} was revoked at ${found.revoked_at.toISOString()}; its data is refused (enroll the host again)`);
-    }
-    request.agent = { agentId: found.agent_id, tenantId: found.tenant_id };
+    request.agent ??= await authenticateAgent(this.database, request.header('authorization'));
     return true;
   }
 }

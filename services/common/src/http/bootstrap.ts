@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { ConsoleLogger, type LogLevel, StandardSchemaValidationPipe, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -11,6 +12,19 @@ import { requestLogMiddleware } from './request-log.middleware.js';
 /** Address the local stack's servers and the tests bind to (services: TIERWISE_BIND_ADDRESS, same default). */
 export const BIND_ADDRESS = '127.0.0.1';
 
+/**
+ * Milliseconds a client has to send a request's headers (Node's `server.headersTimeout`, default
+ * 60 s): a connection that trickles them is closed (408) before any route sees it.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * Milliseconds a client has to send a whole request, headers and body (Node's
+ * `server.requestTimeout`, default 300 s): bounds what a slow client can hold. Ingest also bounds
+ * each admitted telemetry body by a minimum rate (docs/security.md "Slow clients").
+ */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
 export interface ServiceAppOptions {
   /** Register Nest's JSON/urlencoded body parsers (default true; ingest registers its own raw parser). */
   bodyParser?: boolean;
@@ -22,6 +36,7 @@ export interface ServiceAppOptions {
  * Creates a Nest application with the behaviour every Tierwise service shares: JSON logs,
  * x-request-id on every request and answer, one log line per request, zod (Standard Schema)
  * validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
+ * header and request read timeouts ({@link HEADERS_TIMEOUT_MS}, {@link REQUEST_TIMEOUT_MS}),
  * error bodies `{code, message, request_id, doc_url}` for every exception (including unknown routes and
  * body-parser errors), and the error-code reference doc_url points to (GET /docs/errors).
  * Middleware added here runs before any body parser registered later.
@@ -35,6 +50,9 @@ export async function createServiceApp(module: Type<unknown>, options: ServiceAp
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  const server = app.getHttpServer() as Server;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   app.use(requestIdMiddleware, requestLogMiddleware);
   (app.getHttpAdapter().getInstance() as Application).get(ERROR_DOCS_PATH, serveErrorDocs);
   app.useGlobalFilters(new ErrorFilter());

@@ -1,15 +1,16 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BIND_ADDRESS, createServiceApp } from '@tierwise/common';
 import { AppModule } from '../../src/app.module.js';
+import type { AdmissionLimits } from '../../src/controllers/telemetry-admission.js';
 import { configureIngestHttp } from '../../src/ingest-http.js';
 
 /**
  * The ingest application as main.ts builds it, listening on an ephemeral port of 127.0.0.1
- * (`openTelemetryRequests`: the load-shedding bound, main.ts's default unless given).
+ * (`limits`: the telemetry admission bounds, main.ts's defaults unless given).
  */
-export async function startIngest(openTelemetryRequests?: number): Promise<{ app: NestExpressApplication; url: string }> {
+export async function startIngest(limits?: AdmissionLimits): Promise<{ app: NestExpressApplication; url: string }> {
   const app = await createServiceApp(AppModule, { bodyParser: false, logLevels: ['fatal', 'error'] });
-  configureIngestHttp(app, openTelemetryRequests);
+  configureIngestHttp(app, limits);
   await app.listen(0, BIND_ADDRESS);
   return { app, url: await app.getUrl() };
 }
