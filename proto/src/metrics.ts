@@ -14,6 +14,12 @@ export const BLOCK_SIZE_BYTES = 4096;
 /** HTTP header carrying the agent's batch id (a UUID) on `POST /v1/metrics`. */
 export const BATCH_ID_HEADER = "X-Tierwise-Batch-Id";
 
+/** Largest value of a Sum data point or histogram bucket count (METRICS.md "Limits"): 2^48 - 1. */
+export const MAX_DELTA_VALUE = 2n ** 48n - 1n;
+
+/** Largest gauge value (METRICS.md "Limits"): 2^62. */
+export const MAX_GAUGE_VALUE = 2n ** 62n;
+
 /** Kafka topics written by ingest; value = `tierwise.v1.IngestRecord`, key `<tenant_id>/<volume_id>`. */
 export const KAFKA_TOPICS = {
   metrics: "telemetry.metrics.v1",

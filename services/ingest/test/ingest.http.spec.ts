@@ -6,6 +6,7 @@ import { TestTenants } from '@tierwise/common/testing';
 import { ATTR, ExportMetricsServiceRequest, ExportMetricsServiceResponse, KAFKA_TOPICS, ReferenceBatch } from '@tierwise/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngest } from './support/ingest-app.js';
+import { INVALID_METRICS_CASES, invalidMetricsBatch } from './support/invalid-metrics.js';
 import { KafkaTap } from './support/kafka-tap.js';
 import { metricsRequest, referenceBatch, testVolume } from './support/telemetry-fixtures.js';
 
@@ -107,6 +108,18 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     const volume = testVolume();
     expect((await postMetrics(metricsRequest([volume]))).status).toBe(200);
     expect((await metricsTap.drain()).map((r) => r.key)).toEqual([`${tenant.tenant_id}/${volume.volumeId}`]);
+  });
+
+  it("answers 400 with the reason to every batch the metrics job would reject, and publishes none of it", async () => {
+    const end = BigInt(Date.now()) * 1_000_000n;
+    for (const { name, set, reason } of INVALID_METRICS_CASES) {
+      const response = await postMetrics(ExportMetricsServiceRequest.encode(invalidMetricsBatch(set, end)));
+      expect(response.status, name).toBe(400);
+      expect(((await response.json()) as { message: string }).message, name).toContain(reason);
+    }
+    expect(await metricsTap.drain()).toEqual([]);
+    expect((await postMetrics(ExportMetricsServiceRequest.encode(invalidMetricsBatch({}, end)))).status).toBe(200);
+    expect(await metricsTap.drain()).toHaveLength(1);
   });
 
   it('publishes a batch id once, whether the retries come concurrently or later, and answers 200 each time', async () => {

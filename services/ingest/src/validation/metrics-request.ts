@@ -1,5 +1,6 @@
 import {
   ATTR,
+  CACHE_MODES,
   type ExportMetricsServiceRequest,
   type KeyValue,
   METRIC_SPECS,
@@ -7,6 +8,7 @@ import {
   type ResourceMetrics,
 } from '@tierwise/proto';
 import { MAX_RESOURCE_METRICS } from '../ingest.constants.js';
+import { checkMetricPoints } from './metric-points.js';
 import { checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** One volume of an OTLP request: its ids, its opted-in names, and its ResourceMetrics. */
@@ -27,9 +29,12 @@ const MAX_NAME_LENGTH = 256;
 /**
  * Validates a decoded OTLP ExportMetricsServiceRequest against the agent telemetry contract
  * (proto/METRICS.md): 1 to 1000 ResourceMetrics, each with `host.id` and `tierwise.volume.id`
- * (lowercase hex), `tierwise.cluster.id` when present (lowercase hex); only the metric names of METRICS.md, each with its data kind; every data
- * point timestamp no more than 5 minutes ahead of now and no more than 30 days old, and
- * start <= time.
+ * (lowercase hex), `tierwise.cluster.id` when present (lowercase hex), `tierwise.cache.mode` when
+ * present one of {@link CACHE_MODES}; only the metric names of METRICS.md, each with its data kind
+ * and its data points within METRICS.md "Limits" ({@link checkMetricPoints}); every data point
+ * timestamp no more than 5 minutes ahead of now and no more than 30 days old; the points of one
+ * interval agreeing on a non-zero start before their time. What passes here the metrics job's
+ * parser accepts too (`proto/testdata/invalid_metrics.json` holds the cases both refuse).
  *
  * @param request the decoded request.
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
@@ -55,12 +60,18 @@ export function validateMetricsRequest(request: ExportMetricsServiceRequest, now
       clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
       resourceMetrics,
     };
+    const mode = stringAttribute(attributes, ATTR.cacheMode, where);
+    if (mode !== undefined && !(CACHE_MODES as readonly string[]).includes(mode)) {
+      reject(`${where} resource attribute ${ATTR.cacheMode} '${mode.slice(0, 80)}' is not ${CACHE_MODES.join(' or ')}`);
+    }
     checkMetrics(resourceMetrics, nowUnixNano, where);
     return volume;
   });
 }
 
 function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, where: string): void {
+  /** Interval end (time_unix_nano) -> its start, 0n until a point gives one. */
+  const starts = new Map<bigint, bigint>();
   resourceMetrics.scopeMetrics.forEach((scopeMetrics, s) => {
     scopeMetrics.metrics.forEach((metric, m) => {
       const at = `${where}.scopeMetrics[${s}].metrics[${m}] "${metric.name.slice(0, 80)}"`;
@@ -72,16 +83,24 @@ function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, whe
       if (!data) {
         reject(`${at}: must be a ${spec.kind} (proto/METRICS.md)`);
       }
+      checkMetricPoints(metric, metric.name as MetricName, at);
       // Every kind's data points carry the interval's two timestamps.
       const points: readonly { startTimeUnixNano: bigint; timeUnixNano: bigint }[] = data.dataPoints;
       points.forEach((point, p) => {
         checkTimestamp(point.timeUnixNano, nowUnixNano, `${at}.dataPoints[${p}].time_unix_nano`);
-        if (point.startTimeUnixNano > point.timeUnixNano) {
-          reject(`${at}.dataPoints[${p}]: start_time_unix_nano ${point.startTimeUnixNano} is after time_unix_nano ${point.timeUnixNano}`);
+        const start = starts.get(point.timeUnixNano) ?? 0n;
+        if (point.startTimeUnixNano !== 0n && start !== 0n && start !== point.startTimeUnixNano) {
+          reject(`${at}.dataPoints[${p}]: data points ending at ${point.timeUnixNano} ns disagree on the start (${start} vs ${point.startTimeUnixNano})`);
         }
+        starts.set(point.timeUnixNano, point.startTimeUnixNano === 0n ? start : point.startTimeUnixNano);
       });
     });
   });
+  for (const [end, start] of starts) {
+    if (start === 0n || start >= end) {
+      reject(`${where}: interval ending at ${end} ns has no valid start_time_unix_nano (${start})`);
+    }
+  }
 }
 
 function stringAttribute(attributes: KeyValue[], key: string, where: string): string | undefined {

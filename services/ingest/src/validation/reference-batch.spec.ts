@@ -59,7 +59,7 @@ describe('validateReferenceBatch', () => {
     expect(() => validateReferenceBatch({ ...batch, distinctBlocksHllPrecision: 19 }, NOW)).toThrow(
       'distinct_blocks_hll_precision must be in 4..18 (or 0: none), got 19',
     );
-    expect(() => validateReferenceBatch({ ...batch, samplingModulus: 100n, samplingThreshold: 1n }, NOW)).toThrow(
+    expect(() => validateReferenceBatch({ ...batch, samplingModulus: 100n, samplingThreshold: 100n }, NOW)).toThrow(
       'sampling_modulus 100 must divide 2^24',
     );
     expect(() => validateReferenceBatch({ ...batch, consideredReferences: 2n }, NOW)).toThrow(
@@ -100,6 +100,14 @@ describe('validateReferenceBatch', () => {
     );
     expect(() => validateReferenceBatch({ ...batch, references: [...batch.references].reverse() }, NOW)).toThrow(
       /references\[1\]\.time_offset_us 250 is before the previous reference's \(500\)/,
+    );
+  });
+
+  it('refuses a reference outside the SHARDS sample, which the working-set job would reject', () => {
+    const batch = decoded();
+    const unsampled = batch.samplingModulus * 7n + batch.samplingThreshold;
+    expect(() => validateReferenceBatch({ ...batch, references: [{ ...batch.references[0], blockHash: unsampled }] }, NOW)).toThrow(
+      `references[0].block_hash ${unsampled} is not in the sample`,
     );
   });
 });

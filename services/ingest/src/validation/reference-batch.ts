@@ -14,7 +14,8 @@ const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
  * Validates a decoded tierwise.v1.ReferenceBatch (proto/tierwise/v1/reference_batch.proto):
  * batch, host and volume ids present, the cluster id when present; SHARDS parameters with P > 0 and 0 < T <= P
  * (sampling rate R = T / P, Waldspurger et al., FAST 2015); at most 100,000 references, each
- * READ or WRITE, at least one 4 KiB block long, in time order; base time and last reference
+ * READ or WRITE, its block hash in the sample (H mod P < T), at least one 4 KiB block long, in
+ * time order; base time and last reference
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
  * {@link checkStreamTotals}).
  *
@@ -42,6 +43,9 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
   batch.references.forEach((reference, i) => {
     if (reference.direction !== Direction.READ && reference.direction !== Direction.WRITE) {
       reject(`references[${i}].direction must be READ or WRITE, got ${reference.direction}`);
+    }
+    if (reference.blockHash % batch.samplingModulus >= batch.samplingThreshold) {
+      reject(`references[${i}].block_hash ${reference.blockHash} is not in the sample (H mod P >= T for P=${batch.samplingModulus}, T=${batch.samplingThreshold})`);
     }
     if (reference.lengthBlocks < 1) {
       reject(`references[${i}].length_blocks must be >= 1`);

@@ -129,7 +129,8 @@ export function referenceBatch(volume: TestVolume, count = 3, batchId = randomUU
     baseTimeUnixNano: BigInt(Date.now()) * 1_000_000n,
     sequence: 0n,
     references: Array.from({ length: count }, (_, i) => ({
-      blockHash: BigInt.asUintN(64, BigInt(`0x${randomBytes(8).toString('hex')}`)),
+      // A random hash in the sample: its low 24 bits (H mod P) below T = 2^16.
+      blockHash: BigInt.asUintN(64, BigInt(`0x${randomBytes(8).toString('hex')}`)) & ~0xff0000n,
       direction: i % 3 === 0 ? Direction.WRITE : Direction.READ,
       lengthBlocks: 1 + (i % 4),
       timeOffsetUs: BigInt(i * 250),

@@ -18,7 +18,7 @@ public class BlockSizeCounts {
   public BlockSizeCounts() {}
 
   /**
-   * Adds {@code other} into this.
+   * Adds {@code other} into this (saturating, {@link SaturatingCounters}).
    *
    * @return a bit mask of the (direction, bin) cells that changed: bit {@code bin} for reads,
    *     bit {@code COUNT + bin} for writes
@@ -27,13 +27,13 @@ public class BlockSizeCounts {
     long changed = 0;
     for (int i = 0; i < IoLengthBins.COUNT; i++) {
       if (other.readOps[i] != 0 || other.readBytes[i] != 0) {
-        readOps[i] += other.readOps[i];
-        readBytes[i] += other.readBytes[i];
+        readOps[i] = SaturatingCounters.add(readOps[i], other.readOps[i]);
+        readBytes[i] = SaturatingCounters.add(readBytes[i], other.readBytes[i]);
         changed |= 1L << i;
       }
       if (other.writeOps[i] != 0 || other.writeBytes[i] != 0) {
-        writeOps[i] += other.writeOps[i];
-        writeBytes[i] += other.writeBytes[i];
+        writeOps[i] = SaturatingCounters.add(writeOps[i], other.writeOps[i]);
+        writeBytes[i] = SaturatingCounters.add(writeBytes[i], other.writeBytes[i]);
         changed |= 1L << (IoLengthBins.COUNT + i);
       }
     }

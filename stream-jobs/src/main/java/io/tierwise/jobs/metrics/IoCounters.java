@@ -35,16 +35,16 @@ public class IoCounters {
     return c;
   }
 
-  /** Adds {@code other} into this. */
+  /** Adds {@code other} into this (saturating, {@link SaturatingCounters}). */
   public void add(IoCounters other) {
-    readOps += other.readOps;
-    writeOps += other.writeOps;
-    readBytes += other.readBytes;
-    writeBytes += other.writeBytes;
-    cacheHits += other.cacheHits;
-    cacheMisses += other.cacheMisses;
-    readCacheHits += other.readCacheHits;
-    readCacheMisses += other.readCacheMisses;
-    evictedBytes += other.evictedBytes;
+    readOps = SaturatingCounters.add(readOps, other.readOps);
+    writeOps = SaturatingCounters.add(writeOps, other.writeOps);
+    readBytes = SaturatingCounters.add(readBytes, other.readBytes);
+    writeBytes = SaturatingCounters.add(writeBytes, other.writeBytes);
+    cacheHits = SaturatingCounters.add(cacheHits, other.cacheHits);
+    cacheMisses = SaturatingCounters.add(cacheMisses, other.cacheMisses);
+    readCacheHits = SaturatingCounters.add(readCacheHits, other.readCacheHits);
+    readCacheMisses = SaturatingCounters.add(readCacheMisses, other.readCacheMisses);
+    evictedBytes = SaturatingCounters.add(evictedBytes, other.evictedBytes);
   }
 }

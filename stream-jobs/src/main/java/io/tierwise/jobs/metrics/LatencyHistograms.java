@@ -67,7 +67,7 @@ public class LatencyHistograms {
     add(one);
   }
 
-  /** Adds every count of {@code other} into this (a merge of sorted sparse vectors). */
+  /** Adds every count of {@code other} into this (a merge of sorted sparse vectors, saturating). */
   public void add(LatencyHistograms other) {
     if (other.cells.length == 0) {
       return;
@@ -86,7 +86,7 @@ public class LatencyHistograms {
         v[n++] = other.counts[j++];
       } else {
         c[n] = cells[i];
-        v[n++] = counts[i++] + other.counts[j++];
+        v[n++] = SaturatingCounters.add(counts[i++], other.counts[j++]);
       }
     }
     cells = Arrays.copyOf(c, n);

@@ -49,7 +49,7 @@ public class MeasuredLatency {
   /** Adds every count of {@code other} into this. */
   public void add(MeasuredLatency other) {
     for (int i = 0; i < ops.length; i++) {
-      ops[i] += other.ops[i];
+      ops[i] = SaturatingCounters.add(ops[i], other.ops[i]);
       sumMicros[i] += other.sumMicros[i];
     }
   }

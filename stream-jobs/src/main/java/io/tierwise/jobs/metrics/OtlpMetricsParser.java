@@ -37,8 +37,10 @@ import java.util.TreeMap;
  * {@code start_time_unix_nano} (gauges may leave it 0).
  *
  * <p>A violation (missing volume id, unknown direction, source or size bin, cumulative temporality,
- * other histogram bounds, negative counts, interval with no start) rejects the whole record with a
- * message naming the metric and the problem.
+ * other histogram bounds, negative, non-finite or out-of-limit values, interval with no start)
+ * rejects the whole record with a message naming the metric and the problem. Ingest refuses the
+ * same batches first (services/ingest/src/validation); {@code proto/testdata/invalid_metrics.json}
+ * lists the cases both must refuse.
  */
 public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
   private static final long serialVersionUID = 1L;
@@ -51,6 +53,10 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
   public static final String CLUSTER_ID_ATTRIBUTE = "tierwise.cluster.id";
   /** Resource attribute holding the cache mode at interval end. */
   public static final String CACHE_MODE_ATTRIBUTE = "tierwise.cache.mode";
+  /** Largest value of a delta data point or histogram bucket, 2^48 - 1 (proto/METRICS.md "Limits"). */
+  public static final long MAX_DELTA_VALUE = (1L << 48) - 1;
+  /** Largest gauge value, 2^62 (proto/METRICS.md "Limits"). */
+  public static final long MAX_GAUGE_VALUE = 1L << 62;
 
   @Override
   public List<IntervalMetrics> parse(IngestRecord record) throws InvalidRecordException {
@@ -178,22 +184,22 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         }
         case "tierwise.cache.occupancy" -> {
           for (NumberDataPoint p : gauge()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).occupancyBytes = count(p);
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).occupancyBytes = gaugeValue(p);
           }
         }
         case "tierwise.cache.capacity" -> {
           for (NumberDataPoint p : gauge()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).capacityBytes = count(p);
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).capacityBytes = gaugeValue(p);
           }
         }
         case "tierwise.cache.dirty" -> {
           for (NumberDataPoint p : gauge()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.dirtyBytes = count(p);
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.dirtyBytes = gaugeValue(p);
           }
         }
         case "tierwise.replication.peers" -> {
           for (NumberDataPoint p : gauge()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.healthyPeers = count(p);
+            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.healthyPeers = gaugeValue(p);
           }
         }
         case "tierwise.cache.fallbacks" -> {
@@ -215,6 +221,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         if (p.getBucketCountsCount() != IoLengthBins.COUNT) {
           throw invalid(p.getBucketCountsCount() + " bucket counts, expected " + IoLengthBins.COUNT);
         }
+        checkBuckets(p);
         long[] ops = isWrite(p.getAttributesList())
             ? interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.writeOps
             : interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.readOps;
@@ -238,10 +245,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         if (bin < 0) {
           throw invalid("tierwise.io.size_bin '" + label + "' is not a vscsiStats ioLength bin");
         }
+        checkBuckets(p);
         long[] buckets = p.getBucketCountsList().stream().mapToLong(Long::longValue).toArray();
-        if (Arrays.stream(buckets).anyMatch(c -> c < 0)) {
-          throw invalid("bucket count above 2^63 (fixed64 overflow)");
-        }
         IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
         if (source >= 0) {
           boolean write = isWrite(p.getAttributesList());
@@ -307,7 +312,20 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
       throw invalid("io.direction '" + direction + "' is not read or write");
     }
 
+    /** A delta sum's value: 0 to {@link #MAX_DELTA_VALUE}. */
     private long count(NumberDataPoint p) throws InvalidRecordException {
+      return value(p, MAX_DELTA_VALUE);
+    }
+
+    /** A gauge's value: 0 to {@link #MAX_GAUGE_VALUE}. */
+    private long gaugeValue(NumberDataPoint p) throws InvalidRecordException {
+      return value(p, MAX_GAUGE_VALUE);
+    }
+
+    private long value(NumberDataPoint p, long max) throws InvalidRecordException {
+      if (p.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE && !Double.isFinite(p.getAsDouble())) {
+        throw invalid("value " + p.getAsDouble() + " is not a finite number");
+      }
       long v = switch (p.getValueCase()) {
         case AS_INT -> p.getAsInt();
         case AS_DOUBLE -> Math.round(p.getAsDouble());
@@ -316,7 +334,23 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
       if (v < 0) {
         throw invalid("negative value " + v);
       }
+      if (v > max) {
+        throw invalid("value " + v + " is above the limit " + max + " (proto/METRICS.md \"Limits\")");
+      }
       return v;
+    }
+
+    /** Every bucket count at most {@link #MAX_DELTA_VALUE} (fixed64: compared unsigned), the sum finite and >= 0. */
+    private void checkBuckets(HistogramDataPoint p) throws InvalidRecordException {
+      for (long c : p.getBucketCountsList()) {
+        if (Long.compareUnsigned(c, MAX_DELTA_VALUE) > 0) {
+          throw invalid("bucket count " + Long.toUnsignedString(c) + " is above the limit " + MAX_DELTA_VALUE
+              + " (proto/METRICS.md \"Limits\")");
+        }
+      }
+      if (p.hasSum() && !(Double.isFinite(p.getSum()) && p.getSum() >= 0)) {
+        throw invalid("sum " + p.getSum() + " is not a finite number >= 0");
+      }
     }
 
     private IntervalMetrics interval(long startUnixNano, long endUnixNano) throws InvalidRecordException {

@@ -143,8 +143,8 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     row.volumes = cell.volumes.length;
     row.io = cell.io.copy();
     for (int v = 0; v < cell.volumes.length; v++) {
-      row.occupancyBytes += cell.occupancyBytes[v];
-      row.capacityBytes += cell.capacityBytes[v];
+      row.occupancyBytes = SaturatingCounters.add(row.occupancyBytes, cell.occupancyBytes[v]);
+      row.capacityBytes = SaturatingCounters.add(row.capacityBytes, cell.capacityBytes[v]);
     }
     row.latency = cell.latency.copy();
     row.sources = cell.sources.copy();

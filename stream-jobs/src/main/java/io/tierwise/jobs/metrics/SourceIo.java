@@ -81,15 +81,11 @@ public class SourceIo {
     return true;
   }
 
-  /** Adds every count of {@code other} into this. */
+  /** Adds every count of {@code other} into this (saturating, {@link SaturatingCounters}). */
   public void add(SourceIo other) {
-    for (int i = 0; i < SLOTS; i++) {
-      ops[i] += other.ops[i];
-      bytes[i] += other.bytes[i];
-    }
-    for (int i = 0; i < latency.length; i++) {
-      latency[i] += other.latency[i];
-    }
+    SaturatingCounters.addInto(ops, other.ops);
+    SaturatingCounters.addInto(bytes, other.bytes);
+    SaturatingCounters.addInto(latency, other.latency);
   }
 
   /** An independent copy. */

@@ -1,0 +1,119 @@
+import {
+  AggregationTemporality,
+  ATTR,
+  type HistogramDataPoint,
+  IO_DIRECTIONS,
+  IO_LENGTH_BINS,
+  IO_LENGTH_BOUNDS_BYTES,
+  IO_SOURCES,
+  type KeyValue,
+  LATENCY_BOUNDS_US,
+  MAX_DELTA_VALUE,
+  MAX_GAUGE_VALUE,
+  METRIC,
+  type Metric,
+  type MetricName,
+  type NumberDataPoint,
+} from '@tierwise/proto';
+import { reject } from './validation.js';
+
+/** The data point attributes each metric must carry, with their allowed values (proto/METRICS.md "Metrics"). */
+const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, readonly string[]>> = {
+  [METRIC.ioOperations]: [ATTR.ioDirection, ATTR.ioSource],
+  [METRIC.ioBytes]: [ATTR.ioDirection, ATTR.ioSource],
+  [METRIC.ioSize]: [ATTR.ioDirection],
+  [METRIC.ioSizeBytes]: [ATTR.ioDirection, ATTR.ioSizeBin],
+  [METRIC.ioLatency]: [ATTR.ioDirection, ATTR.ioSource, ATTR.ioSizeBin],
+  [METRIC.cacheHits]: [ATTR.ioDirection],
+  [METRIC.cacheMisses]: [ATTR.ioDirection],
+};
+
+const ATTRIBUTE_VALUES: Readonly<Record<string, readonly string[]>> = {
+  [ATTR.ioDirection]: IO_DIRECTIONS,
+  [ATTR.ioSource]: IO_SOURCES,
+  [ATTR.ioSizeBin]: IO_LENGTH_BINS.map((bin) => bin.label),
+};
+
+/** The histograms' fixed bounds (proto/METRICS.md); their bucket counts are one more. */
+const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; name: string }>> = {
+  [METRIC.ioSize]: { bounds: IO_LENGTH_BOUNDS_BYTES, name: 'the vscsiStats ioLength bins' },
+  [METRIC.ioLatency]: { bounds: LATENCY_BOUNDS_US, name: 'the latency bounds of METRICS.md' },
+};
+
+/**
+ * Checks the data points of one metric whose name and kind are already known to be the
+ * contract's, as the metrics job's parser would (proto/METRICS.md "Limits"): delta temporality,
+ * values and bucket counts within limits, the required attributes with allowed values, the
+ * fixed histogram bounds.
+ * @param at names the metric in the error, e.g. `resourceMetrics[0]...metrics[2] "tierwise.io.size"`.
+ * @throws ApiError invalid_body naming the data point and the problem.
+ */
+export function checkMetricPoints(metric: Metric, name: MetricName, at: string): void {
+  const required = REQUIRED_ATTRIBUTES[name] ?? [];
+  if (metric.sum) {
+    checkDelta(metric.sum.aggregationTemporality, at);
+    metric.sum.dataPoints.forEach((p, i) => checkNumber(p, MAX_DELTA_VALUE, required, `${at}.dataPoints[${i}]`));
+  } else if (metric.gauge) {
+    metric.gauge.dataPoints.forEach((p, i) => checkNumber(p, MAX_GAUGE_VALUE, required, `${at}.dataPoints[${i}]`));
+  } else if (metric.histogram) {
+    checkDelta(metric.histogram.aggregationTemporality, at);
+    metric.histogram.dataPoints.forEach((p, i) => checkHistogram(p, HISTOGRAM_BOUNDS[name], required, `${at}.dataPoints[${i}]`));
+  }
+}
+
+function checkDelta(temporality: AggregationTemporality, at: string): void {
+  if (temporality !== AggregationTemporality.DELTA) {
+    reject(`${at}: temporality ${AggregationTemporality[temporality] ?? temporality} is not delta`);
+  }
+}
+
+function checkNumber(point: NumberDataPoint, max: bigint, required: readonly string[], at: string): void {
+  checkAttributes(point.attributes, required, at);
+  if (point.asDouble !== undefined) {
+    if (!Number.isFinite(point.asDouble)) {
+      reject(`${at}: value ${point.asDouble} is not a finite number`);
+    }
+    checkRange(BigInt(Math.round(point.asDouble)), max, 'value', at);
+  } else if (point.asInt !== undefined) {
+    checkRange(point.asInt, max, 'value', at);
+  } else {
+    reject(`${at}: data point without a value`);
+  }
+}
+
+function checkHistogram(point: HistogramDataPoint, fixed: { bounds: readonly number[]; name: string } | undefined, required: readonly string[], at: string): void {
+  checkAttributes(point.attributes, required, at);
+  if (fixed) {
+    const { bounds, name } = fixed;
+    if (point.explicitBounds.length !== bounds.length || point.explicitBounds.some((b, i) => b !== bounds[i])) {
+      reject(`${at}: explicit_bounds (${point.explicitBounds.length} of them, first ${point.explicitBounds.slice(0, 3).join(', ')}) are not ${name}`);
+    }
+    if (point.bucketCounts.length !== bounds.length + 1) {
+      reject(`${at}: ${point.bucketCounts.length} bucket counts, expected ${bounds.length + 1}`);
+    }
+  }
+  for (const count of point.bucketCounts) {
+    checkRange(count, MAX_DELTA_VALUE, 'bucket count', at);
+  }
+  if (point.sum !== undefined && !(Number.isFinite(point.sum) && point.sum >= 0)) {
+    reject(`${at}: sum ${point.sum} is not a finite number >= 0`);
+  }
+}
+
+function checkRange(value: bigint, max: bigint, what: string, at: string): void {
+  if (value < 0n) {
+    reject(`${at}: negative ${what} ${value}`);
+  }
+  if (value > max) {
+    reject(`${at}: ${what} ${value} is above the limit ${max} (proto/METRICS.md "Limits")`);
+  }
+}
+
+function checkAttributes(attributes: KeyValue[], required: readonly string[], at: string): void {
+  for (const key of required) {
+    const value = attributes.find((a) => a.key === key)?.value?.stringValue;
+    if (value === undefined || !ATTRIBUTE_VALUES[key].includes(value)) {
+      reject(`${at}: ${key} '${value ?? ''}' is not ${ATTRIBUTE_VALUES[key].join(', ')}`);
+    }
+  }
+}
