@@ -1,6 +1,9 @@
 import type { EnvName } from '@tierwise/common';
 
-/** The TIERWISE_* variables the api needs (infra/local/env.sh); the rate limit has a default, the install script's are optional. */
+/**
+ * The TIERWISE_* variables the api needs (infra/local/env.sh); the rate limit and the Slack
+ * webhook origin have defaults, the install script's are optional.
+ */
 export const API_ENV = [
   'TIERWISE_PG_APP_URL',
   'TIERWISE_API_PORT',
@@ -8,6 +11,7 @@ export const API_ENV = [
   'TIERWISE_PUBLIC_API_URL',
   'TIERWISE_PUBLIC_INGEST_URL',
   'TIERWISE_AGENT_PACKAGES_DIR',
+  'TIERWISE_SLACK_WEBHOOK_ORIGIN',
 ] as const satisfies readonly EnvName[];
 
 /**

@@ -80,6 +80,30 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ code: 'forbidden', message: "role 'viewer' does not grant notifications.write" }) });
   });
 
+  it('refuses Slack webhook targets off the trusted origin (SSRF) at creation and on change, with 400 naming why', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['http://127.0.0.1:8080/hooks/x', /https/],
+      ['http://169.254.169.254/latest/meta-data/', /https/],
+      ['http://[::1]/', /https/],
+      ['https://hooks.slack.com@127.0.0.1/services/T0/B0/x', /user name or password/],
+      ['https://hooks.slack.com.evil.example/services/T0/B0/x', /hooks\.slack\.com/],
+      ['https://2130706433/services/T0/B0/x', /hooks\.slack\.com/],
+      ['https://hooks.slack.com:8443/services/T0/B0/x', /hooks\.slack\.com/],
+    ];
+    for (const [target, reason] of cases) {
+      const answer = await call('POST', '/v1/notifications/channels', writeKey, { kind: 'slack-webhook', name: 'ssrf', target });
+      expect({ target, status: answer.status, code: answer.body.code }).toEqual({ target, status: 400, code: 'bad_request' });
+      expect(answer.body.message).toMatch(reason);
+    }
+    const channel = await call('POST', '/v1/notifications/channels', writeKey, { kind: 'slack-webhook', name: 'ok', target: 'https://hooks.slack.com/services/T0/B0/okok' });
+    expect(channel.status).toBe(201);
+    const moved = await call('PATCH', `/v1/notifications/channels/${channel.body.id}`, writeKey, { target: 'http://169.254.169.254/latest/meta-data/' });
+    expect(moved).toEqual({ status: 400, body: expect.objectContaining({ code: 'bad_request', message: expect.stringMatching(/target is refused/) }) });
+    const { rows } = await tenants.owner.query<{ target: string }>('SELECT target FROM notification_channels WHERE id = $1', [channel.body.id]);
+    expect(rows[0]!.target).toBe('https://hooks.slack.com/services/T0/B0/okok');
+    expect((await call('DELETE', `/v1/notifications/channels/${channel.body.id}`, writeKey)).status).toBe(204);
+  });
+
   it("routes, alert rules and mute windows round-trip; a route to another tenant's channel is refused", async () => {
     const channel = (await call('POST', '/v1/notifications/channels', writeKey, { kind: 'email', name: 'Routes', target: 'routes@example.com' })).body;
     const route = await call('POST', '/v1/notifications/routes', writeKey, { channel_id: channel.id, event_kinds: ['alert.firing', 'alert.resolved'], min_severity: 'critical' });

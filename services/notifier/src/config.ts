@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvError } from '@tierwise/common';
+import { ENV_SCHEMA, EnvError } from '@tierwise/common';
 
 /**
  * The notifier's settings, from TIERWISE_* variables (infra/local/env.sh):
@@ -10,6 +10,8 @@ import { EnvError } from '@tierwise/common';
  * - TIERWISE_WEB_URL: the portal's base URL, for links in messages.
  * - TIERWISE_API_URL: the api's public base URL, for the one-click unsubscribe links.
  * - TIERWISE_SLACK_API_URL: Slack's Web API base (default https://slack.com/api).
+ * - TIERWISE_SLACK_WEBHOOK_ORIGIN: the one origin tenants' incoming-webhook URLs may name
+ *   (default https://hooks.slack.com; see ENV_SCHEMA in @tierwise/common).
  * - TIERWISE_ALERT_INTERVAL_SECONDS: seconds between evaluations of the alert rules (default 30).
  * - TIERWISE_NOTIFIER_PORT: port of GET /healthz on 127.0.0.1.
  */
@@ -20,6 +22,7 @@ const schema = z.object({
   TIERWISE_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   TIERWISE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   TIERWISE_SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://slack.com/api'),
+  TIERWISE_SLACK_WEBHOOK_ORIGIN: ENV_SCHEMA.TIERWISE_SLACK_WEBHOOK_ORIGIN,
   TIERWISE_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   TIERWISE_NOTIFIER_PORT: z.coerce.number().int().min(1).max(65_535),
 });

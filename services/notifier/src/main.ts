@@ -20,6 +20,7 @@ const notifier = new Notifier(pool, {
   webUrl: env.TIERWISE_WEB_URL,
   apiUrl: env.TIERWISE_API_URL,
   slackApiUrl: env.TIERWISE_SLACK_API_URL,
+  slackWebhookOrigin: env.TIERWISE_SLACK_WEBHOOK_ORIGIN,
   alertIntervalSeconds: env.TIERWISE_ALERT_INTERVAL_SECONDS,
   email,
   logger,

@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { inTransaction, loadUnsubscribeKey, signUnsubscribeToken } from '@tierwise/common';
+import { type EgressPolicy, egressPolicy, inTransaction, loadUnsubscribeKey, signUnsubscribeToken } from '@tierwise/common';
 import type pg from 'pg';
 import { AlertEvaluator } from './alerts/alert-evaluator.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from './backoff.js';
@@ -29,6 +29,8 @@ export interface NotifierOptions {
   apiUrl: string;
   /** Slack Web API base (TIERWISE_SLACK_API_URL, default https://slack.com/api). */
   slackApiUrl: string;
+  /** The one origin Slack webhook targets may name (TIERWISE_SLACK_WEBHOOK_ORIGIN, default https://hooks.slack.com). */
+  slackWebhookOrigin: string;
   email: EmailTransport;
   retry?: RetryPolicy;
   /** Sleep between polls when nothing is due, in milliseconds (default 1000). */
@@ -57,12 +59,16 @@ export interface NotifierOptions {
  * window only. A delivery due inside a mute window of its channel waits until the window
  * ends. Failures are retried with exponential backoff (honouring Retry-After) and the
  * delivery goes dead after `retry.maxAttempts` attempts or at once on a permanent error.
+ * Slack webhook targets are tenant-given URLs: each send goes through the egress guard
+ * (@tierwise/common egress), which refuses any off `slackWebhookOrigin` or resolving to a
+ * non-public address before a connection is made.
  */
 export class Notifier {
   private readonly retry: RetryPolicy;
   private readonly pollIntervalMs: number;
   private readonly fanOutBatch: number;
   private readonly alerts: AlertEvaluator;
+  private readonly slackWebhooks: EgressPolicy;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
@@ -76,6 +82,7 @@ export class Notifier {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.fanOutBatch = options.fanOutBatch ?? 100;
     this.alerts = new AlertEvaluator(pool, options.alertIntervalSeconds ?? 30);
+    this.slackWebhooks = egressPolicy(options.slackWebhookOrigin);
   }
 
   /** Fans out outbox events until none is left; returns how many were fanned out. */
@@ -212,7 +219,7 @@ export class Notifier {
         await this.options.email.send(channel.target, renderEmail(notice, await this.unsubscribeUrl(delivery.tenant_id, channel.channel_id)), delivery.idempotency_key);
         return;
       case 'slack-webhook':
-        await postSlackWebhook(channel.target, renderSlack(notice), delivery.idempotency_key);
+        await postSlackWebhook(channel.target, renderSlack(notice), delivery.idempotency_key, this.slackWebhooks);
         return;
       case 'slack-bot':
         await postSlackMessage(this.options.slackApiUrl, channel.secret ?? '', channel.target, renderSlack(notice));

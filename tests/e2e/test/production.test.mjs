@@ -111,7 +111,7 @@ test('the latency the agent reports per block size fills volume_cache_health_10s
   assert.deepEqual(health, { configured_mode: 'write-back', effective_mode: 'write-back', dirty_bytes: '3145728',
     latency_us_sum: { 4096: 80000 }, latency_ops: { 4096: 10 } });
 
-  const notifier = await startNotifier();
+  const notifier = await startNotifier(slack.url);
   try {
     const message = await waitFor('the alert at the Slack webhook', () => slack.bodies.find((b) => JSON.stringify(b).includes(volumeId)),
       { timeoutMs: 60_000 });
@@ -161,11 +161,14 @@ async function agentInterval({ volumeId, meanLatencyUs }) {
   }));
 }
 
-/** The notifier as a process, evaluating the alert rules every second. */
-function startNotifier() {
+/**
+ * The notifier as a process, evaluating the alert rules every second and trusting
+ * `slackWebhookOrigin` (the local receiver) as the Slack webhook origin, as an operator would.
+ */
+function startNotifier(slackWebhookOrigin) {
   const child = execFile('node', [path.join(ROOT, 'services/notifier/dist/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, TIERWISE_ALERT_INTERVAL_SECONDS: '1' },
+    env: { ...process.env, TIERWISE_ALERT_INTERVAL_SECONDS: '1', TIERWISE_SLACK_WEBHOOK_ORIGIN: slackWebhookOrigin },
   });
   child.stdout.resume();
   child.stderr.resume();

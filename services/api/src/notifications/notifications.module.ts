@@ -5,6 +5,7 @@ import { AlertRulesController, ChannelsController, MuteWindowsController, Routes
 import { SettingsRepository } from './settings.repository.js';
 import { UnsubscribeController } from './unsubscribe.controller.js';
 import { UnsubscribeService } from './unsubscribe.service.js';
+import { WebhookTargetCheck } from './webhook-target.check.js';
 
 /**
  * Notification settings (channels, routes, alert rules, mute windows), the delivery log and the
@@ -13,6 +14,6 @@ import { UnsubscribeService } from './unsubscribe.service.js';
  */
 @Module({
   controllers: [ChannelsController, RoutesController, AlertRulesController, MuteWindowsController, DeliveriesController, UnsubscribeController],
-  providers: [SettingsRepository, DeliveriesRepository, UnsubscribeService],
+  providers: [SettingsRepository, DeliveriesRepository, UnsubscribeService, WebhookTargetCheck],
 })
 export class NotificationsModule {}

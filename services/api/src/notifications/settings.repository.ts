@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode, type Queryable } from '@tierwise/common';
 import type { SettingsResource } from './settings.resources.js';
+import { WebhookTargetCheck } from './webhook-target.check.js';
 
 /** PostgreSQL error codes the repository answers as 400 (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 const CHECK_VIOLATION = '23514';
@@ -25,7 +26,10 @@ function badWrite(resource: SettingsResource, error: unknown): never {
  */
 @Injectable()
 export class SettingsRepository {
-  constructor(private readonly database: DatabaseService) {}
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly webhookTargets: WebhookTargetCheck,
+  ) {}
 
   /** Every row of the tenant, oldest first. */
   list(tenantId: string, resource: SettingsResource): Promise<Record<string, unknown>[]> {
@@ -34,7 +38,7 @@ export class SettingsRepository {
 
   /**
    * Inserts a row from a validated body.
-   * @throws ApiError bad_request when a constraint refuses it.
+   * @throws ApiError bad_request when a constraint or the egress guard (a URL target) refuses it.
    */
   create(tenantId: string, resource: SettingsResource, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const columns = resource.writable.filter((column) => body[column] !== undefined);
@@ -45,14 +49,14 @@ export class SettingsRepository {
           `INSERT INTO ${resource.table} (tenant_id, ${columns.join(', ')}) VALUES ($1, ${values.join(', ')}) RETURNING id`,
           [tenantId, ...columns.map((column) => body[column])],
         );
-        return this.one(db, resource, rows[0]!.id);
+        return this.checkedTarget(resource, await this.one(db, resource, rows[0]!.id), body);
       })
       .catch((error: unknown) => badWrite(resource, error)) as Promise<Record<string, unknown>>;
   }
 
   /**
    * Updates the fields a validated body names; an empty body changes nothing.
-   * @throws ApiError not_found when the tenant has no such row; bad_request when a constraint refuses the change.
+   * @throws ApiError not_found when the tenant has no such row; bad_request when a constraint or the egress guard (a URL target) refuses the change.
    */
   update(tenantId: string, resource: SettingsResource, id: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const columns = resource.writable.filter((column) => body[column] !== undefined);
@@ -65,7 +69,7 @@ export class SettingsRepository {
         if (assignments.length > 0) {
           await db.query(`UPDATE ${resource.table} SET ${assignments.join(', ')} WHERE id = $1`, [id, ...columns.map((column) => body[column])]);
         }
-        return this.one(db, resource, id);
+        return this.checkedTarget(resource, await this.one(db, resource, id), body);
       })
       .catch((error: unknown) => badWrite(resource, error)) as Promise<Record<string, unknown>>;
   }
@@ -77,6 +81,12 @@ export class SettingsRepository {
   async remove(tenantId: string, resource: SettingsResource, id: string): Promise<void> {
     const { rowCount } = await this.database.withTenant(tenantId, (db) => db.query(`DELETE FROM ${resource.table} WHERE id = $1`, [id]));
     if (rowCount !== 1) throw new ApiError(ErrorCode.NotFound, `no ${resource.noun} ${id}`);
+  }
+
+  /** The written row, once a URL target the body set (on a kind of `urlTargetKinds`) passed the egress guard; throwing rolls the write back. */
+  private checkedTarget(resource: SettingsResource, row: Record<string, unknown>, body: Record<string, unknown>): Record<string, unknown> {
+    if (typeof body.target === 'string' && resource.urlTargetKinds?.includes(String(row.kind))) this.webhookTargets.check(body.target);
+    return row;
   }
 
   private async one(db: Queryable, resource: SettingsResource, id: string): Promise<Record<string, unknown>> {

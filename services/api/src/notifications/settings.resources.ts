@@ -18,6 +18,8 @@ export interface SettingsResource {
   from?: string;
   /** Extra assignments of an update, given its body (e.g. re-enabling clears an unsubscribe). */
   extraUpdates?: (body: Record<string, unknown>) => string[];
+  /** Kinds whose `target` is a tenant-given URL: a written one must pass the egress guard (WebhookTargetCheck). */
+  urlTargetKinds?: readonly string[];
 }
 
 /** Slack targets and bot tokens are secrets: a channel shows only whether it has them and a hint. */
@@ -31,6 +33,7 @@ export const CHANNELS: SettingsResource = {
     CASE WHEN t.kind = 'slack-bot' THEN t.target WHEN t.kind = 'slack-webhook' THEN '…' || right(t.target, 4) END AS target_hint,
     t.secret IS NOT NULL AS has_secret, t.digest, t.digest_timezone, t.enabled, t.unsubscribed_at, t.created_at`,
   extraUpdates: (body) => (body.enabled === true ? ['unsubscribed_at = NULL'] : []),
+  urlTargetKinds: ['slack-webhook'],
 };
 
 export const ROUTES: SettingsResource = {

@@ -16,7 +16,10 @@ const timeZone = z
 
 const name = z.string().trim().min(1).max(100).describe('a label people recognise');
 const email = z.email().max(254).describe('recipient address');
-const webhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000).describe('Slack incoming-webhook URL (secret: never returned)');
+const webhookUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2000)
+  .describe('Slack incoming-webhook URL on the trusted webhook origin (https://hooks.slack.com unless the deployment sets another); any other host, port or scheme, or a user name or password, answers 400 (secret: never returned)');
 const slackChannel = z.string().regex(/^#?[A-Za-z0-9._-]{1,80}$/, 'must be a Slack channel id (C…) or #name').describe('Slack channel id or #name');
 const botToken = z.string().regex(/^xox[bpe]-[A-Za-z0-9-]{8,}$/, 'must be a Slack bot token (xoxb-…)').describe('Slack bot token for chat.postMessage (secret: never returned)');
 const digest = z.enum(DIGESTS).describe('immediate: one mail per event; daily or weekly: one digest mail per period');
@@ -31,7 +34,7 @@ export const channelCreateSchema = z.discriminatedUnion('kind', [
 /** PATCH /v1/notifications/channels/{channelId}; `enabled: true` also clears a recipient's unsubscribe. */
 export const channelUpdateSchema = z.strictObject({
   name: name.optional(),
-  target: z.string().min(1).max(2000).optional().describe('address, webhook URL or Slack channel, by the channel kind'),
+  target: z.string().min(1).max(2000).optional().describe('address, webhook URL (on the trusted webhook origin, as at creation) or Slack channel, by the channel kind'),
   secret: botToken.optional(),
   digest: digest.optional(),
   digest_timezone: timeZone.optional(),

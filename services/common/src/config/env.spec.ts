@@ -31,4 +31,12 @@ describe('loadEnv', () => {
       'TIERWISE_BIND_ADDRESS is invalid: must be an IPv4 or IPv6 address',
     );
   });
+
+  it("trusts Slack's webhook origin unless TIERWISE_SLACK_WEBHOOK_ORIGIN names an https origin or a loopback receiver", () => {
+    expect(loadEnv(['TIERWISE_SLACK_WEBHOOK_ORIGIN'], {})).toEqual({ TIERWISE_SLACK_WEBHOOK_ORIGIN: 'https://hooks.slack.com' });
+    expect(loadEnv(['TIERWISE_SLACK_WEBHOOK_ORIGIN'], { TIERWISE_SLACK_WEBHOOK_ORIGIN: 'http://127.0.0.1:9000' })).toEqual({ TIERWISE_SLACK_WEBHOOK_ORIGIN: 'http://127.0.0.1:9000' });
+    expect(() => loadEnv(['TIERWISE_SLACK_WEBHOOK_ORIGIN'], { TIERWISE_SLACK_WEBHOOK_ORIGIN: 'http://hooks.example.com' })).toThrow(
+      /TIERWISE_SLACK_WEBHOOK_ORIGIN is invalid: must use https/,
+    );
+  });
 });

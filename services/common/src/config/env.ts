@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustedOriginProblem } from '../egress/egress-policy.js';
 
 /**
  * The TIERWISE_* environment variables the services read, as written by
@@ -54,6 +55,19 @@ export const ENV_SCHEMA = {
    */
   TIERWISE_AGENT_PACKAGES_DIR: z.string().min(1).optional(),
   TIERWISE_BIND_ADDRESS: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).default('127.0.0.1'),
+  /**
+   * The one origin tenants' Slack incoming-webhook URLs may name (default https://hooks.slack.com,
+   * Slack's documented webhook host): the api refuses other targets and the notifier's egress
+   * guard refuses them again at send. https only; plain http only on a loopback IP literal (tests'
+   * local Slack receiver). See docs/notifications.md.
+   */
+  TIERWISE_SLACK_WEBHOOK_ORIGIN: z
+    .string()
+    .default('https://hooks.slack.com')
+    .superRefine((value, context) => {
+      const problem = trustedOriginProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
 } as const;
 
 export type EnvName = keyof typeof ENV_SCHEMA;

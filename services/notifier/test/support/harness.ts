@@ -55,14 +55,18 @@ export class Harness {
     return (await this.tenants.create(name)).tenant_id;
   }
 
-  /** A notifier on the receivers; `apiUrl` overrides the api its unsubscribe links name. */
-  notifier(apiUrl = API_URL): Notifier {
+  /**
+   * A notifier on the receivers; `apiUrl` overrides the api its unsubscribe links name,
+   * `slackWebhookOrigin` the webhook origin it trusts (default: the local Slack receiver).
+   */
+  notifier(apiUrl = API_URL, slackWebhookOrigin = this.slackUrl): Notifier {
     const email = new EmailTransport(this.smtpUrl, 'Tierwise <notifications@tierwise.test>');
     this.emails.push(email);
     const notifier = new Notifier(this.jobs, {
       webUrl: WEB_URL,
       apiUrl,
       slackApiUrl: `${this.slackUrl}/api`,
+      slackWebhookOrigin,
       email,
       retry: RETRY,
       pollIntervalMs: 20,
