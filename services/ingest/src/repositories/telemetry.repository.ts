@@ -14,15 +14,12 @@ export class TelemetryPublishError extends Error {
 }
 
 /**
- * The Kafka producer of ingest: acks=all (every in-sync replica has the record before the
- * send resolves) and Java-compatible murmur2 partitioning of the key, so all records of a
- * volume land on one partition. TLS and SASL/SCRAM as configured (`kafkaSecurity`).
- *
- * Not idempotent: in @platformatic/kafka 1.x (the last line that runs on Node 20) concurrent
- * sends of an idempotent producer fail with OUT_OF_ORDER_SEQUENCE_NUMBER and the producer
- * stays broken (upstream issues #309, #326, fixed in 2.x, which needs Node >= 22.22). Delivery
- * is therefore at-least-once: a retried produce may write a record twice, and consumers
- * deduplicate on IngestRecord.batch_id, which is unique per record.
+ * The Kafka producer of ingest: idempotent with acks=all (every in-sync replica has the record
+ * before the send resolves, and the broker drops the duplicate a retried produce would write:
+ * KIP-98 producer ids and sequence numbers) and Java-compatible murmur2 partitioning of the
+ * key, so all records of a volume land on one partition. TLS and SASL/SCRAM as configured
+ * (`kafkaSecurity`). An agent's resend of a batch after a lost answer is still a second
+ * produce: consumers deduplicate on IngestRecord.batch_id, which is unique per record.
  */
 @Injectable()
 export class TelemetryRepository implements OnModuleDestroy {
@@ -33,12 +30,15 @@ export class TelemetryRepository implements OnModuleDestroy {
       clientId: 'tierwise-ingest',
       bootstrapBrokers: [...env.TIERWISE_KAFKA_BROKERS],
       ...kafkaSecurity(env),
+      idempotent: true,
       acks: ProduceAcks.ALL,
       partitioner: compatibilityPartitioner,
       timeout: 5_000,
-      // A request Kafka leaves unanswered fails after 5 s (default 30 s): with the retries a
-      // hung broker is answered 503 within ~16 s instead of a minute, and the agent spools.
-      requestTimeout: 5_000,
+      // A request Kafka leaves unanswered fails after 2 s (default 30 s). The client nests its
+      // retries (a send's metadata and producer-id requests retry their connection's ApiVersions
+      // request), 3 x 3 attempts: a hung broker is answered 503 within ~20 s instead of minutes,
+      // and the agent spools. Retries are safe: the producer is idempotent.
+      requestTimeout: 2_000,
       retries: 2,
       retryDelay: 250,
     });
