@@ -245,13 +245,21 @@ export const Policy = z.object({
 });
 export type Policy = z.infer<typeof Policy>;
 
-/** Where the tenant stands on one scalar figure of a cohort. */
-const Standing = z.object({ own: Num.nullable(), cohort_p25: Num.nullable(), cohort_p50: Num.nullable(), cohort_p75: Num.nullable(), rank: Ratio.nullable() });
+/** Where the tenant stands on one scalar figure of a cohort: its band among the cohort's published (noisy) quartiles. */
+const Standing = z.object({
+  own: Num.nullable(),
+  cohort_p25: Num.nullable(),
+  cohort_p50: Num.nullable(),
+  cohort_p75: Num.nullable(),
+  rank_band: z.enum(["below_p25", "p25_p50", "p50_p75", "above_p75"]).nullable(),
+});
 
-/** GET /v1/benchmarks. */
+/** GET /v1/benchmarks (docs/benchmarks.md). */
 export const Benchmarks = z.object({
   window_days: Num,
   min_tenants: Num,
+  min_days: Num,
+  epsilon: Num,
   cohorts: z.array(
     z.object({
       media: z.enum(["ram", "nvme", "none"]),

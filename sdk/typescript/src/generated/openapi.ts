@@ -304,7 +304,7 @@ export interface paths {
         };
         /**
          * Fleet benchmarks: where the tenant stands in its cohorts
-         * @description Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant's own figures are returned.
+         * @description Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. A tenant counts in a cohort after 7 days of data, once per independent actor (the e-mail domain of its verified owner); cohort figures are published only for cohorts of at least 5 such actors, each weighing the same, as quartiles of histograms with Laplace noise (differential privacy, ε = 1 per figure and day), and the caller's standing is its band among those quartiles. No other tenant's own figures are returned (docs/benchmarks.md).
          */
         get: operations["BenchmarksController_get"];
         put?: never;
@@ -1685,16 +1685,19 @@ export interface components {
             next_cursor: string | null;
         };
         ScalarStandingDto: {
-            /** @description the caller's own value over its volumes of the cohort */
+            /** @description the caller's own value over its volumes of the cohort (exact) */
             own: number | null;
-            /** @description 25th percentile over the cohort's tenants (each tenant weighs the same); null when not published */
+            /** @description 25th percentile over the cohort's participants (each independent actor weighs the same; Laplace noise, see epsilon); null when not published */
             cohort_p25: number | null;
             /** @description 50th percentile; null when not published */
             cohort_p50: number | null;
             /** @description 75th percentile; null when not published */
             cohort_p75: number | null;
-            /** @description share (0..1) of the cohort's tenants whose value is below the caller's; null when not published */
-            rank: number | null;
+            /**
+             * @description where the caller's own value lies among the published quartiles (below p25, p25 to p50, p50 to p75, p75 and above): a band of a quarter of the cohort, derived from the published figures only; replaces the former exact `rank`. Null when not published
+             * @enum {string|null}
+             */
+            rank_band: "below_p25" | "p25_p50" | "p50_p75" | "above_p75" | null;
         };
         LatencyStandingDto: {
             /** @enum {string} */
@@ -1707,7 +1710,7 @@ export interface components {
             own_p95_us: number | null;
             /** @description the caller's 99th percentile latency, µs */
             own_p99_us: number | null;
-            /** @description the cohort's median latency, µs (tenants weigh the same); null unless 5 tenants have I/O in this bin */
+            /** @description the cohort's median latency, µs (participants weigh the same; Laplace noise); null unless 5 participants have I/O in this bin */
             cohort_p50_us: number | null;
             /** @description the cohort's 95th percentile latency, µs */
             cohort_p95_us: number | null;
@@ -1725,9 +1728,9 @@ export interface components {
              * @enum {string}
              */
             workload_class: "read-heavy" | "mixed" | "write-heavy";
-            /** @description whether the cohort has at least min_tenants tenants; cohort figures are null otherwise */
+            /** @description whether the cohort has at least min_tenants participants (independent actors); cohort figures are null otherwise */
             published: boolean;
-            /** @description tenants in the cohort; null when not published */
+            /** @description participants counted in the cohort (counted tenants, one per independent actor), with Laplace noise, at least min_tenants; null when not published */
             tenant_count: number | null;
             /** @description the caller's volumes in this cohort */
             volume_ids: string[];
@@ -1741,8 +1744,12 @@ export interface components {
         BenchmarksDto: {
             /** @description days of 1 d rollups the benchmarks cover (ending today) */
             window_days: number;
-            /** @description tenants a cohort (and a latency bin) needs before its figures are published */
+            /** @description participants a cohort (and a latency bin) needs before its figures are published: counted tenants of distinct owner e-mail domains, one per domain */
             min_tenants: number;
+            /** @description days of the window on which a tenant needs 1 000 front-end I/Os or more on its volumes of a cohort to be counted in it */
+            min_days: number;
+            /** @description differential-privacy ε of each published figure (Laplace mechanism) per daily release; docs/benchmarks.md */
+            epsilon: number;
             cohorts: components["schemas"]["CohortBenchmarkDto"][];
         };
         RollupLatencyDto: {
@@ -6926,7 +6933,7 @@ export interface operations {
                     name: string;
                     /**
                      * Format: uri
-                     * @description Slack incoming-webhook URL (secret: never returned)
+                     * @description Slack incoming-webhook URL on the trusted webhook origin (https://hooks.slack.com unless the deployment sets another); any other host, port or scheme, or a user name or password, answers 400 (secret: never returned)
                      */
                     target: string;
                     /** @default true */
@@ -7099,7 +7106,7 @@ export interface operations {
                 "application/json": {
                     /** @description a label people recognise */
                     name?: string;
-                    /** @description address, webhook URL or Slack channel, by the channel kind */
+                    /** @description address, webhook URL (on the trusted webhook origin, as at creation) or Slack channel, by the channel kind */
                     target?: string;
                     /** @description Slack bot token for chat.postMessage (secret: never returned) */
                     secret?: string;

@@ -17,7 +17,9 @@ export class BenchmarksController {
     summary: 'Fleet benchmarks: where the tenant stands in its cohorts',
     description:
       'Cohorts by tier media and workload class over the last 7 days: latency percentiles per block-size bin, working set / capacity and read share. ' +
-      'Cohort figures are published only for cohorts of at least 5 tenants, each tenant weighing the same; no other tenant\'s own figures are returned.',
+      'A tenant counts in a cohort after 7 days of data, once per independent actor (the e-mail domain of its verified owner); cohort figures are published only for ' +
+      'cohorts of at least 5 such actors, each weighing the same, as quartiles of histograms with Laplace noise (differential privacy, ε = 1 per figure and day), ' +
+      'and the caller\'s standing is its band among those quartiles. No other tenant\'s own figures are returned (docs/benchmarks.md).',
   })
   @ApiOkResponse({ type: BenchmarksDto })
   get(@Auth() auth: Principal): Promise<BenchmarksDto> {
