@@ -10,6 +10,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const MAP = readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
 /** The most lines the map may have (issue 20). */
 const MAX_LINES = 150;
+/** The most words a folder's row may say; its detail lives in the folder's README (issue 20). */
+const MAX_ROW_WORDS = 25;
 
 /** The first cell of every row of the folder table: `| \`folder/\` | what lives there |`. */
 function mappedFolders(text) {
@@ -31,4 +33,19 @@ test('the check finds a row whose folder is gone', () => {
 test(`ARCHITECTURE.md stays under ${MAX_LINES} lines`, () => {
   const lines = MAP.split('\n').length - (MAP.endsWith('\n') ? 1 : 0);  // as wc -l counts
   assert.ok(lines < MAX_LINES, `${lines} lines`);
+});
+
+/** Every row of the folder table as [folder, words of its description]. */
+function rowWords(text) {
+  return [...text.matchAll(/^\| `([^`]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2].split(/\s+/).filter(Boolean).length]);
+}
+
+test(`each folder's row says at most ${MAX_ROW_WORDS} words`, () => {
+  const long = rowWords(MAP).filter(([, words]) => words > MAX_ROW_WORDS);
+  assert.deepEqual(long, [], `rows over ${MAX_ROW_WORDS} words (move the detail to the folder's README)`);
+});
+
+test('the check finds a row grown into a report', () => {
+  const planted = `${MAP}\n| \`db/\` | ${'word '.repeat(MAX_ROW_WORDS + 1)}|\n`;
+  assert.ok(rowWords(planted).some(([, words]) => words > MAX_ROW_WORDS));
 });
