@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "test_support.hpp"
@@ -23,6 +23,7 @@
 namespace tierwise::cli {
 namespace {
 
+using serve::parse_byte_size;
 using tierwise::testing::read_file;
 using tierwise::testing::TempFile;
 using tierwise::testing::trace_path;

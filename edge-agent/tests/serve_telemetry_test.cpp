@@ -8,11 +8,11 @@
 
 #include "blockdev/ram_device.hpp"
 #include "cache/cache_engine.hpp"
-#include "cli/serve_telemetry.hpp"
+#include "serve/serve_telemetry.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 constexpr uint32_t kBlock = 4096;
@@ -81,4 +81,4 @@ TEST_F(LiveTelemetryTest, EveryLoggedIoIsRecordedWhateverTheTurns) {
 }
 
 }  // namespace
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

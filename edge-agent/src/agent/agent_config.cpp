@@ -102,7 +102,7 @@ AgentConfig parse_agent_config(const std::string& yaml_text, const std::string& 
   if (volumes && volumes.IsSequence() && volumes.size() > 0) {
     json serve = {{"volumes", to_json(volumes)}};
     if (!listen.empty()) serve["listen"] = listen;
-    c.serve = cli::parse_serve_config(serve.dump(), origin);
+    c.serve = serve::parse_serve_config(serve.dump(), origin);
   }
   c.serve.listen = listen;  // no volumes (the installer's default): the agent only reports health
   return c;

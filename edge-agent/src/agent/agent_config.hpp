@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli/serve_config.hpp"
+#include "serve/serve_config.hpp"
 
 namespace tierwise::agent {
 
@@ -22,7 +22,7 @@ struct AgentConfig {
   bool send_names = false;             // host and volume names leave the host (per-host opt-in)
   bool lru_anchor = false;             // serve's --lru-anchor: the exact 4 MiB LRU count (docs/analytics.md)
   std::string cluster;                 // name of the cluster whose shared tier the host uses; empty: none
-  cli::ServeConfig serve;              // "listen" and "volumes", as in serve's volumes file
+  serve::ServeConfig serve;              // "listen" and "volumes", as in serve's volumes file
 };
 
 // Parses the YAML text of agent.yaml:
@@ -39,7 +39,7 @@ struct AgentConfig {
 //   listen: unix:/run/tierwise/nbd.sock
 //   volumes: []                                   # or a list of serve's volume maps:
 //     - {name: vm1, datastore: /var/lib/vm1.img, size: 10GiB, tier: {ram: 1GiB}}
-// "listen" and "volumes" go through cli::parse_serve_config (the same checks
+// "listen" and "volumes" go through serve::parse_serve_config (the same checks
 // and messages as a volumes file). `origin` names the file in messages.
 // Throws std::invalid_argument naming the file and the key for bad YAML, an
 // unknown key, a missing required key or a value of the wrong type.

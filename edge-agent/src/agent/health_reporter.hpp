@@ -12,7 +12,7 @@
 
 namespace tierwise::agent {
 
-// What the data plane knows of itself at one instant (cli::ServeStatus).
+// What the data plane knows of itself at one instant (serve::ServeStatus).
 struct HealthSnapshot {
   uint64_t volume_count = 0;
   uint64_t tier_used_bytes = 0;      // bytes of cache tier holding blocks, all volumes

@@ -16,7 +16,7 @@
 #include "agent/agent_config.hpp"
 #include "agent/api_client.hpp"
 #include "cli/export_options.hpp"
-#include "cli/host_name.hpp"
+#include "serve/host_name.hpp"
 #include "replay/replay.hpp"
 #include "replay/replay_options.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -65,7 +65,7 @@ int enroll(const EnrollArguments& args) {
     std::fprintf(stderr, "tierwise-agent: generated the tenant's anonymization key in %s (give it to further hosts)\n",
                  config.anonymization_key_file.c_str());
   }
-  const std::string host_id = sampling::KeyedHasher(key).host_id(local_host_name());
+  const std::string host_id = sampling::KeyedHasher(key).host_id(serve::local_host_name());
   const nlohmann::json body = {{"enrollment_token", args.token}, {"host_id", host_id}, {"version", replay::agent_version()}};
   const std::string url = config.api_url + "/v1/agents/enroll";
   const agent::ApiAnswer answer = agent::send_json("POST", url, "", body.dump());

@@ -11,7 +11,7 @@
 #include "analysis/exact_lru_mrc.hpp"
 #include "cache/eviction/eviction_policy.hpp"
 #include "cache/policy_simulation.hpp"
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 #include "cli/trace_input.hpp"
 #include "trace/blocks.hpp"
 
@@ -70,7 +70,7 @@ std::vector<uint64_t> default_cache_sizes() {
 CLI::Validator whole_block_validator() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const std::optional<uint64_t> bytes = parse_byte_size(text);
+        const std::optional<uint64_t> bytes = serve::parse_byte_size(text);
         if (bytes && *bytes < trace::kBlockBytes) {
           return "cache size " + text + " is below one 4 KiB block (4096 bytes), the smallest cache";
         }
@@ -123,7 +123,7 @@ void run_mrc(const MrcOptions& options) {
   std::vector<uint64_t> sizes = default_cache_sizes();
   if (!options.sizes.empty()) {
     sizes.clear();
-    for (const std::string& text : options.sizes) sizes.push_back(*parse_byte_size(text));
+    for (const std::string& text : options.sizes) sizes.push_back(*serve::parse_byte_size(text));
   }
   const cache::eviction::PolicyKind kind = *cache::eviction::parse_policy(options.eviction);  // IsMember
   TraceInput input(options.trace);
@@ -162,7 +162,7 @@ void register_mrc_command(CLI::App& app) {
                    "4KiB and taken in whole 4 KiB blocks (rounded down; cache_bytes echoes the size "
                    "given) (default: 16MiB..2GiB doubling, with half-steps)")
       ->delimiter(',')
-      ->check(byte_size_validator() & whole_block_validator());
+      ->check(serve::byte_size_validator() & whole_block_validator());
   command
       ->add_option("--eviction", options->eviction,
                    "Eviction policy of the curve: lru (Mattson et al. 1970), s3fifo (Yang et al., "

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 #include "cli/export_options.hpp"
 #include "cli/spool_options.hpp"
 #include "replay/replay.hpp"
@@ -35,13 +35,13 @@ std::vector<std::string> format_choices() {
 
 void run(ReplayArguments& args) {
   replay::ReplayOptions& o = args.options;
-  o.tier_bytes = *parse_byte_size(args.tier_size);  // checked by byte_size_validator()
+  o.tier_bytes = *serve::parse_byte_size(args.tier_size);  // checked by serve::byte_size_validator()
   o.interval_us = std::llround(args.interval_seconds * 1e6);
-  o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
+  o.spool_max_bytes = *serve::parse_byte_size(args.spool_max);  // checked by serve::byte_size_validator()
   o.sequential_cutoff_bytes =  // checked by the option's validator
       args.sequential_cutoff == "off" || args.sequential_cutoff == "0"
           ? 0
-          : *parse_byte_size(args.sequential_cutoff);
+          : *serve::parse_byte_size(args.sequential_cutoff);
   o.eviction = *cache::eviction::parse_policy(args.eviction);  // checked by IsMember
   if (args.format != "auto") o.format = trace::parse_trace_format(args.format);
   run_with_exit_code([&] { return replay::run_replay(o); });
@@ -68,7 +68,7 @@ void register_replay_command(CLI::App& app) {
                             o.send_names, o.host_name, o.cluster_name, o.otlp_endpoint, o.otlp_headers},
                      "Telemetry interval of trace time (e.g. 10s, 1m; at least 1s)");
   cmd->add_option("--tier-size", args->tier_size, "RAM tier capacity per volume (e.g. 256MiB)")
-      ->check(byte_size_validator())
+      ->check(serve::byte_size_validator())
       ->capture_default_str();
   cmd->add_option("--eviction", args->eviction,
                   "Eviction policy of each volume's tier: lru, s3fifo (Yang et al., SOSP 2023), "
@@ -80,7 +80,7 @@ void register_replay_command(CLI::App& app) {
   cmd->add_option("--sequential-cutoff", args->sequential_cutoff,
                   "I/Os of a sequential stream that reached this many bytes do not populate the "
                   "tier (as bcache's sequential_cutoff, whose default is 4MiB); off or 0: never")
-      ->check(byte_size_validator() | CLI::IsMember({"off", "0"}))
+      ->check(serve::byte_size_validator() | CLI::IsMember({"off", "0"}))
       ->capture_default_str();
   cmd->add_option("--max-sampled-blocks", o.max_sampled_blocks,
                   "Bound of each volume's sample: T falls as the footprint grows (0: fixed rate)")

@@ -11,7 +11,7 @@
 #include "agent/agent_config.hpp"
 #include "agent/health_reporter.hpp"
 #include "cli/export_options.hpp"
-#include "cli/serve_run.hpp"
+#include "serve/serve_run.hpp"
 #include "replay/replay.hpp"
 #include "replay/replay_options.hpp"
 
@@ -45,7 +45,7 @@ int run_agent(const std::string& config_path, const std::vector<std::string>& re
   const agent::AgentConfig config = agent::load_agent_config(config_path);
   const std::string credential = agent::read_credential(config.credential_file);
   // Before the reporter's thread starts, so that it inherits the mask.
-  const sigset_t stop = block_stop_signals();
+  const sigset_t stop = serve::block_stop_signals();
   agent::HealthReporter reporter(config.api_url, credential, replay::agent_version(), config.health_interval_seconds);
   std::fprintf(stderr, "tierwise-agent: %s: reporting health to %s every %g s\n", config_path.c_str(),
                config.api_url.c_str(), config.health_interval_seconds);
@@ -60,15 +60,15 @@ int run_agent(const std::string& config_path, const std::vector<std::string>& re
     std::fprintf(stderr, "tierwise-agent: %s: stopped\n", strsignal(signal));
     return replay::kExitOk;
   }
-  ServeOptions o;
+  serve::ServeOptions o;
   set_agent_export(o, config, credential);
   o.interval_seconds = config.telemetry_interval_seconds;
   o.lru_anchor = config.lru_anchor;
-  ServeHooks hooks;
-  hooks.on_status = [&reporter](const ServeStatus& s) {
+  serve::ServeHooks hooks;
+  hooks.on_status = [&reporter](const serve::ServeStatus& s) {
     reporter.update({s.volume_count, s.tier_used_bytes, s.tier_capacity_bytes, s.error_count, s.last_error});
   };
-  return run_serve_config(o, config.serve, hooks);
+  return serve::run_serve_config(o, config.serve, hooks);
 }
 
 }  // namespace

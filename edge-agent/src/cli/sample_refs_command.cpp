@@ -13,7 +13,7 @@
 
 #include <google/protobuf/util/delimited_message_util.h>
 
-#include "cli/host_name.hpp"
+#include "serve/host_name.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/trace_input.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -103,7 +103,7 @@ void run_sample_refs(const SampleRefsOptions& options) {
     ++batches;
     references += static_cast<uint64_t>(batch.references_size());
   };
-  std::string host_id = hasher.host_id(options.host.empty() ? local_host_name() : options.host);
+  std::string host_id = hasher.host_id(options.host.empty() ? serve::local_host_name() : options.host);
   if (!options.volume_name.empty() && volumes.size() != 1) {
     throw CLI::ValidationError("--volume-name", "needs a trace of one volume; this one holds " +
                                                     std::to_string(volumes.size()));

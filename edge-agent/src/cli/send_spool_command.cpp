@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 #include "cli/spool_options.hpp"
 #include "export/http_sender.hpp"
 #include "replay/replay.hpp"
@@ -31,7 +31,7 @@ void run(const SendSpoolArguments& args) {
   config.user_agent = std::string("tierwise-agent/") + replay::agent_version();
   config.spool_dir = replay::resolve_spool_dir(
       args.spool_dir, args.key_file.empty() ? sampling::default_key_file_path() : args.key_file);
-  config.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
+  config.spool_max_bytes = *serve::parse_byte_size(args.spool_max);  // checked by serve::byte_size_validator()
   exporter::HttpSender sender(config);
   sender.drain_for(std::chrono::milliseconds(std::llround(args.drain_timeout_seconds * 1000)));
   sender.stop();

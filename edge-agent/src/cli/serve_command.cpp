@@ -3,34 +3,34 @@
 #include <memory>
 #include <string>
 
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 #include "cli/export_options.hpp"
-#include "cli/serve_run.hpp"
+#include "serve/serve_run.hpp"
 #include "cli/spool_options.hpp"
 
 namespace tierwise::cli {
 namespace {
 
 struct ServeArguments {
-  ServeOptions options;
+  serve::ServeOptions options;
   bool no_telemetry = false;
   bool no_policy = false;
   std::string spool_max = "256MiB";
 };
 
 void run(ServeArguments& args) {
-  ServeOptions& o = args.options;
+  serve::ServeOptions& o = args.options;
   o.telemetry = !args.no_telemetry;
   o.policy_pull = !args.no_policy;
-  o.spool_max_bytes = *parse_byte_size(args.spool_max);  // checked by byte_size_validator()
-  run_with_exit_code([&] { return run_serve(o); });
+  o.spool_max_bytes = *serve::parse_byte_size(args.spool_max);  // checked by serve::byte_size_validator()
+  run_with_exit_code([&] { return serve::run_serve(o); });
 }
 
 }  // namespace
 
 void register_serve_command(CLI::App& app) {
   auto args = std::make_shared<ServeArguments>();
-  ServeOptions& o = args->options;
+  serve::ServeOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
       "serve",
       "Serve the volumes of a volumes file over NBD (one export per volume; Unix socket or "

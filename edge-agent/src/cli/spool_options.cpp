@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 
 namespace tierwise::cli {
 
@@ -14,7 +14,7 @@ void add_spool_options(CLI::App& cmd, std::string& dir, std::string& max_bytes,
   cmd.add_option("--spool-max-bytes", max_bytes,
                  "Size bound of the spool (e.g. 256MiB); beyond it the oldest spooled batches "
                  "are dropped and counted")
-      ->check(byte_size_validator())
+      ->check(serve::byte_size_validator())
       ->capture_default_str();
   cmd.add_option("--drain-timeout", drain_timeout_seconds,
                  "At the end, how long to keep sending the spool (e.g. 60s, 2m, 0s); what is "

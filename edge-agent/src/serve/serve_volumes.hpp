@@ -13,10 +13,10 @@
 #include "blockdev/uring_file_device.hpp"
 #include "blockdev/uring_queue.hpp"
 #include "cache/cache_engine.hpp"
-#include "cli/serve_config.hpp"
+#include "serve/serve_config.hpp"
 #include "replication/peer_set.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 struct ServedVolume {
   VolumeConfig config;
@@ -51,4 +51,4 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
 int flush_volumes(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
                   blockdev::UringQueue& queue);
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/serve_config.hpp"
+#include "serve/serve_config.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 struct ServeOptions {
   std::string config_path;          // volumes file (serve_config.hpp)
@@ -71,4 +71,4 @@ sigset_t block_stop_signals();
 // `hooks` called as ServeHooks says. `config.volumes` must not be empty.
 int run_serve_config(const ServeOptions& options, const ServeConfig& config, const ServeHooks& hooks);
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -1,4 +1,4 @@
-#include "cli/serve_run.hpp"
+#include "serve/serve_run.hpp"
 
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -14,18 +14,18 @@
 #include <stdexcept>
 
 #include "cache/eviction/eviction_policy.hpp"
-#include "cli/host_name.hpp"
-#include "cli/serve_config.hpp"
-#include "cli/serve_policy.hpp"
-#include "cli/serve_telemetry.hpp"
-#include "cli/serve_volumes.hpp"
+#include "serve/host_name.hpp"
+#include "serve/serve_config.hpp"
+#include "serve/serve_policy.hpp"
+#include "serve/serve_telemetry.hpp"
+#include "serve/serve_volumes.hpp"
 #include "frontend/nbd/server.hpp"
 #include "replay/replay.hpp"
 #include "replay/replay_options.hpp"
 #include "replay/spool_report.hpp"
 #include "sampling/tenant_key.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 namespace nbd = frontend::nbd;
@@ -322,4 +322,4 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
   return code;
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -1,10 +1,10 @@
-#include "cli/host_name.hpp"
+#include "serve/host_name.hpp"
 
 #include <climits>
 
 #include <unistd.h>
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 std::string local_host_name() {
   char name[HOST_NAME_MAX + 1] = {};
@@ -12,4 +12,4 @@ std::string local_host_name() {
   return name;
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -3,9 +3,9 @@
 
 #include <string>
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 // gethostname(2); "localhost" when it fails.
 std::string local_host_name();
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -1,4 +1,4 @@
-#include "cli/serve_telemetry.hpp"
+#include "serve/serve_telemetry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include "export/batches.hpp"
 #include "replay/engine_telemetry.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 constexpr int64_t kNanosPerMicro = 1000;
@@ -135,4 +135,4 @@ std::vector<IntervalLine> LiveTelemetry::finish(int64_t now_unix_us) {
   return lines;
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

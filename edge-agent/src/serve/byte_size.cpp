@@ -1,4 +1,4 @@
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 
 #include <array>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, uint64_t>, 5> kSuffixes = {{
@@ -49,4 +49,4 @@ CLI::Validator byte_size_validator() {
       "SIZE", "byte size");
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 // One volume: an NBD export backed by a datastore behind a cache tier.
 struct VolumeConfig {
@@ -49,4 +49,4 @@ ServeConfig parse_serve_config(const std::string& json_text, const std::string& 
 // Reads and parses the file at `path`; std::invalid_argument when unreadable.
 ServeConfig load_serve_config(const std::string& path);
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

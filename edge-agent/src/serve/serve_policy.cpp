@@ -1,4 +1,4 @@
-#include "cli/serve_policy.hpp"
+#include "serve/serve_policy.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 
 #include "policy/policy_apply.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 int64_t unix_now_us() {
@@ -57,4 +57,4 @@ void ServePolicy::on_wake() {
   client_->report(std::move(reports));
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

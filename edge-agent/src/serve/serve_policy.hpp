@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/serve_volumes.hpp"
+#include "serve/serve_volumes.hpp"
 #include "policy/policy_client.hpp"
 #include "sampling/keyed_hash.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 /*
  * Lifecycle of a ServePolicy
@@ -41,4 +41,4 @@ class ServePolicy {
   std::unique_ptr<policy::PolicyClient> client_;
 };
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

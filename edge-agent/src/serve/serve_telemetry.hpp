@@ -18,7 +18,7 @@
 #include "telemetry/volume_collector.hpp"
 #include "trace/record.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 // One volume's figures over one closed interval (for the log line).
 struct IntervalLine {
@@ -120,4 +120,4 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   uint64_t reference_batches_ = 0;
 };
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

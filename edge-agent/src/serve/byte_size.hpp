@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 
 // Parses a number (integer or decimal) with an optional binary suffix B, KiB,
 // MiB, GiB or TiB (powers of 1024); the result is rounded down to whole
@@ -17,4 +17,4 @@ std::optional<uint64_t> parse_byte_size(std::string_view text);
 // CLI11 validator accepting what parse_byte_size accepts.
 CLI::Validator byte_size_validator();
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

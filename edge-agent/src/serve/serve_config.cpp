@@ -1,4 +1,4 @@
-#include "cli/serve_config.hpp"
+#include "serve/serve_config.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/eviction/eviction_policy.hpp"
-#include "cli/byte_size.hpp"
+#include "serve/byte_size.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 using nlohmann::json;
@@ -168,4 +168,4 @@ ServeConfig load_serve_config(const std::string& path) {
   return parse_serve_config(text.str(), path);
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve

@@ -1,4 +1,4 @@
-#include "cli/serve_volumes.hpp"
+#include "serve/serve_volumes.hpp"
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -18,7 +18,7 @@
 #include "cache/writeback/journal_format.hpp"
 #include "sampling/sodium_init.hpp"
 
-namespace tierwise::cli {
+namespace tierwise::serve {
 namespace {
 
 // Slots beyond the tier's capacity for blocks whose eviction waits for an
@@ -221,4 +221,4 @@ int flush_volumes(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
   return wait.status;
 }
 
-}  // namespace tierwise::cli
+}  // namespace tierwise::serve
