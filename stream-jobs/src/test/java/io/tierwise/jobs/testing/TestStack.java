@@ -57,6 +57,8 @@ public record TestStack(String brokers, String jdbcUrl, String ownerJdbcUrl) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
+    // One request in flight: a retried batch cannot be overtaken (no OUT_OF_ORDER_SEQUENCE_NUMBER).
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
@@ -85,11 +87,25 @@ public record TestStack(String brokers, String jdbcUrl, String ownerJdbcUrl) {
     return Admin.create(p);
   }
 
-  /** Creates topics {@code prefix}.metrics and {@code prefix}.refs with {@code partitions} each. */
+  /**
+   * Creates topics {@code prefix}.metrics and {@code prefix}.refs with {@code partitions} each and
+   * waits until every partition has a leader: an idempotent producer's first send to a partition
+   * without one fails NOT_LEADER_OR_FOLLOWER, and its retries can then be refused
+   * OUT_OF_ORDER_SEQUENCE_NUMBER until the send times out.
+   */
   public void createTopics(String prefix, int partitions) throws Exception {
+    List<String> topics = List.of(prefix + ".metrics", prefix + ".refs");
     try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(prefix + ".metrics", partitions, (short) 1),
-          new NewTopic(prefix + ".refs", partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      admin.createTopics(topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList())
+          .all().get(30, TimeUnit.SECONDS);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().stream()
+          .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()))) {
+        if (System.nanoTime() > deadline) {
+          fail("topics " + topics + " have a partition without a leader after 30 s");
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
