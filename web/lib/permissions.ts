@@ -3,7 +3,7 @@ import { PortalError } from "./errors";
 
 /**
  * Permissions a route can name; each page declares the one it needs and the shell shows a
- * link only when the role grants it. They mirror the API's (services/api/src/auth/permission.ts),
+ * link only when the role grants it. They mirror the API's (services/api/src/identity/permission.ts),
  * which enforces them again on every call.
  */
 export const Permission = z.enum([

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runService } from '@tierwise/common';
 import { applyProxyTrust } from './accounts/proxy-trust.js';
-import { API_ENV } from './api.constants.js';
+import { API_ENV } from './config/api.constants.js';
 import { AppModule } from './app.module.js';
 import { serveOpenApiDocument } from './openapi.js';
 

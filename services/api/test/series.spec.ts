@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quantile } from '../src/series/histogram.js';
 import type { OverviewDto } from '../src/series/overview.dto.js';
 import type { SeriesDto } from '../src/series/series.dto.js';
-import type { WorkingSetHistoryDto } from '../src/series/working-set-history.js';
+import type { WorkingSetHistoryDto } from '../src/series/working-set-history.dto.js';
 import { startApi } from './support/live-api.js';
 
 const START = new Date(Date.now() - 6 * 3600_000 - ((Date.now() - 6 * 3600_000) % 3600_000)); // an hour boundary 6-7 h ago

@@ -82,15 +82,15 @@ const PARTS = {
       if (/^import (?:static )?io\.tierwise\.jobs\.[A-Z]/m.test(text)) targets.push('(root)');
       return targets;
     }),
+  // Unit specs may build the whole AppModule (the root): they are not part of the layering.
   'services/api/src (TypeScript imports)': () =>
-    folderGraph(path.join(ROOT, 'services/api/src'), /\.ts$/, first, (file, text) =>
+    folderGraph(path.join(ROOT, 'services/api/src'), /(?<!\.spec)\.ts$/, first, (file, text) =>
       [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => first(path.normalize(path.join(path.dirname(file), m[1]))))),
 };
 
 /** Parts whose folders still import each other, reported but not failing until issue 20 untangles them. */
 const KNOWN_CYCLES = {
   'stream-jobs io.tierwise.jobs (Java packages)': 'issue 20: workingset and recommend import each other, sink imports both',
-  'services/api/src (TypeScript imports)': 'issue 20: the layer folders (controllers, services, repositories, dtos) and the features import each other',
 };
 
 for (const [part, graphOf] of Object.entries(PARTS)) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ACCOUNT_EMAIL_KIND, type Queryable } from '@tierwise/common';
 import escapeHtml from 'escape-html';
-import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
+import { ACCOUNT_SETTINGS, type AccountSettings } from '../config/account-settings.js';
 
 /** Payload of an outbox row of kind ACCOUNT_EMAIL_KIND ('account.email'; services/notifier sends it to `to`). */
 export interface AccountEmail {

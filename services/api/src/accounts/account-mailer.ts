@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { generateCredential, type Queryable, sha256Hex } from '@tierwise/common';
 import { AccountMail } from './account-mail.js';
-import { AccountTransactions } from './account-transaction.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { type AccountTokenPurpose, UsersRepository } from './users.repository.js';
 
 /** Hours an e-mail verification link works. */

@@ -6,11 +6,11 @@ import type { RequestOrigin } from '../http/request-origin.js';
 import type { AcceptedDto } from './account.dto.js';
 import type { EmailBody, PasswordResetBody, SignupBody, TokenBody } from './account-bodies.js';
 import { AccountMailer } from './account-mailer.js';
-import { AccountTransactions } from './account-transaction.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
 import { LoginThrottle } from './login-throttle.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { PasswordHasher } from './password-hasher.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { SessionsRepository } from '../identity/sessions.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 /** The same answer whether or not an address has an account (no account enumeration). */

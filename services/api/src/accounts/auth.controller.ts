@@ -24,8 +24,8 @@ import { AccountService } from './account.service.js';
 import { ApiErrors } from './error-responses.js';
 import { LoginService } from './login.service.js';
 import { SessionDescriber } from './session-describer.js';
-import { SessionCookies } from './session-cookies.js';
-import { type PortalSession, SessionService } from './session.service.js';
+import { SessionCookies } from '../identity/session-cookies.js';
+import { type PortalSession, SessionService } from '../identity/session.service.js';
 
 const INVALID = 'malformed body (the message names the field)';
 const THROTTLED = 'too many requests from this address or for this account; see Retry-After';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import type { Role } from '../auth/principal.js';
-import { AccountTransactions } from './account-transaction.js';
+import type { Role } from '../identity/principal.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
 
 /** A pending invitation of the scoped organization. */
 export interface InvitationRow {

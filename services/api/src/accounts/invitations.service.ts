@@ -3,18 +3,18 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, generateCredential, type Queryable, sha256Hex } from '@tierwise/common';
 import type { Request, Response } from 'express';
 import { AuditService } from '../audit/audit.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { type RequestOrigin, requestOrigin } from '../http/request-origin.js';
 import type { InvitationDto, InvitationListDto, SessionDto } from './account.dto.js';
 import type { AcceptInvitationBody, InvitationBody } from './account-bodies.js';
 import { AccountMail } from './account-mail.js';
-import { AccountTransactions } from './account-transaction.js';
-import { SessionCookies } from './session-cookies.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
+import { SessionCookies } from '../identity/session-cookies.js';
 import { type InvitationRow, InvitationsRepository } from './invitations.repository.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionDescriber } from './session-describer.js';
-import { SessionService } from './session.service.js';
+import { SessionService } from '../identity/session.service.js';
 import { UsersRepository } from './users.repository.js';
 
 /** Hours an invitation can be accepted. */

@@ -3,12 +3,12 @@ import { ApiError, ErrorCode } from '@tierwise/common';
 import type { Request, Response } from 'express';
 import type { SessionDto } from './account.dto.js';
 import type { LoginBody } from './account-bodies.js';
-import { AccountTransactions } from './account-transaction.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
 import { LoginThrottle } from './login-throttle.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionDescriber } from './session-describer.js';
-import { SessionService } from './session.service.js';
+import { SessionService } from '../identity/session.service.js';
 import { UsersRepository } from './users.repository.js';
 
 /** One message for an unknown address and a wrong password (no account enumeration). */

@@ -3,8 +3,8 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { Request, Response } from 'express';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Origin, type RequestOrigin } from '../http/request-origin.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
 import { CurrentSession, SessionAuthenticated } from '../auth/session-authenticated.decorator.js';
 import { InvitationDto, InvitationListDto, MemberListDto, SessionDto } from './account.dto.js';
 import {
@@ -19,7 +19,7 @@ import {
 import { ApiErrors } from './error-responses.js';
 import { InvitationsService } from './invitations.service.js';
 import { MembersService } from './members.service.js';
-import type { PortalSession } from './session.service.js';
+import type { PortalSession } from '../identity/session.service.js';
 
 /** Members and invitations of the caller's organization. */
 @ApiTags('organization')

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type Queryable } from '@tierwise/common';
 import { AuditService } from '../audit/audit.service.js';
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../identity/principal.js';
 import type { RequestOrigin } from '../http/request-origin.js';
 import type { MemberListDto } from './account.dto.js';
-import { AccountTransactions } from './account-transaction.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 
 /**
  * Members of the caller's organization. Rules: only an owner grants, changes or removes the

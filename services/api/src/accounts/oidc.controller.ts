@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
+import { ACCOUNT_SETTINGS, type AccountSettings } from '../config/account-settings.js';
 import { ApiErrors } from './error-responses.js';
 import { OidcService } from './oidc.service.js';
 

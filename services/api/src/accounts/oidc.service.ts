@@ -4,12 +4,12 @@ import { ApiError, ErrorCode } from '@tierwise/common';
 import type { Request, Response } from 'express';
 import * as oidc from 'openid-client';
 import type { SessionDto } from './account.dto.js';
-import { ACCOUNT_SETTINGS, type AccountSettings, type OidcSettings } from './account-settings.js';
-import { AccountTransactions } from './account-transaction.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { ACCOUNT_SETTINGS, type AccountSettings, type OidcSettings } from '../config/account-settings.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { SessionDescriber } from './session-describer.js';
-import { SessionService } from './session.service.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { SessionService } from '../identity/session.service.js';
+import { SessionsRepository } from '../identity/sessions.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 /** Signed cookie holding the state, nonce and PKCE verifier between /login and /callback. */

@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
+import { ACCOUNT_SETTINGS, type AccountSettings } from '../config/account-settings.js';
 
 /**
  * Applies TIERWISE_TRUST_PROXY as Express's 'trust proxy' setting, so that behind a trusted

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode } from '@tierwise/common';
 import type { SessionDto } from './account.dto.js';
-import { AccountTransactions } from './account-transaction.js';
-import { MembershipsRepository } from './memberships.repository.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
+import { MembershipsRepository } from '../identity/memberships.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 /** Builds the {@link SessionDto} of a session: the user, its organizations and the CSRF token. */

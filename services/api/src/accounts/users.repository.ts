@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, type Queryable } from '@tierwise/common';
-import { AccountTransactions } from './account-transaction.js';
+import { AccountTransactions } from '../identity/account-transaction.js';
 
 /** PostgreSQL unique_violation (Appendix A, "Error Codes"). */
 const UNIQUE_VIOLATION = '23505';

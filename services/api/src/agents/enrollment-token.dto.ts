@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CreatedByDto } from '../api-keys/api-key.dto.js';
-import type { ActorKind } from '../auth/principal.js';
+import type { ActorKind } from '../identity/principal.js';
 import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import type { Actor } from '../auth/principal.js';
+import type { Actor } from '../identity/principal.js';
 import type { EnrollmentTokenListQuery, EnrollmentTokenRow } from './enrollment-token.dto.js';
 
 const COLUMNS = 'id, name, token_prefix, created_at, expires_at, used_at, agent_id, created_by_kind, created_by_id';

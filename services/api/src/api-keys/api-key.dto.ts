@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import type { ActorKind, Scope } from '../auth/principal.js';
+import type { ActorKind, Scope } from '../identity/principal.js';
 import { displayNameSchema } from '../http/display-name.js';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 

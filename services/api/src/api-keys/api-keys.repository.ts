@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import { type CreatedCursor, listRevocable, type RevocationStatus } from '../http/revocable-list.js';
-import type { Actor, Scope } from '../auth/principal.js';
+import type { Actor, Scope } from '../identity/principal.js';
 import type { ApiKeyRow } from './api-key.dto.js';
 
 const COLUMNS = 'id, name, scope, key_prefix, created_at, last_used_at, revoked_at, created_by_kind, created_by_id';
 
-/** Managing a tenant's API keys, in the tenant's transaction (authentication is ApiKeyRepository's). */
+/** Managing a tenant's API keys, in the tenant's transaction (authentication is ApiKeyLookupRepository's). */
 @Injectable()
 export class ApiKeysRepository {
   async insert(db: Queryable, tenantId: string, key: { name: string; scope: Scope; sha256: string; prefix: string; createdBy: Actor }): Promise<ApiKeyRow> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, credentialPrefix, DatabaseService, ErrorCode, generateCredential, sha256Hex } from '@tierwise/common';
 import { z } from 'zod';
 import { AuditService } from '../audit/audit.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import type { RequestOrigin } from '../http/request-origin.js';
 import { type ApiKeyDto, type ApiKeyListQuery, type CreateApiKey, type CreatedApiKeyDto, mapApiKey } from './api-key.dto.js';

@@ -2,8 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
 import { type AuditListQuery, auditListQuerySchema, AuditPageDto } from './audit.dto.js';
 import { AuditService } from './audit.service.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService, type Queryable } from '@tierwise/common';
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import type { RequestOrigin } from '../http/request-origin.js';
 import { type AuditEntryDto, type AuditListQuery, mapAuditEntry } from './audit.dto.js';

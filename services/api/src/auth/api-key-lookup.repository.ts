@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { Scope } from '../auth/principal.js';
+import type { Scope } from '../identity/principal.js';
 
 /** A live API key, as authenticate_api_key returns it. */
 export interface AuthenticatedKey {
@@ -9,8 +9,12 @@ export interface AuthenticatedKey {
   scope: Scope;
 }
 
+/**
+ * The API key lookup of authentication (`ApiKeyGuard`), before the tenant is known; the tenant's
+ * own key management (create, list, revoke) is `ApiKeysRepository` (api-keys/).
+ */
 @Injectable()
-export class ApiKeyRepository {
+export class ApiKeyLookupRepository {
   constructor(private readonly database: DatabaseService) {}
 
   /**

@@ -1,9 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError, bearerCredential, ErrorCode, sha256Hex } from '@tierwise/common';
-import { ApiKeyRepository } from '../repositories/api-key.repository.js';
-import { assertPermission, type Permission } from './permission.js';
-import { type AuthenticatedRequest, apiKeyPrincipal } from './principal.js';
+import { ApiKeyLookupRepository } from './api-key-lookup.repository.js';
+import { assertPermission, type Permission } from '../identity/permission.js';
+import { type AuthenticatedRequest, apiKeyPrincipal } from '../identity/principal.js';
 
 /** Metadata key of the permission a route needs (set by `@Authenticated`). */
 export const PERMISSION_METADATA = 'tierwise:permission';
@@ -17,7 +17,7 @@ export const PERMISSION_METADATA = 'tierwise:permission';
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeyRepository,
+    private readonly apiKeys: ApiKeyLookupRepository,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

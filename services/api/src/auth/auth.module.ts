@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { ApiKeyRepository } from '../repositories/api-key.repository.js';
+import { ApiKeyLookupRepository } from './api-key-lookup.repository.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 
 /** Global: the authentication guards `@Authenticated` uses, available to every feature module. */
 @Global()
-@Module({ providers: [ApiKeyGuard, ApiKeyRepository], exports: [ApiKeyGuard, ApiKeyRepository] })
+@Module({ providers: [ApiKeyGuard, ApiKeyLookupRepository], exports: [ApiKeyGuard, ApiKeyLookupRepository] })
 export class AuthModule {}

@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResp
 import { ErrorBodyDto } from '@tierwise/common';
 import { PERMISSION_METADATA } from './api-key.guard.js';
 import { CredentialGuard } from './credential.guard.js';
-import type { Permission } from './permission.js';
-import type { AuthenticatedRequest, Principal } from './principal.js';
+import type { Permission } from '../identity/permission.js';
+import type { AuthenticatedRequest, Principal } from '../identity/principal.js';
 
 /** Name of the OpenAPI security scheme: `Authorization: Bearer <api key>`. */
 export const API_KEY_SCHEME = 'api-key';

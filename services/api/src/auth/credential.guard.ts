@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode } from '@tierwise/common';
 import type { Request } from 'express';
-import { SESSION_COOKIE } from '../accounts/session-cookies.js';
+import { SESSION_COOKIE } from '../identity/session-cookies.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { SessionGuard } from './session.guard.js';
 

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
-import type { PortalSession } from '../accounts/session.service.js';
+import type { PortalSession } from '../identity/session.service.js';
 import { SESSION_SCHEME } from './authenticated.decorator.js';
 import { SessionGuard, type SessionRequest } from './session.guard.js';
 

@@ -1,11 +1,11 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError, ErrorCode } from '@tierwise/common';
-import { SessionCookies } from '../accounts/session-cookies.js';
-import { type PortalSession, SessionService } from '../accounts/session.service.js';
+import { SessionCookies } from '../identity/session-cookies.js';
+import { type PortalSession, SessionService } from '../identity/session.service.js';
 import { PERMISSION_METADATA } from './api-key.guard.js';
-import { assertPermission, type Permission } from './permission.js';
-import type { AuthenticatedRequest } from './principal.js';
+import { assertPermission, type Permission } from '../identity/permission.js';
+import type { AuthenticatedRequest } from '../identity/principal.js';
 
 /** A request that passed {@link SessionGuard}: the principal and the portal session behind it. */
 export interface SessionRequest extends AuthenticatedRequest {

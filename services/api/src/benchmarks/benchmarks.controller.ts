@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
 import { BenchmarksDto } from './benchmarks.dto.js';
 import { BenchmarksService } from './benchmarks.service.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import type { BenchmarksDto, RankBand, ScalarFigureRow, ScalarStandingDto } from './benchmarks.dto.js';
 import { BenchmarksRepository } from './benchmarks.repository.js';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IoTotalsDto } from '../dtos/io-totals.dto.js';
+import { IoTotalsDto } from '../fleet/io-totals.dto.js';
 
 /** Latency percentiles of one direction and ioLength bin in one window, from its merged histogram. */
 export class RollupLatencyDto {

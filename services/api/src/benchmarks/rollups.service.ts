@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import type { RollupSeriesDto, RollupsDto } from './rollups.dto.js';
 import { DEFAULT_WINDOWS, MAX_POINTS, ROLLUP_RESOLUTIONS, type RollupQuery } from './rollups.query.js';
 import { RollupsRepository } from './rollups.repository.js';

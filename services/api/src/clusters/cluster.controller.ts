@@ -2,9 +2,10 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
-import { type WorkingSetHistoryQuery, WorkingSetHistoryService, workingSetHistoryQuerySchema } from '../series/working-set-history.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
+import { type WorkingSetHistoryQuery, workingSetHistoryQuerySchema } from '../series/working-set-history.dto.js';
+import { WorkingSetHistoryService } from '../series/working-set-history.service.js';
 import { type ClusterListQuery, clusterIdSchema, clusterListQuerySchema, ClusterPageDto, ClusterWorkingSetDto, ClusterWorkingSetHistoryDto } from './cluster.dto.js';
 import { ClusterService } from './cluster.service.js';
 

@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { SharedTierRecommendationDto, SharedTierWindowDto } from '../shared-tiers/shared-tier.dto.js';
-import { WorkingSetHistoryBaseDto } from '../series/working-set-history.js';
+import { WorkingSetHistoryBaseDto } from '../series/working-set-history.dto.js';
+import { PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
 
 /** What a cluster's members (volumes.cluster_id) add up to (ClusterRepository, CLUSTER_MEMBERS). */
 export interface ClusterMembersRow {
@@ -28,7 +29,7 @@ export type ClusterListQuery = z.output<typeof clusterListQuerySchema>;
 /** Path parameter clusterId: a pseudonymous cluster id (lowercase hex, the agents' tierwise.cluster.id). */
 export const clusterIdSchema = z
   .string()
-  .regex(/^[0-9a-f]{8,64}$/, 'clusterId must be 8-64 lowercase hex characters')
+  .regex(PSEUDONYMOUS_ID_PATTERN, 'clusterId must be 8-64 lowercase hex characters')
   .describe('pseudonymous cluster id');
 
 /** The tier a cluster's hosts share, as its members report it. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import { REPORTED_WINDOW } from '../api.constants.js';
+import { REPORTED_WINDOW } from '../config/api.constants.js';
 import { membersOf } from '../shared-tiers/shared-tier.repository.js';
 import type { ClusterMembersRow, ClusterRow } from './cluster.dto.js';
 

@@ -4,8 +4,8 @@ import { ApiError, createServiceApp, type ProvisionedTenant } from '@tierwise/co
 import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../app.module.js';
-import { apiKeyPrincipal, type Principal } from '../auth/principal.js';
-import { WorkingSetHistoryService } from '../series/working-set-history.js';
+import { apiKeyPrincipal, type Principal } from '../identity/principal.js';
+import { WorkingSetHistoryService } from '../series/working-set-history.service.js';
 import { ClusterService } from './cluster.service.js';
 
 const GiB = 1024 ** 3;

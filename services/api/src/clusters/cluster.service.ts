@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import { type ClusterDto, type ClusterListQuery, type ClusterWorkingSetDto, mapCluster, mapTier } from './cluster.dto.js';
 import { ClusterRepository } from './cluster.repository.js';

@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import { FleetSummaryDto } from '../dtos/fleet.dto.js';
-import type { Principal } from '../auth/principal.js';
-import { FleetService } from '../services/fleet.service.js';
+import { Permission } from '../identity/permission.js';
+import { FleetSummaryDto } from './fleet.dto.js';
+import type { Principal } from '../identity/principal.js';
+import { FleetService } from './fleet.service.js';
 
 @ApiTags('fleet')
 @Controller('v1/fleet')

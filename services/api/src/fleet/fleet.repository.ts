@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import { REPORTED_WINDOW } from '../api.constants.js';
-import type { FleetSummaryRow } from '../dtos/fleet.dto.js';
-import { hitRatioSql } from './hit-ratio.sql.js';
+import { REPORTED_WINDOW } from '../config/api.constants.js';
+import type { FleetSummaryRow } from './fleet.dto.js';
+import { hitRatioSql } from '../volumes/hit-ratio.sql.js';
 
 @Injectable()
 export class FleetRepository {

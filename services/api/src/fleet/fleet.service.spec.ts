@@ -4,7 +4,7 @@ import { createServiceApp } from '@tierwise/common';
 import { hexId, insertVolume, TestTenants } from '@tierwise/common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../app.module.js';
-import { apiKeyPrincipal } from '../auth/principal.js';
+import { apiKeyPrincipal } from '../identity/principal.js';
 import { FleetService } from './fleet.service.js';
 
 describe('FleetService (real PostgreSQL)', () => {

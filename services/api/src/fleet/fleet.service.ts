@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import { type FleetSummaryDto, mapFleetSummary } from '../dtos/fleet.dto.js';
-import type { Principal } from '../auth/principal.js';
-import { FleetRepository } from '../repositories/fleet.repository.js';
+import { type FleetSummaryDto, mapFleetSummary } from './fleet.dto.js';
+import type { Principal } from '../identity/principal.js';
+import { FleetRepository } from './fleet.repository.js';
 
 @Injectable()
 export class FleetService {

@@ -2,8 +2,8 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
 import { hostIdSchema, type HostListQuery, hostListQuerySchema, HostPageDto, HostWorkingSetDto } from './host.dto.js';
 import { HostService } from './host.service.js';
 

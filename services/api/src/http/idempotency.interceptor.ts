@@ -5,7 +5,7 @@ import { ApiError, DatabaseService, ErrorCode, sha256Hex } from '@tierwise/commo
 import type { Response } from 'express';
 import { from, type Observable, of } from 'rxjs';
 import { catchError, mergeMap } from 'rxjs/operators';
-import type { AuthenticatedRequest } from '../auth/principal.js';
+import type { AuthenticatedRequest } from '../identity/principal.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METADATA, IDEMPOTENT_REPLAY_HEADER, type IdempotentOptions } from './idempotent.decorator.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 

@@ -2,7 +2,7 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { ApiError, bearerCredential, ErrorCode, sha256Hex } from '@tierwise/common';
 import type { Request, Response } from 'express';
-import { SESSION_COOKIE } from '../accounts/session-cookies.js';
+import { SESSION_COOKIE } from '../identity/session-cookies.js';
 
 /** The rate-limit response headers (draft-ietf-httpapi-ratelimit-headers, the RateLimit-* fields). */
 export const RATE_LIMIT_HEADERS = { limit: 'RateLimit-Limit', remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset' } as const;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import type { Role } from '../auth/principal.js';
+import type { Role } from './principal.js';
 
 /** An organization the user belongs to, with the user's role there. */
 export interface OrganizationRow {

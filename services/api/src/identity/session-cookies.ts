@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { doubleCsrf } from 'csrf-csrf';
 import type { CookieOptions, Request, Response } from 'express';
-import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
+import { ACCOUNT_SETTINGS, type AccountSettings } from '../config/account-settings.js';
 
 /** Name of the session cookie: the session token (its SHA-256 is sessions.token_sha256). */
 export const SESSION_COOKIE = 'tw_session';

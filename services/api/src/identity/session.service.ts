@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, ErrorCode, generateCredential, sha256Hex } from '@tierwise/common';
 import type { Request, Response } from 'express';
-import type { Principal } from '../auth/principal.js';
-import { ACCOUNT_SETTINGS, type AccountSettings } from './account-settings.js';
+import type { Principal } from './principal.js';
+import { ACCOUNT_SETTINGS, type AccountSettings } from '../config/account-settings.js';
 import { AccountTransactions } from './account-transaction.js';
 import { MembershipsRepository } from './memberships.repository.js';
 import { SessionCookies } from './session-cookies.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import type { Role } from '../auth/principal.js';
+import type { Role } from './principal.js';
 import { AccountTransactions } from './account-transaction.js';
 
 /** A live session as authenticate_session returns it. */

@@ -3,9 +3,9 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiProduces, 
 import { ErrorBodyDto } from '@tierwise/common';
 import type { Response } from 'express';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
-import { volumeIdSchema } from '../dtos/volume-query.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
+import { volumeIdSchema } from '../volumes/volume-query.js';
 import { CSV_COLUMNS, type MetricsExportQuery, metricsExportQuerySchema } from './metrics-export.dto.js';
 import { MetricsExportService } from './metrics-export.service.js';
 

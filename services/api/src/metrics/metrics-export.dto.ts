@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IoCountersRow } from '../dtos/volume.dto.js';
+import type { IoCountersRow } from '../volumes/volume.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
 /** Longest range one export covers: 7 days of 10-second intervals is 60 480 rows. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import { hitRatioSql } from '../repositories/hit-ratio.sql.js';
+import { hitRatioSql } from '../volumes/hit-ratio.sql.js';
 import type { IntervalRow } from './metrics-export.dto.js';
 
 @Injectable()

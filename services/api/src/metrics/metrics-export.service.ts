@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import { stringify } from 'csv-stringify/sync';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { PolicyRepository } from '../policies/policy.repository.js';
 import { CSV_COLUMNS, csvRecord, DEFAULT_EXPORT_RANGE_SECONDS, MAX_EXPORT_RANGE_SECONDS, type MetricsExportQuery } from './metrics-export.dto.js';
 import { MetricsExportRepository } from './metrics-export.repository.js';

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import { z } from 'zod';
+import { decodeCursor, encodeCursor, toPage } from '../http/pagination.js';
 import type { DeliveryAttemptListDto, DeliveryDto, DeliveryListDto } from './settings.dto.js';
 import type { DeliveryListQuery } from './settings.schemas.js';
 
 /**
- * The delivery log of a tenant, newest first, keyset-paginated on the delivery id (the cursor is
- * the last id of a page, base64url).
+ * The delivery log of a tenant, newest first, keyset-paginated on the delivery id (the cursor
+ * names the last id of a page, http/pagination's codec).
  */
 @Injectable()
 export class DeliveriesRepository {
@@ -15,7 +17,7 @@ export class DeliveriesRepository {
    * @throws ApiError bad_request when the cursor is not a next_cursor of this API.
    */
   async list(tenantId: string, query: DeliveryListQuery): Promise<DeliveryListDto> {
-    const before = query.cursor ? decodeCursor(query.cursor) : null;
+    const before = query.cursor ? decodeCursor(query.cursor, CURSOR_KIND, CURSOR_POSITION)[0] : null;
     const rows = await this.database.withTenant(tenantId, async (db) => {
       const { rows } = await db.query<DeliveryDto>(
         `SELECT d.id::text, d.outbox_id::text AS event_id, o.event_kind, o.severity,
@@ -33,8 +35,7 @@ export class DeliveriesRepository {
       );
       return rows;
     });
-    const page = rows.slice(0, query.limit);
-    return { data: page, next_cursor: rows.length > query.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null };
+    return toPage(rows, query.limit, (row) => row, (last) => encodeCursor(CURSOR_KIND, [last.id]));
   }
 
   /**
@@ -54,8 +55,6 @@ export class DeliveriesRepository {
   }
 }
 
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[1-9]\d{0,18}$/.test(id)) throw new ApiError(ErrorCode.BadRequest, 'cursor is not a next_cursor of this API');
-  return id;
-}
+const CURSOR_KIND = 'deliveries';
+/** A delivery id (bigint, as text). */
+const CURSOR_POSITION = z.tuple([z.string().regex(/^[1-9]\d{0,18}$/)]);

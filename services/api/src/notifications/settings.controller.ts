@@ -3,8 +3,8 @@ import { ApiBadRequestResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNot
 import { ErrorBodyDto } from '@tierwise/common';
 import type { ZodType } from 'zod';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
 import { AlertRuleDto, AlertRuleListDto, ChannelDto, ChannelListDto, MuteWindowDto, MuteWindowListDto, RouteDto, RouteListDto } from './settings.dto.js';
 import { SettingsRepository } from './settings.repository.js';
 import { ALERT_RULES, CHANNELS, MUTE_WINDOWS, ROUTES, type SettingsResource } from './settings.resources.js';

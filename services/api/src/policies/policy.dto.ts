@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CACHE_MODES, type CacheMode, DEFAULT_EVICTION, type Eviction, EVICTIONS, type Media, MEDIA, TIER_BLOCK_BYTES } from '@tierwise/common';
-import type { ActorKind } from '../auth/principal.js';
+import type { ActorKind } from '../identity/principal.js';
 
 /** A volume_policies row. */
 export interface PolicyRow {

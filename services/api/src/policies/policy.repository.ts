@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import type { Actor } from '../auth/principal.js';
+import type { Actor } from '../identity/principal.js';
 import type { DesiredPolicy, PolicyRow } from './policy.dto.js';
 
 const COLUMNS = `volume_id, version, mode, write_back_copies, tier_bytes::float8 AS tier_bytes, media, eviction, source,

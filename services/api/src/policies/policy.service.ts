@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode, type Queryable } from '@tierwise/common';
 import { AuditService } from '../audit/audit.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import type { RequestOrigin } from '../http/request-origin.js';
 import { type DesiredPolicy, mapPolicy, type PolicyDto, type PolicyRow, policySummary } from './policy.dto.js';
 import { PolicyRepository } from './policy.repository.js';

@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
-import { volumeIdSchema } from '../dtos/volume-query.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
+import { volumeIdSchema } from '../volumes/volume-query.js';
 import { type RecommendationHistoryQuery, recommendationHistoryQuerySchema, RecommendationHistoryPageDto } from './recommendation.dto.js';
 import { RecommendationService } from './recommendation.service.js';
 

@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from 
 import { ApiBadRequestResponse, ApiConflictResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import type { Principal } from '../auth/principal.js';
-import { volumeIdSchema } from '../dtos/volume-query.js';
+import { Permission } from '../identity/permission.js';
+import type { Principal } from '../identity/principal.js';
+import { volumeIdSchema } from '../volumes/volume-query.js';
 import { Idempotent } from '../http/idempotent.decorator.js';
 import { Origin, type RequestOrigin } from '../http/request-origin.js';
 import {

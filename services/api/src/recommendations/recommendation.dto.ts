@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
-import { DEFAULT_EVICTION, EVICTIONS, MEDIA } from '@tierwise/common';
+import { DEFAULT_EVICTION, EVICTIONS, MEDIA, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
 import { PolicyDto } from '../policies/policy.dto.js';
-import { mapPrediction, mapRecommendationFields, PredictionDto, RecommendationDto, type RecommendationRow } from '../dtos/volume.dto.js';
+import { mapPrediction, mapRecommendationFields, PredictionDto, RecommendationDto, type RecommendationRow } from '../volumes/volume.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
 /** Where a recommendation stands: open until someone applies or dismisses it (that version of it). */
@@ -24,7 +24,7 @@ export const recommendationListQuerySchema = z.object({
   ...pageQueryShape,
   status: z.enum(RECOMMENDATION_STATUSES).optional().describe('only recommendations in this status'),
   media: z.enum(MEDIA).optional().describe('only recommendations of this tier media'),
-  host_id: z.string().regex(/^[0-9a-f]{8,64}$/, 'host_id must be 8-64 lowercase hex characters').optional().describe('only volumes of this host'),
+  host_id: z.string().regex(PSEUDONYMOUS_ID_PATTERN, 'host_id must be 8-64 lowercase hex characters').optional().describe('only volumes of this host'),
 });
 export type RecommendationListQuery = z.output<typeof recommendationListQuerySchema>;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Media, Queryable } from '@tierwise/common';
-import type { Actor } from '../auth/principal.js';
-import { RECOMMENDATION_COLUMNS } from '../dtos/volume.dto.js';
+import type { Actor } from '../identity/principal.js';
+import { RECOMMENDATION_COLUMNS } from '../volumes/volume.dto.js';
 import type { RecommendationHistoryRow, RecommendationListRow, RecommendationStatus } from './recommendation.dto.js';
 
 /** Recommendations with their volume's host and the decision on their current version; $1 = tenant. */

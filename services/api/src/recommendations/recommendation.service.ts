@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, DEFAULT_EVICTION, ErrorCode, type Queryable, TIER_BLOCK_BYTES } from '@tierwise/common';
 import { z } from 'zod';
 import { AuditService } from '../audit/audit.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import type { RequestOrigin } from '../http/request-origin.js';
 import type { DesiredPolicy } from '../policies/policy.dto.js';

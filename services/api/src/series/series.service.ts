@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService } from '@tierwise/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { downsample } from './downsample.js';
 import { planSeries } from './resolution.js';
 import type { SeriesDto } from './series.dto.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { mapPolicyMrc, mapTierPrediction, mapWorkingSet, PolicyMrcDto, type PolicyMrcRow, TierPredictionDto, type TierPredictionRow, WorkingSetDto, type WorkingSetRow } from '../dtos/volume.dto.js';
+import { mapPolicyMrc, mapTierPrediction, mapWorkingSet, PolicyMrcDto, type PolicyMrcRow, TierPredictionDto, type TierPredictionRow, WorkingSetDto, type WorkingSetRow } from '../volumes/volume.dto.js';
 
 /** What shares a tier (the stream jobs' SharedTier): a cluster's hosts, or a host's volumes. */
 export type SharedTierKind = 'cluster' | 'host';

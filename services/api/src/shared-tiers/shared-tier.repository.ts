@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import { TIER_PREDICTION_COLUMNS } from '../dtos/volume.dto.js';
+import { TIER_PREDICTION_COLUMNS } from '../volumes/volume.dto.js';
 import type { SharedTierKind, SharedTierRecommendationRow, SharedTierWindowRow } from './shared-tier.dto.js';
 
 /** Window order of a working set: shortest first. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { VolumeSort } from '../dtos/volume-query.js';
+import type { VolumeSort } from './volume-query.js';
 import { decodeCursor, encodeCursor } from '../http/pagination.js';
-import type { VolumePosition } from '../repositories/volume.repository.js';
+import type { VolumePosition } from './volume.repository.js';
 
 const kindOf = (sort: VolumeSort): string => `volumes:${sort}`;
 const positionSchema = z.tuple([z.number(), z.string()]);

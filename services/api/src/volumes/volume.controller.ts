@@ -2,11 +2,11 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
-import { Permission } from '../auth/permission.js';
-import { volumeIdSchema, type VolumeListQuery, volumeListQuerySchema } from '../dtos/volume-query.js';
-import { VolumeDetailDto, VolumeListDto } from '../dtos/volume.dto.js';
-import type { Principal } from '../auth/principal.js';
-import { VolumeService } from '../services/volume.service.js';
+import { Permission } from '../identity/permission.js';
+import { volumeIdSchema, type VolumeListQuery, volumeListQuerySchema } from './volume-query.js';
+import { VolumeDetailDto, VolumeListDto } from './volume.dto.js';
+import type { Principal } from '../identity/principal.js';
+import { VolumeService } from './volume.service.js';
 
 @ApiTags('volumes')
 @Controller('v1/volumes')

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
-import { REPORTED_WINDOW } from '../api.constants.js';
-import type { VolumeSort } from '../dtos/volume-query.js';
-import { type BlockSizeRow, RECOMMENDATION_COLUMNS, type RecommendationRow, type PolicyMrcRow, type VolumePageRow, type VolumeRow, type WorkingSetRow } from '../dtos/volume.dto.js';
+import { REPORTED_WINDOW } from '../config/api.constants.js';
+import type { VolumeSort } from './volume-query.js';
+import { type BlockSizeRow, RECOMMENDATION_COLUMNS, type RecommendationRow, type PolicyMrcRow, type VolumePageRow, type VolumeRow, type WorkingSetRow } from './volume.dto.js';
 import { hitRatioSql } from './hit-ratio.sql.js';
 
 /**

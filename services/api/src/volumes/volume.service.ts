@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
-import type { VolumeListQuery } from '../dtos/volume-query.js';
+import type { VolumeListQuery } from './volume-query.js';
 import { toPage } from '../http/pagination.js';
-import { mapVolumeDetail, mapVolumeSummary, type VolumeDetailDto, type VolumeListDto } from '../dtos/volume.dto.js';
-import type { Principal } from '../auth/principal.js';
-import { VolumeRepository } from '../repositories/volume.repository.js';
+import { mapVolumeDetail, mapVolumeSummary, type VolumeDetailDto, type VolumeListDto } from './volume.dto.js';
+import type { Principal } from '../identity/principal.js';
+import { VolumeRepository } from './volume.repository.js';
 import { decodeVolumeCursor, encodeVolumeCursor } from './volume-cursor.js';
 
 @Injectable()

@@ -3,3 +3,4 @@
  * the portal's client bundle may import them as `@tierwise/common/contracts`).
  */
 export * from './cache-policy.js';
+export * from './ids.js';

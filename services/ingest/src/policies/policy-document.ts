@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CacheMode, Eviction, Media } from '@tierwise/common';
+import { type CacheMode, type Eviction, type Media, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
 import { z } from 'zod';
 
 /** Longest wait of a long-poll, seconds (below the 30 s idle timeouts of common proxies). */
@@ -9,7 +9,7 @@ export const MAX_WAIT_SECONDS = 25;
 export const MAX_VOLUMES_PER_REQUEST = 500;
 
 /** A pseudonymous volume id: the keyed hash the agent sends as tierwise.volume.id (lowercase hex). */
-const volumeIdSchema = z.string().regex(/^[0-9a-f]{8,64}$/, 'volume ids are 8-64 lowercase hex characters');
+const volumeIdSchema = z.string().regex(PSEUDONYMOUS_ID_PATTERN, 'volume ids are 8-64 lowercase hex characters');
 
 /** Query of GET /v1/agent/policies: `volumes`, the comma-separated volume ids the agent serves. */
 export const policyQuerySchema = z.object({

@@ -1,8 +1,5 @@
-import { ApiError, ErrorCode } from '@tierwise/common';
+import { ApiError, ErrorCode, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
 import { MAX_AGE_NANOS, MAX_FUTURE_SKEW_NANOS } from '../ingest.constants.js';
-
-/** Pseudonymous host and volume ids: lowercase hex of a keyed hash (SipHash-2-4: 16 characters). */
-const PSEUDONYMOUS_ID = /^[0-9a-f]{8,64}$/;
 
 /** Agent batch ids: a UUID in practice; 1-128 characters of [A-Za-z0-9_.:-] (no '#', used for splits). */
 const BATCH_ID = /^[\w.:-]{1,128}$/;
@@ -20,7 +17,7 @@ export function checkPseudonymousId(id: string | undefined, where: string): stri
   if (id === undefined || id === '') {
     reject(`${where} is missing`);
   }
-  if (!PSEUDONYMOUS_ID.test(id)) {
+  if (!PSEUDONYMOUS_ID_PATTERN.test(id)) {
     reject(`${where} must be 8-64 lowercase hex characters, got ${JSON.stringify(id.slice(0, 80))}`);
   }
   return id;
