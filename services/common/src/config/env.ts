@@ -54,6 +54,22 @@ export const ENV_SCHEMA = {
    * and their SHA256SUMS, made by edge-agent/packaging/build-packages.sh); absent: none are served.
    */
   TIERWISE_AGENT_PACKAGES_DIR: z.string().min(1).optional(),
+  /** PostgreSQL URL of the tierwise_jobs role (BYPASSRLS: the notifier serves every tenant; each query names the tenant of the rows it joins). */
+  TIERWISE_PG_JOBS_URL: postgresUrl,
+  /** SMTP URL of the notifier's mail relay (nodemailer; default the local stack's development mailbox). */
+  TIERWISE_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).default('smtp://127.0.0.1:2525'),
+  /** The From address of the notifier's mails. */
+  TIERWISE_MAIL_FROM: z.string().min(3).default('Tierwise <notifications@tierwise.local>'),
+  /** The portal's base URL, for links in messages. */
+  TIERWISE_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  /** The api's public base URL, for the one-click unsubscribe links of the notifier's mails. */
+  TIERWISE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  /** Slack's Web API base (chat.postMessage; an operator setting, never a tenant's). */
+  TIERWISE_SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://slack.com/api'),
+  /** Seconds between the notifier's evaluations of the alert rules. */
+  TIERWISE_ALERT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** Port of the notifier's GET /healthz on 127.0.0.1. */
+  TIERWISE_NOTIFIER_PORT: port,
   TIERWISE_BIND_ADDRESS: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).default('127.0.0.1'),
   /**
    * The one origin tenants' Slack incoming-webhook URLs may name (default https://hooks.slack.com,
