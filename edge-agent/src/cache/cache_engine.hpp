@@ -138,8 +138,8 @@ struct WriteBackOptions {
  *             (populate on write). A missing block the write covers only partly
  *             is read whole from the datastore alongside the write and the
  *             written bytes laid over it (a fill), so the tier only ever holds
- *             whole blocks and hits/misses follow plain block LRU, the model of
- *             the miss ratio curve. If the datastore write fails, the touched
+ *             whole blocks and hits/misses follow the block-level eviction policy
+ *             the miss ratio curves model (docs/analytics.md). If the datastore write fails, the touched
  *             blocks leave the tier so it never holds data the datastore lacks;
  *             if only a fill fails, that block leaves the tier.
  *    The completion runs once, from the device pollers (or inside submit() when
@@ -148,8 +148,8 @@ struct WriteBackOptions {
  *    as a front end's range lock would); otherwise any number may be in flight.
  * 4. Destroy when in_flight() is 0.
  *
- * Eviction follows the volume's policy (EvictionOptions; eviction/ holds LRU,
- * S3-FIFO, ARC and 2Q). A victim still used by an in-flight I/O leaves the
+ * Eviction follows the volume's policy (EvictionOptions; eviction/ holds the
+ * policies, docs/eviction.md). A victim still used by an in-flight I/O leaves the
  * index at once and frees its slot when that I/O completes (deferred eviction,
  * TierIndex); the missing block goes to a staging slot meanwhile, or is not
  * inserted when there is none. Missing blocks of I/Os in a sequential stream

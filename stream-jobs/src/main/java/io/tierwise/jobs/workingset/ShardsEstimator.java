@@ -50,8 +50,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * the cold-miss floor {@code f = B / N} (every first reference misses; the sketch's count, not the
  * sample's) are scaled by {@code (1 - A/N - f) / (m(a) - f)}, so the curve meets the floor where
  * it would (a shift would move the floor by the anchor's error too). Clipped to [0, 1] and kept
- * non-increasing. Measured on the CloudPhysics trace: docs/analytics.md "The LRU anchor". The reads' curve is always the
- * classic one over the reads. Measured on the CloudPhysics trace: ShardsAccuracyTest, docs/analytics.md.
+ * non-increasing. The reads' curve is always the classic one over the reads. Accuracy on the real
+ * traces: ShardsAccuracyTest, docs/analytics.md "Accuracy" and "The LRU anchor".
  *
  * <p><b>Working set</b> (Denning, CACM 11(5), 1968): {@code B} x 4 KiB with totals, else sampled
  * blocks / {@code R}; read and write working sets: that times the share of sampled blocks read,
