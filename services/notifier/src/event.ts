@@ -1,4 +1,4 @@
-import { ACCOUNT_EMAIL_KIND, ALERT_KINDS, SEVERITIES, type Severity } from '@tierwise/common';
+import { ACCOUNT_EMAIL_KIND, ALERT_KINDS, MEDIA, SEVERITIES, type Severity } from '@tierwise/common';
 import { z } from 'zod';
 
 /**
@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const recommendationPayloadSchema = z.object({
   volume_id: z.string().min(1),
   tier_bytes: z.number().int().nonnegative(),
-  media: z.enum(['ram', 'nvme']),
+  media: z.enum(MEDIA),
   policy: z.string().min(1),
   predicted_hit_ratio: z.number().min(0).max(1),
   achievable_hit_ratio: z.number().min(0).max(1),

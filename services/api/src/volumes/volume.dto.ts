@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Eviction, EVICTIONS } from '@tierwise/common';
+import { type Eviction, EVICTIONS, type Media, MEDIA } from '@tierwise/common';
 import { PageDto } from '../http/pagination.js';
 
 // ---- rows (repositories) -------------------------------------------------------------
@@ -208,7 +208,7 @@ export class PolicyMrcDto extends MrcDto {
 /** What the stream jobs predict of a tier (a volume's or a cluster's shared tier): size, media, policies and effect. */
 export class TierPredictionDto {
   @ApiProperty({ description: 'recommended tier size, bytes' }) tier_bytes!: number;
-  @ApiProperty({ enum: ['ram', 'nvme'] }) media!: 'ram' | 'nvme';
+  @ApiProperty({ enum: MEDIA }) media!: Media;
   @ApiProperty({ example: 'write-through' }) policy!: string;
   @ApiProperty({ description: 'working-set window the prediction was computed over', example: '24h' }) window_name!: string;
   @ApiProperty({ description: 'n of WB+n: copies of dirty blocks on other hosts (0 for write-through)' }) replicas!: number;
