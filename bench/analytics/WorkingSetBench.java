@@ -1,3 +1,5 @@
+import io.tierwise.jobs.pipeline.VolumeAnalysis;
+import io.tierwise.jobs.pipeline.WorkingSetFunction;
 import io.tierwise.jobs.testing.VscsiTrace;
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import io.tierwise.jobs.workingset.MrcEstimator;
@@ -6,9 +8,7 @@ import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.ReferenceBatchParser;
 import io.tierwise.jobs.workingset.ShardsFixedRate;
 import io.tierwise.jobs.workingset.ShardsFixedSize;
-import io.tierwise.jobs.workingset.VolumeAnalysis;
 import io.tierwise.jobs.workingset.WindowedEstimators;
-import io.tierwise.jobs.workingset.WorkingSetFunction;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.io.BufferedWriter;
 import java.io.InputStream;

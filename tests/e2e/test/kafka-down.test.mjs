@@ -69,7 +69,10 @@ async function emptyButValidMetricsBody() {
       ] },
       scopeMetrics: [{ metrics: [{ name: 'tierwise.io.operations', sum: {
         aggregationTemporality: 1, isMonotonic: true,
-        dataPoints: [{ startTimeUnixNano: now - 10_000_000_000n, timeUnixNano: now, asInt: 1, attributes: [] }],
+        dataPoints: [{ startTimeUnixNano: now - 10_000_000_000n, timeUnixNano: now, asInt: 1, attributes: [
+          { key: 'io.direction', value: { stringValue: 'read' } },
+          { key: 'io.source', value: { stringValue: 'frontend' } },
+        ] }],
       } }] }],
     }],
   }));

@@ -1,7 +1,6 @@
 // No import cycle between the top-level folders of a part (issue 20): the C++ includes between
 // edge-agent/src/* folders, the Java packages of the jobs (io.tierwise.jobs.*), and the folders
-// of services/api/src. A cycle fails with the folders that form it (the parts of KNOWN_CYCLES
-// are reported as todo until they are untangled).
+// of services/api/src. A cycle fails with the folders that form it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -88,13 +87,8 @@ const PARTS = {
       [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => first(path.normalize(path.join(path.dirname(file), m[1]))))),
 };
 
-/** Parts whose folders still import each other, reported but not failing until issue 20 untangles them. */
-const KNOWN_CYCLES = {
-  'stream-jobs io.tierwise.jobs (Java packages)': 'issue 20: workingset and recommend import each other, sink imports both',
-};
-
 for (const [part, graphOf] of Object.entries(PARTS)) {
-  test(`no import cycle between the folders of ${part}`, { todo: KNOWN_CYCLES[part] }, () => {
+  test(`no import cycle between the folders of ${part}`, () => {
     assert.deepEqual(cycles(graphOf()), [], 'folders that import each other (directly or around a loop)');
   });
 }

@@ -2,16 +2,14 @@ package io.tierwise.jobs;
 
 import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
 import io.tierwise.jobs.ingest.KafkaSecurity;
+import io.tierwise.jobs.sink.JdbcUrls;
 import io.tierwise.jobs.telemetry.JobTelemetry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -52,7 +50,7 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * state and a new consumer group, which reads the topics from their earliest retained record
    * and so rebuilds every total, working set and miss ratio curve.
    */
-  public static final int STATE_VERSION = 7;
+  public static final int STATE_VERSION = 8;
   /** How long an interval aggregate stays open to late records of the same interval. */
   public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */
@@ -99,27 +97,10 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    */
   public static JobSettings fromEnvironment(Map<String, String> env) {
     String stateDir = env.getOrDefault("TIERWISE_STATE_DIR", System.getProperty("java.io.tmpdir") + "/tierwise");
-    return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), jdbcUrl(required(env, "TIERWISE_JDBC_URL"), env),
+    return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), JdbcUrls.withPgEnvironment(required(env, "TIERWISE_JDBC_URL"), env),
         "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs.v" + STATE_VERSION,
         Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), Duration.ofSeconds(10),
         Duration.ofSeconds(1), KafkaSecurity.properties(env), JobTelemetry.from(env));
-  }
-
-  /**
-   * {@code url} with PGPASSWORD and PGSSLMODE (libpq's variables, which the Node services' pg
-   * client reads itself) as the pgjdbc parameters {@code password} and {@code sslmode}, unless
-   * the URL sets them.
-   */
-  public static String jdbcUrl(String url, Map<String, String> env) {
-    StringBuilder u = new StringBuilder(url);
-    for (var p : List.of(Map.entry("password", "PGPASSWORD"), Map.entry("sslmode", "PGSSLMODE"))) {
-      String value = env.get(p.getValue());
-      if (value != null && !value.isEmpty() && !url.matches(".*[?&]" + p.getKey() + "=.*")) {
-        u.append(u.indexOf("?") < 0 ? '?' : '&').append(p.getKey()).append('=')
-            .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
-      }
-    }
-    return u.toString();
   }
 
   private static String required(Map<String, String> env, String name) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
+import io.tierwise.jobs.sink.JdbcUrls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -52,9 +53,9 @@ class JobSettingsTest {
   void pgPasswordAndSslModeJoinTheJdbcUrlUnlessItSetsThem() {
     Map<String, String> env = Map.of("PGPASSWORD", "p&ss word", "PGSSLMODE", "require");
 
-    assertThat(JobSettings.jdbcUrl("jdbc:postgresql://db:5432/tierwise?user=tierwise_jobs", env))
+    assertThat(JdbcUrls.withPgEnvironment("jdbc:postgresql://db:5432/tierwise?user=tierwise_jobs", env))
         .isEqualTo("jdbc:postgresql://db:5432/tierwise?user=tierwise_jobs&password=p%26ss+word&sslmode=require");
-    assertThat(JobSettings.jdbcUrl("jdbc:postgresql://db/tierwise?sslmode=disable", env))
+    assertThat(JdbcUrls.withPgEnvironment("jdbc:postgresql://db/tierwise?sslmode=disable", env))
         .isEqualTo("jdbc:postgresql://db/tierwise?sslmode=disable&password=p%26ss+word");
   }
 

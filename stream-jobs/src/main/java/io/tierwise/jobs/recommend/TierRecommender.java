@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
-import io.tierwise.jobs.sink.Json;
+import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.workingset.MissRatioCurve;
 import io.tierwise.jobs.workingset.MrcEstimator;
 import io.tierwise.jobs.workingset.WindowedEstimators;

@@ -11,9 +11,9 @@ import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.telemetry.JobTelemetry;
 import io.tierwise.jobs.telemetry.TracedSink;
-import io.tierwise.jobs.workingset.SharedTier;
-import io.tierwise.jobs.workingset.VolumeAnalysis;
-import io.tierwise.jobs.workingset.WorkingSetJob;
+import io.tierwise.jobs.pipeline.SharedTier;
+import io.tierwise.jobs.pipeline.VolumeAnalysis;
+import io.tierwise.jobs.pipeline.WorkingSetJob;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -33,6 +33,7 @@ import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
 import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
 import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
 import org.apache.flink.util.function.SerializableFunction;
+import io.tierwise.jobs.json.Json;
 
 /**
  * JDBC sinks writing the jobs' rows into the PostgreSQL tables of

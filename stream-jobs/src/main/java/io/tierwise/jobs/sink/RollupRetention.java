@@ -1,6 +1,5 @@
 package io.tierwise.jobs.sink;
 
-import io.tierwise.jobs.JobSettings;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -69,7 +68,7 @@ public final class RollupRetention {
 
   /**
    * Runs {@link #enforce} once with TIERWISE_JDBC_URL (PGPASSWORD and PGSSLMODE added as the jobs
-   * add them, {@link JobSettings#jdbcUrl}); exits 1 naming the problem on failure.
+   * add them, {@link JdbcUrls#withPgEnvironment}); exits 1 naming the problem on failure.
    */
   public static void main(String[] args) {
     String url = System.getenv("TIERWISE_JDBC_URL");
@@ -78,7 +77,7 @@ public final class RollupRetention {
       System.exit(1);
     }
     try {
-      enforce(JobSettings.jdbcUrl(url, System.getenv()));
+      enforce(JdbcUrls.withPgEnvironment(url, System.getenv()));
     } catch (SQLException e) {
       LOG.error("rollup retention: {}", e.getMessage());
       System.exit(1);

@@ -13,11 +13,11 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * @param <T> the state's type
  */
-abstract class BinaryStateSerializer<T extends BinaryStateSerializer.State<T>> extends TypeSerializerSingleton<T> {
+public abstract class BinaryStateSerializer<T extends BinaryStateSerializer.State<T>> extends TypeSerializerSingleton<T> {
   private static final long serialVersionUID = 1L;
 
   /** A value that writes its own state and copies itself. */
-  interface State<T> {
+  public interface State<T> {
     /** Writes the state, format version first (never null). */
     void writeTo(DataOutputView out) throws IOException;
 
@@ -26,7 +26,7 @@ abstract class BinaryStateSerializer<T extends BinaryStateSerializer.State<T>> e
   }
 
   /** Reads a value written by {@link State#writeTo}; {@link IOException} for an inconsistent state. */
-  abstract T read(DataInputView in) throws IOException;
+  protected abstract T read(DataInputView in) throws IOException;
 
   @Override
   public boolean isImmutableType() {

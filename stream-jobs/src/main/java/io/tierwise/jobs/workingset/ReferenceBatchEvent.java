@@ -45,7 +45,7 @@ public class ReferenceBatchEvent {
   public int[] distinctBlocksHllUpdates = new int[0];
   /**
    * Hits of the agent's exact LRU cache of {@link #lruAnchorBlocks} blocks among the batch's
-   * considered references (a volume's own stream only: {@link ClusterStream}'s state keeps none).
+   * considered references (a volume's own stream only: the cluster stream (pipeline.ClusterStream)'s state keeps none).
    */
   public long lruAnchorHits;
   /** Size of that LRU cache, 4 KiB blocks; 0 when the batch carries no anchor. */
@@ -74,8 +74,8 @@ public class ReferenceBatchEvent {
     return baseTimeUnixNano + timeOffsetsMicros[i] * 1000;
   }
 
-  /** Writes the batch (for {@link ClusterStream}'s state; volume ids and times, not tenant or host). */
-  void writeTo(DataOutputView out) throws IOException {
+  /** Writes the batch (for the cluster stream (pipeline.ClusterStream)'s state; volume ids and times, not tenant or host). */
+  public void writeTo(DataOutputView out) throws IOException {
     out.writeUTF(volumeId);
     out.writeUTF(batchId);
     out.writeLong(sequence);
@@ -98,7 +98,7 @@ public class ReferenceBatchEvent {
   }
 
   /** Reads a batch written by {@link #writeTo}; {@link IOException} on a negative length. */
-  static ReferenceBatchEvent readFrom(DataInputView in) throws IOException {
+  public static ReferenceBatchEvent readFrom(DataInputView in) throws IOException {
     ReferenceBatchEvent e = new ReferenceBatchEvent();
     e.volumeId = in.readUTF();
     e.batchId = in.readUTF();

@@ -17,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * agent) marks the totals incomplete for good, and the estimators fall back to the nominal
  * sampling rate. Not thread-safe.
  */
-final class StreamTotals {
+public final class StreamTotals {
   private long consideredReferences;
   /** One sketch per part (null until the part's first batch with totals). */
   private final List<DistinctBlockSketch> parts;

@@ -335,7 +335,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    *
    * @throws IOException on a read error or an inconsistent state
    */
-  static WindowedEstimators readFrom(DataInputView in) throws IOException {
+  public static WindowedEstimators readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
     if (format != STATE_FORMAT) {
       throw new IOException("windowed SHARDS state format " + format + " is not " + STATE_FORMAT);

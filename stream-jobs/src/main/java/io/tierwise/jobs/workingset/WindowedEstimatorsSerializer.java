@@ -19,7 +19,7 @@ public final class WindowedEstimatorsSerializer extends BinaryStateSerializer<Wi
   private WindowedEstimatorsSerializer() {}
 
   @Override
-  WindowedEstimators read(DataInputView in) throws IOException {
+  protected WindowedEstimators read(DataInputView in) throws IOException {
     return WindowedEstimators.readFrom(in);
   }
 

@@ -13,6 +13,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.tierwise.jobs.pipeline.ClusterStreamTest;
+import io.tierwise.jobs.pipeline.ClusterStreamSerializer;
+import io.tierwise.jobs.pipeline.ClusterStream;
 
 /**
  * The working-set job's two keyed states through their Flink serializers: a checkpoint's
@@ -43,7 +46,7 @@ class BinaryStateSerializerTest {
         arguments(WindowedEstimatorsSerializer.INSTANCE, windows, windowsSeen,
             "io.tierwise.jobs.workingset.WindowedEstimatorsSerializer$Snapshot"),
         arguments(ClusterStreamSerializer.INSTANCE, cluster, clusterSeen,
-            "io.tierwise.jobs.workingset.ClusterStreamSerializer$Snapshot"));
+            "io.tierwise.jobs.pipeline.ClusterStreamSerializer$Snapshot"));
   }
 
   /** What the job writes of each window: its start, references, working sets and MRC. */

@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,10 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.ShardsEstimator;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
 
 /**
  * {@link SharedTierWorkingSetFunction} in Flink's operator test harness: references wait until every

@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -16,6 +16,12 @@ import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.ShardsFixedSize;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
+import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.MissRatioCurve;
 
 class WorkingSetFunctionTest {
   private static final long FLUSH_MS = 1000;

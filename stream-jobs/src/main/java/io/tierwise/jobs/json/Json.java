@@ -1,4 +1,4 @@
-package io.tierwise.jobs.sink;
+package io.tierwise.jobs.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

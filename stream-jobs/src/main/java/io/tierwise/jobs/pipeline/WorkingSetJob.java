@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.recommend.RecommendationChangeFilter;
@@ -18,6 +18,8 @@ import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.util.Collector;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
 
 /**
  * The working-set pipeline: sampled reference batches (and the metrics intervals' measured

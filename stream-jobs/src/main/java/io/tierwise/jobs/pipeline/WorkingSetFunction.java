@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.recommend.IoProfile;
@@ -18,6 +18,13 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.tierwise.jobs.workingset.WindowedEstimatorsSerializer;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.ShardsFixedRate;
+import io.tierwise.jobs.workingset.ShardsEstimator;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
+import io.tierwise.jobs.workingset.MissRatioCurve;
 
 /**
  * Consumes one volume's {@link ReferenceBatchEvent}s in sequence order and keeps its SHARDS

@@ -1,9 +1,12 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.util.Arrays;
 
 import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.MissRatioCurve;
 
 /**
  * One volume's working set, miss ratio curve and (for {@link #RECOMMENDATION_WINDOW})

@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.recommend.Recommendation;
 

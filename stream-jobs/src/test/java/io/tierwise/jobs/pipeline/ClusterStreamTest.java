@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,13 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.tierwise.jobs.workingset.ShardsFixedSize;
+import io.tierwise.jobs.workingset.ShardsEstimator;
+import io.tierwise.jobs.workingset.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
+import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.MissRatioCurve;
 
 /**
  * A cluster's working set and MRC from two volumes of one cluster, each sampled by its own agent
@@ -27,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * samples it at R = 0.015, half the single volume's rate; ShardsAccuracyTest's keys at R = 0.03
  * have MAE up to 0.022, so the mean of {@value #KEYS} keys is bounded by {@value #MAX_MEAN_MAE}.
  */
-class ClusterStreamTest {
+public class ClusterStreamTest {
   private static final int KEYS = 5;
   private static final long SHIFT_SECONDS = 3600;
   private static final double MAX_MEAN_MAE = 0.02;
@@ -126,7 +133,7 @@ class ClusterStreamTest {
   }
 
   /** A batch of volume {@code volumeId} with one read of block i at each offset (ns, from 1 s). */
-  static ReferenceBatchEvent batch(String volumeId, long modulus, long... offsetsNanos) {
+  public static ReferenceBatchEvent batch(String volumeId, long modulus, long... offsetsNanos) {
     ReferenceBatchEvent e = new ReferenceBatchEvent();
     e.tenantId = "t";
     e.volumeId = volumeId;

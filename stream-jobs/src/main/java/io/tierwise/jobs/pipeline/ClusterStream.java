@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.recommend.IoProfile;
 import java.io.IOException;
@@ -14,6 +14,13 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.StreamTotals;
+import io.tierwise.jobs.workingset.ShardsEstimator;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.MrcEstimators;
+import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.BinaryStateSerializer;
 
 /**
  * One cluster's merged reference stream: a cluster's tier is shared by its hosts, so its working

@@ -1,9 +1,10 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
+import io.tierwise.jobs.workingset.BinaryStateSerializer;
 
 /** Flink state serializer for {@link ClusterStream} (its own binary format, no Kryo). */
 public final class ClusterStreamSerializer extends BinaryStateSerializer<ClusterStream> {
@@ -15,7 +16,7 @@ public final class ClusterStreamSerializer extends BinaryStateSerializer<Cluster
   private ClusterStreamSerializer() {}
 
   @Override
-  ClusterStream read(DataInputView in) throws IOException {
+  protected ClusterStream read(DataInputView in) throws IOException {
     return ClusterStream.readFrom(in);
   }
 

@@ -1,7 +1,8 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 
 /**
  * One metrics interval's measured latency of one volume ({@link MeasuredLatency}), the

@@ -1,6 +1,7 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.workingset.ReferenceBatchEvent;
 
 /**
  * What shares a tier device, so that its tier is recommended from the merged stream of its volumes

@@ -1,4 +1,4 @@
-package io.tierwise.jobs.workingset;
+package io.tierwise.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +15,11 @@ import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.MrcEstimators;
+import io.tierwise.jobs.workingset.MrcEstimator;
+import io.tierwise.jobs.workingset.MissRatioCurve;
 
 /**
  * A shared tier recommended from the merged stream of its volumes (issue 15): the Tencent CBS

@@ -1,0 +1,28 @@
+package io.tierwise.jobs.sink;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/** The PostgreSQL JDBC URL the jobs and the rollup retention connect with. */
+public final class JdbcUrls {
+  private JdbcUrls() {}
+
+  /**
+   * {@code url} with PGPASSWORD and PGSSLMODE (libpq's variables, which the Node services' pg
+   * client reads itself) as the pgjdbc parameters {@code password} and {@code sslmode}, unless
+   * the URL sets them.
+   */
+  public static String withPgEnvironment(String url, Map<String, String> env) {
+    StringBuilder u = new StringBuilder(url);
+    for (var p : List.of(Map.entry("password", "PGPASSWORD"), Map.entry("sslmode", "PGSSLMODE"))) {
+      String value = env.get(p.getValue());
+      if (value != null && !value.isEmpty() && !url.matches(".*[?&]" + p.getKey() + "=.*")) {
+        u.append(u.indexOf("?") < 0 ? '?' : '&').append(p.getKey()).append('=')
+            .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+      }
+    }
+    return u.toString();
+  }
+}
