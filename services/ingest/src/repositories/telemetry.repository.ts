@@ -34,10 +34,11 @@ export class TelemetryRepository implements OnModuleDestroy {
       acks: ProduceAcks.ALL,
       partitioner: compatibilityPartitioner,
       timeout: 5_000,
-      // A request Kafka leaves unanswered fails after 2 s (default 30 s). The client nests its
-      // retries (a send's metadata and producer-id requests retry their connection's ApiVersions
-      // request), 3 x 3 attempts: a hung broker is answered 503 within ~20 s instead of minutes,
-      // and the agent spools. Retries are safe: the producer is idempotent.
+      // A request Kafka leaves unanswered fails after requestTimeout (the client's default is 30 s).
+      // The client nests its retries (a send's metadata and producer-id requests each retry their
+      // connection's ApiVersions request), so a hung broker is answered 503 only after
+      // (retries + 1)^2 timeouts: kept short so the agent is told to spool soon
+      // (ingest.service.spec.ts "pushes back when Kafka hangs"). Retries are safe: the producer is idempotent.
       requestTimeout: 2_000,
       retries: 2,
       retryDelay: 250,

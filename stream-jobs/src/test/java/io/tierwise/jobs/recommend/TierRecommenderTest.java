@@ -57,14 +57,14 @@ class TierRecommenderTest {
   }
 
   /**
-   * A read-heavy volume with a small working set: 90 % reads of 4 KiB over 100 s; reads hit 0.7
-   * from 384 MiB, 0.8 (achievable) from 768 MiB, so the target 0.72 needs 768 MiB of RAM.
+   * A read-heavy volume with a small working set: small reads, and a read curve whose achievable
+   * hit ratio is reached only at its second step, so the target needs the larger tier, in RAM.
    */
   private static TierRecommender.Input readHeavySmall() {
     return input(stepped(384 * MIB, 0.4, 0.3), stepped(384 * MIB, 0.3, 0.2), 700 * MIB, 5000, io(9000, 4096, 1000, 4096));
   }
 
-  /** 60 % reads of 4 KiB, 40 % writes of 128 KiB: writes are 40 % of I/Os but most of the latency (write-back). */
+  /** Small reads and large writes: writes are a minority of the I/Os but most of the latency (write-back). */
   private static TierRecommender.Input largeWrites() {
     return input(stepped(64 * MIB, 0.5, 0.4), stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io(6000, 4096, 4000, 131072));
   }
