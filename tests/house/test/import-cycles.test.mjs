@@ -35,7 +35,7 @@ function folderGraph(dir, pattern, folderOf, targetsOf) {
 }
 
 /** The strongly connected components of more than one folder (Tarjan), each sorted. */
-export function cycles(graph) {
+function cycles(graph) {
   let index = 0;
   const indexOf = new Map();
   const low = new Map();

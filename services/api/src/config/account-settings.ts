@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { ENV_SCHEMA } from '@tierwise/common';
 import { z } from 'zod';
 
 /** Optional TIERWISE_* variables of portal accounts; defaults follow OWASP's Session Management Cheat Sheet. */
 const settingsSchema = z.object({
   /** The portal's base URL, for the links in account e-mails (infra/local/env.sh exports it). */
-  TIERWISE_WEB_URL: z.url().default('http://127.0.0.1:3000'),
+  TIERWISE_WEB_URL: ENV_SCHEMA.TIERWISE_WEB_URL.default('http://127.0.0.1:3000'),
   /** The api's public base URL; the OIDC redirect URI is <this>/v1/auth/oidc/callback. */
-  TIERWISE_API_URL: z.url().default('http://127.0.0.1:8080'),
+  TIERWISE_API_URL: ENV_SCHEMA.TIERWISE_API_URL.default('http://127.0.0.1:8080'),
   /**
    * Express 'trust proxy' (https://expressjs.com/en/guide/behind-proxies.html): hops (e.g. 1
    * behind one load balancer) or comma-separated addresses/CIDRs ('loopback'); unset: none.

@@ -27,13 +27,13 @@ public class BlockSizeCounts {
     long changed = 0;
     for (int i = 0; i < IoLengthBins.COUNT; i++) {
       if (other.readOps[i] != 0 || other.readBytes[i] != 0) {
-        readOps[i] = SaturatingCounters.add(readOps[i], other.readOps[i]);
-        readBytes[i] = SaturatingCounters.add(readBytes[i], other.readBytes[i]);
+        SaturatingCounters.addAt(readOps, i, other.readOps[i]);
+        SaturatingCounters.addAt(readBytes, i, other.readBytes[i]);
         changed |= 1L << i;
       }
       if (other.writeOps[i] != 0 || other.writeBytes[i] != 0) {
-        writeOps[i] = SaturatingCounters.add(writeOps[i], other.writeOps[i]);
-        writeBytes[i] = SaturatingCounters.add(writeBytes[i], other.writeBytes[i]);
+        SaturatingCounters.addAt(writeOps, i, other.writeOps[i]);
+        SaturatingCounters.addAt(writeBytes, i, other.writeBytes[i]);
         changed |= 1L << (IoLengthBins.COUNT + i);
       }
     }

@@ -41,15 +41,16 @@ public class MeasuredLatency {
   public void add(int source, boolean write, int bin, long ops, double sumMicros) {
     int series = series(source, write);
     if (series >= 0) {
-      this.ops[series * IoLengthBins.COUNT + bin] += ops;
-      this.sumMicros[series * IoLengthBins.COUNT + bin] += sumMicros;
+      int i = series * IoLengthBins.COUNT + bin;
+      SaturatingCounters.addAt(this.ops, i, ops);
+      this.sumMicros[i] += sumMicros;
     }
   }
 
   /** Adds every count of {@code other} into this. */
   public void add(MeasuredLatency other) {
     for (int i = 0; i < ops.length; i++) {
-      ops[i] = SaturatingCounters.add(ops[i], other.ops[i]);
+      SaturatingCounters.addAt(ops, i, other.ops[i]);
       sumMicros[i] += other.sumMicros[i];
     }
   }

@@ -139,13 +139,15 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             boolean write = isWrite(p.getAttributesList());
             IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
             if (source >= 0) {
-              (ops ? m.sources.ops : m.sources.bytes)[SourceIo.slot(source, write)] += v;
+              SaturatingCounters.addAt(ops ? m.sources.ops : m.sources.bytes, SourceIo.slot(source, write), v);
+            } else if (ops && write) {
+              m.io.writeOps = SaturatingCounters.add(m.io.writeOps, v);
             } else if (ops) {
-              m.io.writeOps += write ? v : 0;
-              m.io.readOps += write ? 0 : v;
+              m.io.readOps = SaturatingCounters.add(m.io.readOps, v);
+            } else if (write) {
+              m.io.writeBytes = SaturatingCounters.add(m.io.writeBytes, v);
             } else {
-              m.io.writeBytes += write ? v : 0;
-              m.io.readBytes += write ? 0 : v;
+              m.io.readBytes = SaturatingCounters.add(m.io.readBytes, v);
             }
           }
         }
@@ -159,7 +161,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
               throw invalid("tierwise.io.size_bin '" + label + "' is not a vscsiStats ioLength bin");
             }
             BlockSizeCounts sizes = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes;
-            (isWrite(p.getAttributesList()) ? sizes.writeBytes : sizes.readBytes)[bin] += count(p);
+            SaturatingCounters.addAt(isWrite(p.getAttributesList()) ? sizes.writeBytes : sizes.readBytes, bin, count(p));
           }
         }
         case "tierwise.cache.hits", "tierwise.cache.misses" -> {
@@ -169,17 +171,18 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             boolean write = isWrite(p.getAttributesList());
             IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
             if (hits) {
-              io.cacheHits += v;
-              io.readCacheHits += write ? 0 : v;
+              io.cacheHits = SaturatingCounters.add(io.cacheHits, v);
+              io.readCacheHits = SaturatingCounters.add(io.readCacheHits, write ? 0 : v);
             } else {
-              io.cacheMisses += v;
-              io.readCacheMisses += write ? 0 : v;
+              io.cacheMisses = SaturatingCounters.add(io.cacheMisses, v);
+              io.readCacheMisses = SaturatingCounters.add(io.readCacheMisses, write ? 0 : v);
             }
           }
         }
         case "tierwise.cache.evictions" -> {
           for (NumberDataPoint p : deltaSum()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io.evictedBytes += count(p);
+            IoCounters io = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).io;
+            io.evictedBytes = SaturatingCounters.add(io.evictedBytes, count(p));
           }
         }
         case "tierwise.cache.occupancy" -> {
@@ -204,7 +207,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         }
         case "tierwise.cache.fallbacks" -> {
           for (NumberDataPoint p : deltaSum()) {
-            interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.fallbacks += count(p);
+            CacheHealth health = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health;
+            health.fallbacks = SaturatingCounters.add(health.fallbacks, count(p));
           }
         }
         default -> {
@@ -226,7 +230,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             ? interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.writeOps
             : interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).blockSizes.readOps;
         for (int i = 0; i < IoLengthBins.COUNT; i++) {
-          ops[i] += p.getBucketCounts(i);
+          SaturatingCounters.addAt(ops, i, p.getBucketCounts(i));
         }
       }
     }
@@ -256,7 +260,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         }
         m.latency.add(isWrite(p.getAttributesList()), bin, buckets);
         m.health.latencySumMicros[bin] += p.getSum();
-        m.health.latencyOps[bin] += Arrays.stream(buckets).sum();
+        SaturatingCounters.addAt(m.health.latencyOps, bin, Arrays.stream(buckets).reduce(0, SaturatingCounters::add));
       }
     }
 

@@ -57,7 +57,7 @@ public class SourceIo {
     }
     int base = slot(source, write) * LatencyHistograms.BUCKETS;
     for (int b = 0; b < bucketCounts.length; b++) {
-      latency[base + b] += bucketCounts[b];
+      SaturatingCounters.addAt(latency, base + b, bucketCounts[b]);
     }
   }
 
