@@ -125,7 +125,10 @@ class StreamJobsIntegrationTest {
     System.out.printf("stream jobs: all rows visible %.1f s after the last record was produced%n",
         (System.nanoTime() - sentAt) / 1e9);
 
-    // volume_metrics_10s: 9 intervals, the split one summed.
+    // volume_metrics_10s: 9 intervals, the split one summed. Each table's sink flushes on its own
+    // schedule, so these rows are awaited too (the other tables' rows do not imply them).
+    awaitRows("SELECT CASE WHEN count(*) = 9 THEN sum(read_ops) ELSE 0 END FROM volume_metrics_10s"
+        + " WHERE tenant_id = CAST(? AS uuid)", 600 + 603 + 606);
     Map<String, Long> readOps = new HashMap<>();
     for (Map<String, Object> row : query("SELECT volume_id, extract(epoch FROM interval_start)::bigint AS s, read_ops,"
         + " interval_seconds, cache_hits, read_cache_misses, capacity_bytes FROM volume_metrics_10s"
