@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { openapiConvertVersion } from 'openapi-format';
 import { SESSION_COOKIE } from './identity/session-cookies.js';
-import { AGENT_SCHEME } from './agents/agent-self.controller.js';
+import { AGENT_SCHEME } from '@tierwise/common';
 import { API_KEY_SCHEME, SESSION_SCHEME } from './auth/authenticated.decorator.js';
 import { RATE_LIMIT_HEADERS } from './http/rate-limit.guard.js';
 

@@ -1,20 +1,33 @@
 import { Module } from '@nestjs/common';
-import { AgentAuthGuard, DatabaseModule, EnvModule, HealthModule } from '@tierwise/common';
-import { MetricsController } from './controllers/metrics.controller.js';
-import { ReferencesController } from './controllers/references.controller.js';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AgentSelfModule, DatabaseModule, type Env, EnvModule, HealthModule, TIERWISE_ENV } from '@tierwise/common';
+import { EnrollmentRateLimitGuard } from './agents/enrollment-rate-limit.guard.js';
 import { INGEST_ENV } from './ingest.constants.js';
-import { PolicyChangeListener } from './policies/policy-change.listener.js';
-import { PolicyPullController } from './policies/policy-pull.controller.js';
-import { PolicyPullService } from './policies/policy-pull.service.js';
-import { AgentPolicyRepository } from './policies/policy.repository.js';
-import { BatchRepository } from './repositories/batch.repository.js';
-import { InventoryRepository } from './repositories/inventory.repository.js';
-import { TelemetryRepository } from './repositories/telemetry.repository.js';
-import { IngestService } from './services/ingest.service.js';
+import { PoliciesModule } from './policies/policies.module.js';
+import { TelemetryModule } from './telemetry/telemetry.module.js';
 
+const ENROLL_RATE_LIMIT_WINDOW_MS = 60_000;
+
+/**
+ * Ingest is the agent gateway: every route an agent calls, under one base URL
+ * (docs/agent-gateway.md): telemetry, policy pull, enrollment and health reports.
+ */
 @Module({
-  imports: [EnvModule.forRoot(INGEST_ENV), DatabaseModule, HealthModule],
-  controllers: [MetricsController, ReferencesController, PolicyPullController],
-  providers: [AgentAuthGuard, IngestService, BatchRepository, InventoryRepository, TelemetryRepository, AgentPolicyRepository, PolicyChangeListener, PolicyPullService],
+  imports: [
+    EnvModule.forRoot(INGEST_ENV),
+    DatabaseModule,
+    HealthModule,
+    TelemetryModule,
+    PoliciesModule,
+    AgentSelfModule.register('gateway'),
+    ThrottlerModule.forRootAsync({
+      inject: [TIERWISE_ENV],
+      useFactory: (env: Env<'TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE'>) => ({
+        throttlers: [{ ttl: ENROLL_RATE_LIMIT_WINDOW_MS, limit: env.TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE }],
+      }),
+    }),
+  ],
+  providers: [{ provide: APP_GUARD, useClass: EnrollmentRateLimitGuard }],
 })
 export class AppModule {}

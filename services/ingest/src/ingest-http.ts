@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS, useTelemetryAdmission } from './controllers/telemetry-admission.js';
-import { useAgentBodyParsers } from './controllers/protobuf-body.js';
+import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS, useTelemetryAdmission } from './telemetry/telemetry-admission.js';
+import { useAgentBodyParsers } from './telemetry/protobuf-body.js';
 
 /**
  * The HTTP front of ingest, in order: the authentication and admission of telemetry requests

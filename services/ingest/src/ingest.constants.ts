@@ -1,10 +1,11 @@
 import { type EnvName, KAFKA_SECURITY_ENV } from '@tierwise/common';
 
-/** The TIERWISE_* variables ingest needs (infra/local/env.sh; the Kafka security ones are optional). */
+/** The TIERWISE_* variables ingest, the agent gateway, needs (infra/local/env.sh; the Kafka security ones are optional). */
 export const INGEST_ENV = [
   'TIERWISE_PG_APP_URL',
   'TIERWISE_KAFKA_BROKERS',
   'TIERWISE_INGEST_PORT',
+  'TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE',
   ...KAFKA_SECURITY_ENV,
 ] as const satisfies readonly EnvName[];
 

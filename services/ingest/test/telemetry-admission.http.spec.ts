@@ -10,7 +10,7 @@ import type { ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { KAFKA_TOPICS } from '@tierwise/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../src/controllers/telemetry-admission.js';
+import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../src/telemetry/telemetry-admission.js';
 import { startIngest } from './support/ingest-app.js';
 import { KafkaTap } from './support/kafka-tap.js';
 import { metricsRequest, testVolume } from './support/telemetry-fixtures.js';

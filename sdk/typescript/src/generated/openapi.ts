@@ -809,7 +809,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a one-time enrollment token for a new agent and its credential (called by install.sh through `tierwise-agent enroll`) */
+        /**
+         * Exchange a one-time enrollment token for a new agent and its credential (called by install.sh through `tierwise-agent enroll`)
+         * @deprecated
+         * @description Deprecated on the api: the agent calls it on the agent gateway (ingest's base URL, docs/agent-gateway.md); the api answers it until the next release.
+         */
         post: operations["AgentSelfController_enroll"];
         delete?: never;
         options?: never;
@@ -825,7 +829,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** The calling agent reports its health (version, uptime, tier usage, errors); shown by GET /v1/agents */
+        /**
+         * The calling agent reports its health (version, uptime, tier usage, errors); shown by GET /v1/agents
+         * @deprecated
+         * @description Deprecated on the api: the agent calls it on the agent gateway (ingest's base URL, docs/agent-gateway.md); the api answers it until the next release.
+         */
         put: operations["AgentSelfController_report"];
         post?: never;
         delete?: never;
@@ -2258,7 +2266,7 @@ export interface components {
         EnrolledAgentDto: {
             /** Format: uuid */
             agent_id: string;
-            /** @description the agent credential: `Authorization: Bearer <credential>` to ingest and to /v1/agent/*; only its SHA-256 is stored */
+            /** @description the agent credential: `Authorization: Bearer <credential>` on every route of the agent gateway; only its SHA-256 is stored */
             credential: string;
         };
         AgentHealthReceiptDto: {

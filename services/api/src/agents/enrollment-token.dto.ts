@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CreatedByDto } from '../api-keys/api-key.dto.js';
 import type { ActorKind } from '../identity/principal.js';
-import { displayNameSchema } from '../http/display-name.js';
+import { displayNameSchema } from '@tierwise/common';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** Lifetime of an enrollment token when the request names none, seconds (24 h). */

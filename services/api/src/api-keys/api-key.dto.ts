@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import type { ActorKind, Scope } from '../identity/principal.js';
-import { displayNameSchema } from '../http/display-name.js';
+import { displayNameSchema } from '@tierwise/common';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 
 /** An api_keys row, without its digest. */

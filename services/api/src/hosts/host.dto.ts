@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
+import { HOST_ID_PATTERN } from '@tierwise/common';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { SharedTierRecommendationDto, SharedTierWindowDto } from '../shared-tiers/shared-tier.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
@@ -14,7 +15,7 @@ export interface HostRow {
 }
 
 /** Pseudonymous host id: the agent's keyed hash of its host name (16 lower-case hex characters; never the name). */
-export const hostIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 lower-case hex characters (the keyed hash of the host name)');
+export const hostIdSchema = z.string().regex(HOST_ID_PATTERN, 'must be 16 lower-case hex characters (the keyed hash of the host name)');
 
 /** What the volumes last seen on a host add up to (HostRepository.tier); null when the host is unknown. */
 export interface HostTierRow {

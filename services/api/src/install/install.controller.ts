@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 
 /** Placeholders of edge-agent/packaging/install.sh the api fills in. */
 const API_URL_PLACEHOLDER = '@TIERWISE_API_URL@';
-const INGEST_URL_PLACEHOLDER = '@TIERWISE_INGEST_URL@';
+const GATEWAY_URL_PLACEHOLDER = '@TIERWISE_GATEWAY_URL@';
 /** What a URL written into the script may contain: no quote, `$`, backquote or backslash can reach the shell. */
 const SAFE_URL = /^https?:\/\/[A-Za-z0-9.\-_:[\]%~/]+$/;
 /** A file name of SHA256SUMS: `<64 hex>  <name>`. */
@@ -17,7 +17,7 @@ type InstallEnv = Env<'TIERWISE_PUBLIC_API_URL' | 'TIERWISE_PUBLIC_INGEST_URL' |
 
 /**
  * The agent installer: GET /install.sh (the script of edge-agent/packaging/install.sh with this
- * api's URL and ingest's URL written in, docs/install.md) and GET /downloads/agent/{file} (the
+ * api's URL and the agent gateway's (ingest's public URL) written in, docs/install.md) and GET /downloads/agent/{file} (the
  * packages of build-packages.sh: the .deb, the tarball and SHA256SUMS, which the script checks).
  * Only files listed in SHA256SUMS are served. Both come from TIERWISE_AGENT_PACKAGES_DIR; without
  * it they answer 404. Not part of the JSON API (outside /v1, no credential, not rate-limited).
@@ -31,11 +31,11 @@ export class InstallController {
   async script(@Req() request: Request, @Res() response: Response): Promise<void> {
     const text = await readFile(path.join(this.packagesDir(), 'install.sh'), 'utf8');
     const apiUrl = safeUrl(this.env.TIERWISE_PUBLIC_API_URL ?? `${request.protocol}://${request.get('host') ?? ''}`, 'the api URL');
-    const ingestUrl = this.env.TIERWISE_PUBLIC_INGEST_URL ? safeUrl(this.env.TIERWISE_PUBLIC_INGEST_URL, 'TIERWISE_PUBLIC_INGEST_URL') : '';
+    const gatewayUrl = this.env.TIERWISE_PUBLIC_INGEST_URL ? safeUrl(this.env.TIERWISE_PUBLIC_INGEST_URL, 'TIERWISE_PUBLIC_INGEST_URL') : '';
     response
       .type('text/x-shellscript; charset=utf-8')
       .setHeader('cache-control', 'no-store')
-      .send(text.replaceAll(API_URL_PLACEHOLDER, apiUrl).replaceAll(INGEST_URL_PLACEHOLDER, ingestUrl));
+      .send(text.replaceAll(API_URL_PLACEHOLDER, apiUrl).replaceAll(GATEWAY_URL_PLACEHOLDER, gatewayUrl));
   }
 
   @Get('downloads/agent/:file')

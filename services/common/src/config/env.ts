@@ -38,6 +38,8 @@ export const ENV_SCHEMA = {
   TIERWISE_API_PORT: port,
   /** Requests one credential (API key, else client address) may make to the api's /v1 per minute (default 600). */
   TIERWISE_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** Enrollments (POST /v1/agents/enroll) one client address may attempt on the agent gateway per minute (default 60). */
+  TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**
    * IP address the HTTP services listen on (default 127.0.0.1, the local stack's rule); a
    * deployment behind a load balancer sets 0.0.0.0 (infra/terraform sets it on every task).

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BIND_ADDRESS, createServiceApp } from '@tierwise/common';
 import { AppModule } from '../../src/app.module.js';
-import type { AdmissionLimits } from '../../src/controllers/telemetry-admission.js';
+import type { AdmissionLimits } from '../../src/telemetry/telemetry-admission.js';
 import { configureIngestHttp } from '../../src/ingest-http.js';
 
 /**

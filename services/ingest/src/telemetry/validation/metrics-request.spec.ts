@@ -1,6 +1,6 @@
 import { ATTR, ExportMetricsServiceRequest, METRIC } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
-import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
+import { metricsRequest, testVolume } from '../../../test/support/telemetry-fixtures.js';
 import { validateMetricsRequest } from './metrics-request.js';
 
 const NOW = BigInt(Date.now()) * 1_000_000n;

@@ -1,5 +1,5 @@
 import { Direction, type ReferenceBatch } from '@tierwise/proto';
-import { MAX_REFERENCES } from '../ingest.constants.js';
+import { MAX_REFERENCES } from '../../ingest.constants.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** HyperLogLog precisions p the distinct-block sketch may use (2^p registers). */

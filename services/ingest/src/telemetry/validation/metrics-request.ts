@@ -7,7 +7,7 @@ import {
   type MetricName,
   type ResourceMetrics,
 } from '@tierwise/proto';
-import { MAX_RESOURCE_METRICS } from '../ingest.constants.js';
+import { MAX_RESOURCE_METRICS } from '../../ingest.constants.js';
 import { checkMetricPoints } from './metric-points.js';
 import { checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 

@@ -10,12 +10,12 @@ import {
   ReferenceBatch,
 } from '@tierwise/proto';
 import { MAX_IN_FLIGHT_BATCHES, MAX_RECORD_BYTES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
-import { type BatchKind, BatchRepository } from '../repositories/batch.repository.js';
-import { InventoryRepository, type VolumeSighting } from '../repositories/inventory.repository.js';
-import { type TelemetryRecord, TelemetryPublishError, TelemetryRepository } from '../repositories/telemetry.repository.js';
-import { validateMetricsRequest } from '../validation/metrics-request.js';
-import { validateReferenceBatch } from '../validation/reference-batch.js';
-import { checkBatchId, reject } from '../validation/validation.js';
+import { type BatchKind, BatchRepository } from './batch.repository.js';
+import { InventoryRepository, type VolumeSighting } from './inventory.repository.js';
+import { type TelemetryRecord, TelemetryPublishError, TelemetryPublisher } from './telemetry-publisher.js';
+import { validateMetricsRequest } from './validation/metrics-request.js';
+import { validateReferenceBatch } from './validation/reference-batch.js';
+import { checkBatchId, reject } from './validation/validation.js';
 
 /** What happened to an accepted batch. */
 export interface IngestOutcome {
@@ -48,7 +48,7 @@ export class IngestService {
     private readonly database: DatabaseService,
     private readonly batches: BatchRepository,
     private readonly inventory: InventoryRepository,
-    private readonly telemetry: TelemetryRepository,
+    private readonly telemetry: TelemetryPublisher,
   ) {}
 
   /**

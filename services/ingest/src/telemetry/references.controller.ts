@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '@tierwise/common';
-import { type IngestOutcome, IngestService } from '../services/ingest.service.js';
+import { type IngestOutcome, IngestService } from './ingest.service.js';
 import { ProtobufBody } from './protobuf-body.js';
 
 /** Receiver of SHARDS-sampled block references (tierwise.v1.ReferenceBatch). */

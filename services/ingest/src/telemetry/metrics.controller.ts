@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Post, StreamableFile } from '@nestjs/common';
 import { BATCH_ID_HEADER, ExportMetricsServiceResponse } from '@tierwise/proto';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from '@tierwise/common';
-import { IngestService } from '../services/ingest.service.js';
+import { IngestService } from './ingest.service.js';
 import { PROTOBUF_MEDIA_TYPE, ProtobufBody } from './protobuf-body.js';
 
 /** OTLP/HTTP metrics receiver (OTLP specification, "OTLP/HTTP", binary protobuf encoding). */

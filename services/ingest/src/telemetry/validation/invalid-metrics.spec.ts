@@ -3,7 +3,7 @@
  * refused by ingest's validation with the same reason; the base batch they are made from passes.
  */
 import { describe, expect, it } from 'vitest';
-import { BASE_INTERVAL, INVALID_METRICS_CASES, invalidMetricsBatch } from '../../test/support/invalid-metrics.js';
+import { BASE_INTERVAL, INVALID_METRICS_CASES, invalidMetricsBatch } from '../../../test/support/invalid-metrics.js';
 import { validateMetricsRequest } from './metrics-request.js';
 
 /** A second after the base batch's interval ended. */

@@ -22,7 +22,7 @@ export class TelemetryPublishError extends Error {
  * produce: consumers deduplicate on IngestRecord.batch_id, which is unique per record.
  */
 @Injectable()
-export class TelemetryRepository implements OnModuleDestroy {
+export class TelemetryPublisher implements OnModuleDestroy {
   private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
 
   constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS' | (typeof KAFKA_SECURITY_ENV)[number]>) {

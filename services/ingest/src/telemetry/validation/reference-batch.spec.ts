@@ -1,6 +1,6 @@
 import { Direction, ReferenceBatch } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
-import { referenceBatch, testVolume } from '../../test/support/telemetry-fixtures.js';
+import { referenceBatch, testVolume } from '../../../test/support/telemetry-fixtures.js';
 import { validateReferenceBatch } from './reference-batch.js';
 
 const NOW = BigInt(Date.now()) * 1_000_000n + 1_000_000_000n;

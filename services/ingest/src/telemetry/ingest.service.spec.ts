@@ -9,14 +9,14 @@ import { MAX_IN_FLIGHT_BATCHES } from '../ingest.constants.js';
 import { startIngest } from '../../test/support/ingest-app.js';
 import { KafkaTap } from '../../test/support/kafka-tap.js';
 import { metricsRequest, testVolume } from '../../test/support/telemetry-fixtures.js';
-import { BatchRepository } from '../repositories/batch.repository.js';
-import { InventoryRepository } from '../repositories/inventory.repository.js';
-import { TelemetryRepository } from '../repositories/telemetry.repository.js';
+import { BatchRepository } from './batch.repository.js';
+import { InventoryRepository } from './inventory.repository.js';
+import { TelemetryPublisher } from './telemetry-publisher.js';
 import { IngestService } from './ingest.service.js';
 
-/** The telemetry repository of ingest, publishing to `brokers` (host:port) in plaintext. */
-function telemetryAt(brokers: string): TelemetryRepository {
-  return new TelemetryRepository(loadEnv(['TIERWISE_KAFKA_BROKERS', ...KAFKA_SECURITY_ENV], { TIERWISE_KAFKA_BROKERS: brokers }));
+/** The telemetry publisher of ingest, publishing to `brokers` (host:port) in plaintext. */
+function telemetryAt(brokers: string): TelemetryPublisher {
+  return new TelemetryPublisher(loadEnv(['TIERWISE_KAFKA_BROKERS', ...KAFKA_SECURITY_ENV], { TIERWISE_KAFKA_BROKERS: brokers }));
 }
 
 describe('IngestService (real PostgreSQL and Kafka)', () => {

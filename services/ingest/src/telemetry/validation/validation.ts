@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
-import { MAX_AGE_NANOS, MAX_FUTURE_SKEW_NANOS } from '../ingest.constants.js';
+import { MAX_AGE_NANOS, MAX_FUTURE_SKEW_NANOS } from '../../ingest.constants.js';
 
 /** Agent batch ids: a UUID in practice; 1-128 characters of [A-Za-z0-9_.:-] (no '#', used for splits). */
 const BATCH_ID = /^[\w.:-]{1,128}$/;
