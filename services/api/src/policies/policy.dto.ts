@@ -1,17 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { CACHE_MODES, type CacheMode, DEFAULT_EVICTION, type Eviction, EVICTIONS, type Media, MEDIA, TIER_BLOCK_BYTES } from '@tierwise/common';
+import { CACHE_MODES, type CacheMode, DEFAULT_EVICTION, type DesiredPolicy, type Eviction, EVICTIONS, type Media, MEDIA, TIER_BLOCK_BYTES } from '@tierwise/common';
 import type { ActorKind } from '../identity/principal.js';
 
 /** A volume_policies row. */
-export interface PolicyRow {
-  volume_id: string;
-  version: number;
-  mode: CacheMode;
-  write_back_copies: number | null;
-  tier_bytes: number;
-  media: Media;
-  eviction: Eviction;
+export interface PolicyRow extends DesiredPolicy {
   source: 'manual' | 'recommendation';
   updated_at: Date;
   updated_by_kind: ActorKind;
@@ -19,16 +12,6 @@ export interface PolicyRow {
   applied_version: number | null;
   applied_at: Date | null;
   applied_error: string | null;
-}
-
-/** The desired policy of a volume, as set by a user, an API key or an applied recommendation. */
-export interface DesiredPolicy {
-  mode: CacheMode;
-  /** n of WB+n for write-back; null for write-through. */
-  write_back_copies: number | null;
-  tier_bytes: number;
-  media: Media;
-  eviction: Eviction;
 }
 
 const policyShape = {

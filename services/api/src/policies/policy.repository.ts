@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import type { Actor } from '../identity/principal.js';
-import type { DesiredPolicy, PolicyRow } from './policy.dto.js';
+import type { CachePolicy } from '@tierwise/common';
+import type { PolicyRow } from './policy.dto.js';
 
 const COLUMNS = `volume_id, version, mode, write_back_copies, tier_bytes::float8 AS tier_bytes, media, eviction, source,
                  updated_at, updated_by_kind, updated_by_id, applied_version, applied_at, applied_error`;
@@ -24,7 +25,7 @@ export class PolicyRepository {
   }
 
   /** Writes the desired policy: version 1 for a volume without one, else the next version. */
-  async upsert(db: Queryable, tenantId: string, volumeId: string, desired: DesiredPolicy, source: PolicyRow['source'], actor: Actor): Promise<PolicyRow> {
+  async upsert(db: Queryable, tenantId: string, volumeId: string, desired: CachePolicy, source: PolicyRow['source'], actor: Actor): Promise<PolicyRow> {
     const { rows } = await db.query<PolicyRow>(
       `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, write_back_copies, tier_bytes, media, eviction, source, updated_by_kind, updated_by_id)
        VALUES ($1, $2, 1, $3, $4, $5, $6, $7, $8, $9, $10)

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, DatabaseService, ErrorCode, type Queryable } from '@tierwise/common';
+import { ApiError, type CachePolicy, DatabaseService, ErrorCode, type Queryable } from '@tierwise/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../identity/principal.js';
 import type { RequestOrigin } from '../http/request-origin.js';
-import { type DesiredPolicy, mapPolicy, type PolicyDto, type PolicyRow, policySummary } from './policy.dto.js';
+import { mapPolicy, type PolicyDto, type PolicyRow, policySummary } from './policy.dto.js';
 import { PolicyRepository } from './policy.repository.js';
 
 /**
@@ -37,7 +37,7 @@ export class PolicyService {
    * Sets the volume's desired policy (a new version).
    * @throws ApiError not_found when the tenant has no such volume.
    */
-  async set(auth: Principal, origin: RequestOrigin, volumeId: string, desired: DesiredPolicy): Promise<PolicyDto> {
+  async set(auth: Principal, origin: RequestOrigin, volumeId: string, desired: CachePolicy): Promise<PolicyDto> {
     return this.database.withTenant(auth.tenantId, async (db) => {
       await this.requireVolume(db, auth.tenantId, volumeId);
       return this.setIn(db, auth, origin, volumeId, desired, 'manual');
@@ -48,7 +48,7 @@ export class PolicyService {
    * Writes a new desired version in the caller's transaction and audits it (`volume_policy.set`).
    * The caller has checked that the volume exists.
    */
-  async setIn(db: Queryable, auth: Principal, origin: RequestOrigin, volumeId: string, desired: DesiredPolicy, source: PolicyRow['source']): Promise<PolicyDto> {
+  async setIn(db: Queryable, auth: Principal, origin: RequestOrigin, volumeId: string, desired: CachePolicy, source: PolicyRow['source']): Promise<PolicyDto> {
     const before = await this.policies.get(db, auth.tenantId, volumeId, true);
     const after = mapPolicy(await this.policies.upsert(db, auth.tenantId, volumeId, desired, source, auth.actor));
     await this.audit.record(db, auth, origin, {

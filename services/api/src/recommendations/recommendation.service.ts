@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../identity/principal.js';
 import { decodeCursor, encodeCursor, type Page, toPage } from '../http/pagination.js';
 import type { RequestOrigin } from '../http/request-origin.js';
-import type { DesiredPolicy } from '../policies/policy.dto.js';
+import type { CachePolicy } from '@tierwise/common';
 import { PolicyService } from '../policies/policy.service.js';
 import {
   type AppliedRecommendationDto,
@@ -33,7 +33,7 @@ const historyPositionSchema = z.tuple([timestampSchema, z.string().regex(/^[0-9]
  * what the caller chose for eviction and WB+n copies. Without a chosen eviction, the one the
  * recommendation predicts for; for an older recommendation without one, DEFAULT_EVICTION.
  */
-export function policyOfRecommendation(recommendation: RecommendationListRow, choice: ApplyRecommendation): DesiredPolicy {
+export function policyOfRecommendation(recommendation: RecommendationListRow, choice: ApplyRecommendation): CachePolicy {
   const writeBack = recommendation.policy.startsWith('write-back');
   return {
     mode: writeBack ? 'write-back' : 'write-through',

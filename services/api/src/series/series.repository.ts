@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Queryable } from '@tierwise/common';
+import type { IoCounters, Queryable } from '@tierwise/common';
 import type { LatencyCells, SourceCells } from './histogram.js';
 
 /** One rollup window as read for a series (bigint sums as float8; t = window start, Unix seconds). */
-export interface SeriesWindowRow {
+export interface SeriesWindowRow extends IoCounters {
   scope_id: string;
   t: number;
-  read_ops: number;
-  write_ops: number;
-  read_bytes: number;
-  write_bytes: number;
-  cache_hits: number;
-  cache_misses: number;
   read_cache_hits: number;
   read_cache_misses: number;
   occupancy_bytes: number;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Eviction, EVICTIONS, type Media, MEDIA } from '@tierwise/common';
+import { type Eviction, EVICTIONS, type IoCounters, type Media, MEDIA } from '@tierwise/common';
 import { PageDto } from '../http/pagination.js';
 
 // ---- rows (repositories) -------------------------------------------------------------
@@ -10,13 +10,7 @@ import { PageDto } from '../http/pagination.js';
  * Front-end I/O and tier counters of a volume (totals or one interval): I/Os, bytes, hits and
  * misses in 4 KiB blocks, hit ratio (null without lookups), capacity and evictions in bytes.
  */
-export interface IoCountersRow {
-  read_ops: number;
-  write_ops: number;
-  read_bytes: number;
-  write_bytes: number;
-  cache_hits: number;
-  cache_misses: number;
+export interface IoCountersRow extends IoCounters {
   hit_ratio: number | null;
   capacity_bytes: number;
   evicted_bytes: number;

@@ -22,3 +22,24 @@ export const DEFAULT_EVICTION: Eviction = 's3-fifo';
 
 /** Tier sizes are whole 4 KiB blocks. */
 export const TIER_BLOCK_BYTES = 4096;
+
+/** A cache policy: how a volume's tier runs (the api's `PUT /v1/volumes/{volumeId}/policy` body, a recommendation's). */
+export interface CachePolicy {
+  mode: CacheMode;
+  /** n of WB+n; null for write-through */
+  write_back_copies: number | null;
+  /** tier size, bytes */
+  tier_bytes: number;
+  media: Media;
+  eviction: Eviction;
+}
+
+/**
+ * A volume's desired cache policy at a version: what the api stores (volume_policies) and what
+ * the agent pulls and applies (GET /v1/agent/policies, docs/policies.md).
+ */
+export interface DesiredPolicy extends CachePolicy {
+  volume_id: string;
+  /** desired version; every change in the api adds one */
+  version: number;
+}

@@ -4,3 +4,4 @@
  */
 export * from './cache-policy.js';
 export * from './ids.js';
+export * from './io-counters.js';

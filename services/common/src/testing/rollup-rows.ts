@@ -1,19 +1,14 @@
+import type { IoCounters } from '../contracts/io-counters.js';
 import type { Queryable } from '../database/transaction.js';
 
 /** A metric_rollups row as the Flink rollup job writes it (docs/rollups.md). */
-export interface RollupRow {
+export interface RollupRow extends IoCounters {
   tenant_id: string;
   scope: 'volume' | 'host' | 'cluster' | 'tenant';
   scope_id: string;
   resolution: '10s' | '1m' | '1h' | '1d';
   window_start: string;
   volumes: number;
-  read_ops: number;
-  write_ops: number;
-  read_bytes: number;
-  write_bytes: number;
-  cache_hits: number;
-  cache_misses: number;
   read_cache_hits: number;
   read_cache_misses: number;
   evicted_bytes: number;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type CacheMode, type Eviction, type Media, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
+import { type DesiredPolicy, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
 import { z } from 'zod';
 
 /** Longest wait of a long-poll, seconds (below the 30 s idle timeouts of common proxies). */
@@ -21,25 +21,11 @@ export const policyQuerySchema = z.object({
 });
 export type PolicyQuery = z.output<typeof policyQuerySchema>;
 
-/** One volume's desired policy as the agent applies it (services/api policy.dto.ts names the fields alike). */
-export interface AgentPolicy {
-  volume_id: string;
-  /** desired version; every change in the api adds one */
-  version: number;
-  mode: CacheMode;
-  /** n of WB+n; null for write-through */
-  write_back_copies: number | null;
-  /** tier size, bytes */
-  tier_bytes: number;
-  media: Media;
-  eviction: Eviction;
-}
-
 /** The document an agent pulls: the desired policies of the volumes it named that have one. */
 export interface PolicyDocument {
   /** entity tag of the document: changes whenever a policy's version does */
   etag: string;
-  policies: AgentPolicy[];
+  policies: DesiredPolicy[];
 }
 
 /**
@@ -47,7 +33,7 @@ export interface PolicyDocument {
  * (volume_id, version) pairs in volume id order, quoted (RFC 9110 §8.8.3). Versions only grow,
  * so a changed policy always changes the tag.
  */
-export function policyDocument(policies: AgentPolicy[]): PolicyDocument {
+export function policyDocument(policies: DesiredPolicy[]): PolicyDocument {
   const sorted = [...policies].sort((a, b) => (a.volume_id < b.volume_id ? -1 : a.volume_id > b.volume_id ? 1 : 0));
   const digest = createHash('sha256');
   for (const p of sorted) digest.update(`${p.volume_id}:${p.version}\n`);

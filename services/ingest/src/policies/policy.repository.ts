@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentPrincipal, Queryable } from '@tierwise/common';
-import type { AgentPolicy, AppliedReport } from './policy-document.js';
+import type { AgentPrincipal, DesiredPolicy, Queryable } from '@tierwise/common';
+import type { AppliedReport } from './policy-document.js';
 
 /** Why a report was not recorded. */
 export interface IgnoredReport {
@@ -16,8 +16,8 @@ export class AgentPolicyRepository {
    *
    * @param db a client in the agent's tenant transaction.
    */
-  async desired(db: Queryable, agent: AgentPrincipal, volumeIds: readonly string[]): Promise<AgentPolicy[]> {
-    const { rows } = await db.query<AgentPolicy>(
+  async desired(db: Queryable, agent: AgentPrincipal, volumeIds: readonly string[]): Promise<DesiredPolicy[]> {
+    const { rows } = await db.query<DesiredPolicy>(
       `SELECT volume_id, version, mode, write_back_copies, tier_bytes::float8 AS tier_bytes, media, eviction
          FROM volume_policies WHERE tenant_id = $1 AND volume_id = ANY($2::text[])`,
       [agent.tenantId, volumeIds],
