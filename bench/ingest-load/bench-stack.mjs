@@ -60,19 +60,30 @@ export async function seedTenant() {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-/** `count` agent credentials of `tenant`, each enrolled with a one-time token (POST /v1/enrollment-tokens, /v1/agents/enroll). */
+/**
+ * `count` agent credentials of `tenant`, each enrolled as an agent enrolls: a one-time token from
+ * the api (POST /v1/enrollment-tokens), exchanged at the agent gateway (POST /v1/agents/enroll,
+ * docs/agent-gateway.md), waiting out its per-address rate limit (429 with Retry-After).
+ */
 async function enrollAgents(tenant, count) {
-  const api = process.env.TIERWISE_API_URL;
-  const post = async (route, body, headers = {}) => {
-    const response = await fetch(`${api}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    if (!response.ok) die(`POST ${route} answered ${response.status}: ${await response.text()}`);
-    return response.json();
+  const post = async (url, body, headers = {}) => {
+    for (;;) {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after') ?? 1);
+        console.log(`  enrollment rate limit: waiting ${seconds} s`);
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        continue;
+      }
+      if (!response.ok) die(`POST ${url} answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    }
   };
   const credentials = [];
   for (let i = 0; i < count; i++) {
-    const { token } = await post('/v1/enrollment-tokens', { name: `bench agent ${i}` }, { authorization: `Bearer ${tenant.api_key}` });
+    const { token } = await post(`${process.env.TIERWISE_API_URL}/v1/enrollment-tokens`, { name: `bench agent ${i}` }, { authorization: `Bearer ${tenant.api_key}` });
     const hostId = (0xbe7c_0000_0000 + i).toString(16).padStart(16, '0');
-    credentials.push((await post('/v1/agents/enroll', { enrollment_token: token, host_id: hostId, version: '0.0.0-bench' })).credential);
+    credentials.push((await post(`${process.env.TIERWISE_INGEST_URL}/v1/agents/enroll`, { enrollment_token: token, host_id: hostId, version: '0.0.0-bench' })).credential);
   }
   return credentials;
 }

@@ -47,6 +47,9 @@ export interface PostOptions {
   idempotencyKey?: string;
 }
 
+/** The header parameters of a POST with `options`. */
+const idempotent = (options: PostOptions): { 'Idempotency-Key': string } => ({ 'Idempotency-Key': options.idempotencyKey ?? randomUUID() });
+
 export interface TierwiseOptions {
   /** A tenant API key (twk_...). */
   apiKey: string;
@@ -140,25 +143,17 @@ export class Tierwise {
       paginate((cursor) => this.recommendations.history(volumeId, { ...query, cursor })),
     /** Applies the volume's recommendation: it becomes the volume's desired policy. */
     apply: (volumeId: string, choice: ApplyOptions = {}, options: PostOptions = {}): Promise<AppliedRecommendation> =>
-      unwrap(
-        this.raw.POST('/v1/recommendations/{volumeId}/apply', {
-          params: { path: { volumeId }, header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } },
-          body: choice,
-        }),
-      ),
+      unwrap(this.raw.POST('/v1/recommendations/{volumeId}/apply', { params: { path: { volumeId }, header: idempotent(options) }, body: choice })),
     dismiss: (volumeId: string, reason?: string, options: PostOptions = {}): Promise<Recommendation> =>
       unwrap(
-        this.raw.POST('/v1/recommendations/{volumeId}/dismiss', {
-          params: { path: { volumeId }, header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } },
-          body: reason === undefined ? {} : { reason },
-        }),
+        this.raw.POST('/v1/recommendations/{volumeId}/dismiss', { params: { path: { volumeId }, header: idempotent(options) }, body: reason === undefined ? {} : { reason } }),
       ),
   };
 
   readonly apiKeys = {
     /** Creates a key; the answer's `key` is the only time the secret is shown. */
     create: (key: { name: string; scope: 'read' | 'read-write' }, options: PostOptions = {}): Promise<CreatedApiKey> =>
-      unwrap(this.raw.POST('/v1/api-keys', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } }, body: key })),
+      unwrap(this.raw.POST('/v1/api-keys', { params: { header: idempotent(options) }, body: key })),
     list: (query: ApiKeyListQuery = {}): Promise<Page<ApiKey>> => unwrap(this.raw.GET('/v1/api-keys', { params: { query } })),
     iterate: (query: IterateQuery<ApiKeyListQuery> = {}): AsyncGenerator<ApiKey> => paginate((cursor) => this.apiKeys.list({ ...query, cursor })),
     /** Revokes a key: refused from the next request on. */
@@ -177,7 +172,7 @@ export class Tierwise {
   readonly enrollmentTokens = {
     /** Creates a single-use token for `install.sh --token` (default lifetime 24 h); the answer's `token` is the only time it is shown. */
     create: (token: CreateEnrollmentToken = {}, options: PostOptions = {}): Promise<CreatedEnrollmentToken> =>
-      unwrap(this.raw.POST('/v1/enrollment-tokens', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } }, body: token })),
+      unwrap(this.raw.POST('/v1/enrollment-tokens', { params: { header: idempotent(options) }, body: token })),
     list: (query: EnrollmentTokenListQuery = {}): Promise<Page<EnrollmentToken>> => unwrap(this.raw.GET('/v1/enrollment-tokens', { params: { query } })),
     iterate: (query: IterateQuery<EnrollmentTokenListQuery> = {}): AsyncGenerator<EnrollmentToken> =>
       paginate((cursor) => this.enrollmentTokens.list({ ...query, cursor })),

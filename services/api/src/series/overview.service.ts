@@ -5,7 +5,7 @@ import { downsample } from './downsample.js';
 import type { OverviewDto, OverviewHostDto, OverviewVolumeDto } from './overview.dto.js';
 import type { OverviewQuery } from './overview.query.js';
 import { planSeries } from './resolution.js';
-import { DEFAULT_RANGE_SECONDS } from './series.query.js';
+import { periodOf } from './series.query.js';
 import { type SeriesWindowRow, SeriesRepository, volumeInfo } from './series.repository.js';
 
 /** Windows the period is read in at least (the resolution is the coarsest giving this many). */
@@ -25,8 +25,7 @@ export class OverviewService {
    * top lists and the hosts with their volumes.
    */
   get(auth: Principal, query: OverviewQuery, now = new Date()): Promise<OverviewDto> {
-    const to = query.to ? new Date(query.to) : now;
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_SECONDS * 1000);
+    const { from, to } = periodOf(query, now);
     const { resolution, windowSeconds } = planSeries(from, to, MIN_WINDOWS, now);
     const whole = { alignedFrom: from.getTime() / 1000, bucketSeconds: Math.ceil((to.getTime() - from.getTime()) / 1000), windowSeconds };
     return this.database.withTenant(auth.tenantId, async (db) => {

@@ -3,6 +3,12 @@ import { ROLLUP_RESOLUTIONS, ROLLUP_SCOPES, type RollupResolution } from '../ben
 
 /** Range answered when `from` is absent: `to` minus this, seconds. */
 export const DEFAULT_RANGE_SECONDS = 24 * 3600;
+
+/** The period [from, to) a series or overview query asks for: `to` defaults to now, `from` to {@link DEFAULT_RANGE_SECONDS} before `to`. */
+export function periodOf(query: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
+  const to = query.to ? new Date(query.to) : now;
+  return { from: query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_SECONDS * 1000), to };
+}
 /** Points asked for at most (a chart wider than this gains nothing from more). */
 export const MAX_WIDTH = 4000;
 

@@ -4,7 +4,7 @@ import type { Principal } from '../identity/principal.js';
 import { downsample } from './downsample.js';
 import { planSeries } from './resolution.js';
 import type { SeriesDto } from './series.dto.js';
-import { DEFAULT_RANGE_SECONDS, type SeriesQuery } from './series.query.js';
+import { periodOf, type SeriesQuery } from './series.query.js';
 import { SeriesRepository } from './series.repository.js';
 
 @Injectable()
@@ -19,8 +19,7 @@ export class SeriesService {
    * points (resolution and bucket from planSeries, merge from downsample).
    */
   get(auth: Principal, query: SeriesQuery, now = new Date()): Promise<SeriesDto> {
-    const to = query.to ? new Date(query.to) : now;
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_SECONDS * 1000);
+    const { from, to } = periodOf(query, now);
     const plan = planSeries(from, to, query.width, now, query.resolution);
     const scopeId = query.scope === 'tenant' ? auth.tenantId : query.scope_id!;
     const selection = query.direction || query.size_bins ? { direction: query.direction, sizeBins: query.size_bins } : null;
