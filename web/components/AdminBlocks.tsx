@@ -5,15 +5,17 @@ import { ActionForm } from "./ActionForm";
 type Action = (previous: FormState | null, form: FormData) => Promise<FormState>;
 
 /**
- * A table of an administration list in its scrolling frame (narrow screens scroll the table,
- * never the page), or the `empty` sentence (test id `<testId>-empty`) when there are no rows.
+ * A table of a list in its scrolling frame (narrow screens scroll the table, never the page), or
+ * the `empty` sentence (test id `<testId>-empty`) when there are no rows.
  * @param columns  header cells; a column whose name starts with "#" is numeric (right-aligned, "#" dropped).
+ * @param caption  what the table holds, for screen readers (not shown).
  */
-export function DataTable({ testId, columns, empty, rows }: { testId: string; columns: string[]; empty: ReactNode; rows: ReactNode[] }) {
+export function DataTable({ testId, columns, empty, rows, caption }: { testId: string; columns: string[]; empty: ReactNode; rows: ReactNode[]; caption?: string }) {
   if (rows.length === 0) return <p className="muted" data-testid={`${testId}-empty`}>{empty}</p>;
   return (
     <div className="table-scroll">
       <table className="table" data-testid={testId}>
+        {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
