@@ -1,15 +1,18 @@
-import io.tierwise.jobs.pipeline.VolumeAnalysis;
-import io.tierwise.jobs.pipeline.WorkingSetFunction;
+import io.tierwise.jobs.workingset.pipeline.VolumeAnalysis;
+import io.tierwise.jobs.workingset.pipeline.VolumeLatency;
+import io.tierwise.jobs.workingset.pipeline.WorkingSetFunction;
 import io.tierwise.jobs.testing.VscsiTrace;
-import io.tierwise.jobs.workingset.MissRatioCurve;
-import io.tierwise.jobs.workingset.MrcEstimator;
-import io.tierwise.jobs.workingset.MrcEstimators;
-import io.tierwise.jobs.workingset.ReferenceBatchEvent;
-import io.tierwise.jobs.workingset.ReferenceBatchParser;
-import io.tierwise.jobs.workingset.ShardsFixedRate;
-import io.tierwise.jobs.workingset.ShardsFixedSize;
-import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
+import io.tierwise.jobs.workingset.estimate.ShardsFixedSize;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.proto.v1.ReferenceBatch;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.Collector;
 import java.io.BufferedWriter;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -167,8 +170,11 @@ public class WorkingSetBench {
       }
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
-    env.fromData(Types.POJO(ReferenceBatchEvent.class), all.toArray(new ReferenceBatchEvent[0]))
-        .keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
+    DataStream<ReferenceBatchEvent> stream = env.fromData(Types.POJO(ReferenceBatchEvent.class), all.toArray(new ReferenceBatchEvent[0]));
+    // No measured latency: the function's second input stays empty.
+    DataStream<VolumeLatency> latencies = stream.flatMap((ReferenceBatchEvent e, Collector<VolumeLatency> out) -> {}, Types.POJO(VolumeLatency.class));
+    stream.keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
+        .connect(latencies.keyBy(VolumeLatency::volumeKey, Types.STRING))
         .process(new WorkingSetFunction(1000, 30_000, 64, MrcEstimators.DEFAULT), Types.POJO(VolumeAnalysis.class))
         .addSink(new DiscardingSink<>());
     long start = System.nanoTime();

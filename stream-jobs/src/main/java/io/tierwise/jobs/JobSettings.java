@@ -50,7 +50,7 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * state and a new consumer group, which reads the topics from their earliest retained record
    * and so rebuilds every total, working set and miss ratio curve.
    */
-  public static final int STATE_VERSION = 8;
+  public static final int STATE_VERSION = 9;
   /** How long an interval aggregate stays open to late records of the same interval. */
   public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */

@@ -6,10 +6,9 @@ import io.tierwise.jobs.metrics.MetricsRollupJob;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.sink.PostgresSinks;
 import io.tierwise.jobs.sink.RollupRetention;
-import io.tierwise.jobs.workingset.ReferenceBatchEvent;
-import io.tierwise.jobs.workingset.ReferenceBatchParser;
-import io.tierwise.jobs.pipeline.SharedTier;
-import io.tierwise.jobs.pipeline.WorkingSetJob;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.pipeline.SharedTier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -101,13 +100,19 @@ public final class TierwiseJobs {
             settings.consumerGroupPrefix() + ".refs", new ReferenceBatchParser(),
             Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
         new WorkingSetJob.Sinks(pg.workingSets(), pg.missRatioCurves(), pg.recommendations()),
-        Map.of(SharedTier.CLUSTER, pg.sharedTier(SharedTier.CLUSTER), SharedTier.HOST, pg.sharedTier(SharedTier.HOST)),
+        Map.of(SharedTier.CLUSTER, sharedTier(pg, SharedTier.CLUSTER), SharedTier.HOST, sharedTier(pg, SharedTier.HOST)),
         settings.flushDelay(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env, metrics);
     JobClient client = env.executeAsync(JOB_NAME);
     awaitRunning(client);
     return client;
+  }
+
+  /** A shared tier's sinks: its working sets, MRCs and recommendations (cluster_* or host_*). */
+  private static WorkingSetJob.Sinks sharedTier(PostgresSinks pg, SharedTier tier) {
+    return new WorkingSetJob.Sinks(pg.sharedTierWorkingSets(tier), pg.sharedTierMissRatioCurves(tier),
+        pg.sharedTierRecommendations(tier));
   }
 
   /**

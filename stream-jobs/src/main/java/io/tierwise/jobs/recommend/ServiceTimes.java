@@ -2,6 +2,7 @@ package io.tierwise.jobs.recommend;
 
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
 
 /**
  * The service time of one I/O behind the tier that the recommendation's latency model uses

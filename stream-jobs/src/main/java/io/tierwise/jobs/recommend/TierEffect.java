@@ -1,5 +1,7 @@
 package io.tierwise.jobs.recommend;
 
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+
 /**
  * What a tier does for a volume's I/O mix ({@link IoProfile}) given its hit ratios: I/Os and
  * bytes kept from the datastore, the mean VM-observed latency (a read hit costs the tier's

@@ -2,12 +2,16 @@ package io.tierwise.jobs.recommend;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
-import io.tierwise.jobs.json.Json;
-import io.tierwise.jobs.workingset.MissRatioCurve;
-import io.tierwise.jobs.workingset.MrcEstimator;
-import io.tierwise.jobs.workingset.WindowedEstimators;
+import io.tierwise.jobs.workingset.estimate.EvictionDifferences;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MissRatioFunction;
+import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.util.List;
 import java.util.Locale;
@@ -139,16 +143,31 @@ public final class TierRecommender {
      */
     public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io,
         WindowedEstimators w) {
-      long[] grid = MissRatioCurve.cacheSizeGrid(e.workingSetBytes());
-      MissRatioCurve read = e.readMissRatioCurve(grid).orElseGet(() -> {
+      WindowEstimate estimate = WindowEstimate.of(windowName, e, io, w);
+      estimate.tenantId = tenantId;
+      estimate.volumeId = volumeId;
+      return of(estimate);
+    }
+
+    /**
+     * The input from a window's estimate as the working-set operators emit it, with its measured
+     * latency (a stream without sampled reads gets a reads curve that misses everywhere).
+     */
+    public static Input of(WindowEstimate e) {
+      long[] grid = MissRatioCurve.cacheSizeGrid(e.wssBytes);
+      MissRatioFunction reads = e.readMissRatios;
+      MissRatioCurve read;
+      if (reads != null) {
+        read = reads.at(grid);
+      } else {
         double[] ones = new double[grid.length];
         java.util.Arrays.fill(ones, 1.0);
-        return new MissRatioCurve(grid, ones);
-      });
-      return new Input(tenantId, volumeId, windowName, e.missRatioCurve(grid), e::missRatioAt, read,
-          bytes -> e.readMissRatioCurve(new long[] {bytes}).map(c -> c.missRatio(0)).orElse(1.0),
-          e.workingSetBytes(), e.method(), e.rate(), e.references(), io,
-          w != null && w.simulatesPolicies() ? w::evictionMissRatio : null, null);
+        read = new MissRatioCurve(grid, ones);
+      }
+      EvictionDifferences evictions = e.evictions;
+      return new Input(e.tenantId, e.volumeId, e.windowName, e.missRatios.at(grid), e.missRatios::missRatioAt, read,
+          bytes -> reads == null ? 1.0 : reads.missRatioAt(bytes), e.wssBytes, e.method, e.samplingRate,
+          e.sampledReferences, e.io, evictions == null ? null : evictions::missRatio, e.measured);
     }
   }
 

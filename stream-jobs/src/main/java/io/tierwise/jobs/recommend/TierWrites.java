@@ -1,7 +1,8 @@
 package io.tierwise.jobs.recommend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tierwise.jobs.workingset.ShardsEstimator;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.util.Locale;
 

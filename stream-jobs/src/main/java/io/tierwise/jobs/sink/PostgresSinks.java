@@ -1,19 +1,19 @@
 package io.tierwise.jobs.sink;
 
+import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.BlockSizeRow;
 import io.tierwise.jobs.metrics.CacheHealthRow;
 import io.tierwise.jobs.metrics.IoCounters;
+import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.RollupFunction;
 import io.tierwise.jobs.metrics.RollupRow;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
 import io.tierwise.jobs.metrics.VolumeMetricsRow;
-import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.telemetry.JobTelemetry;
 import io.tierwise.jobs.telemetry.TracedSink;
-import io.tierwise.jobs.pipeline.SharedTier;
-import io.tierwise.jobs.pipeline.VolumeAnalysis;
-import io.tierwise.jobs.pipeline.WorkingSetJob;
+import io.tierwise.jobs.workingset.pipeline.SharedTier;
+import io.tierwise.jobs.workingset.pipeline.VolumeAnalysis;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -33,7 +33,6 @@ import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
 import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
 import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
 import org.apache.flink.util.function.SerializableFunction;
-import io.tierwise.jobs.json.Json;
 
 /**
  * JDBC sinks writing the jobs' rows into the PostgreSQL tables of
@@ -362,19 +361,21 @@ public final class PostgresSinks {
     return sink(RECOMMENDATIONS, (ps, r) -> setPrediction(ps, r, r.volumeId));
   }
 
-  /**
-   * A shared tier's sinks: {@code <kind>_working_sets} and {@code <kind>_mrcs} (one row per window),
-   * {@code <kind>_recommendations} (the current one per tier), kind {@code cluster} or {@code host}.
-   */
-  public WorkingSetJob.Sinks sharedTier(SharedTier tier) {
-    String prefix = prefix(tier);
-    String id = idColumn(tier);
-    return new WorkingSetJob.Sinks(
-        this.<VolumeAnalysis>sink(workingSetsSql(prefix + "working_sets", id, "volumes"),
-            (ps, a) -> ps.setInt(setWorkingSet(ps, a, tier.id(a)), a.volumes)),
-        this.<VolumeAnalysis>sink(mrcsSql(prefix + "mrcs", id), (ps, a) -> setMrc(ps, a, tier.id(a))),
-        this.<Recommendation>sink(sharedTierRecommendationsSql(prefix + "recommendations", id),
-            (ps, r) -> ps.setInt(setPrediction(ps, r, tier.id(r)), r.volumes)));
+  /** A shared tier's {@code <kind>_working_sets}, one row per window (kind {@code cluster} or {@code host}). */
+  public Sink<VolumeAnalysis> sharedTierWorkingSets(SharedTier tier) {
+    return sink(workingSetsSql(prefix(tier) + "working_sets", idColumn(tier), "volumes"),
+        (ps, a) -> ps.setInt(setWorkingSet(ps, a, tier.id(a)), a.volumes));
+  }
+
+  /** A shared tier's {@code <kind>_mrcs}, one row per window. */
+  public Sink<VolumeAnalysis> sharedTierMissRatioCurves(SharedTier tier) {
+    return sink(mrcsSql(prefix(tier) + "mrcs", idColumn(tier)), (ps, a) -> setMrc(ps, a, tier.id(a)));
+  }
+
+  /** A shared tier's {@code <kind>_recommendations}, the current one per tier. */
+  public Sink<Recommendation> sharedTierRecommendations(SharedTier tier) {
+    return sink(sharedTierRecommendationsSql(prefix(tier) + "recommendations", idColumn(tier)),
+        (ps, r) -> ps.setInt(setPrediction(ps, r, tier.id(r.clusterId, r.hostId)), r.volumes));
   }
 
   /** Sets the columns a volume's and a shared tier's recommendation share (same order); returns the next index. */

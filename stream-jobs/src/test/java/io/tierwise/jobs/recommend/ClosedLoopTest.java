@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tierwise.jobs.testing.AgentReferenceSource;
 import io.tierwise.jobs.testing.RealTraces;
+import io.tierwise.jobs.testing.RecommendStep;
 import io.tierwise.jobs.testing.Repo;
-import io.tierwise.jobs.workingset.MrcEstimators;
-import io.tierwise.jobs.workingset.ReferenceBatchEvent;
-import io.tierwise.jobs.workingset.ReferenceBatchParser;
-import io.tierwise.jobs.pipeline.VolumeAnalysis;
-import io.tierwise.jobs.pipeline.VolumeLatency;
-import io.tierwise.jobs.pipeline.WorkingSetFunction;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchEvent;
+import io.tierwise.jobs.workingset.pipeline.ReferenceBatchParser;
+import io.tierwise.jobs.workingset.pipeline.VolumeAnalysis;
+import io.tierwise.jobs.workingset.pipeline.VolumeLatency;
+import io.tierwise.jobs.workingset.pipeline.WorkingSetFunction;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The loop of DESIGN section 4 on every real trace ({@link RealTraces}): the recommendation the
  * working-set job computes from the first half of a stream (the agent's own sampler, {@link
- * WorkingSetFunction} as in the job) is applied to the agent's replay engine (a RAM tier of the
+ * WorkingSetFunction} and its recommendation step, {@link RecommendFunction}, as in the job) is applied to the agent's replay engine (a RAM tier of the
  * recommended size and eviction policy, the agent's default queue depth of {@value #QUEUE_DEPTH}),
  * the second half is replayed, and the measured hit ratio (reads for write-through, all references
  * for write-back: what the prediction is of) is compared with the predicted one; then again with
@@ -123,8 +124,8 @@ class ClosedLoopTest {
         harness.processElement1(parser.parse(TENANT, b), 0);
       }
       harness.setProcessingTime(1000);
-      return harness.extractOutputValues().stream().filter(a -> a.recommendation != null)
-          .map(a -> a.recommendation).findFirst().orElse(null);
+      return RecommendStep.of(RecommendStep.values(harness.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES)),
+          true).stream().findFirst().orElse(null);
     }
   }
 

@@ -1,7 +1,7 @@
 package io.tierwise.jobs.recommend;
 
-import static io.tierwise.jobs.workingset.MissRatioCurve.GIB;
-import static io.tierwise.jobs.workingset.MissRatioCurve.MIB;
+import static io.tierwise.jobs.workingset.estimate.MissRatioCurve.GIB;
+import static io.tierwise.jobs.workingset.estimate.MissRatioCurve.MIB;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.metrics.SourceIo;
-import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import java.util.function.LongToDoubleFunction;
 import org.junit.jupiter.api.Test;
 

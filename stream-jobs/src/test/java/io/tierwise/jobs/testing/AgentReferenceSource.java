@@ -2,7 +2,7 @@ package io.tierwise.jobs.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.io.InputStream;
 import java.nio.file.Files;

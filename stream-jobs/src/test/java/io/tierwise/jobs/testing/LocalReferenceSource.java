@@ -2,7 +2,7 @@ package io.tierwise.jobs.testing;
 
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
-import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.proto.v1.BlockReference;
 import io.tierwise.proto.v1.Direction;
 import io.tierwise.proto.v1.ReferenceBatch;

@@ -1,6 +1,6 @@
 package io.tierwise.jobs.testing;
 
-import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.nio.file.Files;
 import java.nio.file.Path;

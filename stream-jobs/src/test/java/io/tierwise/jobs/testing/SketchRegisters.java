@@ -1,6 +1,6 @@
 package io.tierwise.jobs.testing;
 
-import io.tierwise.jobs.workingset.DistinctBlockSketch;
+import io.tierwise.jobs.workingset.estimate.DistinctBlockSketch;
 import java.util.Arrays;
 import java.util.BitSet;
 

@@ -237,24 +237,24 @@ public final class MiniatureSimulations {
    * @throws IllegalArgumentException when the policy is not simulated or {@code cacheBytes < 1}
    */
   public double difference(EvictionPolicy policy, long cacheBytes, boolean readsOnly) {
-    if (cacheBytes < 1) {
-      throw new IllegalArgumentException("cache size must be at least 1 byte, got " + cacheBytes);
-    }
     int p = indexOf(policy);
-    int i = Arrays.binarySearch(this.cacheBytes, cacheBytes);
-    if (i >= 0) {
-      return difference(p, i, readsOnly);
+    return EvictionDifferences.interpolate(this.cacheBytes, cacheBytes, i -> difference(p, i, readsOnly));
+  }
+
+  /** Every policy's difference from LRU at each size of the grid ({@link #difference}), apart from the caches. */
+  public EvictionDifferences differences() {
+    EvictionDifferences d = new EvictionDifferences();
+    d.policies = policies.stream().map(EvictionPolicy::name).toArray(String[]::new);
+    d.cacheBytes = cacheBytes.clone();
+    d.differences = new double[policies.size()][sizes.length];
+    d.readDifferences = new double[policies.size()][sizes.length];
+    for (int p = 0; p < policies.size(); p++) {
+      for (int i = 0; i < sizes.length; i++) {
+        d.differences[p][i] = difference(p, i, false);
+        d.readDifferences[p][i] = difference(p, i, true);
+      }
     }
-    int above = -i - 1;
-    if (above == 0) {
-      return difference(p, 0, readsOnly);
-    }
-    if (above == sizes.length) {
-      return 0;
-    }
-    double t = Math.log((double) cacheBytes / this.cacheBytes[above - 1])
-        / Math.log((double) this.cacheBytes[above] / this.cacheBytes[above - 1]);
-    return (1 - t) * difference(p, above - 1, readsOnly) + t * difference(p, above, readsOnly);
+    return d;
   }
 
   private double difference(int p, int i, boolean readsOnly) {

@@ -6,7 +6,7 @@ import io.tierwise.jobs.testing.AgentReferenceSource;
 import io.tierwise.jobs.testing.RealTraces;
 import io.tierwise.jobs.testing.Repo;
 import io.tierwise.jobs.testing.VscsiTrace;
-import io.tierwise.jobs.workingset.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.nio.file.Files;
 import java.nio.file.Path;

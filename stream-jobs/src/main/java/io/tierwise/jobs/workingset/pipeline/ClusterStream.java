@@ -1,0 +1,324 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import io.tierwise.jobs.workingset.estimate.BinaryStateSerializer;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
+import io.tierwise.jobs.workingset.estimate.StreamTotals;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * One cluster's merged reference stream: a cluster's tier is shared by its hosts, so its working
+ * set and MRC are those of its volumes' sampled streams merged in time order (DESIGN section 4;
+ * issue 5). Fed each volume's batches in that volume's sequence order (as {@link
+ * WorkingSetFunction} processes them), it releases references in time order across the volumes
+ * into fixed-size SHARDS estimators over the windows of {@link WindowedEstimators}, with every
+ * eviction policy simulated as for a volume (the shared tier runs one policy for all its volumes),
+ * and into the merged I/O mix ({@link IoProfile}: each reference at its own agent's rate), from
+ * which a shared tier is recommended as a volume's tier is.
+ *
+ * <p><b>Order.</b> A reference is released once every volume of the cluster has sent batches up to
+ * its time: {@link #watermark} is the earliest of the volumes' latest reference times, and
+ * {@link #release} processes the queued references up to a time in time order (ties: the volume
+ * seen first). A volume that stops sending would hold the cluster back; the caller releases past
+ * it after a timeout ({@link #release} with a later time), as Flink's idle sources do.
+ *
+ * <p><b>Blocks.</b> Two volumes' block {@code L} are different blocks of the shared tier, but have
+ * the same {@code H(L)} (one tenant key). Each reference's key is {@code H(L) XOR (s << 24)},
+ * {@code s} the CRC-32C (RFC 3720) of the volume id: the low 24 bits, which decide sampling
+ * ({@code T_i = H(L) mod P}, {@code P} dividing {@code 2^24}), are unchanged, so each volume's
+ * blocks are sampled as its agent sampled them, and blocks of different volumes differ in the bits
+ * above. The threshold is the lowest of the agents' thresholds, as the sample must be one every
+ * agent shipped. Stream totals: N adds up, and the distinct-block counts of the volumes' sketches
+ * add up (their blocks are disjoint; {@link StreamTotals}). Not thread-safe.
+ */
+public final class ClusterStream implements BinaryStateSerializer.State<ClusterStream> {
+  private static final int SAMPLING_BITS = 24;
+  /** 2: with the I/O mix and the policy simulations; 1 (read, not written): neither. */
+  private static final int STATE_FORMAT = 2;
+
+  private static final class Volume {
+    final int part;
+    final long salt;
+    final ArrayDeque<ReferenceBatchEvent> queued = new ArrayDeque<>();
+    /** Next reference of the head batch. */
+    int cursor;
+    /** Whether the head batch's totals and threshold were counted. */
+    boolean headCounted;
+    /** Time of the latest reference queued, Unix epoch ns; 0 before any. */
+    long latestUnixNano;
+
+    final String volumeId;
+
+    Volume(int part, String volumeId) {
+      this.part = part;
+      this.volumeId = volumeId;
+      CRC32C crc = new CRC32C();
+      crc.update(volumeId.getBytes(StandardCharsets.UTF_8));
+      this.salt = crc.getValue();
+    }
+  }
+
+  private final MrcEstimators factory;
+  private final Map<String, Volume> volumes = new LinkedHashMap<>();
+  private WindowedEstimators estimators;
+  private IoProfile io = new IoProfile();
+  private long releasedUnixNano;
+
+  /**
+   * An empty cluster stream.
+   *
+   * @param factory the estimators' method: fixed size (a cluster follows the lowest threshold)
+   * @throws IllegalArgumentException when {@code factory} is fixed-rate
+   */
+  public ClusterStream(MrcEstimators factory) {
+    requireFixedSize(factory);
+    this.factory = factory;
+  }
+
+  /** @throws IllegalArgumentException unless {@code factory} is fixed-size SHARDS */
+  static void requireFixedSize(MrcEstimators factory) {
+    if (!factory.method().equals(MrcEstimator.METHOD_FIXED_SIZE)) {
+      throw new IllegalArgumentException("a cluster's stream needs fixed-size SHARDS (it follows the lowest"
+          + " threshold of its agents), got " + factory.method());
+    }
+  }
+
+  /** The key of block hash {@code blockHash} of the volume with CRC-32C {@code salt} in the merged stream. */
+  static long blockKey(long blockHash, long salt) {
+    return blockHash ^ (salt << SAMPLING_BITS);
+  }
+
+  /**
+   * Queues one volume's next batch (batches of a volume in its sequence order).
+   *
+   * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
+   *     differs from the cluster's, its sketch precision differs from the cluster's, or its
+   *     references start before references already released (nothing is queued)
+   */
+  public void offer(ReferenceBatchEvent batch) {
+    if (Long.remainderUnsigned(1L << SAMPLING_BITS, batch.samplingModulus) != 0) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
+          + Long.toUnsignedString(batch.samplingModulus) + ", which does not divide 2^" + SAMPLING_BITS
+          + " (the bits a cluster's block keys keep)");
+    }
+    if (estimators != null && estimators.modulus() != batch.samplingModulus) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
+          + Long.toUnsignedString(batch.samplingModulus) + ", the cluster with P = "
+          + Long.toUnsignedString(estimators.modulus()));
+    }
+    int precision = estimators == null ? 0 : estimators.all().sketchPrecision();
+    if (precision != 0 && batch.distinctBlocksHllPrecision != 0 && batch.distinctBlocksHllPrecision != precision) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + " sends a distinct-block sketch of p = "
+          + batch.distinctBlocksHllPrecision + ", the cluster's is p = " + precision);
+    }
+    if (batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano) {
+      throw new IllegalArgumentException("volume " + batch.volumeId + ": batch " + batch.batchId
+          + " starts before the cluster's released references (it came after the timeout)");
+    }
+    if (estimators == null) {
+      estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
+    }
+    Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
+    v.queued.add(batch);
+    if (batch.size() > 0) {
+      v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
+    }
+  }
+
+  /** The earliest of the volumes' latest queued reference times (Unix epoch ns); 0 before any batch. */
+  public long watermark() {
+    long w = Long.MAX_VALUE;
+    for (Volume v : volumes.values()) {
+      w = Math.min(w, v.latestUnixNano);
+    }
+    return volumes.isEmpty() ? 0 : w;
+  }
+
+  /**
+   * Processes the queued references with times up to {@code untilUnixNano}, in time order
+   * across the volumes; a batch's stream totals and threshold count when its first reference is
+   * released (an empty batch's at once).
+   *
+   * @return the references released
+   */
+  public long release(long untilUnixNano) {
+    long released = 0;
+    while (true) {
+      Volume next = null;
+      long nextTime = Long.MAX_VALUE;
+      for (Volume v : volumes.values()) {
+        ReferenceBatchEvent head = startHead(v);
+        if (head != null && head.referenceTimeUnixNano(v.cursor) < nextTime) {
+          next = v;
+          nextTime = head.referenceTimeUnixNano(v.cursor);
+        }
+      }
+      if (next == null || nextTime > untilUnixNano) {
+        return released;
+      }
+      ReferenceBatchEvent head = next.queued.peek();
+      estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], nextTime);
+      io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor],
+          ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold), nextTime);
+      releasedUnixNano = nextTime;
+      released++;
+      if (++next.cursor == head.size()) {
+        next.queued.poll();
+        next.cursor = 0;
+        next.headCounted = false;
+      }
+    }
+  }
+
+  /**
+   * The volume's head batch with a reference to release, after counting the totals and the
+   * threshold of every batch reached (empty batches are consumed here); null when none is queued.
+   */
+  private ReferenceBatchEvent startHead(Volume v) {
+    ReferenceBatchEvent head;
+    while ((head = v.queued.peek()) != null && !v.headCounted) {
+      if (Long.compareUnsigned(head.samplingThreshold, estimators.threshold()) < 0) {
+        estimators.lowerThreshold(head.samplingThreshold);
+      }
+      estimators.addStreamTotals(v.part, head.consideredReferences, head.distinctBlocksHllPrecision,
+          head.distinctBlocksHllUpdates);
+      if (head.size() > 0) {
+        v.headCounted = true;
+      } else {
+        v.queued.poll();
+      }
+    }
+    return head;
+  }
+
+  /** The cluster's estimators (null before the first batch). */
+  public WindowedEstimators estimators() {
+    return estimators;
+  }
+
+  /** The I/O mix of the references released. */
+  public IoProfile io() {
+    return io;
+  }
+
+  /** The volumes seen, in the order they were first seen. */
+  public List<String> volumeIds() {
+    return new ArrayList<>(volumes.keySet());
+  }
+
+  /** Volumes seen. */
+  public int volumeCount() {
+    return volumes.size();
+  }
+
+  /** Bytes of the serialised state ({@link #writeTo}): the estimators and the queued batches. */
+  public long stateBytes() {
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+    try {
+      writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.length();
+  }
+
+  /** An independent deep copy (through the serialised form). */
+  @Override
+  public ClusterStream copy() {
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+    try {
+      writeTo(out);
+      return readFrom(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes format, method, the released time, the estimators, the I/O mix and each volume's queue. */
+  @Override
+  public void writeTo(DataOutputView out) throws IOException {
+    out.writeInt(STATE_FORMAT);
+    out.writeUTF(factory.method());
+    out.writeInt(factory.maxSamples());
+    out.writeLong(releasedUnixNano);
+    out.writeBoolean(estimators != null);
+    if (estimators != null) {
+      estimators.writeTo(out);
+    }
+    for (double[] values : List.of(io.readOps, io.writeOps, io.readBytes, io.writeBytes)) {
+      for (double v : values) {
+        out.writeDouble(v);
+      }
+    }
+    out.writeLong(io.firstUnixNano);
+    out.writeLong(io.lastUnixNano);
+    out.writeInt(volumes.size());
+    for (Volume v : volumes.values()) {
+      out.writeUTF(v.volumeId);
+      out.writeInt(v.cursor);
+      out.writeBoolean(v.headCounted);
+      out.writeLong(v.latestUnixNano);
+      out.writeInt(v.queued.size());
+      for (ReferenceBatchEvent b : v.queued) {
+        b.writeTo(out);
+      }
+    }
+  }
+
+  /**
+   * Reads a state written by {@link #writeTo}.
+   *
+   * @throws IOException on a read error, another format or an inconsistent state
+   */
+  static ClusterStream readFrom(DataInputView in) throws IOException {
+    int format = in.readInt();
+    if (format != 1 && format != STATE_FORMAT) {
+      throw new IOException("cluster stream state format " + format + " is not 1 or " + STATE_FORMAT);
+    }
+    ClusterStream c;
+    try {
+      c = new ClusterStream(new MrcEstimators(in.readUTF(), in.readInt()));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("inconsistent cluster stream state: " + e.getMessage(), e);
+    }
+    c.releasedUnixNano = in.readLong();
+    c.estimators = in.readBoolean() ? WindowedEstimators.readFrom(in) : null;
+    if (format == STATE_FORMAT) {
+      for (double[] values : List.of(c.io.readOps, c.io.writeOps, c.io.readBytes, c.io.writeBytes)) {
+        for (int i = 0; i < values.length; i++) {
+          values[i] = in.readDouble();
+        }
+      }
+      c.io.firstUnixNano = in.readLong();
+      c.io.lastUnixNano = in.readLong();
+    }
+    int count = in.readInt();
+    for (int i = 0; i < count; i++) {
+      Volume v = new Volume(i, in.readUTF());
+      v.cursor = in.readInt();
+      v.headCounted = in.readBoolean();
+      v.latestUnixNano = in.readLong();
+      int queued = in.readInt();
+      for (int q = 0; q < queued; q++) {
+        v.queued.add(ReferenceBatchEvent.readFrom(in));
+      }
+      c.volumes.put(v.volumeId, v);
+    }
+    return c;
+  }
+}

@@ -1,0 +1,137 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A shared tier's working set and MRC ({@link SharedTier}: a cluster's, keyed by "tenant/cluster",
+ * or a host's, keyed by "tenant/host"): the processed batches of its volumes ({@link
+ * WorkingSetFunction#SHARED_TIER_BATCHES}, each volume's in its sequence order) go into a {@link
+ * ClusterStream}, which releases their references in time order across the volumes once every
+ * volume has sent {@code holdBackMillis} of reference time past them: the hold-back lets a volume
+ * whose first batch comes later (its agent started or sent later) join without its references
+ * being older than those already released. When no batch has come for {@code idleTimeoutMillis},
+ * everything queued is released (a volume that stopped must not hold the tier back); a batch that
+ * then comes with earlier references is dropped (logged at WARN), as is one sampled with another
+ * modulus. Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
+ * VolumeAnalysis#clusterId} or {@link VolumeAnalysis#hostId}) and every eviction policy's curve,
+ * and for the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the shared tier's {@link
+ * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
+ * WorkingSetFunction#RECOMMENDATION_ESTIMATES}, at most once per {@code flushDelayMillis} of
+ * processing time.
+ */
+public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(SharedTierWorkingSetFunction.class);
+
+  private final long flushDelayMillis;
+  private final long idleTimeoutMillis;
+  private final long holdBackNanos;
+  private final MrcEstimators estimators;
+  private final SharedTier tier;
+
+  private transient ValueState<ClusterStream> cluster;
+  /** Processing time of the pending flush, ms; null when none. */
+  private transient ValueState<Long> flushAt;
+  /** Processing time of the latest batch, ms. */
+  private transient ValueState<Long> lastBatchAt;
+
+  /**
+   * @param flushDelayMillis at most this long after released references the result is emitted, ms
+   * @param idleTimeoutMillis after this long without a batch, everything queued is released, ms
+   * @param holdBackMillis references wait until every volume is this far past them, ms of
+   *     reference time
+   * @param estimators the SHARDS method: fixed size
+   * @param tier what shares the tier: the function's key is {@link SharedTier#key}
+   * @throws IllegalArgumentException when {@code estimators} is fixed-rate
+   */
+  public SharedTierWorkingSetFunction(long flushDelayMillis, long idleTimeoutMillis, long holdBackMillis,
+      MrcEstimators estimators, SharedTier tier) {
+    ClusterStream.requireFixedSize(estimators);
+    this.tier = tier;
+    this.flushDelayMillis = flushDelayMillis;
+    this.idleTimeoutMillis = idleTimeoutMillis;
+    this.holdBackNanos = holdBackMillis * 1_000_000;
+    this.estimators = estimators;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    cluster = getRuntimeContext().getState(new ValueStateDescriptor<>("cluster", ClusterStreamSerializer.INSTANCE));
+    flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    lastBatchAt = getRuntimeContext().getState(new ValueStateDescriptor<>("last-batch-at", Types.LONG));
+  }
+
+  @Override
+  public void processElement(ReferenceBatchEvent batch, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
+    ClusterStream c = cluster.value();
+    if (c == null) {
+      c = new ClusterStream(estimators);
+    }
+    try {
+      c.offer(batch);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("{} {}: dropped batch {} of volume {}: {}", tier, ctx.getCurrentKey(), batch.batchId, batch.volumeId,
+          e.getMessage());
+      return;
+    }
+    long now = ctx.timerService().currentProcessingTime();
+    if (c.release(c.watermark() - holdBackNanos) > 0) {
+      scheduleFlush(ctx, now);
+    }
+    lastBatchAt.update(now);
+    ctx.timerService().registerProcessingTimeTimer(now + idleTimeoutMillis);
+    cluster.update(c);
+  }
+
+  private void scheduleFlush(Context ctx, long now) throws Exception {
+    if (flushAt.value() == null) {
+      flushAt.update(now + flushDelayMillis);
+      ctx.timerService().registerProcessingTimeTimer(now + flushDelayMillis);
+    }
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
+    ClusterStream c = cluster.value();
+    if (c == null) {
+      return;
+    }
+    Long last = lastBatchAt.value();
+    if (last != null && timestamp >= last + idleTimeoutMillis && c.release(Long.MAX_VALUE) > 0) {
+      scheduleFlush(ctx, timestamp);
+      cluster.update(c);
+    }
+    Long due = flushAt.value();
+    if (due != null && timestamp >= due) {
+      flushAt.clear();
+      WindowedEstimators w = c.estimators();
+      if (w != null && w.all().references() > 0) {
+        String[] key = ctx.getCurrentKey().split("/", 2);
+        long stateBytes = c.stateBytes();
+        for (WindowedEstimators.Result r : w.results()) {
+          VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
+          tier.stamp(a, key[1]);
+          a.volumes = c.volumeCount();
+          out.collect(a);
+          if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+            WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), c.io(), w);
+            e.tenantId = key[0];
+            tier.stamp(e, key[1]);
+            e.volumes = c.volumeCount();
+            ctx.output(WorkingSetFunction.RECOMMENDATION_ESTIMATES, e);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,292 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
+import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
+import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimatorsSerializer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes one volume's {@link ReferenceBatchEvent}s in sequence order and keeps its SHARDS
+ * estimators over the windows 1 h, 24 h, 7 d and all ({@link WindowedEstimators}, fixed-size by
+ * default) and its I/O mix ({@link IoProfile}); emits one {@link VolumeAnalysis} per window
+ * (working set sizes, the MRC on {@link MissRatioCurve#cacheSizeGrid}), and for the
+ * {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window its {@link WindowEstimate} (curves, I/O mix,
+ * measured latency) on {@link #RECOMMENDATION_ESTIMATES}, which the job's recommendation step
+ * reads, at most once per {@code flushDelayMillis} of processing time. Keyed by "tenant/volume".
+ *
+ * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
+ * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
+ * {@code maxPendingBatches} wait, the gap is skipped (logged at WARN). A batch with a sequence
+ * already passed is a duplicate (dropped) unless its references start after everything processed:
+ * then the agent restarted its sequence, and the stream continues from it. A change of sampling
+ * parameters or of the distinct-block sketch's precision restarts the estimate (the old and new
+ * samples cannot be mixed), except with fixed-size estimators a lower threshold T (the agent's bounded
+ * sample lowered it: the estimators evict the blocks above it and go on) or a higher one (the agent
+ * restarted with its sample afresh: the estimators keep their own T and go on, so the windows of a
+ * volume outlive agent restarts). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
+ * a skipped gap loses its batches' considered references and sketch register rises together with
+ * their sampled references.
+ *
+ * <p>Second input: the volume's metrics intervals' {@link VolumeLatency}, added up since the
+ * volume's first ({@link MeasuredLatency}, as the I/O mix is) and sent with the estimate: the
+ * recommendation's latency model uses the datastore's and the peers' latency where the agent
+ * measured it (docs/analytics.md "Measured latency"). It emits nothing by itself.
+ */
+public class WorkingSetFunction
+    extends KeyedCoProcessFunction<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> {
+  private static final long serialVersionUID = 1L;
+  /**
+   * Side output: every batch of a volume that shares a tier (its host's, when it names one, and its
+   * cluster's), once processed, in the volume's sequence order (duplicates dropped, gaps skipped),
+   * for {@link SharedTierWorkingSetFunction}.
+   */
+  public static final OutputTag<ReferenceBatchEvent> SHARED_TIER_BATCHES =
+      new OutputTag<>("cluster-batches", Types.POJO(ReferenceBatchEvent.class));
+  /**
+   * Side output: the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window's estimate at each
+   * emission, what a tier is recommended from (also {@link SharedTierWorkingSetFunction}'s).
+   */
+  public static final OutputTag<WindowEstimate> RECOMMENDATION_ESTIMATES =
+      new OutputTag<>("recommendation-estimates", Types.POJO(WindowEstimate.class));
+  private static final Logger LOG = LoggerFactory.getLogger(WorkingSetFunction.class);
+
+  private final long flushDelayMillis;
+  private final long gapTimeoutMillis;
+  private final int maxPendingBatches;
+  private final MrcEstimators estimators;
+
+  private transient ValueState<WindowedEstimators> shards;
+  private transient ValueState<IoProfile> ioProfile;
+  private transient ValueState<MeasuredLatency> measuredLatency;
+  private transient ValueState<VolumeStream> stream;
+  private transient MapState<Long, ReferenceBatchEvent> pending;
+
+  /**
+   * @param flushDelayMillis at most this long after a processed batch its result is emitted, ms
+   * @param gapTimeoutMillis how long batches wait for a missing sequence number, ms
+   * @param maxPendingBatches how many batches may wait before the gap is skipped at once
+   * @param estimators the SHARDS method of every window
+   */
+  public WorkingSetFunction(long flushDelayMillis, long gapTimeoutMillis, int maxPendingBatches,
+      MrcEstimators estimators) {
+    this.flushDelayMillis = flushDelayMillis;
+    this.gapTimeoutMillis = gapTimeoutMillis;
+    this.maxPendingBatches = maxPendingBatches;
+    this.estimators = estimators;
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    shards = getRuntimeContext().getState(new ValueStateDescriptor<>("shards", WindowedEstimatorsSerializer.INSTANCE));
+    ioProfile = getRuntimeContext().getState(new ValueStateDescriptor<>("io-profile", Types.POJO(IoProfile.class)));
+    measuredLatency = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("measured-latency", Types.POJO(MeasuredLatency.class)));
+    stream = getRuntimeContext().getState(new ValueStateDescriptor<>("stream", Types.POJO(VolumeStream.class)));
+    pending = getRuntimeContext().getMapState(
+        new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
+  }
+
+  @Override
+  public void processElement1(ReferenceBatchEvent batch, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
+    VolumeStream st = stream.value();
+    if (st == null) {
+      st = new VolumeStream();
+      st.tenantId = batch.tenantId;
+      st.volumeId = batch.volumeId;
+    }
+    long now = ctx.timerService().currentProcessingTime();
+    if (batch.sequence == st.nextSequence) {
+      process(st, batch, ctx);
+      drain(st, ctx);
+    } else if (batch.sequence > st.nextSequence) {
+      pending.put(batch.sequence, batch);
+      st.pendingBatches++;
+      if (st.pendingBatches > maxPendingBatches) {
+        skipGap(st, maxPendingBatches + " batches waiting", ctx);
+      }
+    } else if (batch.size() > 0 && batch.referenceTimeUnixNano(0) > st.windowEndUnixNano) {
+      LOG.info("volume {}: sequence restarted at {} (expected {}): the agent restarted", batch.volumeKey(),
+          batch.sequence, st.nextSequence);
+      dropPending(st, "superseded by the agent's restart");
+      st.nextSequence = batch.sequence;
+      process(st, batch, ctx);
+    } else {
+      LOG.warn("volume {}: dropped duplicate batch {} (sequence {}, expected {})", batch.volumeKey(), batch.batchId,
+          batch.sequence, st.nextSequence);
+    }
+    scheduleTimers(st, ctx, now);
+    stream.update(st);
+  }
+
+  /** Adds a metrics interval's measured latency (class doc). */
+  @Override
+  public void processElement2(VolumeLatency interval, Context ctx, Collector<VolumeAnalysis> out) throws Exception {
+    MeasuredLatency m = measuredLatency.value();
+    if (m == null) {
+      m = new MeasuredLatency();
+    }
+    m.add(interval.latency);
+    measuredLatency.update(m);
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
+    VolumeStream st = stream.value();
+    if (st.gapDeadlineMillis != 0 && timestamp >= st.gapDeadlineMillis) {
+      st.gapDeadlineMillis = 0;
+      if (st.pendingBatches > 0) {
+        skipGap(st, "nothing came for " + gapTimeoutMillis + " ms", ctx);
+      }
+    }
+    if (st.flushAtMillis != 0 && timestamp >= st.flushAtMillis) {
+      st.flushAtMillis = 0;
+      st.processedSinceFlush = false;
+      WindowedEstimators w = shards.value();
+      if (w.all().references() > 0) {
+        long stateBytes = w.stateBytes();
+        for (WindowedEstimators.Result r : w.results()) {
+          out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+          if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+            ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
+          }
+        }
+      }
+    }
+    scheduleTimers(st, ctx, timestamp);
+    stream.update(st);
+  }
+
+  /** Registers the flush timer after new references, and the gap timer while batches wait. */
+  private void scheduleTimers(VolumeStream st, Context ctx, long now) {
+    if (st.flushAtMillis == 0 && st.processedSinceFlush) {
+      st.flushAtMillis = now + flushDelayMillis;
+      ctx.timerService().registerProcessingTimeTimer(st.flushAtMillis);
+    }
+    if (st.pendingBatches > 0 && st.gapDeadlineMillis == 0) {
+      st.gapDeadlineMillis = now + gapTimeoutMillis;
+      ctx.timerService().registerProcessingTimeTimer(st.gapDeadlineMillis);
+    } else if (st.pendingBatches == 0 && st.gapDeadlineMillis != 0) {
+      ctx.timerService().deleteProcessingTimeTimer(st.gapDeadlineMillis);
+      st.gapDeadlineMillis = 0;
+    }
+  }
+
+  private void process(VolumeStream st, ReferenceBatchEvent batch, Context ctx) throws Exception {
+    if (SharedTier.CLUSTER.key(batch) != null || SharedTier.HOST.key(batch) != null) {
+      ctx.output(SHARED_TIER_BATCHES, batch);
+    }
+    WindowedEstimators w = shards.value();
+    IoProfile io = ioProfile.value();
+    boolean sketchChanged = w != null && w.all().sketchPrecision() != 0 && batch.distinctBlocksHllPrecision != 0
+        && w.all().sketchPrecision() != batch.distinctBlocksHllPrecision;
+    int threshold = w == null ? 0 : Long.compareUnsigned(batch.samplingThreshold, w.threshold());
+    boolean lowered = threshold < 0 && w.followsLowerThreshold();
+    // A higher T: the agent restarted with its sample afresh (or a higher rate); fixed-size
+    // estimators keep their own, lower T and go on, so a restart keeps the volume's windows.
+    boolean raised = threshold > 0 && w.followsLowerThreshold();
+    if (raised) {
+      LOG.info("volume {}: the agent samples at T/P = {}/{} again, above the estimators' {}; the windows go on",
+          batch.volumeKey(), Long.toUnsignedString(batch.samplingThreshold), Long.toUnsignedString(batch.samplingModulus),
+          Long.toUnsignedString(w.threshold()));
+    }
+    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered && !raised) || sketchChanged) {
+      if (w != null) {
+        LOG.warn("volume {}: sampling changed from T/P = {}/{}, HyperLogLog p = {} to {}/{}, p = {};"
+            + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(w.threshold()),
+            Long.toUnsignedString(w.modulus()), w.all().sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
+            Long.toUnsignedString(batch.samplingModulus), batch.distinctBlocksHllPrecision);
+      }
+      w = WindowedEstimators.withPolicies(estimators, batch.samplingModulus, batch.samplingThreshold);
+      io = new IoProfile();
+      st.windowStartUnixNano = 0;
+      st.windowEndUnixNano = 0;
+    } else if (lowered) {
+      w.lowerThreshold(batch.samplingThreshold);
+    }
+    w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
+    w.addLruAnchor(batch.lruAnchorHits, batch.lruAnchorBlocks);
+    double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
+    for (int i = 0; i < batch.size(); i++) {
+      long time = batch.referenceTimeUnixNano(i);
+      w.reference(batch.blockHashes[i], batch.writes[i], time);
+      io.add(batch.writes[i], batch.lengthBlocks[i], agentRate, time);
+    }
+    if (batch.consideredReferences > 0) {
+      st.processedSinceFlush = true;
+    }
+    if (batch.size() > 0) {
+      long first = batch.referenceTimeUnixNano(0);
+      long last = batch.referenceTimeUnixNano(batch.size() - 1);
+      st.windowStartUnixNano = st.windowStartUnixNano == 0 ? first : Math.min(st.windowStartUnixNano, first);
+      st.windowEndUnixNano = Math.max(st.windowEndUnixNano, last);
+      st.processedSinceFlush = true;
+    }
+    st.nextSequence = batch.sequence + 1;
+    shards.update(w);
+    ioProfile.update(io);
+  }
+
+  /** Processes waiting batches while they continue the sequence. */
+  private void drain(VolumeStream st, Context ctx) throws Exception {
+    ReferenceBatchEvent next;
+    while (st.pendingBatches > 0 && (next = pending.get(st.nextSequence)) != null) {
+      pending.remove(st.nextSequence);
+      st.pendingBatches--;
+      process(st, next, ctx);
+    }
+  }
+
+  /** Gives up on the missing sequence numbers before the earliest waiting batch. */
+  private void skipGap(VolumeStream st, String why, Context ctx) throws Exception {
+    long earliest = Long.MAX_VALUE;
+    for (Long seq : pending.keys()) {
+      earliest = Math.min(earliest, seq);
+    }
+    LOG.warn("volume {}/{}: batches {}..{} missing ({}); continuing at {}", st.tenantId, st.volumeId,
+        st.nextSequence, earliest - 1, why, earliest);
+    st.nextSequence = earliest;
+    drain(st, ctx);
+  }
+
+  private void dropPending(VolumeStream st, String why) throws Exception {
+    if (st.pendingBatches > 0) {
+      List<Long> dropped = new ArrayList<>();
+      pending.keys().forEach(dropped::add);
+      LOG.warn("volume {}/{}: dropped waiting batches {} ({})", st.tenantId, st.volumeId, dropped, why);
+      pending.clear();
+      st.pendingBatches = 0;
+    }
+  }
+
+  /** The window's estimate with the volume's I/O mix and measured latency (copies). */
+  private WindowEstimate estimate(VolumeStream st, WindowedEstimators w, WindowedEstimators.Result r)
+      throws Exception {
+    WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), ioProfile.value(), w);
+    e.tenantId = st.tenantId;
+    e.volumeId = st.volumeId;
+    MeasuredLatency measured = measuredLatency.value();
+    if (measured != null) {
+      e.measured = new MeasuredLatency();
+      e.measured.add(measured);
+    }
+    return e;
+  }
+}

@@ -1,0 +1,88 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tierwise.proto.v1.BlockReference;
+import io.tierwise.proto.v1.Direction;
+import io.tierwise.proto.v1.ReferenceBatch;
+import org.junit.jupiter.api.Test;
+
+class ReferenceBatchParserTest {
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+
+  /** P = 100, T = 10: hashes 0..9 (mod 100) are in the sample. */
+  private static ReferenceBatch.Builder batch() {
+    return ReferenceBatch.newBuilder().setBatchId("b-1").setHostId("h").setVolumeId("v").setSequence(3)
+        .setSamplingModulus(100).setSamplingThreshold(10).setBaseTimeUnixNano(1_700_000_000_000_000_000L)
+        .addReferences(ref(105, Direction.DIRECTION_READ, 0))
+        .addReferences(ref(9, Direction.DIRECTION_WRITE, 250));
+  }
+
+  private static BlockReference ref(long hash, Direction d, long offsetUs) {
+    return BlockReference.newBuilder().setBlockHash(hash).setDirection(d).setLengthBlocks(1)
+        .setTimeOffsetUs(offsetUs).build();
+  }
+
+  @Test
+  void parsesAValidBatch() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, batch().build());
+    assertThat(e.volumeKey()).isEqualTo(TENANT + "/v");
+    assertThat(e.sequence).isEqualTo(3);
+    assertThat(e.blockHashes).containsExactly(105, 9);
+    assertThat(e.writes).containsExactly(false, true);
+    assertThat(e.referenceTimeUnixNano(1)).isEqualTo(1_700_000_000_000_250_000L);
+  }
+
+  /** A batch with stream totals: P = 64 divides 2^24, T = 10 keeps hashes 67 and 9. */
+  private static ReferenceBatch.Builder withTotals() {
+    return batch().setSamplingModulus(64).clearReferences()
+        .addReferences(ref(64 + 3, Direction.DIRECTION_READ, 0))
+        .addReferences(ref(9, Direction.DIRECTION_WRITE, 250))
+        .setConsideredReferences(40).setDistinctBlocksHllPrecision(16)
+        .addDistinctBlocksHllUpdates(3 << 8 | 25).addDistinctBlocksHllUpdates(0xFFFF << 8 | 1);
+  }
+
+  @Test
+  void parsesTheStreamTotals() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, withTotals().build());
+    assertThat(e.consideredReferences).isEqualTo(40);
+    assertThat(e.distinctBlocksHllPrecision).isEqualTo(16);
+    assertThat(e.distinctBlocksHllUpdates).containsExactly(3 << 8 | 25, 0xFFFF << 8 | 1);
+    ReferenceBatchEvent without = new ReferenceBatchParser().parse(TENANT, batch().build());
+    assertThat(without.distinctBlocksHllPrecision).isZero();
+    assertThat(without.distinctBlocksHllUpdates).isEmpty();
+  }
+
+  @Test
+  void rejectsStreamTotalsThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    assertThatThrownBy(() -> p.parse(TENANT, batch().setConsideredReferences(5).build()))
+        .hasMessageContaining("need distinct_blocks_hll_precision");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setConsideredReferences(1).build()))
+        .hasMessageContaining("considered_references 1 is below the 2 references");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllPrecision(20).build()))
+        .hasMessageContaining("distinct_blocks_hll_precision: HyperLogLog precision must be in 4..18");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setSamplingModulus(100).removeReferences(0).build()))
+        .hasMessageContaining("sampling_modulus 100 does not divide 2^24");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllUpdates(1, 0x1_0000 << 8 | 1).build()))
+        .hasMessageContaining("distinct_blocks_hll_updates[1]: register index 65536 is not below 2^16");
+    assertThatThrownBy(() -> p.parse(TENANT, withTotals().setDistinctBlocksHllUpdates(1, 3 << 8 | 2).build()))
+        .hasMessageContaining("distinct_blocks_hll_updates[1]: register index 3 does not ascend");
+  }
+
+  @Test
+  void rejectsBatchesThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    assertThatThrownBy(() -> p.parse(TENANT, batch().addReferences(ref(50, Direction.DIRECTION_READ, 300)).build()))
+        .hasMessageContaining("reference 2: block_hash 50 is not in the sample");
+    assertThatThrownBy(() -> p.parse(TENANT, batch().addReferences(ref(1, Direction.DIRECTION_UNSPECIFIED, 300)).build()))
+        .hasMessageContaining("reference 2: direction DIRECTION_UNSPECIFIED");
+    assertThatThrownBy(() -> p.parse(TENANT, batch().addReferences(ref(1, Direction.DIRECTION_READ, 100)).build()))
+        .hasMessageContaining("reference 2: time_offset_us 100 is before the previous");
+    assertThatThrownBy(() -> p.parse(TENANT, batch().setSamplingThreshold(101).build()))
+        .hasMessageContaining("0 < threshold <= modulus");
+    assertThatThrownBy(() -> p.parse(TENANT, batch().setVolumeId("").build()))
+        .hasMessageContaining("volume_id is empty");
+  }
+}

@@ -1,0 +1,81 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.recommend.TierRecommender;
+import io.tierwise.jobs.testing.AgentReferenceSource;
+import io.tierwise.jobs.testing.Repo;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+import io.tierwise.proto.v1.ReferenceBatch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A shared tier recommended from the merged stream of its volumes (issue 15): the Tencent CBS
+ * trace's 2,038 volumes as one host whose tier device they share. Each volume's sampled references
+ * (the agent's own sampler, {@code sample-refs}) go through a {@link ClusterStream}, as the job's
+ * {@link SharedTierWorkingSetFunction} merges them, and the {@link TierRecommender} recommends the
+ * shared tier from it; the engine's exact hit ratio of the merged stream at that size and eviction
+ * policy ({@code tierwise-agent mrc --exact --shared-tier}) must be within {@value #TOLERANCE} of
+ * the prediction, for every reference (what a write-back tier serves; the recommendation is
+ * compared on all references whatever its write policy, as the engine's curve is), over
+ * {@value #KEYS} random hash keys.
+ */
+class SharedTierTest {
+  private static final double TOLERANCE = 0.02;
+  private static final int KEYS = 3;
+  private static final String TENANT = "00000000-0000-0000-0000-0000000005e7";
+
+  @Test
+  void theTencentVolumesAsOneHostGetOneTierWhosePredictionTheEngineMeets() throws Exception {
+    Path binary = AgentReferenceSource.defaultBinary();
+    if (!Files.isExecutable(binary)) {
+      assertThat(Repo.isCi()).as(binary + " is needed under CI (npm run -w @tierwise/edge-agent build)").isFalse();
+      Assumptions.abort("the edge agent is not built");
+    }
+    AgentReferenceSource agent = new AgentReferenceSource(binary);
+    Path trace = Repo.traces().resolve("tencent_cbs_sample50k.csv.bz2");
+    SecureRandom random = new SecureRandom();
+    StringBuilder report = new StringBuilder();
+    for (int k = 0; k < KEYS; k++) {
+      byte[] key = new byte[16];
+      random.nextBytes(key);
+      ClusterStream host = new ClusterStream(MrcEstimators.DEFAULT);
+      ReferenceBatchParser parser = new ReferenceBatchParser();
+      for (ReferenceBatch b : agent.sample(trace, HexFormat.of().formatHex(key), 1.0)) {
+        host.offer(parser.parse(TENANT, b));
+      }
+      host.release(Long.MAX_VALUE);
+      WindowedEstimators w = host.estimators();
+      WindowedEstimators.Result window = w.results().stream()
+          .filter(r -> r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)).findFirst().orElseThrow();
+      Recommendation r = TierRecommender.recommend(
+          TierRecommender.Input.of(TENANT, null, window.window(), window.estimator(), host.io(), w)).orElseThrow();
+      EvictionPolicy eviction = EvictionPolicy.parseService(r.eviction);
+      MrcEstimator e = window.estimator();
+      double lruMiss = e.missRatioAt(r.tierBytes);
+      double coldMiss = e.missRatioAt(Long.MAX_VALUE / 2);
+      double predicted = 1 - w.evictionMissRatio(eviction, r.tierBytes, lruMiss, coldMiss, false);
+      double exact = 1 - agent.exactMrc(trace, new long[] {r.tierBytes}, eviction.wireName(), null, true).missRatio(0);
+      report.append(String.format("key %d: %d volumes, %s %s %s %s, predicted %.4f (%s), engine %.4f, error %+.4f%n", k,
+          host.volumeCount(), r.tierBytes / MissRatioCurve.MIB + " MiB", r.media, r.policy, r.eviction,
+          predicted, r.policy.equals("write-back") ? "the recommendation's" : "all references", exact, exact - predicted));
+      assertThat(host.volumeCount()).isEqualTo(2038);
+      if (r.policy.equals("write-back")) {
+        assertThat(predicted).as("a write-back tier's prediction is of all references").isEqualTo(r.predictedHitRatio);
+      }
+      assertThat(Math.abs(exact - predicted)).as(report.toString()).isLessThanOrEqualTo(TOLERANCE);
+    }
+    System.out.print("The Tencent trace as one host's shared tier:\n" + report);
+  }
+}

@@ -1,0 +1,172 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.testing.RecommendStep;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
+import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SharedTierWorkingSetFunction} in Flink's operator test harness: references wait until every
+ * volume of the cluster has sent past them, an idle volume stops holding them after the timeout,
+ * rows carry the cluster id and the count of volumes, and the state survives a snapshot and restore;
+ * a host's volumes share its tier in the same way, keyed and stamped by the host.
+ */
+class SharedTierWorkingSetFunctionTest {
+  private static final long FLUSH_MS = 1000;
+  private static final long IDLE_MS = 30_000;
+  private static final long HOLD_BACK_MS = 100;
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+  private static final long T0 = 1_700_000_000_000_000_000L;
+
+  private static KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness(
+      OperatorSubtaskState restoreFrom) throws Exception {
+    return harness(restoreFrom, SharedTier.CLUSTER);
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> harness(
+      OperatorSubtaskState restoreFrom, SharedTier tier) throws Exception {
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(
+        new KeyedProcessOperator<>(
+            new SharedTierWorkingSetFunction(FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
+        tier::key, Types.STRING);
+    if (restoreFrom != null) {
+      h.initializeState(restoreFrom);
+    }
+    h.open();
+    return h;
+  }
+
+  /** 100 rate-1 reads of blocks 0..99 of volume {@code volume}, 1 ms apart from {@code startMs}. */
+  private static ReferenceBatchEvent batch(String volume, long seq, long startMs) {
+    ReferenceBatchEvent e = new ReferenceBatchEvent();
+    e.tenantId = TENANT;
+    e.volumeId = volume;
+    e.hostId = "host-" + volume;
+    e.clusterId = "c1";
+    e.batchId = volume + "-" + seq;
+    e.sequence = seq;
+    e.samplingModulus = 1 << 24;
+    e.samplingThreshold = 1 << 24;
+    e.baseTimeUnixNano = T0 + startMs * 1_000_000L;
+    e.blockHashes = new long[100];
+    e.writes = new boolean[100];
+    e.timeOffsetsMicros = new long[100];
+    e.lengthBlocks = new int[100];
+    for (int i = 0; i < 100; i++) {
+      e.blockHashes[i] = i;
+      e.timeOffsetsMicros[i] = i * 1000L;
+      e.lengthBlocks[i] = 1;
+    }
+    return e;
+  }
+
+  /**
+   * The recommendation of the latest recommendation-window estimate {@code h} emitted, through the
+   * job's recommendation step.
+   */
+  private static Recommendation latestRecommendation(
+      KeyedOneInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeAnalysis> h) throws Exception {
+    WindowEstimate day = RecommendStep.values(h.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES)).stream()
+        .reduce((a, b) -> b).orElseThrow();
+    assertThat(day.windowName).isEqualTo(VolumeAnalysis.RECOMMENDATION_WINDOW);
+    return RecommendStep.of(List.of(day), false).stream().findFirst().orElse(null);
+  }
+
+  private static VolumeAnalysis latestAll(List<VolumeAnalysis> out) {
+    return out.stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).reduce((a, b) -> b).orElseThrow();
+  }
+
+  @Test
+  void mergesTheVolumesInTimeOrderAndSurvivesARestore() throws Exception {
+    var h = harness(null);
+    h.setProcessingTime(0);
+    h.processElement(batch("v1", 0, 0), 0);      // 0..99 ms
+    h.processElement(batch("v2", 0, 50), 0);     // 50..149 ms
+    h.processElement(batch("v1", 1, 200), 0);    // 200..299 ms: every volume is past 49 ms + 100 ms
+    h.setProcessingTime(FLUSH_MS);
+    VolumeAnalysis first = latestAll(h.extractOutputValues());
+    assertThat(first.clusterId).isEqualTo("c1");
+    assertThat(first.volumeId).isNull();
+    assertThat(first.tenantId).isEqualTo(TENANT);
+    assertThat(first.volumes).isEqualTo(2);
+    assertThat(first.sampledReferences).as("v1's up to 49 ms").isEqualTo(50);
+
+    OperatorSubtaskState snapshot = h.snapshot(1, 1);
+    h.close();
+    var restored = harness(snapshot);
+    restored.setProcessingTime(2 * FLUSH_MS);
+    restored.processElement(batch("v2", 1, 300), 2 * FLUSH_MS);  // 300..399 ms: up to 199 ms goes
+    restored.setProcessingTime(3 * FLUSH_MS);
+    VolumeAnalysis second = latestAll(restored.extractOutputValues());
+    assertThat(second.sampledReferences).as("both first batches, queued through the restore").isEqualTo(200);
+    // The two volumes' blocks 0..99 are 200 different blocks of the shared tier.
+    assertThat(second.wssBytes).isEqualTo(200 * ShardsEstimator.BLOCK_BYTES);
+    // No batch for the idle timeout: the rest is released without waiting.
+    restored.setProcessingTime(2 * FLUSH_MS + IDLE_MS);
+    restored.setProcessingTime(3 * FLUSH_MS + IDLE_MS);
+    assertThat(latestAll(restored.extractOutputValues()).sampledReferences).isEqualTo(400);
+    restored.close();
+  }
+
+  @Test
+  void recommendsTheSharedTierFromTheMergedStreamWithEveryPolicysCurve() throws Exception {
+    var h = harness(null);
+    // Two volumes reading their blocks 0..99 six times each: 1,200 references of 200 shared-tier blocks.
+    for (long seq = 0; seq < 6; seq++) {
+      h.processElement(batch("v1", seq, seq * 100), 0);
+      h.processElement(batch("v2", seq, seq * 100), 0);
+    }
+    h.setProcessingTime(IDLE_MS);
+    h.setProcessingTime(IDLE_MS + FLUSH_MS);
+    List<VolumeAnalysis> out = h.extractOutputValues();
+    VolumeAnalysis all = latestAll(out);
+    assertThat(all.evictions).containsExactly("lru", "s3-fifo", "arc", "2q", "sieve");
+    assertThat(List.of(all.evictionMissRatios)).hasSize(5)
+        .allSatisfy(curve -> assertThat(curve).hasSameSizeAs(all.mrcCacheBytes));
+    Recommendation day = latestRecommendation(h);
+    assertThat(day).isNotNull();
+    assertThat(day.clusterId).isEqualTo("c1");
+    assertThat(day.volumeId).isNull();
+    assertThat(day.volumes).isEqualTo(2);
+    assertThat(day.policy).as("reads only").isEqualTo("write-through");
+    // Only the first reference of each of the 200 blocks misses a tier that holds them all.
+    assertThat(day.achievableHitRatio).isCloseTo(1 - 200.0 / 1200, org.assertj.core.api.Assertions.within(1e-9));
+    h.close();
+  }
+
+  @Test
+  void aHostsVolumesShareItsTierKeyedAndStampedByTheHost() throws Exception {
+    var h = harness(null, SharedTier.HOST);
+    for (long seq = 0; seq < 6; seq++) {
+      for (String volume : List.of("v1", "v2")) {
+        ReferenceBatchEvent b = batch(volume, seq, seq * 100);
+        b.hostId = "h1";
+        b.clusterId = null;
+        h.processElement(b, 0);
+      }
+    }
+    h.setProcessingTime(IDLE_MS);
+    h.setProcessingTime(IDLE_MS + FLUSH_MS);
+    List<VolumeAnalysis> out = h.extractOutputValues();
+    VolumeAnalysis all = latestAll(out);
+    assertThat(all.hostId).isEqualTo("h1");
+    assertThat(all.clusterId).isNull();
+    assertThat(all.volumes).isEqualTo(2);
+    assertThat(all.wssBytes).isEqualTo(200 * ShardsEstimator.BLOCK_BYTES);
+    Recommendation day = latestRecommendation(h);
+    assertThat(day.hostId).isEqualTo("h1");
+    assertThat(day.clusterId).isNull();
+    assertThat(SharedTier.HOST.id(day.clusterId, day.hostId)).isEqualTo("h1");
+    h.close();
+  }
+}

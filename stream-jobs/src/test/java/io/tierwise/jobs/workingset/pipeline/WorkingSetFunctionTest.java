@@ -1,0 +1,237 @@
+package io.tierwise.jobs.workingset.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tierwise.jobs.metrics.IoLengthBins;
+import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.metrics.SourceIo;
+import io.tierwise.jobs.recommend.Recommendation;
+import io.tierwise.jobs.testing.RecommendStep;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimators;
+import io.tierwise.jobs.workingset.estimate.ShardsFixedSize;
+import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class WorkingSetFunctionTest {
+  private static final long FLUSH_MS = 1000;
+  private static final long GAP_MS = 30_000;
+  private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
+  private static final long T0 = 1_700_000_000_000_000_000L;
+
+  private KeyedTwoInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
+        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        VolumeLatency::volumeKey, Types.STRING);
+    harness.setProcessingTime(0);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  /** Batch {@code seq} of 500 rate-1 references over 300 blocks (reads and writes), 1 s apart. */
+  private static ReferenceBatchEvent batch(long seq, long seed) {
+    Random random = new Random(seed);
+    ReferenceBatchEvent e = new ReferenceBatchEvent();
+    e.tenantId = TENANT;
+    e.volumeId = "vol";
+    e.hostId = "host";
+    e.batchId = "b" + seq;
+    e.sequence = seq;
+    e.samplingModulus = 1;
+    e.samplingThreshold = 1;
+    e.baseTimeUnixNano = T0 + seed * 1_000_000_000L;
+    e.blockHashes = new long[500];
+    e.writes = new boolean[500];
+    e.timeOffsetsMicros = new long[500];
+    e.lengthBlocks = new int[500];
+    for (int i = 0; i < 500; i++) {
+      e.blockHashes[i] = random.nextInt(300);
+      e.writes[i] = random.nextInt(4) == 0;
+      e.timeOffsetsMicros[i] = i * 1000L;
+      e.lengthBlocks[i] = 1 + i % 16;
+    }
+    return e;
+  }
+
+  private static ShardsFixedSize inOrder(ReferenceBatchEvent... batches) {
+    ShardsFixedSize s = new ShardsFixedSize(1, 1, ShardsFixedSize.DEFAULT_MAX_SAMPLES);
+    for (ReferenceBatchEvent b : batches) {
+      for (int i = 0; i < b.size(); i++) {
+        s.reference(b.blockHashes[i], b.writes[i]);
+      }
+    }
+    return s;
+  }
+
+  /** The recommendation window's estimates emitted. */
+  private List<WindowEstimate> estimates() {
+    return RecommendStep.values(harness.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES));
+  }
+
+  /** The emitted rows of the window 'all'. */
+  private List<VolumeAnalysis> all() {
+    return harness.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
+  }
+
+  @Test
+  void outOfOrderBatchesGiveTheInOrderResultInOneEmission() throws Exception {
+    ReferenceBatchEvent[] b = {batch(0, 0), batch(1, 1), batch(2, 2), batch(3, 3)};
+    harness.processElement1(b[2], 0);
+    harness.processElement1(b[0], 0);
+    harness.processElement1(b[3], 0);
+    harness.processElement1(b[1], 0);
+    assertThat(harness.extractOutputValues()).isEmpty();
+
+    harness.setProcessingTime(FLUSH_MS);
+    List<VolumeAnalysis> out = harness.extractOutputValues();
+    assertThat(out).extracting(v -> v.windowName).containsExactly("all", "1h", "24h", "7d");
+    assertThat(out).extracting(v -> v.method).containsOnly(MrcEstimator.METHOD_FIXED_SIZE);
+    // The 4 s of references are within every window: all four agree.
+    for (VolumeAnalysis w : out) {
+      assertThat(w.mrcMissRatios).containsExactly(out.get(0).mrcMissRatios);
+      assertThat(w.stateBytes).isPositive().isEqualTo(out.get(0).stateBytes);
+    }
+    assertThat(estimates()).extracting(e -> e.windowName).containsExactly("24h");
+    List<Recommendation> recommended = RecommendStep.of(estimates(), true);
+    assertThat(recommended).extracting(r -> r.windowName).containsExactly("24h");
+    VolumeAnalysis a = out.get(0);
+    ShardsFixedSize expected = inOrder(b);
+    assertThat(a.sampledReferences).isEqualTo(2000);
+    assertThat(a.wssBytes).isEqualTo(expected.workingSetBytes()).isEqualTo(expected.sampledBlocks() * 4096L);
+    assertThat(a.wssReadBytes).isEqualTo(expected.readWorkingSetBytes());
+    assertThat(a.wssWriteBytes).isEqualTo(expected.writeWorkingSetBytes());
+    assertThat(a.mrcMissRatios).containsExactly(expected.missRatioCurve(a.mrcCacheBytes).missRatios());
+    assertThat(a.mrcCacheBytes).containsExactly(MissRatioCurve.cacheSizeGrid(a.wssBytes));
+    assertThat(a.windowStartUnixNano).isEqualTo(T0);
+    assertThat(a.windowEndUnixNano).isEqualTo(T0 + 3_000_000_000L + 499_000_000L);
+    assertThat(a.samplingRate).isEqualTo(1.0);
+    // At most 300 blocks fit in 4 MiB: every re-reference hits, only first references miss.
+    assertThat(a.mrcMissRatios[0]).isCloseTo(expected.sampledBlocks() / 2000.0, within(1e-12));
+    Recommendation r = recommended.get(0);
+    assertThat(r.tierBytes).isEqualTo(256L << 20);
+    assertThat(r.media).isEqualTo("ram");
+    assertThat(r.windowName).isEqualTo("24h");
+
+    assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
+    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix and stream position, no waiting batches")
+        .isEqualTo(3);
+  }
+
+  @Test
+  void theMetricsIntervalsMeasuredLatencyGoesIntoTheRecommendation() throws Exception {
+    // Two intervals of the volume measured its datastore's reads and writes at 2 ms in every bin.
+    int datastore = SourceIo.sourceIndex("datastore");
+    for (int interval = 0; interval < 2; interval++) {
+      VolumeLatency v = new VolumeLatency();
+      v.tenantId = TENANT;
+      v.volumeId = "vol";
+      v.latency = new MeasuredLatency();
+      for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
+        v.latency.add(datastore, false, bin, 10, 10 * 2000.0);
+        v.latency.add(datastore, true, bin, 10, 10 * 2000.0);
+      }
+      harness.processElement2(v, 0);
+    }
+    assertThat(harness.extractOutputValues()).as("latency alone emits nothing").isEmpty();
+    for (int seq = 0; seq < 4; seq++) {
+      harness.processElement1(batch(seq, seq), 0);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    Recommendation r = RecommendStep.of(estimates(), true).stream().findFirst().orElseThrow();
+    assertThat(r.datastoreLatencyMicros).as("every I/O to the datastore, as measured").isCloseTo(2000, within(1e-9));
+    assertThat(r.explanation).contains("the datastore's as the agent measured it;");
+    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix, stream position and measured latency")
+        .isEqualTo(4);
+  }
+
+  @Test
+  void aMissingBatchIsSkippedAfterTheGapTimeout() throws Exception {
+    harness.processElement1(batch(0, 0), 0);
+    harness.processElement1(batch(2, 2), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(500L);
+    harness.getOutput().clear();
+
+    harness.setProcessingTime(GAP_MS);
+    harness.setProcessingTime(GAP_MS + FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+    assertThat(harness.numKeyedStateEntries()).isEqualTo(3);
+
+    harness.getOutput().clear();
+    harness.processElement1(batch(1, 1), GAP_MS + FLUSH_MS);
+    harness.setProcessingTime(GAP_MS + 2 * FLUSH_MS);
+    assertThat(all()).as("a batch after the skip is a duplicate").isEmpty();
+  }
+
+  @Test
+  void duplicatesAreDroppedAndAnAgentRestartContinuesTheStream() throws Exception {
+    harness.processElement1(batch(0, 0), 0);
+    harness.processElement1(batch(1, 1), 0);
+    harness.processElement1(batch(1, 1), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    harness.getOutput().clear();
+
+    harness.processElement1(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1500L);
+  }
+
+  /** {@link #batch} with sampling modulus 16 and threshold {@code t}: hashes below t only. */
+  private static ReferenceBatchEvent sampledBatch(long seq, long seed, long t) {
+    ReferenceBatchEvent e = batch(seq, seed);
+    e.samplingModulus = 16;
+    e.samplingThreshold = t;
+    for (int i = 0; i < e.size(); i++) {
+      e.blockHashes[i] = Math.floorMod(e.blockHashes[i], t);
+    }
+    return e;
+  }
+
+  @Test
+  void anAgentRestartWithItsSampleAfreshContinuesTheWindows() throws Exception {
+    // The agent's bounded sample lowered T from 16 to 8; restarted, it samples at 16 again. The
+    // estimators keep their own T = 8 and go on (a restart of every window, 7 d included, lost
+    // the volume's history: issue 15); the references at or above 8 are not counted.
+    harness.processElement1(sampledBatch(0, 0, 16), 0);
+    harness.processElement1(sampledBatch(1, 1, 8), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    long before = all().get(0).sampledReferences;
+    assertThat(before).isEqualTo(1000L);
+    harness.getOutput().clear();
+
+    ReferenceBatchEvent restarted = sampledBatch(0, 10, 16);
+    long below = Arrays.stream(restarted.blockHashes).filter(h -> h < 8).count();
+    harness.processElement1(restarted, FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(before + below);
+  }
+
+  @Test
+  void tooManyWaitingBatchesSkipTheGapAtOnce() throws Exception {
+    for (long seq = 2; seq <= 6; seq++) {
+      harness.processElement1(batch(seq, seq), 0);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(2500L);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+  }
+}
