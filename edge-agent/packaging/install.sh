@@ -16,7 +16,7 @@ set -eu
 
 # Filled in by the api that serves this script (empty when read from the repository).
 DEFAULT_API_URL="@TIERWISE_API_URL@"
-DEFAULT_INGEST_URL="@TIERWISE_INGEST_URL@"
+DEFAULT_GATEWAY_URL="@TIERWISE_GATEWAY_URL@"
 
 PROG=tierwise-install
 
@@ -24,8 +24,9 @@ usage() {
   cat <<'EOF'
 Usage: install.sh [options]
   --token TOKEN                  enrollment token (POST /v1/enrollment-tokens); needed at the first install
-  --api-url URL                  the Tierwise api (default: the api this script came from)
-  --ingest-url URL               the Tierwise ingest service (default: the api's setting)
+  --api-url URL                  the Tierwise api the packages come from (default: the api this script came from)
+  --gateway-url URL              the agent gateway, every route the agent calls (default: the api's setting)
+  --ingest-url URL               the same as --gateway-url (its former name)
   --anonymization-key HEX        the tenant's anonymization key (32 hex characters) from a first host
   --anonymization-key-file FILE  the same, read from a file
   --no-systemd                   start the agent in the background with a pid file, not as a systemd unit
@@ -43,7 +44,7 @@ die() {
 }
 
 API_URL=""
-INGEST_URL=""
+GATEWAY_URL=""
 TOKEN="${TIERWISE_ENROLLMENT_TOKEN:-}"
 KEY_HEX=""
 KEY_FILE_IN=""
@@ -63,8 +64,8 @@ while [ $# -gt 0 ]; do
     --token=*) TOKEN=${1#*=}; shift ;;
     --api-url) value "$1" $#; API_URL=$2; shift 2 ;;
     --api-url=*) API_URL=${1#*=}; shift ;;
-    --ingest-url) value "$1" $#; INGEST_URL=$2; shift 2 ;;
-    --ingest-url=*) INGEST_URL=${1#*=}; shift ;;
+    --gateway-url | --ingest-url) value "$1" $#; GATEWAY_URL=$2; shift 2 ;;
+    --gateway-url=* | --ingest-url=*) GATEWAY_URL=${1#*=}; shift ;;
     --anonymization-key) value "$1" $#; KEY_HEX=$2; shift 2 ;;
     --anonymization-key=*) KEY_HEX=${1#*=}; shift ;;
     --anonymization-key-file) value "$1" $#; KEY_FILE_IN=$2; shift 2 ;;
@@ -81,11 +82,11 @@ while [ $# -gt 0 ]; do
 done
 
 case "$DEFAULT_API_URL" in @*) DEFAULT_API_URL="" ;; esac
-case "$DEFAULT_INGEST_URL" in @*) DEFAULT_INGEST_URL="" ;; esac
+case "$DEFAULT_GATEWAY_URL" in @*) DEFAULT_GATEWAY_URL="" ;; esac
 API_URL=${API_URL:-$DEFAULT_API_URL}
-INGEST_URL=${INGEST_URL:-$DEFAULT_INGEST_URL}
+GATEWAY_URL=${GATEWAY_URL:-$DEFAULT_GATEWAY_URL}
 API_URL=${API_URL%/}
-INGEST_URL=${INGEST_URL%/}
+GATEWAY_URL=${GATEWAY_URL%/}
 
 if [ -n "$ROOT" ]; then
   mkdir -p "$ROOT" || die "cannot create --root $ROOT"
@@ -178,7 +179,7 @@ if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
   die "run as root (curl ... | sudo sh -s -- ...), or install under a directory with --root DIR"
 fi
 [ -n "$API_URL" ] || die "--api-url is required (this script was not served by an api)"
-[ -n "$INGEST_URL" ] || die "--ingest-url is required (the api does not set TIERWISE_PUBLIC_INGEST_URL)"
+[ -n "$GATEWAY_URL" ] || die "--gateway-url is required (the api does not set TIERWISE_PUBLIC_INGEST_URL, the agent gateway's URL)"
 for tool in curl sha256sum tar; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is required"
 done
@@ -272,8 +273,8 @@ if [ -f "$CONFIG" ]; then
 else
   cat >"$CONFIG" <<EOF
 # Tierwise agent configuration, written by install.sh (docs/install.md).
-api_url: $API_URL
-ingest_url: $INGEST_URL
+# The agent gateway: telemetry, policies, enrollment and health (docs/agent-gateway.md).
+gateway_url: $GATEWAY_URL
 credential_file: $CREDENTIAL
 anonymization_key_file: $KEY_FILE
 spool_dir: $STATE_DIR/spool

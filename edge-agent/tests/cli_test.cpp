@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/version.hpp"
+#include "export_http_receiver.hpp"
 #include "serve/byte_size.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -344,6 +346,34 @@ TEST(CliSampleRefs, MultiVolumeTracesGetOneStreamOfBatchesPerVolume) {
   }
   EXPECT_GT(next_sequence.size(), 100u);
   EXPECT_LE(next_sequence.size(), 2'038u);
+}
+
+// `enroll` with an agent.yaml from before the gateway that also names it: the token goes to
+// the gateway, api_url is ignored with one warning.
+TEST(CliEnroll, ExchangesTheTokenAtTheGatewayAndIgnoresApiUrl) {
+  tierwise::testing::HttpReceiver gateway;
+  gateway.script({{201, "Created", R"({"agent_id":"a1","credential":"twa_abc"})", {"Content-Type: application/json"}}});
+  TempFile key("anonymization.key", kKey);
+  TempFile credential("agent.credential");
+  TempFile config("agent.yaml", "gateway_url: " + gateway.url() + "/\n" +
+                                    "api_url: http://127.0.0.1:1\n"  // nothing listens there
+                                    "credential_file: " + credential.path() + "\n" +
+                                    "anonymization_key_file: " + key.path() + "\n");
+  const AgentRun run = run_agent("enroll --config " + config.path() + " --token twe_one_time");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string warning =
+      "api_url is deprecated and ignored: the agent calls every route at gateway_url (docs/agent-gateway.md)\n";
+  const size_t at = run.err.find(warning);
+  ASSERT_NE(at, std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find(warning, at + 1), std::string::npos) << "one line: " << run.err;
+  EXPECT_EQ(read_file(credential.path()), "twa_abc\n");
+  const auto requests = gateway.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].method, "POST");
+  EXPECT_EQ(requests[0].path, "/v1/agents/enroll");
+  const nlohmann::json body = nlohmann::json::parse(requests[0].body);
+  EXPECT_EQ(body["enrollment_token"], "twe_one_time");
+  EXPECT_EQ(body["version"], tierwise::agent_version());
 }
 
 TEST(ByteSize, ParsesBinarySuffixes) {

@@ -128,7 +128,7 @@ TEST_P(EngineVsExactMrc, HitRatioMatchesExactLruCurve) {
     ::testing::internal::CaptureStdout();  // the human summary; the JSON one is checked
     const int code = replay::run_replay(options);
     ::testing::internal::GetCapturedStdout();
-    ASSERT_EQ(code, replay::kExitOk) << c.file << " at tier " << tier;
+    ASSERT_EQ(code, kExitOk) << c.file << " at tier " << tier;
 
     nlohmann::json summary;
     std::ifstream(options.json_summary) >> summary;

@@ -73,7 +73,7 @@ Replayed replay_with(const std::string& trace, PolicyKind kind, uint64_t tier_by
   ::testing::internal::CaptureStdout();
   const int code = replay::run_replay(options);
   ::testing::internal::GetCapturedStdout();
-  EXPECT_EQ(code, replay::kExitOk);
+  EXPECT_EQ(code, kExitOk);
   nlohmann::json summary;
   std::ifstream(options.json_summary) >> summary;
   EXPECT_EQ(summary["eviction"], std::string(cache::eviction::policy_name(kind)));

@@ -1,5 +1,6 @@
-// Export: OTLP encoding decoded with the generated classes, and delivery to a
-// real HTTP receiver on 127.0.0.1 (headers, body, retries, rejections).
+// Export: OTLP encoding decoded with the generated classes, delivery to a
+// real HTTP receiver on 127.0.0.1 (headers, body, retries, rejections), and the
+// per-volume exporter replay and serve share.
 #include <chrono>
 #include <set>
 #include <string>
@@ -10,8 +11,13 @@
 #include "export/batches.hpp"
 #include "export/http_sender.hpp"
 #include "export/otlp_metrics.hpp"
+#include "export/volume_exporter.hpp"
 #include "export_http_receiver.hpp"
+#include "sampling/keyed_hash.hpp"
+#include "sampling/shards_sampler.hpp"
 #include "telemetry/volume_collector.hpp"
+#include "tierwise/v1/reference_batch.pb.h"
+#include "trace/record.hpp"
 
 namespace tierwise::exporter {
 namespace {
@@ -325,6 +331,93 @@ TEST(HttpSenderTest, GivesUpOnAnUnreachableIngestAndCountsTheFailure) {
   EXPECT_EQ(s.failed, 2u);
   EXPECT_EQ(s.retries, 2u) << "the second batch gets one attempt once ingest looks down";
   EXPECT_NE(s.first_problem.find("network error"), std::string::npos) << s.first_problem;
+}
+
+// The exporter of one host's volumes (shared by replay and serve): what each volume's
+// requests carry, in which order and how many per request.
+TEST(VolumeExporterTest, ClosedVolumesGoOutInCloseOrderAtMost200PerRequest) {
+  testing::HttpReceiver receiver;
+  HttpSender sender(fast_config(receiver.url()));
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "prod-a", .send_names = true,
+                           .agent_version = "9.9.9", .stream = 2},
+                          hasher, sampler, &sender);
+  std::vector<VolumeExporter::Volume*> volumes;
+  for (int i = 0; i < 202; ++i) volumes.push_back(&exporter.add_volume("vol" + std::to_string(i)));
+  // Every volume but the last saw an I/O; they are closed last to first.
+  for (int i = 0; i < 201; ++i) volumes[i]->collector.record_frontend(Direction::kRead, 4096, 3000, 1'000'000);
+  for (int i = 200; i >= 0; --i) exporter.close_volume(*volumes[i], telemetry::CacheTotals{});
+  EXPECT_EQ(volumes[7]->collector.metrics().operations[0][0], 1u) << "readable between close and end";
+  exporter.end_interval({1'000'000'000, 11'000'000'000});
+  EXPECT_FALSE(volumes[7]->collector.active()) << "collectors start the next interval";
+  EXPECT_EQ(volumes[7]->collector.metrics().operations[0][0], 0u);
+  EXPECT_EQ(exporter.metric_requests(), 2u);
+  sender.drain();
+  EXPECT_EQ(sender.stats(2).sent, 2u) << "on the exporter's stream";
+
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  ExportMetricsServiceRequest first, second;
+  ASSERT_EQ(requests[0].path, "/v1/metrics");
+  ASSERT_TRUE(first.ParseFromString(requests[0].body));
+  ASSERT_TRUE(second.ParseFromString(requests[1].body));
+  ASSERT_EQ(first.resource_metrics_size(), 200);
+  ASSERT_EQ(second.resource_metrics_size(), 1);
+  const auto& attrs = first.resource_metrics(0).resource().attributes();
+  EXPECT_EQ(attribute(attrs, "host.id"), hasher.host_id("esx-01"));
+  EXPECT_EQ(attribute(attrs, "tierwise.volume.id"), hasher.volume_id("vol200"));
+  EXPECT_EQ(attribute(attrs, "tierwise.cluster.id"), hasher.cluster_id("prod-a"));
+  EXPECT_EQ(attribute(attrs, "host.name"), "esx-01");
+  EXPECT_EQ(attribute(attrs, "tierwise.volume.name"), "vol200");
+  EXPECT_EQ(attribute(attrs, "service.version"), "9.9.9");
+  EXPECT_EQ(attribute(second.resource_metrics(0).resource().attributes(), "tierwise.volume.id"),
+            hasher.volume_id("vol0"));
+  EXPECT_EQ(first.resource_metrics(0).scope_metrics(0).metrics(0).sum().data_points(0).start_time_unix_nano(),
+            1'000'000'000u);
+}
+
+TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked) {
+  testing::HttpReceiver receiver;
+  HttpSender sender(fast_config(receiver.url()));
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .stream = 1}, hasher,
+                          sampler, &sender);
+  VolumeExporter::Volume& v = exporter.add_volume("vm1");
+  EXPECT_EQ(v.resource.host_name, "") << "names leave the host only with send_names";
+  EXPECT_EQ(v.resource.volume_name, "");
+  EXPECT_EQ(v.resource.cluster_id, "") << "no cluster";
+  trace::IoRecord io;
+  io.length_bytes = 8192;
+  io.volume = "vm1";
+  v.batcher->add(io, 1'000'000);
+  exporter.flush_references();
+  EXPECT_EQ(exporter.reference_batches(), 1u);
+  sender.drain();
+  EXPECT_EQ(sender.stats(1).sent, 1u);
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].path, "/v1/refs");
+  tierwise::v1::ReferenceBatch batch;
+  ASSERT_TRUE(batch.ParseFromString(requests[0].body));
+  EXPECT_EQ(batch.host_id(), hasher.host_id("esx-01"));
+  EXPECT_EQ(batch.volume_id(), hasher.volume_id("vm1"));
+  EXPECT_EQ(batch.references_size(), 2) << "two 4 KiB blocks, both sampled at R = 1";
+  EXPECT_EQ(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id());
+}
+
+TEST(VolumeExporterTest, WithoutASenderItCountsAndNothingLeaves) {
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9"}, hasher, sampler,
+                          nullptr);
+  VolumeExporter::Volume& v = exporter.add_volume("vm1");
+  v.collector.record_frontend(Direction::kWrite, 4096, 3000, 1'000'000);
+  exporter.close_volume(v, telemetry::CacheTotals{});
+  exporter.end_interval({0, 10});
+  exporter.end_interval({10, 20});  // nothing closed: no request
+  EXPECT_EQ(exporter.metric_requests(), 1u);
 }
 
 }  // namespace

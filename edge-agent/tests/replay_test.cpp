@@ -207,7 +207,7 @@ TEST_F(ReplayTest, AnUnknownTraceFileIsReportedAndTheOthersStillReplay) {
   std::ofstream(bogus) << "this is not,a block trace\n";
   options_.traces = {bogus, testing::trace_path("systor17_lun0_sample_a.csv.gz")};
   options_.dry_run = true;
-  EXPECT_EQ(run_replay(options_), kExitUnreadable);
+  EXPECT_EQ(run_replay(options_), kExitUsage);
   const nlohmann::json t = summary()["traces"];
   EXPECT_TRUE(t[0].contains("error"));
   EXPECT_EQ(t[1]["records"], 999);

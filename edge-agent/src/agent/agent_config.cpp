@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -15,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kKeys = {"api_url", "ingest_url", "credential_file", "anonymization_key_file",
+const std::set<std::string> kKeys = {"gateway_url", "ingest_url", "api_url", "credential_file", "anonymization_key_file",
                                      "spool_dir", "health_interval_seconds", "telemetry_interval_seconds",
                                      "send_names", "lru_anchor", "cluster", "listen", "volumes"};
 
@@ -56,6 +57,12 @@ std::string required_string(const YAML::Node& root, const char* key, const std::
   return node.Scalar();
 }
 
+// A base URL without its trailing slashes (routes are appended: "/v1/...").
+std::string base_url(std::string url) {
+  while (url.size() > 1 && url.back() == '/') url.pop_back();
+  return url;
+}
+
 double seconds(const YAML::Node& root, const char* key, double fallback, const std::string& origin) {
   const YAML::Node node = root[key];
   if (!node) return fallback;
@@ -81,8 +88,18 @@ AgentConfig parse_agent_config(const std::string& yaml_text, const std::string& 
     if (kKeys.count(key) == 0) throw std::invalid_argument(origin + ": unknown key \"" + key + "\"");
   }
   AgentConfig c;
-  c.api_url = required_string(root, "api_url", origin);
-  c.ingest_url = required_string(root, "ingest_url", origin);
+  // "ingest_url": the gateway's former name (one release).
+  if (root["gateway_url"] && root["ingest_url"]) {
+    const std::string gateway = base_url(required_string(root, "gateway_url", origin));
+    const std::string ingest = base_url(required_string(root, "ingest_url", origin));
+    if (gateway != ingest) {
+      throw std::invalid_argument(origin + ": \"gateway_url\" (" + gateway + ") and \"ingest_url\" (" + ingest +
+                                  ") differ: \"ingest_url\" is the former name of \"gateway_url\", keep only \"gateway_url\"");
+    }
+  }
+  c.gateway_url =
+      base_url(required_string(root, root["gateway_url"] || !root["ingest_url"] ? "gateway_url" : "ingest_url", origin));
+  if (root["api_url"]) c.warnings.emplace_back(kApiUrlDeprecation);
   c.credential_file = required_string(root, "credential_file", origin);
   c.anonymization_key_file = required_string(root, "anonymization_key_file", origin);
   if (root["spool_dir"]) c.spool_dir = required_string(root, "spool_dir", origin);
@@ -113,7 +130,11 @@ AgentConfig load_agent_config(const std::string& path) {
   if (!in) throw std::invalid_argument("cannot read agent configuration " + path);
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_agent_config(text.str(), path);
+  AgentConfig config = parse_agent_config(text.str(), path);
+  for (const std::string& warning : config.warnings) {
+    std::fprintf(stderr, "tierwise-agent: %s: %s\n", path.c_str(), warning.c_str());
+  }
+  return config;
 }
 
 std::string read_credential(const std::string& path) {

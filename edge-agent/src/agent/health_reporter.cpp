@@ -5,13 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/api_client.hpp"
+#include "agent/gateway_client.hpp"
 
 namespace tierwise::agent {
 
-HealthReporter::HealthReporter(std::string api_url, std::string credential, std::string version,
+HealthReporter::HealthReporter(const std::string& gateway_url, std::string credential, std::string version,
                                double interval_seconds)
-    : url_(api_url + "/v1/agent/health"),
+    : url_(gateway_url + "/v1/agent/health"),
       credential_(std::move(credential)),
       version_(std::move(version)),
       interval_(std::llround(interval_seconds * 1000)) {
@@ -52,7 +52,7 @@ void HealthReporter::send_one() {
     const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_);
     body = report_json(latest_, version_, static_cast<uint64_t>(uptime.count()), failed_reports_, last_report_error_);
   }
-  const ApiAnswer answer = send_json("PUT", url_, credential_, body);
+  const GatewayAnswer answer = send_json("PUT", url_, credential_, body);
   if (answer.status == 200) return;
   const std::string problem = "health report refused: " + describe(answer, url_);
   std::fprintf(stderr, "tierwise-agent: %s\n", problem.c_str());

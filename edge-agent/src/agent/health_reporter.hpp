@@ -1,6 +1,6 @@
-// The agent's health, reported to the api (PUT /v1/agent/health with the
-// agent credential) every health interval by a background thread; the api
-// shows it in GET /v1/agents.
+// The agent's health, reported to the agent gateway (PUT /v1/agent/health
+// with the agent credential, docs/agent-gateway.md) every health interval by
+// a background thread; the api shows it in GET /v1/agents.
 #pragma once
 
 #include <chrono>
@@ -24,8 +24,8 @@ struct HealthSnapshot {
 class HealthReporter {
  public:
   // Starts the thread: a first report at once, then one every
-  // `interval_seconds` (>= 1). `api_url` is the api's base URL.
-  HealthReporter(std::string api_url, std::string credential, std::string version, double interval_seconds);
+  // `interval_seconds` (>= 1). `gateway_url` is the agent gateway's base URL.
+  HealthReporter(const std::string& gateway_url, std::string credential, std::string version, double interval_seconds);
   // Sends a last report and joins the thread.
   ~HealthReporter();
   HealthReporter(const HealthReporter&) = delete;
@@ -34,7 +34,7 @@ class HealthReporter {
   // The latest state (any thread); the next report carries it.
   void update(const HealthSnapshot& snapshot);
 
-  // The report's JSON body (the api's agentHealthSchema); uptime in seconds.
+  // The report's JSON body (the services' agentHealthSchema); uptime in seconds.
   static std::string report_json(const HealthSnapshot& s, const std::string& version, uint64_t uptime_seconds,
                                  uint64_t own_errors, const std::string& own_last_error);
 
@@ -51,7 +51,7 @@ class HealthReporter {
   std::condition_variable wake_;
   bool stopping_ = false;
   HealthSnapshot latest_;
-  uint64_t failed_reports_ = 0;  // reports the api did not take (counted as errors)
+  uint64_t failed_reports_ = 0;  // reports the gateway did not take (counted as errors)
   std::string last_report_error_;
   std::thread thread_;
 };

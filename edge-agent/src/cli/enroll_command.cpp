@@ -14,11 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent_config.hpp"
-#include "agent/api_client.hpp"
+#include "agent/gateway_client.hpp"
 #include "cli/export_options.hpp"
+#include "common/exit_code.hpp"
+#include "common/version.hpp"
 #include "serve/host_name.hpp"
-#include "replay/replay.hpp"
-#include "replay/replay_options.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/tenant_key.hpp"
 
@@ -56,7 +56,7 @@ int enroll(const EnrollArguments& args) {
   if (has_credential(config.credential_file)) {
     std::fprintf(stderr, "tierwise-agent: already enrolled (credential in %s); the token was not used\n",
                  config.credential_file.c_str());
-    return replay::kExitOk;
+    return kExitOk;
   }
   if (args.token.empty()) throw std::invalid_argument("--token is required (an enrollment token, twe_...)");
   bool created = false;
@@ -66,12 +66,12 @@ int enroll(const EnrollArguments& args) {
                  config.anonymization_key_file.c_str());
   }
   const std::string host_id = sampling::KeyedHasher(key).host_id(serve::local_host_name());
-  const nlohmann::json body = {{"enrollment_token", args.token}, {"host_id", host_id}, {"version", replay::agent_version()}};
-  const std::string url = config.api_url + "/v1/agents/enroll";
-  const agent::ApiAnswer answer = agent::send_json("POST", url, "", body.dump());
+  const nlohmann::json body = {{"enrollment_token", args.token}, {"host_id", host_id}, {"version", agent_version()}};
+  const std::string url = config.gateway_url + "/v1/agents/enroll";
+  const agent::GatewayAnswer answer = agent::send_json("POST", url, "", body.dump());
   if (answer.status != 201) {
     std::fprintf(stderr, "tierwise-agent: enrollment refused: %s\n", agent::describe(answer, url).c_str());
-    return answer.status >= 400 && answer.status < 500 ? replay::kExitRejected : replay::kExitFailure;
+    return answer.status >= 400 && answer.status < 500 ? kExitRejected : kExitFailure;
   }
   const nlohmann::json enrolled = nlohmann::json::parse(answer.body, nullptr, false);
   if (!enrolled.is_object() || !enrolled.contains("credential") || !enrolled["credential"].is_string()) {
@@ -80,7 +80,7 @@ int enroll(const EnrollArguments& args) {
   write_credential(config.credential_file, enrolled["credential"].get<std::string>());
   std::fprintf(stderr, "tierwise-agent: enrolled as agent %s (host id %s); credential written to %s (mode 0600)\n",
                enrolled.value("agent_id", "?").c_str(), host_id.c_str(), config.credential_file.c_str());
-  return replay::kExitOk;
+  return kExitOk;
 }
 
 }  // namespace
@@ -89,14 +89,14 @@ void register_enroll_command(CLI::App& app) {
   auto args = std::make_shared<EnrollArguments>();
   CLI::App* cmd = app.add_subcommand(
       "enroll",
-      "Exchange a one-time enrollment token for this agent's credential (POST /v1/agents/enroll with "
-      "the keyed hash of the host name and the agent version), written to the credential file of "
+      "Exchange a one-time enrollment token for this agent's credential (POST /v1/agents/enroll at "
+      "agent.yaml's gateway_url, with the keyed hash of the host name and the agent version), written to the credential file of "
       "agent.yaml (mode 0600). Creates the anonymization key when its file does not exist. Does "
       "nothing when the credential file exists already.");
   cmd->add_option("--config", args->config_path, "Agent configuration (YAML)")->capture_default_str()->check(CLI::ExistingFile);
   cmd->add_option("--token", args->token, "Enrollment token (POST /v1/enrollment-tokens)")->envname("TIERWISE_ENROLLMENT_TOKEN");
-  cmd->footer("Exit codes: 0 enrolled or already enrolled; 1 failure (api unreachable); 2 bad configuration; 4 the api "
-              "refused the token (unknown, used or expired: the message says which).");
+  cmd->footer("Exit codes: 0 enrolled or already enrolled; 1 failure (gateway unreachable); 2 bad configuration; 4 the "
+              "gateway refused the token (unknown, used or expired: the message says which).");
   cmd->callback([args] { run_with_exit_code([&] { return enroll(*args); }); });
 }
 

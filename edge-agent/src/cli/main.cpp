@@ -4,11 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/block_refs_command.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/inspect_command.hpp"
 #include "cli/mrc_command.hpp"
 #include "cli/peer_command.hpp"
 #include "cli/sample_refs_command.hpp"
+#include "common/exit_code.hpp"
+#include "common/version.hpp"
 #include "trace/trace_error.hpp"
 #ifdef TIERWISE_HAVE_REPLAY_COMMAND
 #include "cli/replay_command.hpp"
@@ -26,7 +27,7 @@ namespace {
 int exit_code_for(const CLI::App& app, const CLI::ParseError& error) {
   int code = app.exit(error);
   if (code == 0 || error.get_name() == "RuntimeError") return code;
-  return tierwise::cli::kExitUsage;
+  return tierwise::kExitUsage;
 }
 
 }  // namespace
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
       "Tierwise edge agent: reads block I/O traces, samples block references (SHARDS) and "
       "computes exact working sets and miss ratio curves.",
       "tierwise-agent"};
-  app.set_version_flag("--version", TIERWISE_AGENT_VERSION);
+  app.set_version_flag("--version", tierwise::agent_version());
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 ok; 1 failure; 2 usage error or unreadable trace; 3 finished, but the "
@@ -59,10 +60,10 @@ int main(int argc, char** argv) {
     return exit_code_for(app, error);
   } catch (const tierwise::trace::TraceOpenError& error) {
     std::cerr << "tierwise-agent: " << error.what() << '\n';
-    return tierwise::cli::kExitUsage;
+    return tierwise::kExitUsage;
   } catch (const std::exception& error) {
     std::cerr << "tierwise-agent: error: " << error.what() << '\n';
-    return tierwise::cli::kExitFailure;
+    return tierwise::kExitFailure;
   }
-  return tierwise::cli::kExitOk;
+  return tierwise::kExitOk;
 }

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_code.hpp"
 #include "replication/replica_server.hpp"
 
 namespace tierwise::cli {

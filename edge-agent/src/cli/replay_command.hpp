@@ -11,7 +11,7 @@
 namespace tierwise::cli {
 
 // Adds the `replay` subcommand to `app`. Its callback ends the program with a
-// non-zero code by throwing CLI::RuntimeError(code) (see exit_codes.hpp).
+// non-zero code by throwing CLI::RuntimeError(code) (common/exit_code.hpp).
 void register_replay_command(CLI::App& app);
 
 }  // namespace tierwise::cli

@@ -11,18 +11,20 @@
 #include "agent/agent_config.hpp"
 #include "agent/health_reporter.hpp"
 #include "cli/export_options.hpp"
+#include "common/exit_code.hpp"
+#include "common/version.hpp"
 #include "serve/serve_run.hpp"
 #include "replay/replay.hpp"
-#include "replay/replay_options.hpp"
 
 namespace tierwise::cli {
 namespace {
 
-// What `serve` and `replay` send as this agent: ingest, credential, key, spool,
-// names and cluster from agent.yaml (Options: ServeOptions or ReplayOptions).
+// What `serve` and `replay` send as this agent: the gateway (their --ingest),
+// credential, key, spool, names and cluster from agent.yaml (Options:
+// ServeOptions or ReplayOptions).
 template <typename Options>
 void set_agent_export(Options& o, const agent::AgentConfig& config, const std::string& credential) {
-  o.ingest_url = config.ingest_url;
+  o.ingest_url = config.gateway_url;
   o.token = credential;
   o.key_file = config.anonymization_key_file;
   o.spool_dir = config.spool_dir;
@@ -30,14 +32,14 @@ void set_agent_export(Options& o, const agent::AgentConfig& config, const std::s
   o.cluster_name = config.cluster;
 }
 
-// Replays `traces` into ingest as this agent, as `replay` would; returns
+// Replays `traces` into the gateway as this agent, as `replay` would; returns
 // replay's exit code.
 int replay_traces(const agent::AgentConfig& config, const std::string& credential,
                   const std::vector<std::string>& traces) {
   replay::ReplayOptions o;
   o.traces = traces;
   set_agent_export(o, config, credential);
-  std::fprintf(stderr, "tierwise-agent: replaying %zu trace(s) into %s\n", traces.size(), config.ingest_url.c_str());
+  std::fprintf(stderr, "tierwise-agent: replaying %zu trace(s) into %s\n", traces.size(), config.gateway_url.c_str());
   return replay::run_replay(o);
 }
 
@@ -46,11 +48,11 @@ int run_agent(const std::string& config_path, const std::vector<std::string>& re
   const std::string credential = agent::read_credential(config.credential_file);
   // Before the reporter's thread starts, so that it inherits the mask.
   const sigset_t stop = serve::block_stop_signals();
-  agent::HealthReporter reporter(config.api_url, credential, replay::agent_version(), config.health_interval_seconds);
+  agent::HealthReporter reporter(config.gateway_url, credential, agent_version(), config.health_interval_seconds);
   std::fprintf(stderr, "tierwise-agent: %s: reporting health to %s every %g s\n", config_path.c_str(),
-               config.api_url.c_str(), config.health_interval_seconds);
+               config.gateway_url.c_str(), config.health_interval_seconds);
   if (!replay_first.empty()) {
-    if (const int rc = replay_traces(config, credential, replay_first); rc != replay::kExitOk) return rc;
+    if (const int rc = replay_traces(config, credential, replay_first); rc != kExitOk) return rc;
   }
   if (config.serve.volumes.empty()) {
     std::fprintf(stderr, "tierwise-agent: no volumes configured (add them under \"volumes\" in %s); waiting for SIGTERM\n",
@@ -58,7 +60,7 @@ int run_agent(const std::string& config_path, const std::vector<std::string>& re
     int signal = 0;
     sigwait(&stop, &signal);
     std::fprintf(stderr, "tierwise-agent: %s: stopped\n", strsignal(signal));
-    return replay::kExitOk;
+    return kExitOk;
   }
   serve::ServeOptions o;
   set_agent_export(o, config, credential);
@@ -79,14 +81,14 @@ void register_run_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "run",
       "Run as the installed agent: read agent.yaml, serve its volumes over NBD through the cache "
-      "engine with telemetry to ingest (as `serve`), and report health (version, uptime, tier "
-      "usage, errors) to the api every health interval, with the agent credential. Runs until "
-      "SIGTERM or SIGINT.");
+      "engine with telemetry to the agent gateway (as `serve` with --ingest gateway_url), and report "
+      "health (version, uptime, tier usage, errors) to the gateway every health interval, with the "
+      "agent credential (docs/agent-gateway.md). Runs until SIGTERM or SIGINT.");
   cmd->add_option("--config", *config_path, "Agent configuration (YAML), written by install.sh")
       ->capture_default_str()
       ->check(CLI::ExistingFile);
   cmd->add_option("--replay", *replay_first,
-                  "Trace files to replay into ingest as this agent before serving (as `replay` with the "
+                  "Trace files to replay into the gateway as this agent before serving (as `replay` with the "
                   "configuration's credential, key, spool, names and cluster): a volume's recorded I/O, "
                   "e.g. for a trial; a volume of agent.yaml named as a trace (its file name without "
                   ".vscsi/.csv/.gz/.bz2) is the same volume, so its policies apply to it")

@@ -1,7 +1,8 @@
 // `tierwise-agent run`: the long-running agent the installer starts (systemd
 // unit or --no-systemd): reads agent.yaml, serves its volumes (serve's
-// machinery) and reports its health to the api with its credential; with
-// --replay, first replays traces into ingest as this agent.
+// machinery) and reports its health with its credential, all to agent.yaml's
+// gateway_url (docs/agent-gateway.md); with --replay, first replays traces
+// into the gateway as this agent.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -14,7 +14,7 @@
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include "serve/host_name.hpp"
-#include "cli/exit_codes.hpp"
+#include "common/exit_code.hpp"
 #include "cli/trace_input.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/reference_batcher.hpp"

@@ -7,8 +7,8 @@
 
 #include "serve/byte_size.hpp"
 #include "cli/spool_options.hpp"
+#include "common/version.hpp"
 #include "export/http_sender.hpp"
-#include "replay/replay.hpp"
 #include "replay/spool_report.hpp"
 #include "sampling/tenant_key.hpp"
 
@@ -28,7 +28,7 @@ void run(const SendSpoolArguments& args) {
   exporter::SenderConfig config;
   config.ingest_url = args.ingest_url;
   config.token = args.token;
-  config.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+  config.user_agent = versioned_user_agent();
   config.spool_dir = replay::resolve_spool_dir(
       args.spool_dir, args.key_file.empty() ? sampling::default_key_file_path() : args.key_file);
   config.spool_max_bytes = *serve::parse_byte_size(args.spool_max);  // checked by serve::byte_size_validator()

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
+#include "common/exit_code.hpp"
 
 namespace tierwise::cli {
 namespace {
@@ -45,7 +45,7 @@ void TraceInput::finish() const {
   std::cerr << path_ << ": " << malformed << " malformed record(s) skipped";
   if (malformed > kShownErrors) std::cerr << " (first " << kShownErrors << " shown)";
   std::cerr << '\n';
-  throw CLI::RuntimeError(kExitMalformedRecords);
+  throw CLI::RuntimeError(kExitMalformed);
 }
 
 bool VolumeChoice::keep(const trace::IoRecord& record) {

@@ -39,7 +39,7 @@ class TraceInput {
   trace::TraceReader& reader() { return *reader_; }
 
   // Call after the output is written: when records were malformed, prints
-  // their count to stderr and throws CLI::RuntimeError(kExitMalformedRecords).
+  // their count to stderr and throws CLI::RuntimeError(kExitMalformed).
   void finish() const;
 
  private:

@@ -2,8 +2,6 @@
 
 #include "export/spool.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -13,43 +11,8 @@ namespace {
 
 constexpr size_t kMaxKeptBody = 512;  // bytes of an error body kept for the report
 
-std::once_flag curl_init_once;
-
 const char* path_of(Endpoint endpoint) {
   return endpoint == Endpoint::kMetrics ? "/v1/metrics" : "/v1/refs";
-}
-
-size_t on_body(char* data, size_t size, size_t count, void* user) {
-  auto* body = static_cast<std::string*>(user);
-  const size_t n = size * count;
-  if (body->size() < kMaxKeptBody) body->append(data, std::min(n, kMaxKeptBody - body->size()));
-  return n;
-}
-
-size_t on_header(char* data, size_t size, size_t count, void* user) {
-  const size_t n = size * count;
-  std::string line(data, n);
-  if (line.rfind("HTTP/", 0) == 0) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-    *static_cast<std::string*>(user) = line;
-  }
-  return n;
-}
-
-// Transport errors worth another attempt: the server may come back.
-bool transient(CURLcode code) {
-  switch (code) {
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_OPERATION_TIMEDOUT:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // "HTTP 401 Unauthorized" from "HTTP/1.1 401 Unauthorized" (or "HTTP 401").
@@ -62,15 +25,6 @@ std::string describe_status(long status, const std::string& status_line) {
 }
 
 }  // namespace
-
-struct HttpSender::Response {
-  CURLcode code = CURLE_OK;
-  long status = 0;
-  long retry_after_s = 0;
-  std::string status_line;
-  std::string body;
-  std::string error;  // libcurl's message for transport errors
-};
 
 HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
   while (!config_.ingest_url.empty() && config_.ingest_url.back() == '/') {
@@ -94,7 +48,6 @@ HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
     c.connect_timeout = config_.connect_timeout;
     collector_ = std::make_unique<HttpSender>(std::move(c));
   }
-  std::call_once(curl_init_once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   if (!config_.spool_dir.empty()) {
     spool_ = std::make_unique<Spool>(config_.spool_dir, config_.spool_max_bytes);
     spooled_now_ = spool_->size();
@@ -105,15 +58,10 @@ HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
                    static_cast<unsigned long long>(spooled_now_), spool_->directory().c_str());
     }
   }
-  curl_ = curl_easy_init();
-  if (curl_ == nullptr) throw std::runtime_error("curl_easy_init failed");
   thread_ = std::thread([this] { run(); });
 }
 
-HttpSender::~HttpSender() {
-  stop();
-  curl_easy_cleanup(static_cast<CURL*>(curl_));
-}
+HttpSender::~HttpSender() { stop(); }
 
 void HttpSender::stop() {
   if (collector_) collector_->stop();
@@ -256,9 +204,9 @@ void HttpSender::send_spooled() {
     if (spool_stats_.first_problem.empty()) spool_stats_.first_problem = e.what();
     return;
   }
-  const Response r = post(curl_, batch);
-  const bool ok = r.code == CURLE_OK && r.status >= 200 && r.status < 300;
-  const bool refused = r.code == CURLE_OK && r.status >= 400 && r.status < 500 && r.status != 429;
+  const net::Response r = post(batch);
+  const bool ok = r.answered() && r.status >= 200 && r.status < 300;
+  const bool refused = r.answered() && r.status >= 400 && r.status < 500 && r.status != 429;
   if (ok || refused) {
     spool_->pop();
     spool_failures_ = 0;
@@ -280,55 +228,28 @@ void HttpSender::send_spooled() {
   }
   ++spool_failures_;
   auto delay = backoff(spool_failures_);
-  if (r.retry_after_s > 0) {
-    delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_s), config_.max_backoff);
+  if (r.retry_after_seconds > 0) {
+    delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_seconds), config_.max_backoff);
   }
   std::lock_guard lock(mutex_);
   next_spool_try_ = std::chrono::steady_clock::now() + delay;
 }
 
-HttpSender::Response HttpSender::post(void* handle, const Batch& batch) {
-  CURL* curl = static_cast<CURL*>(handle);
-  Response r;
-  char error[CURL_ERROR_SIZE] = {0};
-  const std::string url = config_.ingest_url + path_of(batch.endpoint);
-  const std::string auth = "Authorization: Bearer " + config_.token;
-  const std::string id = "X-Tierwise-Batch-Id: " + batch.batch_id;
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
-  if (!config_.token.empty()) headers = curl_slist_append(headers, auth.c_str());
-  for (const std::string& h : config_.headers) headers = curl_slist_append(headers, h.c_str());
-  if (!batch.batch_id.empty()) headers = curl_slist_append(headers, id.c_str());
-  headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
-
-  curl_easy_reset(curl);
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POST, 1L);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, batch.body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(batch.body.size()));
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, config_.user_agent.c_str());
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(config_.connect_timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(config_.request_timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r.status_line);
-
-  r.code = curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  if (r.code != CURLE_OK) {
-    r.error = error[0] != '\0' ? error : curl_easy_strerror(r.code);
-    return r;
-  }
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-  curl_off_t retry_after = 0;
-  if (curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK) {
-    r.retry_after_s = static_cast<long>(retry_after);
-  }
-  return r;
+net::Response HttpSender::post(const Batch& batch) {
+  net::Request r;
+  r.method = "POST";
+  r.url = config_.ingest_url + path_of(batch.endpoint);
+  r.headers.push_back("Content-Type: application/x-protobuf");
+  if (!config_.token.empty()) r.headers.push_back("Authorization: Bearer " + config_.token);
+  for (const std::string& h : config_.headers) r.headers.push_back(h);
+  if (!batch.batch_id.empty()) r.headers.push_back("X-Tierwise-Batch-Id: " + batch.batch_id);
+  r.headers.push_back("Expect:");  // no 100-continue round trip
+  r.body = batch.body;
+  r.user_agent = config_.user_agent;
+  r.connect_timeout = config_.connect_timeout;
+  r.timeout = config_.request_timeout;
+  r.max_body_bytes = kMaxKeptBody;
+  return net::request(http_, r);
 }
 
 std::chrono::milliseconds HttpSender::backoff(int attempt) {
@@ -352,8 +273,8 @@ void HttpSender::record_problem(const Batch& batch, const std::string& problem, 
 bool HttpSender::deliver(const Batch& batch) {
   const int attempts = degraded_ ? 1 : config_.max_attempts;
   for (int attempt = 1;; ++attempt) {
-    const Response r = post(curl_, batch);
-    const bool ok = r.code == CURLE_OK && r.status >= 200 && r.status < 300;
+    const net::Response r = post(batch);
+    const bool ok = r.answered() && r.status >= 200 && r.status < 300;
     if (ok) {
       std::lock_guard lock(mutex_);
       ++stats_[batch.stream].sent;
@@ -362,12 +283,12 @@ bool HttpSender::deliver(const Batch& batch) {
       return true;
     }
     const bool retryable =
-        r.code == CURLE_OK ? (r.status == 429 || r.status >= 500) : transient(r.code);
-    std::string problem = r.code == CURLE_OK ? describe_status(r.status, r.status_line)
-                                             : std::string("network error: ") + r.error;
-    if (r.code == CURLE_OK && !r.body.empty()) problem += ": " + r.body;
+        r.answered() ? (r.status == 429 || r.status >= 500) : r.error == net::Error::kTransient;
+    std::string problem = r.answered() ? describe_status(r.status, r.status_line)
+                                       : std::string("network error: ") + r.error_text;
+    if (r.answered() && !r.body.empty()) problem += ": " + r.body;
 
-    if (r.code == CURLE_OK && r.status >= 400 && r.status < 500 && r.status != 429) {
+    if (r.answered() && r.status >= 400 && r.status < 500 && r.status != 429) {
       bool first_of_status = false;
       {
         std::lock_guard lock(mutex_);
@@ -400,8 +321,8 @@ bool HttpSender::deliver(const Batch& batch) {
       return true;  // counted as failed
     }
     auto delay = backoff(attempt);
-    if (r.retry_after_s > 0) {
-      delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_s),
+    if (r.retry_after_seconds > 0) {
+      delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_seconds),
                                                   config_.max_backoff);
     }
     {

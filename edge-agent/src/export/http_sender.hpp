@@ -1,5 +1,6 @@
-// Background HTTP delivery of export batches to ingest (libcurl), with a bounded
-// queue, retries and per-caller delivery statistics.
+// Background HTTP delivery of export batches to ingest (through net/, the
+// agent's HTTP client), with a bounded queue, retries and per-caller delivery
+// statistics.
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "net/http_client.hpp"
 
 namespace tierwise::exporter {
 
@@ -88,7 +91,7 @@ struct SenderConfig {
  * Lifecycle of an HttpSender
  *
  * 1. Construct: validates the config (std::invalid_argument for an empty URL or
- *    a zero queue) and starts the sender thread with one libcurl easy handle
+ *    a zero queue) and starts the sender thread with one net::EasyHandle
  *    (connections are kept alive between batches).
  * 2. enqueue(): hands a batch to the thread; blocks only while the queue is full,
  *    so the producer runs ahead of the network by up to queue_capacity batches.
@@ -147,7 +150,6 @@ class HttpSender {
   SpoolStats spool_stats() const;
 
  private:
-  struct Response;
   void run();
   void handle(Batch batch);
   // POSTs with retries; false when the batch is to be spooled (retryable
@@ -155,12 +157,12 @@ class HttpSender {
   bool deliver(const Batch& batch);
   void to_spool(const Batch& batch);
   void send_spooled();
-  Response post(void* curl, const Batch& batch);
+  net::Response post(const Batch& batch);
   std::chrono::milliseconds backoff(int attempt);
   void record_problem(const Batch& batch, const std::string& problem, bool print);
 
   SenderConfig config_;
-  void* curl_ = nullptr;  // CURL*, used by the sender thread only
+  net::EasyHandle http_;  // used by the sender thread only
   bool degraded_ = false;  // last batch failed: single attempts until one succeeds
   std::unique_ptr<Spool> spool_;        // used by the sender thread only
   int spool_failures_ = 0;              // failed attempts in a row at the spool's oldest batch

@@ -1,6 +1,6 @@
 // Policy pull: long-polls the desired policies of the agent's volumes from
 // ingest and posts back what was applied (docs/policies.md), on its own
-// thread with libcurl.
+// thread through net/ (the agent's HTTP client).
 #pragma once
 
 #include <atomic>
@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "net/http_client.hpp"
 #include "policy/policy_document.hpp"
 
 namespace tierwise::policy {
@@ -40,7 +41,7 @@ struct PolicyClientConfig {
  *    from the last one taken for their volume are queued and the eventfd is
  *    written; 304: nothing changed; failures (network, 5xx, 4xx) are printed
  *    once per kind and retried after a doubling backoff. A report() wakes a
- *    waiting long-poll at once (libcurl's progress callback), so reports never
+ *    waiting long-poll at once (net::Request::cancel), so reports never
  *    wait for the poll's end.
  * 3. The owner watches wake_fd() in its event loop; take() returns the queued
  *    policies (reactor thread), which it applies and hands back as reports.
@@ -69,16 +70,16 @@ class PolicyClient {
   uint64_t reports_posted() const { return reports_posted_.load(); }
 
  private:
-  struct Response;
   void run();
   bool post_reports();
   bool poll_once();
-  Response request(const std::string& url, const std::vector<std::string>& headers, const std::string* body);
+  // GET `url` (the long-poll, cut short by interrupt_) when `body` is null, else POST `body`.
+  net::Response request(const std::string& url, std::vector<std::string> headers, const std::string* body);
   void problem(const std::string& text);
 
   PolicyClientConfig config_;
   std::string volumes_query_;
-  void* curl_ = nullptr;  // CURL*, thread only
+  net::EasyHandle http_;  // thread only
   int wake_fd_ = -1;
   std::string etag_;                                   // thread only
   std::vector<std::pair<std::string, int64_t>> taken_;  // thread only: volume id -> last version queued

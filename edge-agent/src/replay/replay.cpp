@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "blockdev/uring_queue.hpp"
+#include "common/version.hpp"
 #include "export/http_sender.hpp"
 #include "replay/datastore_dir.hpp"
 #include "replay/spool_report.hpp"
@@ -77,7 +78,7 @@ int exit_code_for(const std::vector<TraceSummary>& summaries, const exporter::Sp
     undelivered |= s.batches_failed > 0;
     malformed |= s.malformed > 0;
   }
-  if (unreadable) return kExitUnreadable;
+  if (unreadable) return kExitUsage;
   if (rejected || spool_code == kExitRejected) return kExitRejected;
   if (undelivered || spool_code == kExitUndelivered) return kExitUndelivered;
   if (malformed) return kExitMalformed;
@@ -106,8 +107,6 @@ void write_json(const std::string& path, const ReplayOptions& o,
 
 }  // namespace
 
-const char* agent_version() { return TIERWISE_AGENT_VERSION; }
-
 int run_replay(const ReplayOptions& input) {
   validate(input);
   ReplayOptions options = input;
@@ -133,7 +132,7 @@ int run_replay(const ReplayOptions& input) {
     exporter::SenderConfig config;
     config.ingest_url = options.ingest_url;
     config.token = options.token;
-    config.user_agent = std::string("tierwise-agent/") + agent_version();
+    config.user_agent = versioned_user_agent();
     config.spool_dir = resolve_spool_dir(options.spool_dir, key_path);
     config.spool_max_bytes = options.spool_max_bytes;
     config.collector_url = options.otlp_endpoint;
@@ -141,12 +140,8 @@ int run_replay(const ReplayOptions& input) {
     sender = std::make_unique<exporter::HttpSender>(config);
   }
 
-  const ReplayContext context{&options,   queue.get(), sender.get(), &hasher, &sampler,
-                              hasher.host_id(options.host_name),
-                              options.cluster_name.empty() ? std::string()
-                                                           : hasher.cluster_id(options.cluster_name),
-                              datastore.path(),
-                              unix_now_us(), agent_version()};
+  const ReplayContext context{&options, queue.get(), sender.get(), &hasher, &sampler,
+                              datastore.path(), unix_now_us(), agent_version()};
   std::vector<TraceSummary> summaries;
   for (size_t i = 0; i < options.traces.size(); ++i) {
     TraceReplay replay(context, i, options.traces[i]);

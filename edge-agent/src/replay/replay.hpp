@@ -2,18 +2,16 @@
 // collects telemetry, samples references and exports them to ingest.
 #pragma once
 
+#include "common/exit_code.hpp"
 #include "replay/replay_options.hpp"
 
 namespace tierwise::replay {
 
-// Agent version reported as service.version.
-const char* agent_version();
-
 // Runs the replay described by `options`: every trace in turn, then waits for
 // the export queue to drain, prints the human summary on stdout (progress and
 // problems go to stderr) and writes the JSON summary when asked.
-// Returns an ExitCode: kExitFailure when the datastore failed, else
-// kExitUnreadable when a trace could not be opened or read, else
+// Returns an ExitCode (common/exit_code.hpp): kExitFailure when the datastore failed, else
+// kExitUsage when a trace could not be opened or read, else
 // kExitRejected when ingest rejected batches, else
 // kExitUndelivered when batches could not be delivered, else kExitMalformed
 // when malformed records were skipped, else kExitOk.

@@ -40,15 +40,4 @@ struct ReplayOptions {
   double drain_timeout_seconds = 60;         // at the end, wait this long for the spool to empty
 };
 
-// Exit codes of `replay` (1-3 as every tierwise-agent command: src/cli/exit_codes.hpp).
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitFailure = 1,        // the datastore or the replay failed
-  kExitUnreadable = 2,     // a trace could not be opened, recognised or read to its end
-  kExitMalformed = 3,      // malformed records were skipped (the rest was replayed)
-  kExitRejected = 4,       // ingest rejected batches (4xx, e.g. 401 for a bad token)
-  kExitUndelivered = 5,    // batches not delivered: left in the spool, dropped at its bound,
-                           // or lost (spool not writable)
-};
-
 }  // namespace tierwise::replay

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "replay/replay_options.hpp"
+#include "common/exit_code.hpp"
 
 namespace tierwise::replay {
 

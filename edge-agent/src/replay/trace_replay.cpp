@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "export/batches.hpp"
 #include "replay/engine_telemetry.hpp"
 #include "replay/progress.hpp"
 
@@ -25,7 +24,17 @@ std::string errno_text(int negative_errno) { return std::strerror(-negative_errn
 }  // namespace
 
 TraceReplay::TraceReplay(const ReplayContext& context, size_t stream, std::string path)
-    : ctx_(context), stream_(stream), path_(std::move(path)) {
+    : ctx_(context),
+      stream_(stream),
+      path_(std::move(path)),
+      exporter_({.host_name = ctx_.options->host_name,
+                 .cluster_name = ctx_.options->cluster_name,
+                 .send_names = ctx_.options->send_names,
+                 .agent_version = ctx_.agent_version,
+                 .stream = stream_,
+                 .max_sampled_blocks = ctx_.options->max_sampled_blocks,
+                 .lru_anchor = true},
+                *ctx_.hasher, *ctx_.sampler, ctx_.sender) {
   summary_.trace = path_;
   slots_.resize(std::max(1u, ctx_.options->queue_depth));
   for (IoSlot& s : slots_) {
@@ -128,15 +137,8 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
   if (it == volumes_.end()) {
     auto v = std::make_unique<Volume>();
     v->name = name;
-    v->resource.host_id = ctx_.host_id;
-    v->resource.volume_id = ctx_.hasher->volume_id(name);
-    v->resource.cluster_id = ctx_.cluster_id;
-    if (ctx_.options->send_names) {
-      v->resource.host_name = ctx_.options->host_name;
-      v->resource.volume_name = name;
-    }
     const std::string file =
-        (std::filesystem::path(ctx_.datastore_dir) / (v->resource.volume_id + ".img")).string();
+        (std::filesystem::path(ctx_.datastore_dir) / (ctx_.hasher->volume_id(name) + ".img")).string();
     if (const int rc = blockdev::UringFileDevice::open(*ctx_.queue, file, &v->datastore); rc != 0) {
       throw std::runtime_error("cannot open datastore file " + file + " for volume " + name +
                                ": " + errno_text(rc));
@@ -157,13 +159,7 @@ TraceReplay::Volume& TraceReplay::volume_for(const std::string& name) {
         rc != 0) {
       throw std::runtime_error("cache engine for volume " + name + ": " + errno_text(rc));
     }
-    v->batcher = std::make_unique<sampling::ReferenceBatcher>(
-        v->resource.host_id, v->resource.volume_id, *ctx_.sampler,
-        [this](const tierwise::v1::ReferenceBatch& batch) {
-          if (ctx_.sender != nullptr) ctx_.sender->enqueue(exporter::refs_batch(batch, stream_));
-        },
-        sampling::DistinctBlockSketch::kDefaultPrecision, ctx_.options->max_sampled_blocks);
-    v->batcher->set_cluster_id(ctx_.cluster_id);
+    v->telemetry = &exporter_.add_volume(name);
     it = volumes_.emplace(name, std::move(v)).first;
   }
   last_volume_ = it->second.get();
@@ -186,7 +182,7 @@ void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
   }
 
   v.last_io_us = std::max(time_us, v.last_io_us);
-  summary_.references += v.batcher->add(record, v.last_io_us);
+  summary_.references += v.telemetry->batcher->add(record, v.last_io_us);
 
   // Block devices address sectors: round the I/O out to 512-byte boundaries.
   const uint64_t offset = record.offset_bytes / kSector * kSector;
@@ -251,7 +247,7 @@ void TraceReplay::on_io_done(void* arg, const cache::IoOutcome& outcome) {
 }
 
 void TraceReplay::complete(IoSlot* slot, const cache::IoOutcome& outcome) {
-  record_outcome(slot->volume->collector, slot->record_length, outcome, slot->record_time_us);
+  record_outcome(slot->volume->telemetry->collector, slot->record_length, outcome, slot->record_time_us);
   if (outcome.status != 0) {
     ++summary_.io_errors;
     if (io_error_.empty()) {
@@ -268,30 +264,16 @@ void TraceReplay::close_interval(int64_t index) {
   const int64_t interval_us = ctx_.options->interval_us;
   const exporter::IntervalWindow window{static_cast<uint64_t>(index * interval_us) * 1000,
                                         static_cast<uint64_t>((index + 1) * interval_us) * 1000};
-  std::vector<exporter::VolumeInterval> batch;
-  auto send = [&] {
-    if (ctx_.sender == nullptr || batch.empty()) return;
-    exporter::encode_metrics(batch, window, ctx_.agent_version, &request_);
-    ctx_.sender->enqueue(exporter::metrics_batch(request_, stream_));
-    batch.clear();
-  };
-  for (Volume* v : active_) {
-    v->collector.close_interval(totals_of(v->engine->counters()));
-    batch.push_back({&v->resource, &v->collector.metrics()});
-    if (batch.size() == exporter::kMaxVolumesPerRequest) send();
-  }
-  send();
-  for (Volume* v : active_) {
-    v->collector.reset();
-    v->in_interval = false;
-  }
+  for (Volume* v : active_) exporter_.close_volume(*v->telemetry, totals_of(v->engine->counters()));
+  exporter_.end_interval(window);
+  for (Volume* v : active_) v->in_interval = false;
   active_.clear();
 }
 
 void TraceReplay::finish() {
   try {
     if (interval_ >= 0 && !active_.empty()) close_interval(interval_);
-    for (auto& [name, v] : volumes_) v->batcher->flush();
+    exporter_.flush_references();
   } catch (const std::exception& e) {
     if (summary_.error.empty()) summary_.error = e.what();
   }

@@ -15,13 +15,11 @@
 #include "blockdev/uring_queue.hpp"
 #include "cache/cache_engine.hpp"
 #include "export/http_sender.hpp"
-#include "export/otlp_metrics.hpp"
+#include "export/volume_exporter.hpp"
 #include "replay/replay_options.hpp"
 #include "replay/trace_summary.hpp"
 #include "sampling/keyed_hash.hpp"
-#include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
-#include "telemetry/volume_collector.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace tierwise::replay {
@@ -33,8 +31,6 @@ struct ReplayContext {
   exporter::HttpSender* sender;  // null: nothing is exported (dry run)
   const sampling::KeyedHasher* hasher;
   const sampling::ShardsSampler* sampler;
-  std::string host_id;
-  std::string cluster_id;     // empty: the host is in no cluster
   std::string datastore_dir;  // where each volume's sparse datastore file goes
   int64_t replay_start_us;    // Unix epoch, microseconds
   std::string agent_version;
@@ -51,15 +47,17 @@ struct ReplayContext {
  *      the last interval boundary (a multiple of the interval) at or before the
  *      replay's start: every exported timestamp is recent and in the past.
  *      Each record goes through its volume's cache engine (volumes, with their
- *      sparse datastore file, RAM tier and collector, are created on first use;
+ *      sparse datastore file, RAM tier, collector and reference batcher (an
+ *      exporter::VolumeExporter's volume), are created on first use;
  *      each RAM tier has staging room for every block queue_depth of the
  *      trace's longest I/Os can touch, so eviction follows the policy exactly),
  *      up to queue_depth I/Os in flight; I/Os that share a 4 KiB block with one
  *      in flight wait for it. Records are rounded out to 512-byte sectors.
  *      When trace time crosses an interval boundary, in-flight I/Os are drained
- *      and every volume active in the interval is encoded (at most 200 per
- *      request) and queued for export. A record earlier than the current
- *      interval (traces that are not sorted) counts in the current interval;
+ *      and every volume active in the interval is closed and handed to the
+ *      VolumeExporter (at most kMaxVolumesPerRequest per request). A record
+ *      earlier than the current interval (traces that are not sorted) counts in
+ *      the current interval;
  *      its sampled references are stamped no earlier than the volume's last.
  *    At the end (or when stopped by an error) the last interval is exported and
  *    partial reference batches flushed.
@@ -81,12 +79,10 @@ class TraceReplay {
  private:
   struct Volume {
     std::string name;
-    exporter::VolumeResource resource;
     std::unique_ptr<blockdev::UringFileDevice> datastore;
     std::unique_ptr<blockdev::RamDevice> tier;
     std::unique_ptr<cache::CacheEngine> engine;
-    telemetry::VolumeCollector collector;
-    std::unique_ptr<sampling::ReferenceBatcher> batcher;
+    exporter::VolumeExporter::Volume* telemetry = nullptr;  // owned by exporter_
     int64_t last_io_us = 0;
     bool in_interval = false;
   };
@@ -121,12 +117,12 @@ class TraceReplay {
   size_t stream_;
   std::string path_;
   TraceSummary summary_;
+  exporter::VolumeExporter exporter_;  // the volumes' telemetry (stream_)
   std::unordered_map<std::string, std::unique_ptr<Volume>> volumes_;
   Volume* last_volume_ = nullptr;  // records of one volume tend to come in runs
   std::vector<Volume*> active_;    // volumes with I/O in the current interval
   std::vector<IoSlot> slots_;
   std::vector<IoSlot*> free_slots_;
-  exporter::ExportMetricsServiceRequest request_;     // reused per interval
   int64_t shift_us_ = 0;      // added to trace time: Unix epoch microseconds
   int64_t interval_ = -1;     // index of the current interval (time / interval_us)
   std::string io_error_;      // first front-end I/O error; stops the replay

@@ -14,14 +14,14 @@
 #include <stdexcept>
 
 #include "cache/eviction/eviction_policy.hpp"
+#include "common/exit_code.hpp"
+#include "common/version.hpp"
 #include "serve/host_name.hpp"
 #include "serve/serve_config.hpp"
 #include "serve/serve_policy.hpp"
 #include "serve/serve_telemetry.hpp"
 #include "serve/serve_volumes.hpp"
 #include "frontend/nbd/server.hpp"
-#include "replay/replay.hpp"
-#include "replay/replay_options.hpp"
 #include "replay/spool_report.hpp"
 #include "sampling/tenant_key.hpp"
 
@@ -219,7 +219,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       exporter::SenderConfig sc;
       sc.ingest_url = o.ingest_url;
       sc.token = o.token;
-      sc.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+      sc.user_agent = versioned_user_agent();
       sc.spool_dir = replay::resolve_spool_dir(o.spool_dir, key_path);
       sc.spool_max_bytes = o.spool_max_bytes;
       sc.collector_url = o.otlp_endpoint;
@@ -227,7 +227,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
-        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, replay::agent_version(), o.lru_anchor}, sources, *hasher,
+        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, agent_version(), o.lru_anchor}, sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
 
@@ -259,7 +259,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
     policy::PolicyClientConfig pull;
     pull.service_url = o.ingest_url;
     pull.token = o.token;
-    pull.user_agent = std::string("tierwise-agent/") + replay::agent_version();
+    pull.user_agent = versioned_user_agent();
     policy = std::make_unique<ServePolicy>(std::move(pull), volumes, *hasher);
     server->watch(policy->wake_fd(), [&policy] { policy->on_wake(); });
   }
@@ -278,15 +278,15 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
                !o.telemetry ? "off" : sender ? ("to " + o.ingest_url).c_str() : "collected, not exported",
                policy ? "on" : "off");
 
-  int code = replay::kExitOk;
+  int code = kExitOk;
   if (const int rc = server->run(); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: event loop failed: %s\n", std::strerror(-rc));
-    code = replay::kExitFailure;
+    code = kExitFailure;
   }
   if (policy) policy->stop();
   if (const int rc = flush_volumes(volumes, *queue); rc != 0) {
     std::fprintf(stderr, "tierwise-agent: flushing the datastores failed: %s\n", std::strerror(-rc));
-    code = replay::kExitFailure;
+    code = kExitFailure;
   } else {
     std::fprintf(stderr, "tierwise-agent: datastores flushed\n");
   }
@@ -303,9 +303,9 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
     std::fprintf(stderr, "tierwise-agent: export: %llu batches sent, %llu rejected, %llu failed\n",
                  static_cast<unsigned long long>(st.sent), static_cast<unsigned long long>(st.rejected),
                  static_cast<unsigned long long>(st.failed));
-    if (code == replay::kExitOk) {
-      if (st.rejected > 0) code = replay::kExitRejected;
-      else if (st.failed > 0) code = replay::kExitUndelivered;
+    if (code == kExitOk) {
+      if (st.rejected > 0) code = kExitRejected;
+      else if (st.failed > 0) code = kExitUndelivered;
       else code = replay::spool_exit_code(spool);
     }
   }

@@ -1,5 +1,6 @@
 // Telemetry of `tierwise-agent serve`: the replay's per-volume collectors and
-// SHARDS reference sampling, fed by the NBD data plane instead of a trace.
+// SHARDS reference sampling (one exporter::VolumeExporter), fed by the NBD
+// data plane instead of a trace.
 #pragma once
 
 #include <array>
@@ -10,12 +11,10 @@
 
 #include "cache/cache_engine.hpp"
 #include "export/http_sender.hpp"
-#include "export/otlp_metrics.hpp"
+#include "export/volume_exporter.hpp"
 #include "frontend/nbd/volume.hpp"
 #include "sampling/keyed_hash.hpp"
-#include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
-#include "telemetry/volume_collector.hpp"
 #include "trace/record.hpp"
 
 namespace tierwise::serve {
@@ -31,7 +30,8 @@ struct IntervalLine {
  * Lifecycle of a LiveTelemetry
  *
  * 1. Construct with the volumes' names and engines (not owned), the keyed
- *    hasher and sampler, and the sender (null: collect, never export).
+ *    hasher and sampler, and the sender (null: collect, never export): one
+ *    exporter::VolumeExporter volume (resource, collector, batcher) each.
  * 2. on_io() (the IoObserver hook, reactor thread) appends the completed I/O
  *    to a log of fixed capacity (kLogCapacity) and returns: a copy, nothing
  *    else on the path of the reply. on_turn_end() (after the reactor turn's
@@ -46,9 +46,9 @@ struct IntervalLine {
  *    IoOutcome (one clock read at completion serves the engine and every
  *    collector), so deferring changes no figure.
  * 3. close_interval() (reactor thread, every interval): records the log, then
- *    for each volume that saw I/O, ends its interval with the engine's cumulative counters, encodes
- *    the OTLP metrics of the wall-clock window (previous close, now] and
- *    queues them; returns one line per such volume. An I/O counts in the
+ *    for each volume that saw I/O, ends its interval with the engine's cumulative counters, and
+ *    has the exporter encode the OTLP metrics of the wall-clock window
+ *    (previous close, now] and queue them; returns one line per such volume. An I/O counts in the
  *    interval in which it completed; the cache counters are taken at the close.
  * 4. finish(): closes the last interval and flushes partial reference batches.
  */
@@ -79,17 +79,14 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   std::vector<IntervalLine> close_interval(int64_t now_unix_us);
   std::vector<IntervalLine> finish(int64_t now_unix_us);
 
-  // Metric requests and reference batches handed to the sender so far.
-  uint64_t metric_requests() const { return metric_requests_; }
-  uint64_t reference_batches() const { return reference_batches_; }
+  // Metric requests and reference batches made so far (handed to the sender when there is one).
+  uint64_t metric_requests() const { return exporter_.metric_requests(); }
+  uint64_t reference_batches() const { return exporter_.reference_batches(); }
 
  private:
   struct Volume {
-    std::string name;
     const cache::CacheEngine* engine;
-    exporter::VolumeResource resource;
-    telemetry::VolumeCollector collector;
-    std::unique_ptr<sampling::ReferenceBatcher> batcher;
+    exporter::VolumeExporter::Volume* telemetry;  // owned by exporter_: name, collector, batcher
     trace::IoRecord record;  // reused: the batcher's view of each I/O
     int64_t last_us = 0;
   };
@@ -106,18 +103,14 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   // Records one I/O into its volume's collector and batcher.
   void record(const LoggedIo& io);
 
+  exporter::VolumeExporter exporter_;
   std::vector<std::unique_ptr<Volume>> volumes_;
   std::array<LoggedIo, kLogCapacity> log_;
   size_t logged_ = 0;
-  exporter::HttpSender* sender_;
-  std::string agent_version_;
   int64_t interval_start_us_;
   // Unix time minus steady-clock time, microseconds: turns the engine's
   // completion time stamps into wall-clock time; renewed at every close.
   int64_t unix_minus_steady_us_;
-  exporter::ExportMetricsServiceRequest request_;
-  uint64_t metric_requests_ = 0;
-  uint64_t reference_batches_ = 0;
 };
 
 }  // namespace tierwise::serve

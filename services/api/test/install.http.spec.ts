@@ -37,14 +37,14 @@ describe('agent installer downloads (real api)', () => {
     delete process.env.TIERWISE_PUBLIC_INGEST_URL;
   });
 
-  it('serves install.sh with the URL it was fetched from and the public ingest URL written in', async () => {
+  it("serves install.sh with the URL it was fetched from and the agent gateway's (the public ingest URL) written in", async () => {
     const response = await fetch(`${url}/install.sh`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/x-shellscript/);
     const script = await response.text();
     expect(script).toMatch(/^#!\/bin\/sh\n/);
     expect(script).toContain(`DEFAULT_API_URL="${url}"\n`);
-    expect(script).toContain('DEFAULT_INGEST_URL="https://ingest.example.test:4318"\n');
+    expect(script).toContain('DEFAULT_GATEWAY_URL="https://ingest.example.test:4318"\n');
     expect(script).not.toContain('@TIERWISE_');
   });
 

@@ -85,8 +85,9 @@ test('install.sh served by the api: install, enroll, report, re-run, revoke, uni
     assert.equal((await stat(path.join(etc, secret))).mode & 0o777, 0o600, `${secret} must be mode 0600`);
   }
   const config = await readFile(path.join(etc, 'agent.yaml'), 'utf8');
-  assert.match(config, new RegExp(`^api_url: ${env('TIERWISE_API_URL')}$`, 'm'));
-  assert.match(config, new RegExp(`^ingest_url: ${env('TIERWISE_INGEST_URL')}$`, 'm'));
+  // One base URL for every route the agent calls: the agent gateway, ingest's (docs/agent-gateway.md).
+  assert.match(config, new RegExp(`^gateway_url: ${env('TIERWISE_INGEST_URL')}$`, 'm'));
+  assert.doesNotMatch(config, /^(api_url|ingest_url):/m);
   assert.match(config, new RegExp(`^credential_file: ${etc}/agent.credential$`, 'm'));
   const credential = (await readFile(path.join(etc, 'agent.credential'), 'utf8')).trim();
   const key = await readFile(path.join(etc, 'anonymization.key'), 'utf8');

@@ -1,0 +1,71 @@
+#include "export/volume_exporter.hpp"
+
+#include <utility>
+
+#include "export/batches.hpp"
+
+namespace tierwise::exporter {
+
+VolumeExporter::VolumeExporter(Options options, const sampling::KeyedHasher& hasher,
+                               const sampling::ShardsSampler& sampler, HttpSender* sender)
+    : options_(std::move(options)),
+      hasher_(hasher),
+      sampler_(sampler),
+      sender_(sender),
+      host_id_(hasher.host_id(options_.host_name)),
+      cluster_id_(options_.cluster_name.empty() ? std::string() : hasher.cluster_id(options_.cluster_name)) {}
+
+VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
+  auto v = std::make_unique<Volume>();
+  v->name = name;
+  v->resource.host_id = host_id_;
+  v->resource.volume_id = hasher_.volume_id(name);
+  v->resource.cluster_id = cluster_id_;
+  if (options_.send_names) {
+    v->resource.host_name = options_.host_name;
+    v->resource.volume_name = name;
+  }
+  v->batcher = std::make_unique<sampling::ReferenceBatcher>(
+      v->resource.host_id, v->resource.volume_id, sampler_,
+      [this](const tierwise::v1::ReferenceBatch& batch) {
+        ++reference_batches_;
+        if (sender_ != nullptr) sender_->enqueue(refs_batch(batch, options_.stream));
+      },
+      sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
+  v->batcher->set_cluster_id(cluster_id_);
+  volumes_.push_back(std::move(v));
+  return *volumes_.back();
+}
+
+void VolumeExporter::close_volume(Volume& volume, const telemetry::CacheTotals& totals) {
+  volume.collector.close_interval(totals);
+  closed_.push_back(&volume);
+}
+
+void VolumeExporter::send(const std::vector<VolumeInterval>& batch, const IntervalWindow& window) {
+  if (batch.empty()) return;
+  ++metric_requests_;
+  if (sender_ == nullptr) return;  // nothing leaves: no need to encode
+  encode_metrics(batch, window, options_.agent_version, &request_);
+  sender_->enqueue(metrics_batch(request_, options_.stream));
+}
+
+void VolumeExporter::end_interval(const IntervalWindow& window) {
+  std::vector<VolumeInterval> batch;
+  for (Volume* v : closed_) {
+    batch.push_back({&v->resource, &v->collector.metrics()});
+    if (batch.size() == kMaxVolumesPerRequest) {
+      send(batch, window);
+      batch.clear();
+    }
+  }
+  send(batch, window);
+  for (Volume* v : closed_) v->collector.reset();
+  closed_.clear();
+}
+
+void VolumeExporter::flush_references() {
+  for (auto& v : volumes_) v->batcher->flush();
+}
+
+}  // namespace tierwise::exporter

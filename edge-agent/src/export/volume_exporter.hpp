@@ -1,0 +1,103 @@
+// One host's per-volume telemetry on its way to ingest, shared by `replay`
+// (trace time) and the live data plane (`serve`, `run`): each volume's
+// resource attributes, interval collector and SHARDS reference batcher; at an
+// interval's end the collectors' metrics encoded as OTLP requests, and full
+// ReferenceBatches, handed to the sender.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "export/http_sender.hpp"
+#include "export/otlp_metrics.hpp"
+#include "sampling/keyed_hash.hpp"
+#include "sampling/reference_batcher.hpp"
+#include "sampling/shards_sampler.hpp"
+#include "telemetry/interval_metrics.hpp"
+#include "telemetry/volume_collector.hpp"
+
+namespace tierwise::exporter {
+
+/*
+ * Lifecycle of a VolumeExporter
+ *
+ * 1. Construct with the host's options, the keyed hasher and the sampler (not
+ *    owned; they outlive the exporter) and the sender (null: collect and count,
+ *    nothing leaves the host). The host id (and cluster id) are the keyed
+ *    hashes of Options::host_name (and cluster_name).
+ * 2. add_volume(name): the volume's resource (host, volume and cluster ids;
+ *    host and volume names with send_names), a collector and a reference
+ *    batcher whose full batches go to the sender (POST /v1/refs) on
+ *    Options::stream. The Volume stays at its address until the exporter is
+ *    destroyed.
+ * 3. Per I/O the owner records into the volume's collector and batcher itself
+ *    (its thread, no call through the exporter).
+ * 4. At an interval's end, with every I/O of the interval recorded:
+ *    close_volume() for each volume that saw I/O, with its engine's
+ *    cumulative totals; its metrics() can be read until end_interval(window),
+ *    which encodes the closed volumes, in the order they were closed, into
+ *    OTLP requests of at most kMaxVolumesPerRequest volumes for `window`
+ *    (POST /v1/metrics, Options::stream), then resets their collectors.
+ * 5. flush_references() hands every volume's partial reference batch to the
+ *    sender (at the end of a replay or of serving).
+ */
+class VolumeExporter {
+ public:
+  struct Options {
+    std::string host_name;      // the host's name (its keyed hash is host.id)
+    std::string cluster_name;   // the host's cluster; empty: none
+    bool send_names = false;    // also host.name and tierwise.volume.name
+    std::string agent_version;  // service.version and the scope version
+    size_t stream = 0;          // the sender's statistics label (the replay: trace index)
+    size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;  // 0: fixed rate
+    bool lru_anchor = true;     // the batchers' exact 4 MiB LRU count (sampling/lru_anchor.hpp)
+  };
+
+  // One volume's telemetry.
+  struct Volume {
+    std::string name;
+    VolumeResource resource;
+    telemetry::VolumeCollector collector;
+    std::unique_ptr<sampling::ReferenceBatcher> batcher;
+  };
+
+  VolumeExporter(Options options, const sampling::KeyedHasher& hasher, const sampling::ShardsSampler& sampler,
+                 HttpSender* sender);
+  VolumeExporter(const VolumeExporter&) = delete;
+  VolumeExporter& operator=(const VolumeExporter&) = delete;
+
+  // Lifecycle step 2.
+  Volume& add_volume(const std::string& name);
+  // Lifecycle step 4: ends `volume`'s interval with `totals`, the engine's
+  // cumulative cache counters, and adds it to the interval's requests.
+  void close_volume(Volume& volume, const telemetry::CacheTotals& totals);
+  // Lifecycle step 4: the closed volumes' metrics for `window` to the sender.
+  void end_interval(const IntervalWindow& window);
+  // Lifecycle step 5.
+  void flush_references();
+
+  // Metric requests and reference batches made so far (handed to the sender
+  // when there is one).
+  uint64_t metric_requests() const { return metric_requests_; }
+  uint64_t reference_batches() const { return reference_batches_; }
+
+ private:
+  void send(const std::vector<VolumeInterval>& batch, const IntervalWindow& window);
+
+  const Options options_;
+  const sampling::KeyedHasher& hasher_;
+  const sampling::ShardsSampler& sampler_;
+  HttpSender* const sender_;
+  const std::string host_id_;
+  const std::string cluster_id_;
+  std::vector<std::unique_ptr<Volume>> volumes_;
+  std::vector<Volume*> closed_;  // closed in the current interval, in order
+  ExportMetricsServiceRequest request_;  // reused per request
+  uint64_t metric_requests_ = 0;
+  uint64_t reference_batches_ = 0;
+};
+
+}  // namespace tierwise::exporter
