@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PageDto, pageQueryShape } from '../http/pagination.js';
 import { SharedTierRecommendationDto, SharedTierWindowDto } from '../shared-tiers/shared-tier.dto.js';
 import { WorkingSetHistoryBaseDto } from '../series/working-set-history.dto.js';
-import { PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
+import { pseudonymousIdSchema } from '@tierwise/common';
 
 /** What a cluster's members (volumes.cluster_id) add up to (ClusterRepository, CLUSTER_MEMBERS). */
 export interface ClusterMembersRow {
@@ -27,10 +27,7 @@ export const clusterListQuerySchema = z.object({ ...pageQueryShape });
 export type ClusterListQuery = z.output<typeof clusterListQuerySchema>;
 
 /** Path parameter clusterId: a pseudonymous cluster id (lowercase hex, the agents' tierwise.cluster.id). */
-export const clusterIdSchema = z
-  .string()
-  .regex(PSEUDONYMOUS_ID_PATTERN, 'clusterId must be 8-64 lowercase hex characters')
-  .describe('pseudonymous cluster id');
+export const clusterIdSchema = pseudonymousIdSchema('clusterId').describe('pseudonymous cluster id');
 
 /** The tier a cluster's hosts share, as its members report it. */
 export class ClusterTierDto {

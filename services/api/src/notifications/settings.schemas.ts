@@ -1,4 +1,4 @@
-import { ALERT_KINDS, CHANNEL_EVENT_KINDS, DELIVERY_STATUSES, DIGESTS, PSEUDONYMOUS_ID_PATTERN, SEVERITIES } from '@tierwise/common';
+import { ALERT_KINDS, CHANNEL_EVENT_KINDS, DELIVERY_STATUSES, DIGESTS, pseudonymousIdSchema, SEVERITIES } from '@tierwise/common';
 import { z } from 'zod';
 
 /**
@@ -55,7 +55,7 @@ export const routeUpdateSchema = z.strictObject({ event_kinds: eventKinds.option
 
 const ruleFields = {
   name,
-  volume_id: z.string().regex(PSEUDONYMOUS_ID_PATTERN, 'must be 8-64 lowercase hex characters').nullable().describe('one volume, or null for every volume'),
+  volume_id: pseudonymousIdSchema('volume_id').nullable().describe('one volume, or null for every volume'),
   bin_upper_bytes: z.number().int().positive().nullable().describe('latency rules: the vscsiStats ioLength bin (upper bound, bytes); null otherwise'),
   threshold: z.number().nonnegative().describe('hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0)'),
   window_seconds: z.number().int().min(10).max(86_400).describe('seconds of metrics the rule looks at'),

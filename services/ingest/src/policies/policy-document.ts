@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type DesiredPolicy, PSEUDONYMOUS_ID_PATTERN } from '@tierwise/common';
+import { type DesiredPolicy, pseudonymousIdSchema } from '@tierwise/common';
 import { z } from 'zod';
 
 /** Longest wait of a long-poll, seconds (below the 30 s idle timeouts of common proxies). */
@@ -8,15 +8,13 @@ export const MAX_WAIT_SECONDS = 25;
 /** Most volumes one agent request names (the query string stays below Node's 16 KiB header limit). */
 export const MAX_VOLUMES_PER_REQUEST = 500;
 
-/** A pseudonymous volume id: the keyed hash the agent sends as tierwise.volume.id (lowercase hex). */
-const volumeIdSchema = z.string().regex(PSEUDONYMOUS_ID_PATTERN, 'volume ids are 8-64 lowercase hex characters');
 
 /** Query of GET /v1/agent/policies: `volumes`, the comma-separated volume ids the agent serves. */
 export const policyQuerySchema = z.object({
   volumes: z
     .string()
     .transform((s) => s.split(','))
-    .pipe(z.array(volumeIdSchema).min(1).max(MAX_VOLUMES_PER_REQUEST))
+    .pipe(z.array(pseudonymousIdSchema('each volume id')).min(1).max(MAX_VOLUMES_PER_REQUEST))
     .describe('comma-separated volume ids'),
 });
 export type PolicyQuery = z.output<typeof policyQuerySchema>;
@@ -54,7 +52,7 @@ export const appliedReportSchema = z.object({
   reports: z
     .array(
       z.object({
-        volume_id: volumeIdSchema,
+        volume_id: pseudonymousIdSchema('volume_id'),
         version: z.number().int().min(1).max(2_147_483_647).describe('the desired version the agent acted on'),
         applied_at: z.iso.datetime({ offset: true }).describe('when the agent applied it (its clock; later than now is taken as now)'),
         error: z
