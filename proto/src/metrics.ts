@@ -37,6 +37,10 @@ export const METRIC = {
   ioOperationsPeak: "tierwise.io.operations.peak",
   ioBytesPeak: "tierwise.io.bytes.peak",
   ioLatencyPeak: "tierwise.io.latency.peak",
+  ioSeekDistance: "tierwise.io.seek_distance",
+  ioSeekDistanceClosest: "tierwise.io.seek_distance.closest",
+  ioOutstanding: "tierwise.io.outstanding",
+  ioInterarrival: "tierwise.io.interarrival",
   cacheHits: "tierwise.cache.hits",
   cacheMisses: "tierwise.cache.misses",
   cachePopulation: "tierwise.cache.population",
@@ -69,6 +73,10 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.ioOperationsPeak]: { kind: "gauge", unit: "{operation}/s" },
   [METRIC.ioBytesPeak]: { kind: "gauge", unit: "By/s" },
   [METRIC.ioLatencyPeak]: { kind: "gauge", unit: "us" },
+  [METRIC.ioSeekDistance]: { kind: "histogram", unit: "{sector}" },
+  [METRIC.ioSeekDistanceClosest]: { kind: "histogram", unit: "{sector}" },
+  [METRIC.ioOutstanding]: { kind: "histogram", unit: "{operation}" },
+  [METRIC.ioInterarrival]: { kind: "histogram", unit: "us" },
   [METRIC.cacheHits]: { kind: "sum", unit: "{block}" },
   [METRIC.cacheMisses]: { kind: "sum", unit: "{block}" },
   [METRIC.cachePopulation]: { kind: "sum", unit: "By" },
@@ -104,6 +112,10 @@ export const ATTR = {
 /** Values of `io.direction`. */
 export const IO_DIRECTIONS = ["read", "write"] as const;
 export type IoDirection = (typeof IO_DIRECTIONS)[number];
+
+/** Values of `io.direction` on the vscsiStats families: `all` is every command in issue order. */
+export const VSCSI_DIRECTIONS = ["read", "write", "all"] as const;
+export type VscsiDirection = (typeof VSCSI_DIRECTIONS)[number];
 
 /**
  * Values of `io.source`: `frontend` counts every I/O the VM issued once; a read hit is also
@@ -170,3 +182,19 @@ export const LATENCY_BOUNDS_US: readonly number[] = Object.freeze([
   1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000,
   500000, 1000000,
 ]);
+
+/**
+ * vscsiStats seekDistance bounds, 512-byte sectors, signed, inclusive upper bounds (METRICS.md):
+ * `explicit_bounds` of `tierwise.io.seek_distance` and `tierwise.io.seek_distance.closest`; 34
+ * buckets including the open last one. A sequential stream lands in the bucket of bound 1.
+ */
+export const SEEK_DISTANCE_BOUNDS_SECTORS: readonly number[] = Object.freeze([
+  -500000, -100000, -50000, -10000, -5000, -1000, -500, -128, -64, -32, -16, -8, -6, -4, -2, -1, 0,
+  1, 2, 4, 6, 8, 16, 32, 64, 128, 500, 1000, 5000, 10000, 50000, 100000, 500000,
+]);
+
+/** vscsiStats outstandingIOs bounds (I/Os in flight at issue, the new one included; METRICS.md): `tierwise.io.outstanding`. */
+export const OUTSTANDING_IOS_BOUNDS: readonly number[] = Object.freeze([1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 32, 64]);
+
+/** vscsiStats interarrival bounds, microseconds (METRICS.md): `tierwise.io.interarrival`. */
+export const INTERARRIVAL_BOUNDS_US: readonly number[] = Object.freeze([1, 10, 100, 500, 1000, 5000, 15000, 30000, 50000, 100000]);

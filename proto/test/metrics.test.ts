@@ -7,8 +7,11 @@ import {
   IO_LENGTH_BINS,
   IO_LENGTH_BOUNDS_BYTES,
   ioLengthBin,
+  INTERARRIVAL_BOUNDS_US,
   LATENCY_BOUNDS_US,
   METRIC_SPECS,
+  OUTSTANDING_IOS_BOUNDS,
+  SEEK_DISTANCE_BOUNDS_SECTORS,
   resolveProtoDir,
 } from "../src/index";
 
@@ -27,7 +30,7 @@ describe("METRICS.md constants", () => {
     const rows = [...metricsMd.matchAll(/^\| `(tierwise\.[^`]+)` \| (Sum|Histogram|ExponentialHistogram|Gauge)[^|]*\| `([^`]+)` \|/gm)];
     const kinds: Record<string, string> = { Sum: "sum", Histogram: "histogram", ExponentialHistogram: "exponentialHistogram", Gauge: "gauge" };
     const table = Object.fromEntries(rows.map(([, name, kind, unit]) => [name, { kind: kinds[kind], unit }]));
-    assert.equal(rows.length, 24);
+    assert.equal(rows.length, 28);
     assert.deepEqual(METRIC_SPECS, table);
   });
 
@@ -35,6 +38,18 @@ describe("METRICS.md constants", () => {
     assert.deepEqual([...IO_LENGTH_BOUNDS_BYTES], numbersAfter("vscsiStats ioLength bins (bytes, upper bounds, inclusive):"));
     assert.equal(IO_LENGTH_BINS.length, 18);
     assert.deepEqual(IO_LENGTH_BINS.at(-1), { label: ">524288", upperBytes: null });
+  });
+
+  it("the vscsiStats families' bounds equal METRICS.md", () => {
+    /** The signed numbers of the bullet that starts with `start`, up to its "(N bounds" remark. */
+    const bullet = (start: string): number[] => {
+      const line = metricsMd.slice(metricsMd.indexOf(start) + start.length).split(/\(\d+ bounds/)[0];
+      return [...line.replaceAll("\u2212", "-").matchAll(/-?\b\d+\b/g)].map((m) => Number(m[0]));
+    };
+    assert.deepEqual([...SEEK_DISTANCE_BOUNDS_SECTORS], bullet("- seek distance (sectors, both families):"));
+    assert.deepEqual([...OUTSTANDING_IOS_BOUNDS], bullet("- outstanding I/Os:"));
+    assert.deepEqual([...INTERARRIVAL_BOUNDS_US], bullet("- interarrival (µs):"));
+    assert.equal(SEEK_DISTANCE_BOUNDS_SECTORS.length, 33);
   });
 
   it("latency bounds equal METRICS.md", () => {

@@ -5,6 +5,7 @@ import {
   IO_DIRECTIONS,
   IO_LENGTH_BINS,
   IO_LENGTH_BOUNDS_BYTES,
+  INTERARRIVAL_BOUNDS_US,
   IO_SOURCES,
   type KeyValue,
   LATENCY_BOUNDS_US,
@@ -14,30 +15,44 @@ import {
   type Metric,
   type MetricName,
   type NumberDataPoint,
+  OUTSTANDING_IOS_BOUNDS,
+  SEEK_DISTANCE_BOUNDS_SECTORS,
+  VSCSI_DIRECTIONS,
 } from '@tierwise/proto';
 import { reject } from './validation.js';
 
+/** An attribute a data point must carry, with its allowed values. */
+type Required = Readonly<Record<string, readonly string[]>>;
+const DIRECTION: Required = { [ATTR.ioDirection]: IO_DIRECTIONS };
+const DIRECTION_SOURCE: Required = { ...DIRECTION, [ATTR.ioSource]: IO_SOURCES };
+const VSCSI_DIRECTION: Required = { [ATTR.ioDirection]: VSCSI_DIRECTIONS };
+
 /** The data point attributes each metric must carry, with their allowed values (proto/METRICS.md "Metrics"). */
-const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, readonly string[]>> = {
-  [METRIC.ioOperations]: [ATTR.ioDirection, ATTR.ioSource],
-  [METRIC.ioBytes]: [ATTR.ioDirection, ATTR.ioSource],
-  [METRIC.ioSize]: [ATTR.ioDirection],
-  [METRIC.ioSizeBytes]: [ATTR.ioDirection, ATTR.ioSizeBin],
-  [METRIC.ioLatency]: [ATTR.ioDirection, ATTR.ioSource, ATTR.ioSizeBin],
-  [METRIC.cacheHits]: [ATTR.ioDirection],
-  [METRIC.cacheMisses]: [ATTR.ioDirection],
+const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, Required>> = {
+  [METRIC.ioOperations]: DIRECTION_SOURCE,
+  [METRIC.ioBytes]: DIRECTION_SOURCE,
+  [METRIC.ioSize]: DIRECTION,
+  [METRIC.ioSizeBytes]: { ...DIRECTION, [ATTR.ioSizeBin]: IO_LENGTH_BINS.map((bin) => bin.label) },
+  [METRIC.ioLatency]: { ...DIRECTION_SOURCE, [ATTR.ioSizeBin]: IO_LENGTH_BINS.map((bin) => bin.label) },
+  [METRIC.ioSeekDistance]: VSCSI_DIRECTION,
+  [METRIC.ioSeekDistanceClosest]: { [ATTR.ioDirection]: ['all'] },
+  [METRIC.ioOutstanding]: VSCSI_DIRECTION,
+  [METRIC.ioInterarrival]: VSCSI_DIRECTION,
+  [METRIC.cacheHits]: DIRECTION,
+  [METRIC.cacheMisses]: DIRECTION,
 };
 
-const ATTRIBUTE_VALUES: Readonly<Record<string, readonly string[]>> = {
-  [ATTR.ioDirection]: IO_DIRECTIONS,
-  [ATTR.ioSource]: IO_SOURCES,
-  [ATTR.ioSizeBin]: IO_LENGTH_BINS.map((bin) => bin.label),
-};
+/** The histograms whose values are signed: no `sum` (proto/METRICS.md "Limits"). */
+const WITHOUT_SUM: ReadonlySet<MetricName> = new Set([METRIC.ioSeekDistance, METRIC.ioSeekDistanceClosest]);
 
 /** The histograms' fixed bounds (proto/METRICS.md); their bucket counts are one more. */
 const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; name: string }>> = {
   [METRIC.ioSize]: { bounds: IO_LENGTH_BOUNDS_BYTES, name: 'the vscsiStats ioLength bins' },
   [METRIC.ioLatency]: { bounds: LATENCY_BOUNDS_US, name: 'the latency bounds of METRICS.md' },
+  [METRIC.ioSeekDistance]: { bounds: SEEK_DISTANCE_BOUNDS_SECTORS, name: 'the vscsiStats seek distance bounds' },
+  [METRIC.ioSeekDistanceClosest]: { bounds: SEEK_DISTANCE_BOUNDS_SECTORS, name: 'the vscsiStats seek distance bounds' },
+  [METRIC.ioOutstanding]: { bounds: OUTSTANDING_IOS_BOUNDS, name: 'the vscsiStats outstanding I/O bounds' },
+  [METRIC.ioInterarrival]: { bounds: INTERARRIVAL_BOUNDS_US, name: 'the vscsiStats interarrival bounds' },
 };
 
 /**
@@ -49,7 +64,7 @@ const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; 
  * @throws ApiError invalid_body naming the data point and the problem.
  */
 export function checkMetricPoints(metric: Metric, name: MetricName, at: string): void {
-  const required = REQUIRED_ATTRIBUTES[name] ?? [];
+  const required = REQUIRED_ATTRIBUTES[name] ?? {};
   if (metric.sum) {
     checkDelta(metric.sum.aggregationTemporality, at);
     metric.sum.dataPoints.forEach((p, i) => checkNumber(p, MAX_DELTA_VALUE, required, `${at}.dataPoints[${i}]`));
@@ -57,7 +72,12 @@ export function checkMetricPoints(metric: Metric, name: MetricName, at: string):
     metric.gauge.dataPoints.forEach((p, i) => checkNumber(p, MAX_GAUGE_VALUE, required, `${at}.dataPoints[${i}]`));
   } else if (metric.histogram) {
     checkDelta(metric.histogram.aggregationTemporality, at);
-    metric.histogram.dataPoints.forEach((p, i) => checkHistogram(p, HISTOGRAM_BOUNDS[name], required, `${at}.dataPoints[${i}]`));
+    metric.histogram.dataPoints.forEach((p, i) => {
+      if (WITHOUT_SUM.has(name) && p.sum !== undefined) {
+        reject(`${at}.dataPoints[${i}]: a seek distance histogram has no sum (its values are signed)`);
+      }
+      checkHistogram(p, HISTOGRAM_BOUNDS[name], required, `${at}.dataPoints[${i}]`);
+    });
   }
 }
 
@@ -67,7 +87,7 @@ function checkDelta(temporality: AggregationTemporality, at: string): void {
   }
 }
 
-function checkNumber(point: NumberDataPoint, max: bigint, required: readonly string[], at: string): void {
+function checkNumber(point: NumberDataPoint, max: bigint, required: Required, at: string): void {
   checkAttributes(point.attributes, required, at);
   if (point.asDouble !== undefined) {
     if (!Number.isFinite(point.asDouble)) {
@@ -81,7 +101,7 @@ function checkNumber(point: NumberDataPoint, max: bigint, required: readonly str
   }
 }
 
-function checkHistogram(point: HistogramDataPoint, fixed: { bounds: readonly number[]; name: string } | undefined, required: readonly string[], at: string): void {
+function checkHistogram(point: HistogramDataPoint, fixed: { bounds: readonly number[]; name: string } | undefined, required: Required, at: string): void {
   checkAttributes(point.attributes, required, at);
   if (fixed) {
     const { bounds, name } = fixed;
@@ -109,11 +129,11 @@ function checkRange(value: bigint, max: bigint, what: string, at: string): void 
   }
 }
 
-function checkAttributes(attributes: KeyValue[], required: readonly string[], at: string): void {
-  for (const key of required) {
+function checkAttributes(attributes: KeyValue[], required: Required, at: string): void {
+  for (const [key, allowed] of Object.entries(required)) {
     const value = attributes.find((a) => a.key === key)?.value?.stringValue;
-    if (value === undefined || !ATTRIBUTE_VALUES[key].includes(value)) {
-      reject(`${at}: ${key} '${value ?? ''}' is not ${ATTRIBUTE_VALUES[key].join(', ')}`);
+    if (value === undefined || !allowed.includes(value)) {
+      reject(`${at}: ${key} '${value ?? ''}' is not ${allowed.join(', ')}`);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ATTR, ExportMetricsServiceRequest, METRIC } from '@tierwise/proto';
+import { ATTR, ExportMetricsServiceRequest, INTERARRIVAL_BOUNDS_US, METRIC, type Metric, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
 import { metricsRequest, testVolume } from '../../../test/support/telemetry-fixtures.js';
 import { validateMetricsRequest } from './metrics-request.js';
@@ -53,6 +53,35 @@ describe('validateMetricsRequest', () => {
     const wrongKind = decoded();
     wrongKind.resourceMetrics[0].scopeMetrics[0].metrics[0].name = METRIC.ioSize;
     expect(() => validateMetricsRequest(wrongKind, NOW)).toThrow(/"tierwise\.io\.size": must be a histogram/);
+  });
+
+  it('accepts the vscsiStats families with their own bounds, io.direction all among them, and seek distances without a sum', () => {
+    const request = decoded();
+    const metrics = request.resourceMetrics[0].scopeMetrics[0].metrics;
+    const size = metrics.find((m) => m.name === METRIC.ioSize)!;
+    const directionAttribute = size.histogram!.dataPoints[0].attributes.find((a) => a.key === ATTR.ioDirection)!;
+    const family = (name: string, bounds: readonly number[], directions: string[], sum: number | undefined): Metric => ({
+      ...size,
+      name,
+      histogram: {
+        ...size.histogram!,
+        dataPoints: directions.map((direction) => ({
+          ...size.histogram!.dataPoints[0],
+          sum,
+          explicitBounds: [...bounds],
+          bucketCounts: [3n, ...bounds.map(() => 0n)],
+          count: 3n,
+          attributes: [{ ...directionAttribute, value: { ...directionAttribute.value!, stringValue: direction } }],
+        })),
+      },
+    });
+    metrics.push(
+      family(METRIC.ioSeekDistance, SEEK_DISTANCE_BOUNDS_SECTORS, ['all', 'read', 'write'], undefined),
+      family(METRIC.ioSeekDistanceClosest, SEEK_DISTANCE_BOUNDS_SECTORS, ['all'], undefined),
+      family(METRIC.ioOutstanding, OUTSTANDING_IOS_BOUNDS, ['all', 'read', 'write'], 3),
+      family(METRIC.ioInterarrival, INTERARRIVAL_BOUNDS_US, ['all', 'read', 'write'], 30),
+    );
+    expect(() => validateMetricsRequest(request, NOW)).not.toThrow();
   });
 
   it('refuses data points more than 5 minutes ahead or 30 days old', () => {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.SourceIo;
+import io.tierwise.jobs.metrics.WorkloadHistograms;
 
 /** JSON for the jsonb columns (Jackson). */
 public final class Json {
@@ -94,6 +95,30 @@ public final class Json {
           latency.add(c);
         }
       }
+    }
+    return root;
+  }
+
+  /**
+   * The workload histograms as stored in metric_rollups.workload: {"seek_distance" |
+   * "seek_distance_closest" | "outstanding" | "interarrival_us": {"all" | "read" | "write": [bucket
+   * counts over the family's vscsiStats bounds]}}, only the histograms with counts.
+   */
+  public static ObjectNode workload(WorkloadHistograms h) {
+    ObjectNode root = MAPPER.createObjectNode();
+    for (int i = 0; i < h.cells.length; i++) {
+      WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(h.cells[i]);
+      int offset = h.cells[i] - family.firstCell;
+      String direction = WorkloadHistograms.DIRECTIONS[offset / family.buckets()];
+      ObjectNode byDirection = root.has(family.json) ? (ObjectNode) root.get(family.json) : root.putObject(family.json);
+      ArrayNode buckets = (ArrayNode) byDirection.get(direction);
+      if (buckets == null) {
+        buckets = byDirection.putArray(direction);
+        for (int b = 0; b < family.buckets(); b++) {
+          buckets.add(0L);
+        }
+      }
+      buckets.set(offset % family.buckets(), h.counts[i]);
     }
     return root;
   }

@@ -29,6 +29,8 @@ public class IntervalMetrics implements Traced {
   public BlockSizeCounts blockSizes = new BlockSizeCounts();
   /** Front-end latency histograms per direction and ioLength bin (tierwise.io.latency). */
   public LatencyHistograms latency = new LatencyHistograms();
+  /** The vscsiStats workload histograms (seek distance, outstanding I/Os, interarrival). */
+  public WorkloadHistograms workload = new WorkloadHistograms();
   /** Bytes held by the tier at interval end, or -1. */
   public long occupancyBytes = -1;
   /** Tier capacity in bytes, or -1. */

@@ -153,6 +153,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         }
         case "tierwise.io.size" -> readSizeHistogram();
         case "tierwise.io.latency" -> readLatencyHistogram();
+        case "tierwise.io.seek_distance", "tierwise.io.seek_distance.closest", "tierwise.io.outstanding",
+            "tierwise.io.interarrival" -> readWorkloadHistogram(WorkloadHistograms.Family.of(metric.getName()));
         case "tierwise.io.size.bytes" -> {
           for (NumberDataPoint p : deltaSum()) {
             String label = stringAttribute(p.getAttributesList(), "tierwise.io.size_bin");
@@ -261,6 +263,30 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         m.latency.add(isWrite(p.getAttributesList()), bin, buckets);
         m.health.latencySumMicros[bin] += p.getSum();
         SaturatingCounters.addAt(m.health.latencyOps, bin, Arrays.stream(buckets).reduce(0, SaturatingCounters::add));
+      }
+    }
+
+    private void readWorkloadHistogram(WorkloadHistograms.Family family) throws InvalidRecordException {
+      boolean signed = family.bounds[0] < 0;
+      for (HistogramDataPoint p : deltaHistogram()) {
+        if (!SparseCounts.boundsMatch(p.getExplicitBoundsList(), family.bounds)) {
+          throw invalid("explicit_bounds " + p.getExplicitBoundsList() + " are not the vscsiStats bounds of " + family.metric);
+        }
+        if (p.getBucketCountsCount() != family.buckets()) {
+          throw invalid(p.getBucketCountsCount() + " bucket counts, expected " + family.buckets());
+        }
+        if (signed && p.hasSum()) {
+          throw invalid("a seek distance histogram has no sum (its values are signed)");
+        }
+        String direction = stringAttribute(p.getAttributesList(), "io.direction");
+        int index = java.util.Arrays.asList(WorkloadHistograms.DIRECTIONS).indexOf(direction);
+        if (index < 0 || index >= family.directions) {
+          throw invalid("io.direction '" + direction + "' is not "
+              + (family.directions == 1 ? "all" : "read, write or all"));
+        }
+        checkBuckets(p);
+        interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).workload
+            .add(family, index, p.getBucketCountsList().stream().mapToLong(Long::longValue).toArray());
       }
     }
 

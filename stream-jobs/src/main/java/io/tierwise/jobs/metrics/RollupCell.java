@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The aggregate of one rollup window of one scope, kept by {@link RollupFunction} (a Flink
- * POJO): summed counters, merged latency histograms (front end, and per source), and each reporting volume's latest gauges
+ * POJO): summed counters, merged latency histograms (front end, and per source) and workload histograms, and each reporting volume's latest gauges
  * (the window's occupancy and capacity are their sums over volumes).
  */
 public class RollupCell {
@@ -18,6 +18,8 @@ public class RollupCell {
   public LatencyHistograms latency = new LatencyHistograms();
   /** Cache, peer and datastore I/Os, bytes and latency, summed over the window. */
   public SourceIo sources = new SourceIo();
+  /** The vscsiStats workload histograms merged over the window. */
+  public WorkloadHistograms workload = new WorkloadHistograms();
   /** Volumes that reported in the window. */
   public String[] volumes = new String[0];
   /** Start of the latest interval of each volume that carried gauges, Unix ns. */
@@ -37,6 +39,7 @@ public class RollupCell {
     io.add(m.io);
     latency.add(m.latency);
     sources.add(m.sources);
+    workload.add(m.workload);
     int v = Arrays.asList(volumes).indexOf(m.volumeId);
     if (v < 0) {
       v = volumes.length;

@@ -148,6 +148,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     }
     row.latency = cell.latency.copy();
     row.sources = cell.sources.copy();
+    row.workload = cell.workload.copy();
     return row;
   }
 }

@@ -24,6 +24,8 @@ public class RollupRow {
   public LatencyHistograms latency;
   /** Cache, peer and datastore I/Os, bytes and latency of the window. */
   public SourceIo sources;
+  /** The vscsiStats workload histograms of the window. */
+  public WorkloadHistograms workload;
 
   /** For Flink. */
   public RollupRow() {}

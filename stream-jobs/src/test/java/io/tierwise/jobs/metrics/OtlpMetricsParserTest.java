@@ -221,4 +221,50 @@ class OtlpMetricsParserTest {
     }
     return b.build();
   }
+
+  /** One delta histogram point of {@code family} at interval T0: {@code count} in bucket {@code bucket}. */
+  private static Metric workload(WorkloadHistograms.Family family, String direction, int bucket, long count) {
+    io.opentelemetry.proto.metrics.v1.HistogramDataPoint.Builder p = io.opentelemetry.proto.metrics.v1.HistogramDataPoint
+        .newBuilder().setStartTimeUnixNano(T0).setTimeUnixNano(T0 + 10_000_000_000L).setCount(count)
+        .addAttributes(AgentTelemetry.attr("io.direction", direction));
+    for (long bound : family.bounds) {
+      p.addExplicitBounds(bound);
+    }
+    for (int b = 0; b < family.buckets(); b++) {
+      p.addBucketCounts(b == bucket ? count : 0);
+    }
+    return Metric.newBuilder().setName(family.metric).setHistogram(io.opentelemetry.proto.metrics.v1.Histogram.newBuilder()
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA).addDataPoints(p)).build();
+  }
+
+  @Test
+  void readsTheVscsiStatsWorkloadHistogramsAndWritesThemAsTheRollupsJson() throws Exception {
+    ExportMetricsServiceRequest base = AgentTelemetry.request("h1", "vol-a", interval(T0, 40));
+    ExportMetricsServiceRequest request = base.toBuilder().setResourceMetrics(0, base.getResourceMetrics(0).toBuilder()
+        .setScopeMetrics(0, base.getResourceMetrics(0).getScopeMetrics(0).toBuilder()
+            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE, "all", 17, 213))
+            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE, "read", 10, 4))
+            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "all", 16, 5))
+            .addMetrics(workload(WorkloadHistograms.Family.OUTSTANDING, "write", 0, 547))
+            .addMetrics(workload(WorkloadHistograms.Family.INTERARRIVAL, "all", 1, 163)))).build();
+    IntervalMetrics m = parse(request).get(0);
+    RollupCell cell = new RollupCell();
+    cell.add(m);
+    cell.add(m);
+    String json = io.tierwise.jobs.json.Json.text(io.tierwise.jobs.json.Json.workload(cell.workload));
+    assertThat(json).contains("\"seek_distance\":{\"all\":[" + "0,".repeat(17) + "426,")
+        .contains("\"read\":[" + "0,".repeat(10) + "8,")
+        .contains("\"seek_distance_closest\":{\"all\":[" + "0,".repeat(16) + "10,")
+        .contains("\"outstanding\":{\"write\":[1094," + "0,".repeat(11) + "0]}")
+        .contains("\"interarrival_us\":{\"all\":[0,326," + "0,".repeat(8) + "0]}");
+  }
+
+  @Test
+  void refusesAWorkloadHistogramOfADirectionItsFamilyDoesNotHave() {
+    ExportMetricsServiceRequest base = AgentTelemetry.request("h1", "vol-a", interval(T0, 40));
+    ExportMetricsServiceRequest request = base.toBuilder().setResourceMetrics(0, base.getResourceMetrics(0).toBuilder()
+        .setScopeMetrics(0, base.getResourceMetrics(0).getScopeMetrics(0).toBuilder()
+            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "write", 16, 5)))).build();
+    assertThatThrownBy(() -> parse(request)).hasMessageContaining("io.direction 'write' is not all");
+  }
 }
