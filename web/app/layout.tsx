@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { logOut, switchOrganization } from "./(auth)/actions";
 import { NavLinks } from "@/components/NavLinks";
+import { NavSearch } from "@/components/NavSearch";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { can } from "@/lib/permissions";
 import { NAV } from "@/lib/routes";
@@ -23,10 +24,10 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, colo
 const THEME_SCRIPT = `try{var t=localStorage.getItem(${JSON.stringify(THEME_KEY)});if(t==="light"||t==="dark")document.documentElement.dataset.theme=t}catch(e){}`;
 
 /**
- * The shell: a skip link, the header (product, the main navigation the role may see, the
- * organization (a switcher when the user belongs to several) and user, sign-out, the
- * colour-scheme toggle), then the page. Signed out, only
- * the product name shows.
+ * The shell: a skip link, the header (product, the main navigation the role may see, the search
+ * box (volumes and hosts by name or id) when the role may read volumes, the organization (a
+ * switcher when the user belongs to several) and user, sign-out, the colour-scheme toggle), then
+ * the page. Signed out, only the product name shows.
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const session = await optionalSession();
@@ -46,6 +47,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             Tierwise
           </Link>
           {session && <NavLinks items={items.map(({ href, label }) => ({ href, label }))} label="Main" />}
+          {session && can(session.role, "volumes.read") && <NavSearch />}
           <div className="topbar__end">
             {session && (
               <span className="whoami" data-testid="whoami" data-role={session.role}>

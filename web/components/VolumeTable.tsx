@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { VolumeSort, VolumeSummary } from "@/lib/api-schemas";
 import { formatBytes, formatCount, formatExact, formatPercent, share } from "@/lib/format";
+import { NameOrId } from "./NameOrId";
 
 const SORTABLE: Partial<Record<string, VolumeSort>> = { "I/Os": "ops", "Hit ratio": "hit_ratio", "Working set": "wss" };
 const COLUMNS = ["Volume", "Host", "I/Os", "Read share", "Hit ratio", "Working set", "Recommended tier"];
@@ -44,11 +45,11 @@ export function VolumeTable({ volumes, sort }: { volumes: VolumeSummary[]; sort:
             <tr key={v.volume_id} data-testid="volume-row" data-volume-id={v.volume_id}>
               <td>
                 <Link href={`/volumes/${encodeURIComponent(v.volume_id)}`} className="volume-name">
-                  {v.display_name ?? <code title="pseudonymous volume id">{v.volume_id}</code>}
+                  <NameOrId name={v.display_name} id={v.volume_id} kind="volume" />
                 </Link>
               </td>
               <td>
-                <code title="pseudonymous host id">{v.host_id}</code>
+                <NameOrId name={v.host_display_name} id={v.host_id} kind="host" />
               </td>
               <td className="num" title={formatExact(v.read_ops + v.write_ops)}>
                 {formatCount(v.read_ops + v.write_ops)}

@@ -54,6 +54,8 @@ export const AuditEntry = z.object({
   action: z.string(),
   target_kind: z.string(),
   target_id: z.string(),
+  /** The volume's current name when the target is a named volume, else null. */
+  target_display_name: z.string().nullable(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
   ip: z.string().nullable(),

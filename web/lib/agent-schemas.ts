@@ -29,6 +29,8 @@ export const Agent = z.object({
   name: z.string(),
   /** Keyed hash of the host name (16 hex characters), never the name; null for a seeded credential. */
   host_id: z.string().nullable(),
+  /** The host's name when it opted in (`--send-names`), else null. */
+  host_display_name: z.string().nullable(),
   version: z.string().nullable(),
   created_at: Timestamp,
   enrolled_at: Timestamp.nullable(),

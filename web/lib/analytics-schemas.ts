@@ -210,6 +210,8 @@ export type WhatIfRow = z.infer<typeof WhatIfRow>;
 export const RecommendationItem = RecommendationFields.extend({
   volume_id: z.string(),
   host_id: z.string(),
+  /** The volume's name when its host opted in, else null. */
+  display_name: z.string().nullable(),
   status: z.string(),
   decided_at: Timestamp.nullable(),
   reason: z.string().nullable(),

@@ -45,6 +45,7 @@ export const VolumeSummary = z.object({
   volume_id: z.string(),
   host_id: z.string(),
   display_name: z.string().nullable(),
+  host_display_name: z.string().nullable(),
   read_ops: Count,
   write_ops: Count,
   read_bytes: Bytes,
@@ -146,6 +147,7 @@ export const VolumeDetail = z.object({
   volume_id: z.string(),
   host_id: z.string(),
   display_name: z.string().nullable(),
+  host_display_name: z.string().nullable(),
   io: z.object({
     read_ops: Count,
     write_ops: Count,
@@ -168,3 +170,18 @@ export const VolumeDetail = z.object({
   recommendation: Recommendation.nullable(),
 });
 export type VolumeDetail = z.infer<typeof VolumeDetail>;
+
+/** What GET /v1/search finds: a volume or a host, by part of its name or the start of its id. */
+export const SearchResult = z.object({
+  kind: z.enum(["volume", "host"]),
+  id: z.string(),
+  display_name: z.string().nullable(),
+  /** For a volume, the host it was last seen on, and its name when it opted in; null for a host. */
+  host_id: z.string().nullable(),
+  host_display_name: z.string().nullable(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+/** GET /v1/search: the best matches first (exact name, name prefix, id prefix, the rest). */
+export const SearchResults = z.object({ data: z.array(SearchResult) });
+export type SearchResults = z.infer<typeof SearchResults>;

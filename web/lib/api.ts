@@ -1,5 +1,5 @@
 import "server-only";
-import { FleetSummary, VolumeDetail, VolumePage, VolumePolicy, type VolumeSort } from "./api-schemas";
+import { FleetSummary, SearchResults, VolumeDetail, VolumePage, VolumePolicy, type VolumeSort } from "./api-schemas";
 import { getJson } from "./api-client";
 import { PortalError } from "./errors";
 
@@ -31,4 +31,9 @@ export async function getVolumePolicy(volumeId: string): Promise<VolumePolicy | 
     if (err instanceof PortalError && err.code === "not_found") return null;
     throw err;
   }
+}
+
+/** The volumes and hosts whose name contains `q` or whose id starts with it, best first (GET /v1/search). */
+export function search(q: string, limit = 50): Promise<SearchResults> {
+  return getJson(`/v1/search?${new URLSearchParams({ q, limit: String(limit) })}`, SearchResults);
 }

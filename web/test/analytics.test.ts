@@ -247,7 +247,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
   test("a hostile volume name is text on every page that draws names, in tables and in the map's tooltip", async () => {
     const hostile = seed.volumes.find((v) => v.name === HOSTILE_NAME)!;
     const injected = () => page.evaluate(() => ({ element: document.querySelector('img[src="x"]') !== null, ran: "__xss" in window }));
-    for (const path of ["/fleet?range=6h", "/volumes", `/hosts/${hostile.hostId}?range=6h`, `/volumes/${hostile.volumeId}?range=6h`, "/recommendations"]) {
+    for (const path of ["/fleet?range=6h", "/volumes", `/hosts/${hostile.hostId}?range=6h`, `/volumes/${hostile.volumeId}?range=6h`, "/recommendations", "/search?q=sql-log"]) {
       await page.goto(`${env.TIERWISE_WEB_URL}${path}`);
       await page.waitForLoadState("networkidle");
       assert.deepEqual(await injected(), { element: false, ran: false }, `${path}: the name's markup is not a DOM element`);

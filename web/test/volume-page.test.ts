@@ -61,7 +61,7 @@ describe("volume pages in headless Chromium", { timeout: 180_000 }, () => {
     const row = page.locator(`[data-testid="volume-row"][data-volume-id="${seeded.volumeId}"]`);
     assert.equal(await row.count(), 1, "the seeded volume has one row");
     const cells = await row.locator("td").allTextContents();
-    assert.deepEqual(cells, [VOLUME.displayName, seeded.hostId, "43.2M", "80.0%", "77.2%", "3.25 GiB", "4 GiB"]);
+    assert.deepEqual(cells, [VOLUME.displayName, VOLUME.hostName, "43.2M", "80.0%", "77.2%", "3.25 GiB", "4 GiB"]);
     const cookies = await browser.context.cookies(env.TIERWISE_WEB_URL);
     assert.deepEqual(cookies.filter((c) => c.name === "tw_session").map((c) => [c.httpOnly, c.sameSite]), [[true, "Lax"]], "the session cookie is httpOnly, SameSite=Lax");
     assert.ok(!(await page.content()).includes(cookies.find((c) => c.name === "tw_session")!.value), "the session token never appears in the page");

@@ -17,6 +17,7 @@ export type Cluster = Schemas['ClusterDto'];
 export type ClusterWorkingSet = Schemas['ClusterWorkingSetDto'];
 export type VolumeSummary = Schemas['VolumeSummaryDto'];
 export type VolumeDetail = Schemas['VolumeDetailDto'];
+export type Workload = Schemas['WorkloadDto'];
 export type Policy = Schemas['PolicyDto'];
 export type DesiredPolicy = NonNullable<paths['/v1/volumes/{volumeId}/policy']['put']['requestBody']>['content']['application/json'];
 export type Recommendation = Schemas['RecommendationItemDto'];
@@ -30,6 +31,8 @@ export type Agent = Schemas['AgentDto'];
 export type EnrollmentToken = Schemas['EnrollmentTokenDto'];
 export type CreatedEnrollmentToken = Schemas['CreatedEnrollmentTokenDto'];
 export type CreateEnrollmentToken = NonNullable<paths['/v1/enrollment-tokens']['post']['requestBody']>['content']['application/json'];
+export type SearchResult = Schemas['SearchResultDto'];
+export type SearchResults = Schemas['SearchResultsDto'];
 
 export type HostListQuery = QueryOf<'/v1/hosts'>;
 export type ClusterListQuery = QueryOf<'/v1/clusters'>;
@@ -41,6 +44,9 @@ export type AuditListQuery = QueryOf<'/v1/audit-log'>;
 export type AgentListQuery = QueryOf<'/v1/agents'>;
 export type EnrollmentTokenListQuery = QueryOf<'/v1/enrollment-tokens'>;
 export type MetricsExportQuery = QueryOf<'/v1/volumes/{volumeId}/metrics/export'>;
+export type WorkloadQuery = QueryOf<'/v1/volumes/{volumeId}/workload'>;
+/** Options of a search besides its text. */
+export type SearchOptions = Omit<QueryOf<'/v1/search'>, 'q'>;
 
 /** Options of a POST: the Idempotency-Key (default: a new UUID, so the SDK's own retries are safe). */
 export interface PostOptions {
@@ -96,6 +102,13 @@ export class Tierwise {
     });
   }
 
+  /**
+   * The tenant's volumes and hosts whose display name contains `q` (case-insensitive, % and _
+   * literal) or whose id starts with it, best first (exact name, name prefix, id prefix, then
+   * the rest); at most `limit` (default 20, at most 50).
+   */
+  readonly search = (q: string, options: SearchOptions = {}): Promise<SearchResults> => unwrap(this.raw.GET('/v1/search', { params: { query: { ...options, q } } }));
+
   readonly fleet = {
     /** Inventory counts and I/O totals of the tenant. */
     summary: (): Promise<FleetSummary> => unwrap(this.raw.GET('/v1/fleet/summary')),
@@ -129,6 +142,9 @@ export class Tierwise {
     /** The 10-second interval metrics over [from, to) (at most 7 days) as CSV text with a header line. */
     exportMetricsCsv: (volumeId: string, query: MetricsExportQuery = {}): Promise<string> =>
       unwrap(this.raw.GET('/v1/volumes/{volumeId}/metrics/export', { params: { path: { volumeId }, query }, parseAs: 'text' })) as Promise<string>,
+    /** The vscsiStats histograms (seek distance, outstanding I/Os, interarrival) over [from, to), default the last 24 hours, and how random the I/O is. */
+    workload: (volumeId: string, query: WorkloadQuery = {}): Promise<Workload> =>
+      unwrap(this.raw.GET('/v1/volumes/{volumeId}/workload', { params: { path: { volumeId }, query } })),
   };
 
   readonly recommendations = {

@@ -40,6 +40,9 @@ import { RecommendationController } from './recommendations/recommendation.contr
 import { RecommendationHistoryController } from './recommendations/recommendation-history.controller.js';
 import { RecommendationRepository } from './recommendations/recommendation.repository.js';
 import { RecommendationService } from './recommendations/recommendation.service.js';
+import { SearchController } from './search/search.controller.js';
+import { SearchRepository } from './search/search.repository.js';
+import { SearchService } from './search/search.service.js';
 import { FleetRepository } from './fleet/fleet.repository.js';
 import { VolumeRepository } from './volumes/volume.repository.js';
 import { FleetService } from './fleet/fleet.service.js';
@@ -51,6 +54,7 @@ import { WorkingSetHistoryService } from './series/working-set-history.service.j
 import { SeriesController } from './series/series.controller.js';
 import { SeriesRepository } from './series/series.repository.js';
 import { SeriesService } from './series/series.service.js';
+import { WorkloadModule } from './workload/workload.module.js';
 
 /** Window of the rate limit, milliseconds. */
 const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -65,6 +69,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     AuditModule,
     AgentsModule,
     NotificationsModule,
+    WorkloadModule,
     ThrottlerModule.forRootAsync({
       inject: [TIERWISE_ENV],
       useFactory: (env: Env<'TIERWISE_API_RATE_LIMIT_PER_MINUTE'>) => ({
@@ -87,6 +92,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     SeriesController,
     OverviewController,
     WorkingSetHistoryController,
+    SearchController,
     InstallController,
   ],
   providers: [
@@ -118,6 +124,8 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     SeriesService,
     OverviewService,
     WorkingSetHistoryService,
+    SearchRepository,
+    SearchService,
   ],
 })
 export class AppModule {}

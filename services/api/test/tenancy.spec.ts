@@ -18,8 +18,9 @@
  * B's markers are its volume id, host id, volume name, a read-ops figure found nowhere else,
  * the id of its admin key, its members' e-mail addresses and names, and its invitation's address.
  * A new route that forgot tenant scoping leaks B's markers or changes B, and this suite fails
- * naming the route. A new path parameter without an entry in PATH_IDS, or a new request body
- * without an entry in BODIES, fails too, asking for one.
+ * naming the route. A new path parameter without an entry in PATH_IDS, a new required query
+ * parameter of an authenticated route without one in QUERIES, or a new request body without an
+ * entry in BODIES, fails too, asking for one.
  */
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -107,6 +108,16 @@ const PATH_IDS: Readonly<Record<string, (t: SeededTenant) => string>> = {
 };
 
 /**
+ * The query of operations with required query parameters, naming the tenant's resources. A
+ * required query parameter of an authenticated route without an entry here fails, asking for one.
+ * The search text matches both tenants' volume names (`wall-a-…`, `wall-b-…`): only the caller's
+ * may show.
+ */
+const QUERIES: Readonly<Record<string, (t: SeededTenant) => Record<string, string>>> = {
+  'GET /v1/search': () => ({ q: 'wall-' }),
+};
+
+/**
  * A body for operations whose schema examples cannot name the tenant's resources (others get
  * one built from their examples); `names`: the body names that resource, so another tenant gets
  * 404. A route whose path names B's resource but answers 400 to A fails below: give it a valid
@@ -133,11 +144,23 @@ interface Operation {
   path: string;
   credentials: Credential[];
   body?: BodySchema;
+  /** Names of its required query parameters. */
+  requiredQuery: string[];
 }
 
 /** The part of an OpenAPI 3 document this suite reads. */
 interface OpenApiPaths {
-  paths: Record<string, Record<string, { security?: Record<string, unknown>[]; requestBody?: { content: Record<string, { schema: BodySchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: Record<string, unknown>[];
+        requestBody?: { content: Record<string, { schema: BodySchema }> };
+        parameters?: { name: string; in: string; required?: boolean }[];
+      }
+    >
+  >;
 }
 
 /** Every operation of an OpenAPI 3 document. */
@@ -150,21 +173,32 @@ function operations(document: OpenApiPaths): Operation[] {
         path,
         credentials: (operation.security ?? []).flatMap((scheme) => Object.keys(scheme)) as Credential[],
         body: operation.requestBody?.content['application/json']?.schema,
+        requiredQuery: (operation.parameters ?? []).filter((p) => p.in === 'query' && p.required).map((p) => p.name),
       })),
   );
 }
 
 const label = (o: Operation): string => `${o.method} ${o.path}`;
 
-/** The operation's path with each `{param}` replaced by the tenant's id of it. */
+/**
+ * The operation's path with each `{param}` replaced by the tenant's id of it, and its query
+ * (QUERIES) when it has required query parameters (an anonymous route goes without: it may
+ * answer 400, never anything of a tenant).
+ */
 function pathOf(operation: Operation, owner: SeededTenant): string {
-  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = PATH_IDS[name];
     if (!id) {
       throw new Error(`${label(operation)}: no tenant id for path parameter '${name}'; seed one and add it to PATH_IDS`);
     }
     return encodeURIComponent(id(owner));
   });
+  const query = QUERIES[label(operation)]?.(owner);
+  const missing = operation.requiredQuery.filter((name) => query?.[name] === undefined);
+  if (missing.length > 0 && operation.credentials.length > 0) {
+    throw new Error(`${label(operation)}: no value for required query parameter(s) ${missing.join(', ')}; add them to QUERIES`);
+  }
+  return query ? `${path}?${new URLSearchParams(query)}` : path;
 }
 
 /**
@@ -350,6 +384,7 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
         `PUT /v1/volumes/{volumeId}/policy ${both}`,
         `GET /v1/volumes/{volumeId}/metrics/export ${both}`,
         `GET /v1/recommendations ${both}`,
+        `GET /v1/search ${both}`,
         `GET /v1/recommendations/{volumeId} ${both}`,
         `GET /v1/volumes/{volumeId}/recommendations/history ${both}`,
         `POST /v1/recommendations/{volumeId}/apply ${both}`,

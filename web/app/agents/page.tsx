@@ -100,7 +100,7 @@ export default definePage({ permission: "agents.read" }, async ({ searchParams, 
               {a.name}
               {a.host_id && (
                 <div className="muted small">
-                  host <code>{a.host_id}</code>
+                  host {a.host_display_name ? <>{a.host_display_name} (<code>{a.host_id}</code>)</> : <code>{a.host_id}</code>}
                 </div>
               )}
             </td>

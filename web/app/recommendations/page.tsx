@@ -2,13 +2,14 @@ import type { Metadata } from "next";
 import "@/app/analytics.css";
 import Link from "next/link";
 import { DataTable } from "@/components/AdminBlocks";
+import { NameOrId } from "@/components/NameOrId";
 import { listRecommendations } from "@/lib/analytics-api";
 import { formatBytes, formatPercent, formatRate, formatTimestamp } from "@/lib/format";
 import { definePage } from "@/lib/page";
 
 export const metadata: Metadata = { title: "Recommendations" };
 
-/** /recommendations: every volume's current tier recommendation with its status, newest first. */
+/** /recommendations: every volume's current tier recommendation with its status, newest first; volumes by name where known. */
 export default definePage({ permission: "recommendations.read" }, async () => {
   const page = await listRecommendations();
   return (
@@ -23,7 +24,7 @@ export default definePage({ permission: "recommendations.read" }, async () => {
           <tr key={r.volume_id} data-testid="recommendation-row" data-volume-id={r.volume_id}>
             <th scope="row">
               <Link href={`/recommendations/${r.volume_id}`}>
-                <code>{r.volume_id}</code>
+                <NameOrId name={r.display_name} id={r.volume_id} kind="volume" />
               </Link>
             </th>
             <td>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { DataTable } from "@/components/AdminBlocks";
+import { NameOrId } from "@/components/NameOrId";
 import type { OverviewVolume } from "@/lib/analytics-schemas";
 import { formatCount, formatLatency, formatRate } from "@/lib/format";
 
@@ -14,7 +15,7 @@ export function TopVolumes({ volumes, caption, testId, query }: { volumes: Overv
       rows={volumes.map((v) => (
         <tr key={v.volume_id}>
           <th scope="row">
-            <Link href={{ pathname: `/volumes/${v.volume_id}`, query }}>{v.display_name ?? <code>{v.volume_id}</code>}</Link>
+            <Link href={{ pathname: `/volumes/${v.volume_id}`, query }}><NameOrId name={v.display_name} id={v.volume_id} kind="volume" /></Link>
           </th>
           <td className="num">{formatCount(v.iops)}</td>
           <td className="num">{formatRate(v.bytes_per_s)}</td>

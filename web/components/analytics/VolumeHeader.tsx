@@ -13,7 +13,7 @@ export function VolumeHeader({ volume, current, keep }: { volume: VolumeDetail; 
         {volume.display_name ?? <code title="pseudonymous volume id">{volume.volume_id}</code>}
       </h1>
       <p className="muted">
-        Host <code>{volume.host_id}</code>
+        Host {volume.host_display_name ? <>{volume.host_display_name} (<code>{volume.host_id}</code>)</> : <code>{volume.host_id}</code>}
         {volume.display_name && (
           <>
             {" · "}id <code>{volume.volume_id}</code>

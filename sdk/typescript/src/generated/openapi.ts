@@ -389,6 +389,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Volumes and hosts whose display name contains q (case-insensitive) or whose id starts with q */
+        get: operations["SearchController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1038,6 +1055,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/volumes/{volumeId}/workload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A volume's vscsiStats workload histograms over a period: seek distance, outstanding I/Os, interarrival time, and how random its I/O is
+         * @description Merged from the rollups (bucket counts added) at the coarsest resolution that gives 24 windows of the period; the bounds are vscsiStats' own (proto/METRICS.md).
+         */
+        get: operations["WorkloadController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1301,6 +1338,8 @@ export interface components {
             host_id: string;
             /** @description volume name, only when the host opted in */
             display_name: string | null;
+            /** @description name of the host, only when it opted in */
+            host_display_name: string | null;
             /** @description front-end read I/Os */
             read_ops: number;
             /** @description front-end write I/Os */
@@ -1435,7 +1474,10 @@ export interface components {
         VolumeDetailDto: {
             volume_id: string;
             host_id: string;
+            /** @description volume name, only when the host opted in */
             display_name: string | null;
+            /** @description name of the host, only when it opted in */
+            host_display_name: string | null;
             io: components["schemas"]["VolumeIoDto"];
             cache: components["schemas"]["VolumeCacheDto"];
             /** @description read bins then write bins, in increasing size */
@@ -1544,6 +1586,8 @@ export interface components {
             };
             volume_id: string;
             host_id: string;
+            /** @description volume name, only when the host opted in (--send-names) */
+            display_name: string | null;
             /** @enum {string} */
             status: "open" | "applied" | "dismissed";
             /**
@@ -2019,6 +2063,25 @@ export interface components {
             points: components["schemas"]["WorkingSetPointDto"][];
             volume_id: string;
         };
+        SearchResultDto: {
+            /**
+             * @description what was found
+             * @enum {string}
+             */
+            kind: "volume" | "host";
+            /** @description pseudonymous id (hex): volume_id or host_id */
+            id: string;
+            /** @description name the agent sent (--send-names), null when the host did not opt in */
+            display_name: string | null;
+            /** @description for a volume, the host it was last seen on; null for a host */
+            host_id: string | null;
+            /** @description for a volume, its host's name when the host opted in; null otherwise */
+            host_display_name: string | null;
+        };
+        SearchResultsDto: {
+            /** @description exact name matches first, then names starting with q, then ids starting with q, then names containing q; by name (unnamed last), then id */
+            data: components["schemas"]["SearchResultDto"][];
+        };
         HealthDto: {
             /** @constant */
             status: "ok";
@@ -2123,6 +2186,8 @@ export interface components {
             target_kind: string;
             /** @description id of the changed thing */
             target_id: string;
+            /** @description the volume's current name when the target is a volume whose host opted in to names; null otherwise */
+            target_display_name: string | null;
             /** @description summary of the target before the change (null when created) */
             before: {
                 [key: string]: unknown;
@@ -2242,6 +2307,8 @@ export interface components {
             name: string;
             /** @description keyed hash of the host name (16 hex characters); null for a credential made by the seed command */
             host_id: string | null;
+            /** @description name of the host, only when it opted in (--send-names) */
+            host_display_name: string | null;
             /** @description agent version (the last reported, else the enrolled one) */
             version: string | null;
             /** Format: date-time */
@@ -2420,6 +2487,45 @@ export interface components {
         };
         DeliveryAttemptListDto: {
             data: components["schemas"]["DeliveryAttemptDto"][];
+        };
+        WorkloadHistogramDto: {
+            /** @description vscsiStats' bucket upper bounds, inclusive (proto/METRICS.md); the last count is above the last bound */
+            bounds: number[];
+            /** @description bucket counts over every command (one more than bounds) */
+            all: number[] | null;
+            /** @description bucket counts over reads (from the previous read, reads in flight, ...); null for the closest-of-16 family */
+            read: number[] | null;
+            /** @description bucket counts over writes; null for the closest-of-16 family */
+            write: number[] | null;
+        };
+        RandomnessDto: {
+            /** @description commands with a previous one (the seek-distance histogram over all commands) */
+            commands: number;
+            /** @description share of commands that start at the sector after the previous one ended (distance 1: sequential) */
+            sequential_share: number;
+            /** @description share of commands within 128 sectors (64 KiB) of where the previous one ended: distance in (-128, 128] */
+            within_128_sectors_share: number;
+        };
+        WorkloadDto: {
+            volume_id: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description rollup resolution read (10s, 1m, 1h, 1d) */
+            resolution: string;
+            /** @description rollup windows of the period that had data */
+            windows: number;
+            /** @description distance in sectors from the end of the previous command (read: previous read; write: previous write) */
+            seek_distance: components["schemas"]["WorkloadHistogramDto"];
+            /** @description distance in sectors from the closest of the previous 16 commands (all only) */
+            seek_distance_closest: components["schemas"]["WorkloadHistogramDto"];
+            /** @description I/Os in flight when a new one was issued, itself included */
+            outstanding: components["schemas"]["WorkloadHistogramDto"];
+            /** @description microseconds since the previous command was issued */
+            interarrival_us: components["schemas"]["WorkloadHistogramDto"];
+            /** @description null without seek distances in the period */
+            randomness: components["schemas"]["RandomnessDto"] | null;
         };
     };
     responses: never;
@@ -4496,6 +4602,80 @@ export interface operations {
             };
             /** @description the tenant has no such volume */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SearchController_search: {
+        parameters: {
+            query: {
+                /** @description text to find: part of a display name (case-insensitive; % and _ are literal), or the start of a pseudonymous id (hex) */
+                q: string;
+                /** @description results wanted, 1-50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResultsDto"];
+                };
+            };
+            /** @description q missing, empty, longer than 100 characters or with control characters; malformed limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8454,6 +8634,92 @@ export interface operations {
                 };
                 content: {
                     "text/html": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    WorkloadController_get: {
+        parameters: {
+            query?: {
+                /** @description start of the period, ISO 8601 (default: `to` minus 24 hours) */
+                from?: string;
+                /** @description end of the period, exclusive, ISO 8601 (default: now) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description pseudonymous volume id */
+                volumeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkloadDto"];
+                };
+            };
+            /** @description malformed volumeId, from or to */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description too_many_requests: the credential spent its rate limit */

@@ -7,6 +7,7 @@ export interface AgentRow {
   id: string;
   name: string;
   host_id: string | null;
+  host_display_name: string | null;
   version: string | null;
   created_at: Date;
   enrolled_at: Date | null;
@@ -55,6 +56,7 @@ export class AgentDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: String, nullable: true, description: 'keyed hash of the host name (16 hex characters); null for a credential made by the seed command' }) host_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'name of the host, only when it opted in (--send-names)' }) host_display_name!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'agent version (the last reported, else the enrolled one)' }) version!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when it enrolled with an enrollment token' }) enrolled_at!: string | null;
@@ -71,6 +73,7 @@ export function mapAgent(row: AgentRow): AgentDto {
     id: row.id,
     name: row.name,
     host_id: row.host_id,
+    host_display_name: row.host_display_name,
     version: row.version,
     created_at: row.created_at.toISOString(),
     enrolled_at: row.enrolled_at?.toISOString() ?? null,

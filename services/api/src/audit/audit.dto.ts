@@ -12,6 +12,8 @@ export interface AuditRow {
   action: string;
   target_kind: string;
   target_id: string;
+  /** The volume's name when the target is a volume with one (its current name). */
+  target_display_name: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ip: string | null;
@@ -40,6 +42,8 @@ export class AuditEntryDto {
   @ApiProperty({ example: 'volume_policy.set', description: '<target kind>.<verb>' }) action!: string;
   @ApiProperty({ example: 'volume' }) target_kind!: string;
   @ApiProperty({ description: 'id of the changed thing' }) target_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: "the volume's current name when the target is a volume whose host opted in to names; null otherwise" })
+  target_display_name!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'summary of the target before the change (null when created)' })
   before!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'summary of the target after the change (null when deleted)' })
@@ -58,6 +62,7 @@ export function mapAuditEntry(row: AuditRow): AuditEntryDto {
     action: row.action,
     target_kind: row.target_kind,
     target_id: row.target_id,
+    target_display_name: row.target_display_name,
     before: row.before,
     after: row.after,
     ip: row.ip,

@@ -40,13 +40,15 @@ export class AuditRepository {
   /** Entries of the tenant, newest first, keyset-paginated on id. */
   async list(db: Queryable, tenantId: string, filter: AuditFilter, limit: number): Promise<AuditRow[]> {
     const { rows } = await db.query<AuditRow>(
-      `SELECT id::text, at, actor_kind, actor_id, action, target_kind, target_id, before, after, host(ip) AS ip, user_agent
-         FROM audit_log
-        WHERE tenant_id = $1
-          AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR action = $3)
-          AND ($4::uuid IS NULL OR actor_id = $4) AND ($5::text IS NULL OR target_id = $5)
-          AND ($6::timestamptz IS NULL OR at >= $6)
-        ORDER BY id DESC
+      `SELECT a.id::text, a.at, a.actor_kind, a.actor_id, a.action, a.target_kind, a.target_id, v.display_name AS target_display_name,
+              a.before, a.after, host(a.ip) AS ip, a.user_agent
+         FROM audit_log a
+         LEFT JOIN volumes v ON a.target_kind = 'volume' AND v.tenant_id = a.tenant_id AND v.volume_id = a.target_id
+        WHERE a.tenant_id = $1
+          AND ($2::bigint IS NULL OR a.id < $2) AND ($3::text IS NULL OR a.action = $3)
+          AND ($4::uuid IS NULL OR a.actor_id = $4) AND ($5::text IS NULL OR a.target_id = $5)
+          AND ($6::timestamptz IS NULL OR a.at >= $6)
+        ORDER BY a.id DESC
         LIMIT $7`,
       [tenantId, filter.beforeId ?? null, filter.action ?? null, filter.actorId ?? null, filter.targetId ?? null, filter.since ?? null, limit],
     );

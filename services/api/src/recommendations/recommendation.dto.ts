@@ -14,6 +14,7 @@ export type RecommendationStatus = (typeof RECOMMENDATION_STATUSES)[number];
 export interface RecommendationListRow extends RecommendationRow {
   volume_id: string;
   host_id: string;
+  display_name: string | null;
   status: RecommendationStatus;
   decided_at: Date | null;
   reason: string | null;
@@ -59,6 +60,7 @@ export type DismissRecommendation = z.output<typeof dismissRecommendationSchema>
 export class RecommendationItemDto extends RecommendationDto {
   @ApiProperty() volume_id!: string;
   @ApiProperty() host_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'volume name, only when the host opted in (--send-names)' }) display_name!: string | null;
   @ApiProperty({ enum: RECOMMENDATION_STATUSES }) status!: RecommendationStatus;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when it was applied or dismissed' }) decided_at!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'the reason given when dismissed' }) reason!: string | null;
@@ -84,6 +86,7 @@ export function mapRecommendation(row: RecommendationListRow): RecommendationIte
   return {
     volume_id: row.volume_id,
     host_id: row.host_id,
+    display_name: row.display_name,
     ...mapRecommendationFields(row),
     status: row.status,
     decided_at: row.decided_at?.toISOString() ?? null,

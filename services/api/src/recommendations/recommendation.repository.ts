@@ -4,9 +4,9 @@ import type { Actor } from '../identity/principal.js';
 import { RECOMMENDATION_COLUMNS } from '../volumes/volume.dto.js';
 import type { RecommendationHistoryRow, RecommendationListRow, RecommendationStatus } from './recommendation.dto.js';
 
-/** Recommendations with their volume's host and the decision on their current version; $1 = tenant. */
+/** Recommendations with their volume's host and name and the decision on their current version; $1 = tenant. */
 const RECOMMENDATIONS = `
-  SELECT r.volume_id, v.host_id, ${RECOMMENDATION_COLUMNS},
+  SELECT r.volume_id, v.host_id, v.display_name, ${RECOMMENDATION_COLUMNS},
          coalesce(d.decision, 'open') AS status, d.decided_at, d.reason
     FROM recommendations r
     JOIN volumes v ON v.tenant_id = r.tenant_id AND v.volume_id = r.volume_id

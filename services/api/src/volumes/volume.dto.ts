@@ -20,6 +20,7 @@ export interface VolumeRow extends IoCountersRow {
   volume_id: string;
   host_id: string;
   display_name: string | null;
+  host_display_name: string | null;
   last_seen: Date;
   read_hit_ratio: number | null;
   first_interval: Date | null;
@@ -110,6 +111,8 @@ export class VolumeSummaryDto {
   host_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'volume name, only when the host opted in' })
   display_name!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'name of the host, only when it opted in' })
+  host_display_name!: string | null;
   @ApiProperty({ description: 'front-end read I/Os' })
   read_ops!: number;
   @ApiProperty({ description: 'front-end write I/Os' })
@@ -250,7 +253,8 @@ export class RecommendationDto extends PredictionDto {
 export class VolumeDetailDto {
   @ApiProperty() volume_id!: string;
   @ApiProperty() host_id!: string;
-  @ApiProperty({ type: String, nullable: true }) display_name!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'volume name, only when the host opted in' }) display_name!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'name of the host, only when it opted in' }) host_display_name!: string | null;
   @ApiProperty({ type: VolumeIoDto }) io!: VolumeIoDto;
   @ApiProperty({ type: VolumeCacheDto }) cache!: VolumeCacheDto;
   @ApiProperty({ type: [BlockSizeDto], description: 'read bins then write bins, in increasing size' }) block_sizes!: BlockSizeDto[];
@@ -266,6 +270,7 @@ export function mapVolumeSummary(row: VolumeRow): VolumeSummaryDto {
     volume_id: row.volume_id,
     host_id: row.host_id,
     display_name: row.display_name,
+    host_display_name: row.host_display_name,
     read_ops: row.read_ops,
     write_ops: row.write_ops,
     read_bytes: row.read_bytes,
@@ -291,6 +296,7 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
     volume_id: volume.volume_id,
     host_id: volume.host_id,
     display_name: volume.display_name,
+    host_display_name: volume.host_display_name,
     io: {
       read_ops: volume.read_ops,
       write_ops: volume.write_ops,

@@ -15,9 +15,9 @@ const SORT_KEYS: Readonly<Record<VolumeSort, string>> = {
   hit_ratio: 'coalesce(hit_ratio, -1)',
 };
 
-/** Volumes with their I/O totals, working set ($2 = window) and recommendation; $1 = tenant. */
+/** Volumes with their host's name, I/O totals, working set ($2 = window) and recommendation; $1 = tenant. */
 const VOLUMES = `
-  SELECT v.volume_id, v.host_id, v.display_name, v.last_seen,
+  SELECT v.volume_id, v.host_id, v.display_name, h.display_name AS host_display_name, v.last_seen,
          coalesce(s.read_ops, 0)::float8 AS read_ops, coalesce(s.write_ops, 0)::float8 AS write_ops,
          coalesce(s.read_bytes, 0)::float8 AS read_bytes, coalesce(s.write_bytes, 0)::float8 AS write_bytes,
          coalesce(s.cache_hits, 0)::float8 AS cache_hits, coalesce(s.cache_misses, 0)::float8 AS cache_misses,
@@ -27,6 +27,7 @@ const VOLUMES = `
          s.first_interval, s.last_interval,
          ws.wss_bytes::float8 AS wss_bytes, r.tier_bytes::float8 AS recommended_tier_bytes
     FROM volumes v
+    LEFT JOIN hosts h ON h.tenant_id = v.tenant_id AND h.host_id = v.host_id
     LEFT JOIN volume_io_stats s ON s.tenant_id = v.tenant_id AND s.volume_id = v.volume_id
     LEFT JOIN volume_working_sets ws ON ws.tenant_id = v.tenant_id AND ws.volume_id = v.volume_id AND ws.window_name = $2
     LEFT JOIN recommendations r ON r.tenant_id = v.tenant_id AND r.volume_id = v.volume_id

@@ -55,6 +55,7 @@ describe('VolumeService (real PostgreSQL)', () => {
       volume_id: volumeId,
       host_id: hostId,
       display_name: 'sql-data',
+      host_display_name: null,
       io: {
         read_ops: 9_000_000_000_000,
         write_ops: 400,

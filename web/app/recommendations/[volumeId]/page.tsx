@@ -5,6 +5,7 @@ import { PolicyState } from "@/components/analytics/PolicyState";
 import { PredictedVsMeasured } from "@/components/analytics/PredictedVsMeasured";
 import { RecommendationDecision } from "@/components/analytics/RecommendationDecision";
 import { WhatIf } from "@/components/analytics/WhatIf";
+import { NameOrId } from "@/components/NameOrId";
 import { StatTile } from "@/components/StatTile";
 import { getPolicy, getRecommendation, getRecommendationHistory } from "@/lib/analytics-api";
 import { WhatIfRow } from "@/lib/analytics-schemas";
@@ -35,8 +36,13 @@ export default definePage<{ volumeId: string }>({ permission: "recommendations.r
       <h1>
         {formatBytes(r.tier_bytes)} {r.media.toUpperCase()} {r.policy}
         {r.replicas > 0 ? ` +${r.replicas} peer` : ""}
-        {r.eviction ? `, ${r.eviction.toUpperCase()} eviction` : ""} for <code>{volumeId}</code>
+        {r.eviction ? `, ${r.eviction.toUpperCase()} eviction` : ""} for <NameOrId name={r.display_name} id={r.volume_id} kind="volume" />
       </h1>
+      {r.display_name && (
+        <p className="muted">
+          Volume id <code data-testid="volume-id">{r.volume_id}</code>
+        </p>
+      )}
       <p className="muted">
         Status <span className={`status status--${r.status}`} data-testid="recommendation-status">{r.status}</span>
         {r.decided_at ? ` since ${formatTimestamp(r.decided_at)}` : ""} · computed {formatTimestamp(r.created_at)} from the {r.window_name} window

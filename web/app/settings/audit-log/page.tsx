@@ -62,7 +62,10 @@ export default definePage({ permission: "audit.read" }, async ({ searchParams })
               {e.actor.kind === "user" ? (names.get(e.actor.id) ?? "former member") : "API key"} <code className="small">{e.actor.id.slice(0, 8)}</code>
             </td>
             <td>
-              {e.target_kind} <code className="small">{e.target_id.slice(0, 12)}</code>
+              {e.target_kind} {e.target_display_name && <>{e.target_display_name} </>}
+              <code className="small" title={e.target_id}>
+                {e.target_id.slice(0, 12)}
+              </code>
             </td>
             <td className="wrap">
               <ul className="change-list">

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
+import { INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import type { Principal } from '../identity/principal.js';
+import { planSeries } from '../series/resolution.js';
+import { periodOf } from '../series/series.query.js';
+import type { RandomnessDto, WorkloadDto, WorkloadHistogramDto, WorkloadQuery } from './workload.dto.js';
+import { type WorkloadCells, WorkloadRepository } from './workload.repository.js';
+
+/** Windows the period is read in at least (the resolution is the coarsest giving this many). */
+const MIN_WINDOWS = 24;
+const DIRECTIONS = ['all', 'read', 'write'] as const;
+
+/** The families of metric_rollups.workload and their bounds (proto/METRICS.md). */
+const FAMILIES = {
+  seek_distance: SEEK_DISTANCE_BOUNDS_SECTORS,
+  seek_distance_closest: SEEK_DISTANCE_BOUNDS_SECTORS,
+  outstanding: OUTSTANDING_IOS_BOUNDS,
+  interarrival_us: INTERARRIVAL_BOUNDS_US,
+} as const;
+type Family = keyof typeof FAMILIES;
+
+/** The family's counts per direction added over the windows; a direction no window had stays null. */
+function merge(windows: WorkloadCells[], family: Family): WorkloadHistogramDto {
+  const bounds = FAMILIES[family];
+  const merged: WorkloadHistogramDto = { bounds: [...bounds], all: null, read: null, write: null };
+  for (const cells of windows) {
+    for (const direction of DIRECTIONS) {
+      const counts = cells[family]?.[direction];
+      if (counts?.length !== bounds.length + 1) continue;
+      const into = (merged[direction] ??= new Array<number>(bounds.length + 1).fill(0));
+      counts.forEach((c, i) => (into[i] += c));
+    }
+  }
+  return merged;
+}
+
+/**
+ * The randomness of a volume's I/O from the seek distances over all commands: the share at
+ * distance 1 (sequential: vscsiStats counts from the previous command's last sector) and within
+ * (-128, 128] sectors. Null without commands.
+ */
+export function randomnessOf(seek: number[] | null): RandomnessDto | null {
+  const commands = seek?.reduce((a, b) => a + b, 0) ?? 0;
+  if (!seek || commands === 0) return null;
+  const bounds = SEEK_DISTANCE_BOUNDS_SECTORS;
+  const near = seek.slice(bounds.indexOf(-128) + 1, bounds.indexOf(128) + 1).reduce((a, b) => a + b, 0);
+  return { commands, sequential_share: seek[bounds.indexOf(1)] / commands, within_128_sectors_share: near / commands };
+}
+
+@Injectable()
+export class WorkloadService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly workload: WorkloadRepository,
+  ) {}
+
+  /**
+   * The volume's vscsiStats histograms over the period, merged from its rollup windows.
+   * @throws ApiError not_found when the tenant has no such volume.
+   */
+  get(auth: Principal, volumeId: string, query: WorkloadQuery, now = new Date()): Promise<WorkloadDto> {
+    const { from, to } = periodOf(query, now);
+    const { resolution } = planSeries(from, to, MIN_WINDOWS, now);
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      if (!(await this.workload.exists(db, auth.tenantId, volumeId))) {
+        throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
+      }
+      const windows = await this.workload.windows(db, auth.tenantId, { volumeId, resolution, from, to });
+      const seek = merge(windows, 'seek_distance');
+      return {
+        volume_id: volumeId,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        resolution,
+        windows: windows.length,
+        seek_distance: seek,
+        seek_distance_closest: merge(windows, 'seek_distance_closest'),
+        outstanding: merge(windows, 'outstanding'),
+        interarrival_us: merge(windows, 'interarrival_us'),
+        randomness: randomnessOf(seek.all),
+      };
+    });
+  }
+}
