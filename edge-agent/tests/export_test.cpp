@@ -2,6 +2,7 @@
 // real HTTP receiver on 127.0.0.1 (headers, body, retries, rejections), and the
 // per-volume exporter replay and serve share.
 #include <chrono>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -211,6 +212,105 @@ TEST(OtlpMetricsTest, LatencyAsExponentialHistogramsAndTheBusiestSecond) {
   EXPECT_EQ(find_metric(scope, "tierwise.io.bytes.peak")->gauge().data_points(0).as_int(), 4096 + 65536);
   EXPECT_DOUBLE_EQ(find_metric(scope, "tierwise.io.latency.peak")->gauge().data_points(0).as_double(), 451.5);
   EXPECT_EQ(ops->gauge().data_points(1).as_int(), 1);  // the write
+}
+
+// The vscsiStats families (proto/METRICS.md): each with exactly the
+// contract's bounds and one count more, points by io.direction read, write
+// and all (all only for the closest seek), no sum on the seek distances.
+TEST(OtlpMetricsTest, VscsiStatsFamiliesCarryTheContractsBounds) {
+  telemetry::VolumeCollector c;
+  c.record_issue(Direction::kRead, 0, 7, 1'000'000);
+  c.record_outstanding(Direction::kRead, 1, 1);
+  c.record_issue(Direction::kRead, 8, 15, 1'003'000);      // sequential: bucket "1", 3 us
+  c.record_outstanding(Direction::kRead, 2, 2);
+  c.record_issue(Direction::kWrite, 1000, 1000, 1'503'000);  // 985 sectors on, 500 us
+  c.record_outstanding(Direction::kWrite, 3, 1);
+  c.record_issue(Direction::kWrite, 900, 900, 1'503'000);    // 100 sectors back, at once
+  c.record_outstanding(Direction::kWrite, 4, 2);
+  c.close_interval(telemetry::CacheTotals{});
+  const VolumeResource r{"h", "v", "", "", ""};
+  const VolumeInterval v{&r, &c.metrics()};
+  ExportMetricsServiceRequest request;
+  encode_metrics({&v, 1}, {0, 10}, "0.1.0", &request);
+  ExportMetricsServiceRequest decoded;
+  ASSERT_TRUE(decoded.ParseFromString(request.SerializeAsString()));
+  const auto& scope = decoded.resource_metrics(0).scope_metrics(0);
+
+  const std::vector<double> seek_bounds = {-500000, -100000, -50000, -10000, -5000, -1000, -500, -128, -64,
+                                           -32, -16, -8, -6, -4, -2, -1, 0, 1, 2, 4, 6, 8, 16, 32, 64, 128,
+                                           500, 1000, 5000, 10000, 50000, 100000, 500000};
+  const std::vector<double> outstanding_bounds = {1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 32, 64};
+  const std::vector<double> interarrival_bounds = {1, 10, 100, 500, 1000, 5000, 15000, 30000, 50000, 100000};
+  struct Family {
+    std::string name, unit;
+    const std::vector<double>* bounds;
+    std::vector<std::string> directions;
+    bool sum;
+  };
+  const Family families[] = {
+      {"tierwise.io.seek_distance", "{sector}", &seek_bounds, {"read", "write", "all"}, false},
+      {"tierwise.io.seek_distance.closest", "{sector}", &seek_bounds, {"all"}, false},
+      {"tierwise.io.outstanding", "{operation}", &outstanding_bounds, {"read", "write", "all"}, true},
+      {"tierwise.io.interarrival", "us", &interarrival_bounds, {"read", "write", "all"}, true},
+  };
+  std::map<std::string, const otlp::metrics::v1::HistogramDataPoint*> points;
+  for (const Family& f : families) {
+    SCOPED_TRACE(f.name);
+    const auto* m = find_metric(scope, f.name);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->unit(), f.unit);
+    ASSERT_TRUE(m->has_histogram());
+    EXPECT_EQ(m->histogram().aggregation_temporality(), otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+    std::vector<std::string> directions;
+    for (const auto& p : m->histogram().data_points()) {
+      directions.push_back(attribute(p.attributes(), "io.direction"));
+      EXPECT_EQ(p.attributes_size(), 1);
+      EXPECT_EQ(std::vector<double>(p.explicit_bounds().begin(), p.explicit_bounds().end()), *f.bounds);
+      EXPECT_EQ(p.bucket_counts_size(), static_cast<int>(f.bounds->size()) + 1);
+      EXPECT_EQ(p.has_sum(), f.sum);
+      EXPECT_EQ(p.start_time_unix_nano(), 0u);
+      EXPECT_EQ(p.time_unix_nano(), 10u);
+      uint64_t total = 0;
+      for (const uint64_t n : p.bucket_counts()) total += n;
+      EXPECT_EQ(total, p.count());
+      points[f.name + "/" + directions.back()] = &p;
+    }
+    EXPECT_EQ(directions, f.directions);
+  }
+  // Seek: all 3 (8 - 7, 1000 - 15, 900 - 1000), read 1, write 1.
+  const auto* seek_all = points["tierwise.io.seek_distance/all"];
+  EXPECT_EQ(seek_all->count(), 3u);
+  EXPECT_EQ(seek_all->bucket_counts(17), 1u);  // "1"
+  EXPECT_EQ(seek_all->bucket_counts(27), 1u);  // 985: (500, 1000]
+  EXPECT_EQ(seek_all->bucket_counts(8), 1u);   // -100: (-128, -64]
+  EXPECT_EQ(seek_all->min(), -100);
+  EXPECT_EQ(seek_all->max(), 985);
+  EXPECT_EQ(points["tierwise.io.seek_distance/read"]->bucket_counts(17), 1u);
+  EXPECT_EQ(points["tierwise.io.seek_distance/write"]->bucket_counts(8), 1u);
+  EXPECT_EQ(points["tierwise.io.seek_distance.closest/all"]->count(), 3u);
+  // Outstanding: 1, 2, 3, 4 (all); reads 1, 2; writes 1, 2.
+  const auto* outstanding_all = points["tierwise.io.outstanding/all"];
+  EXPECT_EQ(outstanding_all->count(), 4u);
+  EXPECT_EQ(outstanding_all->bucket_counts(2), 2u);  // 3 and 4: (2, 4]
+  EXPECT_EQ(outstanding_all->sum(), 10);
+  EXPECT_EQ(points["tierwise.io.outstanding/write"]->sum(), 3);
+  // Interarrival: 3 us, 500 us, 0 (all); 3 us (read); 0 (write).
+  const auto* interarrival_all = points["tierwise.io.interarrival/all"];
+  EXPECT_EQ(interarrival_all->count(), 3u);
+  EXPECT_EQ(interarrival_all->bucket_counts(0), 1u);
+  EXPECT_EQ(interarrival_all->bucket_counts(1), 1u);
+  EXPECT_EQ(interarrival_all->bucket_counts(3), 1u);  // 500 us, a bound: (100, 500]
+  EXPECT_DOUBLE_EQ(interarrival_all->sum(), 503.0);
+  EXPECT_EQ(points["tierwise.io.interarrival/read"]->bucket_counts(1), 1u);
+  EXPECT_EQ(points["tierwise.io.interarrival/write"]->bucket_counts(0), 1u);
+
+  // Without issued commands there is none of them (sample_collector records none).
+  const telemetry::VolumeCollector quiet = sample_collector();
+  const VolumeInterval q{&r, &quiet.metrics()};
+  encode_metrics({&q, 1}, {0, 10}, "0.1.0", &request);
+  for (const Family& f : families) {
+    EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), f.name), nullptr) << f.name;
+  }
 }
 
 TEST(OtlpMetricsTest, RefusesMoreThan200VolumesPerRequest) {

@@ -1,4 +1,5 @@
-// Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection.
+// Telemetry: vscsiStats ioLength bins, latency buckets, per-interval collection,
+// the vscsiStats seek distance, outstanding I/O and interarrival families.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "telemetry/io_bins.hpp"
 #include "telemetry/latency_buckets.hpp"
 #include "telemetry/volume_collector.hpp"
+#include "telemetry/vscsi_bounds.hpp"
 
 namespace tierwise::telemetry {
 namespace {
@@ -282,6 +284,216 @@ TEST(VolumeCollectorTest, MatchesTheReferenceDefinitionOnAFixedStream) {
     EXPECT_GT(want.latency_exponential[1][0].zero_count, 10u);
     c.reset();
   }
+}
+
+// The first bucket whose bound is >= value, else the last: the rule of
+// proto/METRICS.md, by a plain scan.
+template <size_t N>
+size_t scan_bucket(const std::array<int64_t, N>& bounds, int64_t value, int64_t scale = 1) {
+  size_t i = 0;
+  while (i < N && bounds[i] * scale < value) ++i;
+  return i;
+}
+
+TEST(VscsiBoundsTest, TheContractsBucketLimits) {
+  ASSERT_EQ(kSeekBucketCount, 34u);
+  ASSERT_EQ(kOutstandingBucketCount, 13u);
+  ASSERT_EQ(kInterarrivalBucketCount, 11u);
+  EXPECT_EQ(kSeekDistanceBounds.front(), -500000);
+  EXPECT_EQ(kSeekDistanceBounds[16], 0);
+  EXPECT_EQ(kSeekDistanceBounds[17], 1);
+  EXPECT_EQ(kSeekDistanceBounds.back(), 500000);
+  EXPECT_TRUE(std::is_sorted(kSeekDistanceBounds.begin(), kSeekDistanceBounds.end()));
+  EXPECT_TRUE(std::is_sorted(kOutstandingBounds.begin(), kOutstandingBounds.end()));
+  EXPECT_TRUE(std::is_sorted(kInterarrivalBoundsUs.begin(), kInterarrivalBoundsUs.end()));
+}
+
+// Bounds are inclusive upper limits; above the last bound is the extra bucket.
+TEST(VscsiBoundsTest, ValuesAtAndAroundTheEdges) {
+  // Seek distance: the negative edges too.
+  EXPECT_EQ(seek_bucket(INT64_MIN / 2), 0u);
+  EXPECT_EQ(seek_bucket(-500001), 0u);
+  EXPECT_EQ(seek_bucket(-500000), 0u);   // equal to the first bound
+  EXPECT_EQ(seek_bucket(-499999), 1u);   // just above it
+  EXPECT_EQ(seek_bucket(-2), 14u);
+  EXPECT_EQ(seek_bucket(-1), 15u);
+  EXPECT_EQ(seek_bucket(0), 16u);
+  EXPECT_EQ(seek_bucket(1), 17u);        // bucket "1": sequential
+  EXPECT_EQ(seek_bucket(2), 18u);
+  EXPECT_EQ(seek_bucket(3), 19u);        // (2, 4]
+  EXPECT_EQ(seek_bucket(128), 25u);
+  EXPECT_EQ(seek_bucket(129), 26u);      // (128, 500]
+  EXPECT_EQ(seek_bucket(500000), 32u);   // equal to the last bound
+  EXPECT_EQ(seek_bucket(500001), 33u);   // beyond it: the extra bucket
+  EXPECT_EQ(seek_bucket(INT64_MAX), 33u);
+  // Outstanding I/Os.
+  EXPECT_EQ(outstanding_bucket(1), 0u);
+  EXPECT_EQ(outstanding_bucket(2), 1u);
+  EXPECT_EQ(outstanding_bucket(3), 2u);  // (2, 4]
+  EXPECT_EQ(outstanding_bucket(32), 10u);
+  EXPECT_EQ(outstanding_bucket(33), 11u);
+  EXPECT_EQ(outstanding_bucket(64), 11u);
+  EXPECT_EQ(outstanding_bucket(65), 12u);
+  // Interarrival, nanoseconds against microsecond bounds.
+  EXPECT_EQ(interarrival_bucket(0), 0u);
+  EXPECT_EQ(interarrival_bucket(1000), 0u);      // 1 us
+  EXPECT_EQ(interarrival_bucket(1001), 1u);      // just above 1 us
+  EXPECT_EQ(interarrival_bucket(10'000), 1u);
+  EXPECT_EQ(interarrival_bucket(100'000'000), 9u);   // 100000 us, the last bound
+  EXPECT_EQ(interarrival_bucket(100'000'001), 10u);  // beyond it
+  EXPECT_EQ(interarrival_bucket(INT64_MAX), 10u);
+}
+
+// The branch-free search equals the scan around every bound and on random values.
+TEST(VscsiBoundsTest, TheSearchEqualsAScanOfTheBounds) {
+  std::vector<int64_t> values = {INT64_MIN, INT64_MIN / 2, -1, 0, 1, INT64_MAX / 2, INT64_MAX};
+  for (const int64_t b : kSeekDistanceBounds) {
+    for (int64_t d = -2; d <= 2; ++d) values.push_back(b + d);
+  }
+  for (const int64_t b : kOutstandingBounds) {
+    for (int64_t d = -2; d <= 2; ++d) values.push_back(b + d);
+  }
+  for (const int64_t b : kInterarrivalBoundsUs) {
+    for (int64_t d = -2; d <= 2; ++d) values.push_back(b * 1000 + d);
+  }
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 100'000; ++i) {
+    const auto v = static_cast<int64_t>(rng() >> (1 + rng() % 63));
+    values.push_back(v);
+    values.push_back(-v);
+  }
+  for (const int64_t v : values) {
+    ASSERT_EQ(seek_bucket(v), scan_bucket(kSeekDistanceBounds, v)) << v;
+    ASSERT_EQ(outstanding_bucket(v), scan_bucket(kOutstandingBounds, v)) << v;
+    ASSERT_EQ(interarrival_bucket(v), scan_bucket(kInterarrivalBoundsUs, v, 1000)) << v;
+  }
+}
+
+constexpr size_t kRead = 0, kWrite = 1;
+
+// A sequential stream (consecutive 8-sector reads) lands wholly in bucket "1"
+// of both seek families; the first command counts in no family but
+// outstanding, and the stream's interarrival is its spacing.
+TEST(VscsiCollectorTest, ASequentialStreamIsAllInBucketOne) {
+  VolumeCollector c;
+  const int n = 100;
+  for (int i = 0; i < n; ++i) {
+    const auto first = static_cast<uint64_t>(8 * i + 4096);
+    c.record_issue(Direction::kRead, first, first + 7, int64_t{1'000'000'000} + i * 250'000);  // every 250 us
+    c.record_outstanding(Direction::kRead, 1, 1);
+  }
+  EXPECT_TRUE(c.active());
+  c.close_interval(CacheTotals{});
+  const IntervalMetrics& m = c.metrics();
+  const size_t one = seek_bucket(1);
+  for (const auto* h : {&m.seek_distance[kAllDirections], &m.seek_distance[kRead], &m.seek_distance_closest}) {
+    EXPECT_EQ(h->count, n - 1u);
+    EXPECT_EQ(h->bucket_counts[one], n - 1u);
+    EXPECT_EQ(h->min, 1.0);
+    EXPECT_EQ(h->max, 1.0);
+    EXPECT_EQ(h->sum, 0.0) << "no sum on signed values";
+  }
+  EXPECT_EQ(m.seek_distance[kWrite].count, 0u);
+  for (const size_t v : {kRead, kAllDirections}) {
+    EXPECT_EQ(m.interarrival[v].count, n - 1u);
+    EXPECT_EQ(m.interarrival[v].bucket_counts[interarrival_bucket(250'000)], n - 1u);  // (100, 500] us
+    EXPECT_DOUBLE_EQ(m.interarrival[v].sum, 250.0 * (n - 1));
+    EXPECT_EQ(m.outstanding[v].count, static_cast<uint64_t>(n));
+    EXPECT_EQ(m.outstanding[v].bucket_counts[0], static_cast<uint64_t>(n));
+    EXPECT_DOUBLE_EQ(m.outstanding[v].sum, n);
+  }
+  EXPECT_EQ(m.interarrival[kWrite].count, 0u);
+  EXPECT_EQ(m.outstanding[kWrite].count, 0u);
+}
+
+// Directions: `read` from the previous read, `write` from the previous write,
+// `all` from the previous command; the state crosses the interval's close.
+TEST(VscsiCollectorTest, EachDirectionFromItsPreviousCommandAcrossIntervals) {
+  VolumeCollector c;
+  c.record_issue(Direction::kRead, 100, 107, 0);       // first: nothing
+  c.record_issue(Direction::kWrite, 200, 215, 5'000);  // all: 200 - 107, 5 us; first write
+  c.close_interval(CacheTotals{});
+  const IntervalMetrics& m = c.metrics();
+  EXPECT_EQ(m.seek_distance[kAllDirections].count, 1u);
+  EXPECT_EQ(m.seek_distance[kAllDirections].min, 93.0);
+  EXPECT_EQ(m.seek_distance[kRead].count, 0u);
+  EXPECT_EQ(m.seek_distance[kWrite].count, 0u);
+  EXPECT_EQ(m.interarrival[kAllDirections].bucket_counts[1], 1u);  // 5 us: (1, 10]
+  c.reset();
+  c.record_issue(Direction::kRead, 50, 50, 2'005'000);  // all: 50 - 215, 2000 us; read: 50 - 107, 2005 us
+  c.record_issue(Direction::kWrite, 216, 223, 2'005'000);  // write: 216 - 215 = 1, 2000 us; all: 166, 0 us
+  c.close_interval(CacheTotals{});
+  EXPECT_EQ(m.seek_distance[kAllDirections].count, 2u);
+  EXPECT_EQ(m.seek_distance[kAllDirections].min, -165.0);
+  EXPECT_EQ(m.seek_distance[kAllDirections].max, 166.0);
+  EXPECT_EQ(m.seek_distance[kRead].min, -57.0);
+  EXPECT_EQ(m.seek_distance[kRead].bucket_counts[seek_bucket(-57)], 1u);  // (-64, -32]
+  EXPECT_EQ(m.seek_distance[kWrite].bucket_counts[seek_bucket(1)], 1u);
+  EXPECT_EQ(m.interarrival[kAllDirections].bucket_counts[0], 1u);  // the same instant
+  EXPECT_EQ(m.interarrival[kRead].bucket_counts[interarrival_bucket(2'005'000)], 1u);
+  EXPECT_DOUBLE_EQ(m.interarrival[kRead].max, 2005.0);
+  EXPECT_EQ(m.interarrival[kWrite].bucket_counts[interarrival_bucket(2'000'000)], 1u);
+}
+
+// Closest of 16: a command right after one 10 commands back and far from the
+// last lands in bucket "1"; one 17 back is out of the window; between d and
+// -d the forward distance wins.
+TEST(VscsiCollectorTest, ClosestOfTheLast16Commands) {
+  VolumeCollector c;
+  int64_t t = 0;
+  auto issue = [&](uint64_t first, uint64_t last) { c.record_issue(Direction::kWrite, first, last, t += 1000); };
+  issue(1000, 1007);                                          // 10 commands back from the 11th
+  for (uint64_t i = 0; i < 9; ++i) issue(10'000'000 + i * 100'000, 10'000'000 + i * 100'000 + 7);
+  issue(1008, 1015);  // 1008 - 1007 = 1; far from the last (10,800,007)
+  c.close_interval(CacheTotals{});
+  const IntervalMetrics& m = c.metrics();
+  EXPECT_EQ(m.seek_distance_closest.count, 10u);
+  EXPECT_EQ(m.seek_distance_closest.bucket_counts[seek_bucket(1)], 1u);
+  EXPECT_EQ(m.seek_distance[kAllDirections].bucket_counts[seek_bucket(1)], 0u);
+  EXPECT_EQ(m.seek_distance[kAllDirections].bucket_counts[0], 1u);  // 1008 - 10,800,007: below -500000
+  c.reset();
+
+  // 16 far commands after it: the one ending at 1015 is 17 back from the next.
+  for (uint64_t i = 0; i < 16; ++i) issue(50'000'000 + i * 100'000, 50'000'000 + i * 100'000 + 7);
+  issue(1016, 1023);
+  c.close_interval(CacheTotals{});
+  EXPECT_EQ(m.seek_distance_closest.bucket_counts[seek_bucket(1)], 0u);
+  EXPECT_EQ(m.seek_distance_closest.count, 17u);
+  // The closest of the last 16 to 1016 is the first far one: 1016 - 50,000,007.
+  EXPECT_EQ(m.seek_distance_closest.min, -49'998'991.0);
+  c.reset();
+
+  // Ties: last sectors 5 before and 5 after the next first sector.
+  VolumeCollector tie;
+  tie.record_issue(Direction::kRead, 90, 95, 0);    // 100 - 95 = 5
+  tie.record_issue(Direction::kRead, 100, 105, 0);  // ends at 105: 100 - 105 = -5
+  tie.record_issue(Direction::kRead, 100, 100, 0);  // 100 - 105 = -5, 100 - 95 = +5: +5
+  tie.close_interval(CacheTotals{});
+  EXPECT_EQ(tie.metrics().seek_distance_closest.min, 5.0);
+  EXPECT_EQ(tie.metrics().seek_distance_closest.max, 5.0);
+  EXPECT_EQ(tie.metrics().seek_distance_closest.bucket_counts[seek_bucket(5)], 2u);
+}
+
+// Outstanding: the count of every direction goes to `all`, the direction's own
+// count to its point.
+TEST(VscsiCollectorTest, OutstandingByDirection) {
+  VolumeCollector c;
+  c.record_outstanding(Direction::kRead, 1, 1);
+  c.record_outstanding(Direction::kWrite, 2, 1);
+  c.record_outstanding(Direction::kRead, 3, 2);
+  c.record_outstanding(Direction::kRead, 70, 40);
+  c.close_interval(CacheTotals{});
+  const IntervalMetrics& m = c.metrics();
+  EXPECT_EQ(m.outstanding[kAllDirections].count, 4u);
+  EXPECT_EQ(m.outstanding[kAllDirections].bucket_counts[0], 1u);
+  EXPECT_EQ(m.outstanding[kAllDirections].bucket_counts[1], 1u);
+  EXPECT_EQ(m.outstanding[kAllDirections].bucket_counts[2], 1u);
+  EXPECT_EQ(m.outstanding[kAllDirections].bucket_counts[12], 1u);  // above 64
+  EXPECT_EQ(m.outstanding[kRead].count, 3u);
+  EXPECT_EQ(m.outstanding[kRead].bucket_counts[outstanding_bucket(40)], 1u);  // (32, 64]
+  EXPECT_DOUBLE_EQ(m.outstanding[kRead].sum, 43.0);
+  EXPECT_EQ(m.outstanding[kWrite].bucket_counts[0], 1u);
+  EXPECT_EQ(m.seek_distance[kAllDirections].count, 0u);
 }
 
 TEST(ExponentialHistogramTest, MapsValuesToBase2BucketsAtScale3) {

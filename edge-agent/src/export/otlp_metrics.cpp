@@ -73,19 +73,21 @@ class MetricWriter {
     return p;
   }
 
-  template <size_t N, size_t B>
+  // A point of `h` with `bounds` as explicit_bounds; without `sum` unless
+  // `with_sum` (OTLP: no sum where values may be negative).
+  template <size_t N, typename Bound, size_t B>
   HistogramDataPoint* histogram_point(Metric* m, const telemetry::Histogram<N>& h,
-                                      const std::array<uint64_t, B>& bounds) {
+                                      const std::array<Bound, B>& bounds, bool with_sum = true) {
     static_assert(N == B + 1, "one bucket more than bounds");
     HistogramDataPoint* p = m->mutable_histogram()->add_data_points();
     p->set_start_time_unix_nano(window_.start_unix_nano);
     p->set_time_unix_nano(window_.end_unix_nano);
     p->set_count(h.count);
-    p->set_sum(h.sum);
+    if (with_sum) p->set_sum(h.sum);
     p->set_min(h.min);
     p->set_max(h.max);
     for (uint64_t c : h.bucket_counts) p->add_bucket_counts(c);
-    for (uint64_t b : bounds) p->add_explicit_bounds(static_cast<double>(b));
+    for (const Bound b : bounds) p->add_explicit_bounds(static_cast<double>(b));
     return p;
   }
 
@@ -214,6 +216,43 @@ void write_distribution_and_peaks(MetricWriter& w, const IntervalMetrics& m) {
   }
 }
 
+// The vscsiStats families (proto/METRICS.md: seek distance, seek distance
+// from the closest of the previous 16 commands, outstanding I/Os,
+// interarrival), each with vscsiStats' bucket limits (telemetry/vscsi_bounds.hpp);
+// points by `io.direction` read, write and all (all only for the closest
+// seek), empty ones left out; the seek histograms without `sum`.
+void write_vscsi_metrics(MetricWriter& w, const IntervalMetrics& m) {
+  constexpr size_t kViews = telemetry::kDirectionViewCount;
+  Metric* seek = w.histogram("tierwise.io.seek_distance", "{sector}",
+                             "vscsiStats seekDistance: signed sectors from the previous command's last sector");
+  for (size_t v = 0; v < kViews; ++v) {
+    if (m.seek_distance[v].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(seek, m.seek_distance[v], telemetry::kSeekDistanceBounds, false);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
+  }
+  Metric* closest = w.histogram("tierwise.io.seek_distance.closest", "{sector}",
+                                "vscsiStats seekDistanceShortest: seek distance from the closest of the previous 16 commands");
+  if (m.seek_distance_closest.count > 0) {
+    HistogramDataPoint* p =
+        w.histogram_point(closest, m.seek_distance_closest, telemetry::kSeekDistanceBounds, false);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(telemetry::kAllDirections));
+  }
+  Metric* outstanding = w.histogram("tierwise.io.outstanding", "{operation}",
+                                    "vscsiStats outstandingIOs: I/Os in flight when one is issued, itself included");
+  for (size_t v = 0; v < kViews; ++v) {
+    if (m.outstanding[v].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(outstanding, m.outstanding[v], telemetry::kOutstandingBounds);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
+  }
+  Metric* interarrival = w.histogram("tierwise.io.interarrival", "us",
+                                     "vscsiStats interarrival: microseconds since the previous command was issued");
+  for (size_t v = 0; v < kViews; ++v) {
+    if (m.interarrival[v].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(interarrival, m.interarrival[v], telemetry::kInterarrivalBoundsUs);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
+  }
+}
+
 // Destaged bytes per second over the interval (0 for an empty interval).
 uint64_t destage_rate(const telemetry::CacheInterval& c, const IntervalWindow& window) {
   const uint64_t ns = window.end_unix_nano - window.start_unix_nano;
@@ -315,6 +354,7 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     MetricWriter writer(scope, window);
     write_io_metrics(writer, *v.metrics);
     write_distribution_and_peaks(writer, *v.metrics);
+    write_vscsi_metrics(writer, *v.metrics);
     write_cache_metrics(writer, v.metrics->cache, window);
     writer.drop_empty();
   }

@@ -188,6 +188,15 @@ void TraceReplay::submit(const trace::IoRecord& record, int64_t time_us) {
   const uint64_t offset = record.offset_bytes / kSector * kSector;
   const uint64_t end = (record.offset_bytes + record.length_bytes + kSector - 1) / kSector * kSector;
   const auto length = static_cast<uint32_t>(std::min<uint64_t>(end - offset, UINT32_MAX / kSector * kSector));
+  // Issued now, in trace order, at the volume's clock (trace time in
+  // nanoseconds): the sectors the engine is asked for, rounded out.
+  telemetry::VolumeCollector& collector = v.telemetry->collector;
+  collector.record_issue(record.direction, offset / kSector, end / kSector - 1, v.last_io_us * 1000);
+  if (record.response_time_us >= 0) {
+    const TraceOutstanding::InFlight n = v.outstanding.issue(record.direction, v.last_io_us, record.response_time_us);
+    collector.record_outstanding(record.direction, n.all, n.direction);
+  }
+
   IoSlot* slot = wait_for_slot(&v, offset / kBlock, (offset + length - 1) / kBlock);
   if (slot->capacity < length) {
     slot->buf = blockdev::allocate_aligned(length, blockdev::UringFileDevice::kBufferAlignment);

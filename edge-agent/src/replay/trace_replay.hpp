@@ -17,6 +17,7 @@
 #include "export/http_sender.hpp"
 #include "export/volume_exporter.hpp"
 #include "replay/replay_options.hpp"
+#include "replay/trace_outstanding.hpp"
 #include "replay/trace_summary.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -46,7 +47,12 @@ struct ReplayContext {
  *    - the replay: trace time is shifted so the last record falls just before
  *      the last interval boundary (a multiple of the interval) at or before the
  *      replay's start: every exported timestamp is recent and in the past.
- *      Each record goes through its volume's cache engine (volumes, with their
+ *      Each record is first issued to its volume's collector (the vscsiStats
+ *      families of proto/METRICS.md, in trace order: seek distances from its
+ *      sectors, interarrival from its timestamp on the volume's clock, which
+ *      never goes back (Volume::last_io_us), and, where the trace gives the
+ *      record's response time, the outstanding I/Os: TraceOutstanding).
+ *      Then it goes through its volume's cache engine (volumes, with their
  *      sparse datastore file, RAM tier, collector and reference batcher (an
  *      exporter::VolumeExporter's volume), are created on first use;
  *      each RAM tier has staging room for every block queue_depth of the
@@ -83,7 +89,8 @@ class TraceReplay {
     std::unique_ptr<blockdev::RamDevice> tier;
     std::unique_ptr<cache::CacheEngine> engine;
     exporter::VolumeExporter::Volume* telemetry = nullptr;  // owned by exporter_
-    int64_t last_io_us = 0;
+    TraceOutstanding outstanding;  // records with a response time in flight
+    int64_t last_io_us = 0;  // the volume's clock: its latest record time so far
     bool in_interval = false;
   };
   struct IoSlot {

@@ -11,6 +11,7 @@ namespace tierwise::serve {
 namespace {
 
 constexpr int64_t kNanosPerMicro = 1000;
+constexpr uint64_t kSectorBytes = 512;  // the vscsiStats seek distances' unit
 
 int64_t steady_now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -52,11 +53,25 @@ void LiveTelemetry::on_io(size_t volume, uint64_t offset, const cache::IoOutcome
   if (++logged_ == log_.size()) [[unlikely]] record_log();
 }
 
+void LiveTelemetry::on_issue(size_t volume, const frontend::nbd::IssuedIo& io) {
+  LoggedIssue& logged = issues_[issued_];
+  logged.volume = volume;
+  logged.io = io;
+  if (++issued_ == issues_.size()) [[unlikely]] record_log();
+}
+
 void LiveTelemetry::on_turn_end() {
-  if (logged_ != 0) record_log();
+  if (logged_ != 0 || issued_ != 0) record_log();
 }
 
 void LiveTelemetry::record_log() {
+  for (size_t i = 0; i < issued_; ++i) {
+    const frontend::nbd::IssuedIo& io = issues_[i].io;
+    telemetry::VolumeCollector& c = volumes_[issues_[i].volume]->telemetry->collector;
+    c.record_issue(io.direction, io.offset / kSectorBytes, (io.offset + io.length - 1) / kSectorBytes, io.issued_ns);
+    c.record_outstanding(io.direction, io.in_flight, io.in_flight_direction);
+  }
+  issued_ = 0;
   for (size_t i = 0; i < logged_; ++i) record(log_[i]);
   logged_ = 0;
 }

@@ -45,11 +45,17 @@ struct IntervalLine {
  *    clock is read: latencies and the reference's time come from the engine's
  *    IoOutcome (one clock read at completion serves the engine and every
  *    collector), so deferring changes no figure.
+ *    on_issue() (the IoObserver hook, at each command's dispatch) likewise
+ *    appends the issued command to a second log, recorded at the same points:
+ *    the vscsiStats families of proto/METRICS.md into the volume's collector,
+ *    in issue order (seek distances and interarrival from the IssuedIo's
+ *    sectors and read time, outstanding I/Os from its in-flight counts).
  * 3. close_interval() (reactor thread, every interval): records the log, then
  *    for each volume that saw I/O, ends its interval with the engine's cumulative counters, and
  *    has the exporter encode the OTLP metrics of the wall-clock window
  *    (previous close, now] and queue them; returns one line per such volume. An I/O counts in the
- *    interval in which it completed; the cache counters are taken at the close.
+ *    interval in which it completed, in the vscsiStats families in the one in
+ *    which it was issued; the cache counters are taken at the close.
  * 4. finish(): closes the last interval and flushes partial reference batches.
  */
 class LiveTelemetry final : public frontend::nbd::IoObserver {
@@ -75,6 +81,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   static constexpr size_t kLogCapacity = 256;
 
   void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) override;
+  void on_issue(size_t volume, const frontend::nbd::IssuedIo& io) override;
   void on_turn_end() override;
   std::vector<IntervalLine> close_interval(int64_t now_unix_us);
   std::vector<IntervalLine> finish(int64_t now_unix_us);
@@ -98,7 +105,13 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
     cache::IoOutcome outcome;
   };
 
-  // Records every logged I/O in order and empties the log.
+  // One issued command as on_issue() received it.
+  struct LoggedIssue {
+    size_t volume;
+    frontend::nbd::IssuedIo io;
+  };
+
+  // Records every logged I/O and issued command in order and empties the logs.
   [[gnu::noinline]] void record_log();
   // Records one I/O into its volume's collector and batcher.
   void record(const LoggedIo& io);
@@ -107,6 +120,8 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   std::vector<std::unique_ptr<Volume>> volumes_;
   std::array<LoggedIo, kLogCapacity> log_;
   size_t logged_ = 0;
+  std::array<LoggedIssue, kLogCapacity> issues_;
+  size_t issued_ = 0;
   int64_t interval_start_us_;
   // Unix time minus steady-clock time, microseconds: turns the engine's
   // completion time stamps into wall-clock time; renewed at every close.

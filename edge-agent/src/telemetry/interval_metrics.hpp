@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "telemetry/io_bins.hpp"
+#include "telemetry/vscsi_bounds.hpp"
 
 namespace tierwise::telemetry {
 
@@ -196,6 +197,15 @@ struct IntervalMetrics {
   ExponentialHistogram latency_exponential[kDirectionCount][kSourceCount];
   // tierwise.io.{operations,bytes,latency}.peak by direction.
   PeakSecond peak[kDirectionCount];
+  // The vscsiStats families (proto/METRICS.md), by direction view (read,
+  // write, kAllDirections), counted when commands are issued:
+  // tierwise.io.seek_distance (sectors; sum left 0: signed values, no `sum`
+  // is exported), tierwise.io.seek_distance.closest (all directions only),
+  // tierwise.io.outstanding (I/Os) and tierwise.io.interarrival (us).
+  Histogram<kSeekBucketCount> seek_distance[kDirectionViewCount];
+  Histogram<kSeekBucketCount> seek_distance_closest;
+  Histogram<kOutstandingBucketCount> outstanding[kDirectionViewCount];
+  Histogram<kInterarrivalBucketCount> interarrival[kDirectionViewCount];
   CacheInterval cache;
 };
 

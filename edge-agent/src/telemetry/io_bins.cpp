@@ -13,6 +13,10 @@ std::string_view direction_name(Direction direction) {
   return direction == Direction::kRead ? "read" : "write";
 }
 
+std::string_view direction_view_name(size_t view) {
+  return view == kAllDirections ? "all" : direction_name(static_cast<Direction>(view));
+}
+
 std::string_view source_name(Source source) {
   switch (source) {
     case Source::kFrontend: return "frontend";

@@ -22,6 +22,14 @@ inline constexpr size_t kSourceCount = 4;
 
 // "read" / "write" (METRICS.md `io.direction`).
 std::string_view direction_name(Direction direction);
+
+// The vscsiStats families' points are by direction view: read and write (a
+// Direction's value), and kAllDirections, every command (`io.direction` =
+// `all`, METRICS.md).
+inline constexpr size_t kAllDirections = kDirectionCount;
+inline constexpr size_t kDirectionViewCount = kDirectionCount + 1;
+// "read" / "write" / "all".
+std::string_view direction_view_name(size_t view);
 // "frontend" / "cache" / "peer" / "datastore" (METRICS.md `io.source`).
 std::string_view source_name(Source source);
 

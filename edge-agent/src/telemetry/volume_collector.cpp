@@ -12,6 +12,18 @@ uint64_t total(const std::array<uint64_t, N>& counts) {
   return sum;
 }
 
+// A histogram point from integer accumulators: values divided by `scale`
+// (nanoseconds to microseconds); the sum only `with_sum` (values >= 0).
+template <size_t N, typename Accumulator>
+void fill_point(Histogram<N>& h, const Accumulator& a, double scale, bool with_sum) {
+  h.bucket_counts = a.counts;
+  h.count = total(a.counts);
+  if (h.count == 0) return;  // the point stays empty, as reset() left it
+  if (with_sum) h.sum = static_cast<double>(static_cast<int64_t>(a.sum)) / scale;
+  h.min = static_cast<double>(a.min) / scale;
+  h.max = static_cast<double>(a.max) / scale;
+}
+
 }  // namespace
 
 VolumeCollector::FrontendTotals VolumeCollector::frontend_totals(size_t d) const {
@@ -84,6 +96,12 @@ void VolumeCollector::close_interval(const CacheTotals& totals) {
       metrics_.bytes[d][s] = s == f ? frontend_bytes : source_bytes_[d][s];
     }
   }
+  for (size_t v = 0; v < kDirectionViewCount; ++v) {
+    fill_point(metrics_.seek_distance[v], seek_[v], 1, false);
+    fill_point(metrics_.outstanding[v], outstanding_[v], 1, true);
+    fill_point(metrics_.interarrival[v], interarrival_[v], kNanosPerMicro, true);
+  }
+  fill_point(metrics_.seek_distance_closest, seek_closest_, 1, false);
   CacheInterval& c = metrics_.cache;
   for (size_t d = 0; d < kDirectionCount; ++d) {
     c.hit_blocks[d] = totals.hit_blocks[d] - last_totals_.hit_blocks[d];
@@ -112,6 +130,10 @@ void VolumeCollector::reset() {
   std::fill(std::begin(size_), std::end(size_), SizeAccumulator{});
   for (auto& row : source_bytes_) std::fill(std::begin(row), std::end(row), 0);
   std::fill(std::begin(second_mark_), std::end(second_mark_), FrontendTotals{});
+  std::fill(std::begin(seek_), std::end(seek_), ValueAccumulator<kSeekBucketCount>{});
+  seek_closest_ = {};
+  std::fill(std::begin(outstanding_), std::end(outstanding_), ValueAccumulator<kOutstandingBucketCount>{});
+  std::fill(std::begin(interarrival_), std::end(interarrival_), ValueAccumulator<kInterarrivalBucketCount>{});
   metrics_ = IntervalMetrics{};
   active_ = false;
 }

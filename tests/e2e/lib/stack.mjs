@@ -241,14 +241,24 @@ export async function replay(tenant, traces, extraArgs = []) {
   return { ...result, summary, keyFile: path.join(dir, 'agent.key') };
 }
 
-/** Waits until the api shows `volumeCount` volumes whose read+write ops add up to `ops`. */
+/**
+ * Waits until the api shows `volumeCount` volumes whose read+write ops add up to `ops` and, with
+ * `withWorkingSet`, each with a working set that has stayed the same for 3 s (the working-set job
+ * writes as the reference batches are processed, at most once a second, so a working set that
+ * exists may still be growing).
+ */
 export async function waitForVolumes(tenant, { volumeCount, ops, withWorkingSet = true, timeoutMs = 180_000 }) {
+  let last = null;
+  let stableSince = 0;
   return waitFor(`${volumeCount} volume(s) with ${ops} I/Os in the api`, async () => {
     const { status, body } = await apiGet(tenant.api_key, '/v1/fleet/summary');
     if (status !== 200) throw new Error(`fleet summary answered ${status}: ${JSON.stringify(body)}`);
     if (body.volumes !== volumeCount || body.read_ops + body.write_ops !== ops) return false;
     if (!withWorkingSet) return body;
     const list = await apiGet(tenant.api_key, `/v1/volumes?limit=${Math.min(volumeCount, 200)}`);
-    return list.body.data.every((v) => v.wss_bytes !== null) ? body : false;
+    if (!list.body.data.every((v) => v.wss_bytes !== null)) return false;
+    const now = JSON.stringify(list.body.data.map((v) => [v.volume_id, v.wss_bytes, v.hit_ratio]));
+    if (now !== last) [last, stableSince] = [now, Date.now()];
+    return Date.now() - stableSince >= 3000 ? body : false;
   }, { timeoutMs, intervalMs: 1000 });
 }

@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startStack, seedTenant, replay, waitForVolumes, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
+import { startStack, seedTenant, replay, waitForVolumes, waitFor, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
+import { readVscsi, workloadOf } from '../lib/vscsi-workload.mjs';
 
 const TRACE = path.join(TRACES, 'cloudphysics_w_sample.vscsi');
 const EXACT_DISTINCT_BLOCKS = 269_210;
@@ -74,4 +75,27 @@ test('a recommendation reaches 90 % of the achievable hit ratio at the smallest 
   assert.ok(r.predicted_hit_ratio >= r.target_hit_ratio - 1e-9, `${r.predicted_hit_ratio} < target ${r.target_hit_ratio}`);
   assert.ok(Math.abs(r.target_hit_ratio - 0.9 * r.achievable_hit_ratio) < 1e-9);
   assert.match(r.explanation, /\S/);
+});
+
+test("the api's vscsiStats seek-distance and interarrival histograms are the trace's, bucket for bucket", async () => {
+  const reference = workloadOf(readVscsi(TRACE));
+  // The replay ends at the interval before it started; a day from an hour boundary before the trace's
+  // start is read at 1 h, every window of the replay in it.
+  const from = new Date(Math.floor((Date.now() - 3 * 3600_000) / 3600_000) * 3600_000);
+  const to = new Date(from.getTime() + 24 * 3600_000);
+  const commands = 113_872 - 1;
+  const workload = await waitFor('every command in the rollups\' seek distances', async () => {
+    const { body } = await apiGet(tenant.api_key, `/v1/volumes/${volume.volume_id}/workload?from=${from.toISOString()}&to=${to.toISOString()}`);
+    return body.seek_distance.all?.reduce((a, b) => a + b, 0) === commands ? body : false;
+  }, { timeoutMs: 60_000 });
+  assert.deepEqual(workload.seek_distance.all, reference.seek.all);
+  assert.deepEqual(workload.seek_distance.read, reference.seek.read);
+  assert.deepEqual(workload.seek_distance.write, reference.seek.write);
+  assert.deepEqual(workload.seek_distance_closest.all, reference.closest);
+  assert.deepEqual(workload.interarrival_us.all, reference.interarrival.all);
+  assert.deepEqual(workload.interarrival_us.read, reference.interarrival.read);
+  assert.deepEqual(workload.interarrival_us.write, reference.interarrival.write);
+  const sequential = reference.seek.all[17] / commands;
+  assert.ok(Math.abs(workload.randomness.sequential_share - sequential) < 1e-12);
+  console.log(`seek distance: ${(sequential * 100).toFixed(1)} % sequential, ${(workload.randomness.within_128_sectors_share * 100).toFixed(1)} % within 128 sectors`);
 });

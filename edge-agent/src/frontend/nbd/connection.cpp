@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -17,6 +18,10 @@ namespace {
 constexpr uint64_t kBlock = cache::CacheEngine::kBlockBytes;
 
 bool is_write(uint16_t type) { return type != kCmdRead; }
+
+size_t direction_index(uint16_t type) {
+  return static_cast<size_t>(type == kCmdRead ? cache::Direction::kRead : cache::Direction::kWrite);
+}
 
 }  // namespace
 
@@ -43,14 +48,39 @@ void Connection::hard_close(const std::string& why) {
   closed_ = true;
   out_.clear();
   out_sent_ = 0;
+  release_unsent();
   for (size_t i = queue_head_; i < queue_.size(); ++i) recycle(queue_[i]);
   queue_.clear();
   queue_head_ = queue_sent_ = queued_bytes_ = 0;
 }
 
 void Connection::recycle(Command* cmd) {
+  if (cmd->in_flight) {
+    --volume_->in_flight[direction_index(cmd->req.type)];
+    cmd->in_flight = false;
+  }
   commands_.release(cmd);
   --in_flight_;
+}
+
+void Connection::issue(Command* cmd) {
+  IoObserver* observer = ctx_.observer;
+  if (observer == nullptr) return;
+  const Request& req = cmd->req;
+  const size_t d = direction_index(req.type);
+  uint32_t* in_flight = volume_->in_flight;
+  ++in_flight[d];
+  cmd->in_flight = true;
+  observer->on_issue(volume_index_, IssuedIo{static_cast<cache::Direction>(d), req.offset, req.length, read_ns_,
+                                             in_flight[0] + in_flight[1], in_flight[d]});
+}
+
+void Connection::release_unsent() {
+  if (volume_ == nullptr) return;
+  for (size_t d = 0; d < 2; ++d) {
+    volume_->in_flight[d] -= unsent_[d];
+    unsent_[d] = 0;
+  }
 }
 
 void Connection::queue_output() {
@@ -132,6 +162,7 @@ void Connection::consume_sent(size_t bytes, bool head_first) {
   if (out_sent_ == out_.size()) {
     out_.clear();
     out_sent_ = 0;
+    release_unsent();  // every reply in it went out
     // Keep the buffer for the next turn, unless a burst of replies grew it:
     // idle connections should not each hold megabytes.
     if (out_.capacity() > kKeptOutputBytes) out_.shrink_to_fit();
@@ -161,6 +192,12 @@ void Connection::on_readable() {
       break;
     }
     in_end_ += static_cast<size_t>(n);
+    if (ctx_.observer != nullptr) {
+      // The issue time of the requests this read completes (IssuedIo::issued_ns).
+      read_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now().time_since_epoch())
+                     .count();
+    }
     if (transmission_) {
       requests();
     } else {
@@ -228,6 +265,7 @@ Command* Connection::new_command(const Request& req) {
   cmd->conn = this;
   cmd->req = req;
   cmd->zeroed = 0;
+  cmd->in_flight = false;
   cmd->range.owner = cmd;
   ++in_flight_;
   return cmd;
@@ -256,6 +294,7 @@ void Connection::dispatch(const Request& req, const std::byte* payload) {
     return;
   }
   Command* cmd = new_command(req);
+  if (req.type == kCmdRead || req.type == kCmdWrite || req.type == kCmdWriteZeroes) issue(cmd);
   if (req.type == kCmdFlush) {
     if (const int rc = volume_->engine->submit_flush(on_flush_done, cmd); rc != 0) reply(cmd, rc);
     return;
@@ -375,6 +414,10 @@ void Connection::reply(Command* cmd, int status) {
     queued_bytes_ += kSimpleReplyBytes + cmd->req.length;
   } else {
     append_reply_header(error, cmd->req.handle);
+    if (cmd->in_flight) {  // completes when out_ is sent (release_unsent)
+      ++unsent_[direction_index(cmd->req.type)];
+      cmd->in_flight = false;
+    }
     recycle(cmd);
   }
   queue_output();

@@ -30,6 +30,7 @@ struct Command {
   blockdev::AlignedBytes buf;
   size_t capacity = 0;        // bytes of buf
   uint64_t zeroed = 0;        // WRITE_ZEROES: bytes written so far
+  bool in_flight = false;     // counted in its volume's Volume::in_flight
   std::byte reply[kSimpleReplyBytes];  // a READ's reply header, sent with buf (no copy)
 };
 
@@ -61,6 +62,12 @@ struct ServerContext {
  *    violation (hard disconnect), or when the server stops: reading stops, the
  *    commands in flight complete and their replies are sent, then
  *    finished() turns true and the server destroys it.
+ *
+ * With an observer, each READ, WRITE and WRITE_ZEROES is counted in its
+ * volume's Volume::in_flight from its dispatch (IoObserver::on_issue) until
+ * its reply was handed to the socket: a READ's when its record is recycled
+ * after sendmsg, other replies once the output buffer holding them was sent
+ * whole (unsent_); dropped replies (the client gone) uncount at once.
  */
 class Connection {
  public:
@@ -121,6 +128,10 @@ class Connection {
   // Takes up to `bytes` off the queued READ replies; returns what is left.
   size_t consume_queued(size_t bytes);
   void recycle(Command* cmd);
+  // Counts a READ / write command as issued and tells the observer.
+  void issue(Command* cmd);
+  // The replies in out_ were sent or dropped: their commands complete.
+  void release_unsent();
 
   static void on_io_done(void* arg, const cache::IoOutcome& outcome);
   static void on_discard_done(void* arg, int status);
@@ -147,6 +158,8 @@ class Connection {
   size_t queued_bytes_ = 0;      // bytes of every reply in queue_ not yet sent
   bool queued_ = false;     // in ctx_.dirty
   uint64_t in_flight_ = 0;
+  int64_t read_ns_ = 0;          // steady clock at the last socket read (with an observer)
+  uint32_t unsent_[2] = {};      // counted commands whose reply waits in out_, by Direction
   blockdev::RequestPool<Command> commands_;
   std::vector<RangeLock::Range*> granted_;  // scratch for RangeLock::release
 };

@@ -11,14 +11,34 @@
 
 namespace tierwise::frontend::nbd {
 
-// Told about every front-end I/O a volume's cache engine completed (the live
-// data plane's telemetry hook). Runs on the reactor thread; must not block.
+// A front-end command as it was issued: READ, or WRITE / WRITE_ZEROES (a
+// write), once each, when the request was parsed from its connection's socket.
+struct IssuedIo {
+  cache::Direction direction;
+  uint64_t offset;    // bytes
+  uint64_t length;    // bytes, > 0
+  // Steady clock (CLOCK_MONOTONIC) nanoseconds when the socket read that
+  // completed the request returned: requests read together share it.
+  int64_t issued_ns;
+  // The volume's commands (every connection's) issued and not completed, this
+  // one included, and those of them of `direction`. A command completes when
+  // its reply was handed to the socket (or dropped with its connection).
+  uint32_t in_flight;
+  uint32_t in_flight_direction;
+};
+
+// Told about every front-end I/O a volume's cache engine completed, and every
+// command issued (the live data plane's telemetry hook). Runs on the reactor
+// thread; must not block.
 class IoObserver {
  public:
   virtual ~IoObserver() = default;
   // `volume`: index in the server's volume list; `offset`: byte offset of the
   // I/O; `outcome`: the engine's account (status, length, latencies, sources).
   virtual void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) = 0;
+  // A command of `volume` issued, in issue order (parse order, across the
+  // volume's connections). Default: nothing.
+  virtual void on_issue(size_t /*volume*/, const IssuedIo& /*io*/) {}
   // Once per reactor turn, after that turn's replies were handed to the
   // sockets: work an observer deferred from on_io() can be done here, off the
   // path of the replies. Default: nothing.
@@ -31,6 +51,9 @@ struct Volume {
   ExportInfo info;                       // name, size, transmission flags
   cache::CacheEngine* engine = nullptr;
   RangeLock lock;                        // overlapping I/Os of every connection
+  // With an observer: READ / write commands issued and not completed, by
+  // Direction (IssuedIo::in_flight).
+  uint32_t in_flight[2] = {};
 };
 
 // Transmission flags of a volume served through a write-through cache engine:
