@@ -20,6 +20,7 @@ export * from './health/health.module.js';
 export * from './http/request-id.middleware.js';
 export * from './http/bootstrap.js';
 export * from './http/display-name.js';
+export * from './http/endpoint.decorator.js';
 export * from './http/pseudonymous-id.js';
 export * from './tenants/provision-tenant.js';
 export * from './notifications/unsubscribe-token.js';

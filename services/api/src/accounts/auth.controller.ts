@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiAcceptedResponse, ApiOperation, ApiTags, ApiUnsupportedMediaTypeResponse } from '@nestjs/swagger';
+import { Endpoint, ErrorBodyDto } from '@tierwise/common';
 import type { Request, Response } from 'express';
 import { CurrentSession, SessionAuthenticated } from '../auth/session-authenticated.decorator.js';
 import { JsonBodyGuard } from '../http/json-body.guard.js';
@@ -55,8 +55,7 @@ export class AuthController {
 
   @Post('verify-email')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm an e-mail address with the token of the mailed link' })
-  @ApiOkResponse({ type: AcceptedDto })
+  @Endpoint({ summary: 'Confirm an e-mail address with the token of the mailed link', ok: AcceptedDto })
   @ApiErrors({ 400: 'malformed body, or a token that is unknown, used or expired' })
   verifyEmail(@Body({ schema: tokenBodySchema }) body: TokenBody): Promise<AcceptedDto> {
     return this.accounts.verifyEmail(body);
@@ -82,8 +81,7 @@ export class AuthController {
 
   @Post('password-reset/confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Set a new password with the token of the mailed link; logs out every session' })
-  @ApiOkResponse({ type: AcceptedDto })
+  @Endpoint({ summary: 'Set a new password with the token of the mailed link; logs out every session', ok: AcceptedDto })
   @ApiErrors({ 400: 'malformed body or password, or a token that is unknown, used or expired' })
   resetPassword(@Body({ schema: passwordResetBodySchema }) body: PasswordResetBody): Promise<AcceptedDto> {
     return this.accounts.resetPassword(body);
@@ -91,8 +89,7 @@ export class AuthController {
 
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in with e-mail and password: sets the session cookie (a new one at every login)' })
-  @ApiOkResponse({ type: SessionDto })
+  @Endpoint({ summary: 'Log in with e-mail and password: sets the session cookie (a new one at every login)', ok: SessionDto })
   @ApiErrors({ 400: INVALID, 401: 'e-mail address or password is wrong', 403: 'e-mail not verified, or not a member of the organization', 429: THROTTLED })
   login(@Body({ schema: loginBodySchema }) body: LoginBody, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionDto> {
     return this.logins.login(body, request, response);
@@ -100,8 +97,7 @@ export class AuthController {
 
   @Get('session')
   @SessionAuthenticated()
-  @ApiOperation({ summary: 'The logged-in user, organization and a fresh CSRF token' })
-  @ApiOkResponse({ type: SessionDto })
+  @Endpoint({ summary: 'The logged-in user, organization and a fresh CSRF token', ok: SessionDto })
   current(@CurrentSession() session: PortalSession, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionDto> {
     const csrfToken = this.cookies.csrfToken(request, response, session.id);
     return this.describer.describe(session.userId, session.tenantId, { expiresAt: session.expiresAt, csrfToken });
@@ -110,8 +106,7 @@ export class AuthController {
   @Post('organization')
   @HttpCode(200)
   @SessionAuthenticated()
-  @ApiOperation({ summary: 'Switch the session to another of your organizations (a new session cookie)' })
-  @ApiOkResponse({ type: SessionDto })
+  @Endpoint({ summary: 'Switch the session to another of your organizations (a new session cookie)', ok: SessionDto })
   @ApiErrors({ 400: INVALID, 404: 'you are not a member of that organization' })
   async switchOrganization(
     @CurrentSession() session: PortalSession,
@@ -126,8 +121,7 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @SessionAuthenticated()
-  @ApiOperation({ summary: 'Log out this session' })
-  @ApiOkResponse({ type: LoggedOutDto })
+  @Endpoint({ summary: 'Log out this session', ok: LoggedOutDto })
   async logout(@CurrentSession() session: PortalSession, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<LoggedOutDto> {
     await this.sessions.end(request, response, session);
     return { sessions_ended: 1 };
@@ -136,8 +130,7 @@ export class AuthController {
   @Post('logout-everywhere')
   @HttpCode(200)
   @SessionAuthenticated()
-  @ApiOperation({ summary: 'Log out every session of your account, in every organization and browser' })
-  @ApiOkResponse({ type: LoggedOutDto })
+  @Endpoint({ summary: 'Log out every session of your account, in every organization and browser', ok: LoggedOutDto })
   async logoutEverywhere(@CurrentSession() session: PortalSession, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<LoggedOutDto> {
     const ended = await this.sessions.endEverywhere(session.userId);
     this.cookies.clear(request, response);

@@ -1,5 +1,6 @@
+import { Endpoint } from '@tierwise/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Origin, type RequestOrigin } from '../http/request-origin.js';
@@ -32,8 +33,7 @@ export class MembersController {
 
   @Get('v1/organization/members')
   @Authenticated({ permission: Permission.MemberRead })
-  @ApiOperation({ summary: 'Members of the organization with their roles' })
-  @ApiOkResponse({ type: MemberListDto })
+  @Endpoint({ summary: 'Members of the organization with their roles', ok: MemberListDto })
   list(@Auth() auth: Principal): Promise<MemberListDto> {
     return this.members.list(auth);
   }
@@ -75,16 +75,14 @@ export class MembersController {
 
   @Get('v1/organization/invitations')
   @Authenticated({ permission: Permission.MemberRead })
-  @ApiOperation({ summary: 'Pending invitations of the organization' })
-  @ApiOkResponse({ type: InvitationListDto })
+  @Endpoint({ summary: 'Pending invitations of the organization', ok: InvitationListDto })
   listInvitations(@Auth() auth: Principal): Promise<InvitationListDto> {
     return this.invitations.list(auth);
   }
 
   @Post('v1/organization/invitations')
   @Authenticated({ permission: Permission.MemberWrite })
-  @ApiOperation({ summary: 'Invite an e-mail address with a role (a link is mailed; it works once, for 7 days)' })
-  @ApiCreatedResponse({ type: InvitationDto })
+  @Endpoint({ summary: 'Invite an e-mail address with a role (a link is mailed; it works once, for 7 days)', created: InvitationDto })
   @ApiErrors({ 400: 'malformed body', 409: 'already a member, or already invited' })
   invite(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Body({ schema: invitationBodySchema }) body: InvitationBody): Promise<InvitationDto> {
     return this.invitations.invite(auth, origin, body);
@@ -103,8 +101,7 @@ export class MembersController {
   @Post('v1/auth/invitations/accept')
   @HttpCode(200)
   @ApiTags('auth')
-  @ApiOperation({ summary: 'Accept an invitation: a new account gives display_name and password; an existing one must be logged in (with x-csrf-token)' })
-  @ApiOkResponse({ type: SessionDto })
+  @Endpoint({ summary: 'Accept an invitation: a new account gives display_name and password; an existing one must be logged in (with x-csrf-token)', ok: SessionDto })
   @ApiErrors({ 400: 'malformed body, or a new account without name or password', 401: 'the address has an account: log in as it first', 404: 'unknown, used, revoked or expired invitation', 409: 'already a member, or the address got an account meanwhile' })
   accept(@Body({ schema: acceptInvitationBodySchema }) body: AcceptInvitationBody, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionDto> {
     return this.invitations.accept(body, request, response);

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -15,30 +15,21 @@ export class AgentsController {
 
   @Get()
   @Authenticated({ permission: Permission.AgentRead })
-  @ApiOperation({ summary: "The tenant's agents with the health they last reported (version, uptime, tier usage, errors), newest first" })
-  @ApiOkResponse({ type: AgentPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed status, limit or cursor' })
+  @Endpoint({ summary: "The tenant's agents with the health they last reported (version, uptime, tier usage, errors), newest first", ok: AgentPageDto, errors: { 400: 'malformed status, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: agentListQuerySchema }) query: AgentListQuery): Promise<AgentPageDto> {
     return this.agents.list(auth, query);
   }
 
   @Get(':agentId')
   @Authenticated({ permission: Permission.AgentRead })
-  @ApiOperation({ summary: 'One agent with the health it last reported' })
-  @ApiOkResponse({ type: AgentDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed agentId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such agent' })
+  @Endpoint({ summary: 'One agent with the health it last reported', ok: AgentDto, errors: { 400: 'malformed agentId', 404: 'the tenant has no such agent' } })
   get(@Auth() auth: Principal, @Param('agentId', { schema: agentIdSchema }) id: string): Promise<AgentDto> {
     return this.agents.get(auth, id);
   }
 
   @Delete(':agentId')
   @Authenticated({ permission: Permission.AgentWrite })
-  @ApiOperation({ summary: "Revoke an agent: from its next request on, ingest refuses its batches (401 agent_revoked) and nothing of them is kept" })
-  @ApiOkResponse({ type: AgentDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed agentId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such agent' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'the agent is revoked already' })
+  @Endpoint({ summary: "Revoke an agent: from its next request on, ingest refuses its batches (401 agent_revoked) and nothing of them is kept", ok: AgentDto, errors: { 400: 'malformed agentId', 404: 'the tenant has no such agent', 409: 'the agent is revoked already' } })
   revoke(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('agentId', { schema: agentIdSchema }) id: string): Promise<AgentDto> {
     return this.agents.revoke(auth, origin, id);
   }

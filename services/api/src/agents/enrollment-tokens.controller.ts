@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -27,28 +27,21 @@ export class EnrollmentTokensController {
   @HttpCode(HttpStatus.CREATED)
   @Authenticated({ permission: Permission.AgentWrite })
   @Idempotent({ secretFields: ['token'] })
-  @ApiOperation({ summary: 'Create a single-use enrollment token for the installer (`install.sh --token`); the answer is the only time it is shown' })
-  @ApiCreatedResponse({ type: CreatedEnrollmentTokenDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed name or lifetime' })
+  @Endpoint({ summary: 'Create a single-use enrollment token for the installer (`install.sh --token`); the answer is the only time it is shown', created: CreatedEnrollmentTokenDto, errors: { 400: 'malformed name or lifetime' } })
   create(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Body({ schema: createEnrollmentTokenSchema }) body: CreateEnrollmentToken): Promise<CreatedEnrollmentTokenDto> {
     return this.tokens.create(auth, origin, body);
   }
 
   @Get()
   @Authenticated({ permission: Permission.EnrollmentTokenRead })
-  @ApiOperation({ summary: "The tenant's enrollment tokens, newest first, without the tokens themselves" })
-  @ApiOkResponse({ type: EnrollmentTokenPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed status, limit or cursor' })
+  @Endpoint({ summary: "The tenant's enrollment tokens, newest first, without the tokens themselves", ok: EnrollmentTokenPageDto, errors: { 400: 'malformed status, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: enrollmentTokenListQuerySchema }) query: EnrollmentTokenListQuery): Promise<EnrollmentTokenPageDto> {
     return this.tokens.list(auth, query);
   }
 
   @Delete(':enrollmentTokenId')
   @Authenticated({ permission: Permission.AgentWrite })
-  @ApiOperation({ summary: 'Delete an enrollment token: it enrolls nothing from now on (agents it enrolled keep their credentials)' })
-  @ApiOkResponse({ type: EnrollmentTokenDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed enrollmentTokenId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such token' })
+  @Endpoint({ summary: 'Delete an enrollment token: it enrolls nothing from now on (agents it enrolled keep their credentials)', ok: EnrollmentTokenDto, errors: { 400: 'malformed enrollmentTokenId', 404: 'the tenant has no such token' } })
   delete(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('enrollmentTokenId', { schema: enrollmentTokenIdSchema }) id: string): Promise<EnrollmentTokenDto> {
     return this.tokens.delete(auth, origin, id);
   }

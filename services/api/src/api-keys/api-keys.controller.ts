@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -18,29 +18,21 @@ export class ApiKeysController {
   @HttpCode(HttpStatus.CREATED)
   @Authenticated({ permission: Permission.ApiKeyWrite })
   @Idempotent({ secretFields: ['key'] })
-  @ApiOperation({ summary: 'Create an API key; the answer is the only time its secret is shown (a retry with the same Idempotency-Key answers 409)' })
-  @ApiCreatedResponse({ type: CreatedApiKeyDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed name or scope' })
+  @Endpoint({ summary: 'Create an API key; the answer is the only time its secret is shown (a retry with the same Idempotency-Key answers 409)', created: CreatedApiKeyDto, errors: { 400: 'malformed name or scope' } })
   create(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Body({ schema: createApiKeySchema }) body: CreateApiKey): Promise<CreatedApiKeyDto> {
     return this.keys.create(auth, origin, body);
   }
 
   @Get()
   @Authenticated({ permission: Permission.ApiKeyRead })
-  @ApiOperation({ summary: "The tenant's API keys, newest first, without their secrets" })
-  @ApiOkResponse({ type: ApiKeyPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed status, limit or cursor' })
+  @Endpoint({ summary: "The tenant's API keys, newest first, without their secrets", ok: ApiKeyPageDto, errors: { 400: 'malformed status, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: apiKeyListQuerySchema }) query: ApiKeyListQuery): Promise<ApiKeyPageDto> {
     return this.keys.list(auth, query);
   }
 
   @Delete(':apiKeyId')
   @Authenticated({ permission: Permission.ApiKeyWrite })
-  @ApiOperation({ summary: 'Revoke an API key: it is refused from the next request on' })
-  @ApiOkResponse({ type: ApiKeyDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed apiKeyId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such key' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'the key is revoked already' })
+  @Endpoint({ summary: 'Revoke an API key: it is refused from the next request on', ok: ApiKeyDto, errors: { 400: 'malformed apiKeyId', 404: 'the tenant has no such key', 409: 'the key is revoked already' } })
   revoke(@Auth() auth: Principal, @Origin() origin: RequestOrigin, @Param('apiKeyId', { schema: apiKeyIdSchema }) id: string): Promise<ApiKeyDto> {
     return this.keys.revoke(auth, origin, id);
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -14,9 +14,7 @@ export class AuditController {
 
   @Get()
   @Authenticated({ permission: Permission.AuditRead })
-  @ApiOperation({ summary: "The tenant's audit log, newest first (admins and read-write keys)" })
-  @ApiOkResponse({ type: AuditPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed filter, limit or cursor' })
+  @Endpoint({ summary: "The tenant's audit log, newest first (admins and read-write keys)", ok: AuditPageDto, errors: { 400: 'malformed filter, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: auditListQuerySchema }) query: AuditListQuery): Promise<AuditPageDto> {
     return this.audit.list(auth, query);
   }

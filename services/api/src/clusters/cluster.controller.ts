@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -19,29 +19,21 @@ export class ClusterController {
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: 'Clusters of the tenant (hosts sharing a tier) with their working sets, one page at a time' })
-  @ApiOkResponse({ type: ClusterPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed limit or cursor' })
+  @Endpoint({ summary: 'Clusters of the tenant (hosts sharing a tier) with their working sets, one page at a time', ok: ClusterPageDto, errors: { 400: 'malformed limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: clusterListQuerySchema }) query: ClusterListQuery): Promise<ClusterPageDto> {
     return this.clusters.list(auth, query);
   }
 
   @Get(':clusterId/working-set')
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: "A cluster's working set and LRU miss ratio curve: its volumes' sampled references merged in time order, per window" })
-  @ApiOkResponse({ type: ClusterWorkingSetDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed clusterId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'no results for this cluster in the caller\'s tenant' })
+  @Endpoint({ summary: "A cluster's working set and LRU miss ratio curve: its volumes' sampled references merged in time order, per window", ok: ClusterWorkingSetDto, errors: { 400: 'malformed clusterId', 404: 'no results for this cluster in the caller\'s tenant' } })
   workingSet(@Auth() auth: Principal, @Param('clusterId', { schema: clusterIdSchema }) clusterId: string): Promise<ClusterWorkingSetDto> {
     return this.clusters.workingSet(auth, clusterId);
   }
 
   @Get(':clusterId/working-set/history')
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: "A cluster's working set size over time, downsampled to the chart's width" })
-  @ApiOkResponse({ type: ClusterWorkingSetHistoryDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed clusterId, window, from, to or width' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "no results for this cluster in the caller's tenant" })
+  @Endpoint({ summary: "A cluster's working set size over time, downsampled to the chart's width", ok: ClusterWorkingSetHistoryDto, errors: { 400: 'malformed clusterId, window, from, to or width', 404: "no results for this cluster in the caller's tenant" } })
   history(
     @Auth() auth: Principal,
     @Param('clusterId', { schema: clusterIdSchema }) clusterId: string,

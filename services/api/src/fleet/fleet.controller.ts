@@ -1,5 +1,6 @@
+import { Endpoint } from '@tierwise/common';
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import { FleetSummaryDto } from './fleet.dto.js';
@@ -13,8 +14,7 @@ export class FleetController {
 
   @Get('summary')
   @Authenticated({ permission: Permission.FleetRead })
-  @ApiOperation({ summary: 'Inventory counts and I/O totals of the tenant' })
-  @ApiOkResponse({ type: FleetSummaryDto })
+  @Endpoint({ summary: 'Inventory counts and I/O totals of the tenant', ok: FleetSummaryDto })
   summary(@Auth() auth: Principal): Promise<FleetSummaryDto> {
     return this.fleet.summary(auth);
   }

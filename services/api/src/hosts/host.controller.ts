@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -14,19 +14,14 @@ export class HostController {
 
   @Get()
   @Authenticated({ permission: Permission.HostRead })
-  @ApiOperation({ summary: 'Hosts of the tenant with their volume counts, one page at a time' })
-  @ApiOkResponse({ type: HostPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed seen_since, limit or cursor' })
+  @Endpoint({ summary: 'Hosts of the tenant with their volume counts, one page at a time', ok: HostPageDto, errors: { 400: 'malformed seen_since, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: hostListQuerySchema }) query: HostListQuery): Promise<HostPageDto> {
     return this.hosts.list(auth, query);
   }
 
   @Get(':hostId/working-set')
   @Authenticated({ permission: Permission.HostRead })
-  @ApiOperation({ summary: "The tier a host's volumes share: their merged stream's working set and every eviction policy's miss ratio curve per window, and the tier recommended from it" })
-  @ApiOkResponse({ type: HostWorkingSetDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed hostId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: "no such host in the caller's tenant" })
+  @Endpoint({ summary: "The tier a host's volumes share: their merged stream's working set and every eviction policy's miss ratio curve per window, and the tier recommended from it", ok: HostWorkingSetDto, errors: { 400: 'malformed hostId', 404: "no such host in the caller's tenant" } })
   workingSet(@Auth() auth: Principal, @Param('hostId', { schema: hostIdSchema }) hostId: string): Promise<HostWorkingSetDto> {
     return this.hosts.workingSet(auth, hostId);
   }

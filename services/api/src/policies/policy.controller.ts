@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -16,21 +16,14 @@ export class PolicyController {
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: "The volume's desired cache policy and the version the agent applied" })
-  @ApiOkResponse({ type: PolicyDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'no such volume, or no policy yet' })
+  @Endpoint({ summary: "The volume's desired cache policy and the version the agent applied", ok: PolicyDto, errors: { 400: 'malformed volumeId', 404: 'no such volume, or no policy yet' } })
   get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<PolicyDto> {
     return this.policies.get(auth, volumeId);
   }
 
   @Put()
   @Authenticated({ permission: Permission.PolicyWrite })
-  @ApiOperation({ summary: "Set the volume's desired cache policy (mode WT or WB+n, tier size, media, eviction): a new version" })
-  @ApiOkResponse({ type: PolicyDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or policy' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: "a concurrent change of the volume's policy came first" })
+  @Endpoint({ summary: "Set the volume's desired cache policy (mode WT or WB+n, tier size, media, eviction): a new version", ok: PolicyDto, errors: { 400: 'malformed volumeId or policy', 404: 'the tenant has no such volume', 409: "a concurrent change of the volume's policy came first" } })
   set(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,

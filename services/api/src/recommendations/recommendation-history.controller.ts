@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -16,10 +16,7 @@ export class RecommendationHistoryController {
 
   @Get(':volumeId/recommendations/history')
   @Authenticated({ permission: Permission.RecommendationRead })
-  @ApiOperation({ summary: "A volume's past predictions, newest first, each with the hit ratio measured while it ran and the error (measured - predicted)" })
-  @ApiOkResponse({ type: RecommendationHistoryPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId, limit or cursor' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
+  @Endpoint({ summary: "A volume's past predictions, newest first, each with the hit ratio measured while it ran and the error (measured - predicted)", ok: RecommendationHistoryPageDto, errors: { 400: 'malformed volumeId, limit or cursor', 404: 'the tenant has no such volume' } })
   history(
     @Auth() auth: Principal,
     @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -27,19 +27,14 @@ export class RecommendationController {
 
   @Get()
   @Authenticated({ permission: Permission.RecommendationRead })
-  @ApiOperation({ summary: 'Tier recommendations of the tenant, newest first, with their status' })
-  @ApiOkResponse({ type: RecommendationPageDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed filter, limit or cursor' })
+  @Endpoint({ summary: 'Tier recommendations of the tenant, newest first, with their status', ok: RecommendationPageDto, errors: { 400: 'malformed filter, limit or cursor' } })
   list(@Auth() auth: Principal, @Query({ schema: recommendationListQuerySchema }) query: RecommendationListQuery): Promise<RecommendationPageDto> {
     return this.recommendations.list(auth, query);
   }
 
   @Get(':volumeId')
   @Authenticated({ permission: Permission.RecommendationRead })
-  @ApiOperation({ summary: "A volume's recommendation: tier size, media, policy, predicted hit ratio, inputs, status" })
-  @ApiOkResponse({ type: RecommendationItemDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
+  @Endpoint({ summary: "A volume's recommendation: tier size, media, policy, predicted hit ratio, inputs, status", ok: RecommendationItemDto, errors: { 400: 'malformed volumeId', 404: 'the volume has no recommendation' } })
   get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string): Promise<RecommendationItemDto> {
     return this.recommendations.get(auth, volumeId);
   }
@@ -48,12 +43,8 @@ export class RecommendationController {
   @HttpCode(HttpStatus.OK)
   @Authenticated({ permission: Permission.RecommendationWrite })
   @Idempotent()
-  @ApiOperation({ summary: "Apply a volume's recommendation: it becomes the volume's desired policy (a new version)" })
+  @Endpoint({ summary: "Apply a volume's recommendation: it becomes the volume's desired policy (a new version)", ok: AppliedRecommendationDto, errors: { 400: 'malformed volumeId or body', 404: 'the volume has no recommendation', 409: "the recommendation changed or was decided since it was read, or a concurrent change came first" } })
   @ApiBody({ required: false, description: 'optional: without it, the recommendation as it stands' })
-  @ApiOkResponse({ type: AppliedRecommendationDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: "the recommendation changed or was decided since it was read, or a concurrent change came first" })
   apply(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,
@@ -67,11 +58,7 @@ export class RecommendationController {
   @HttpCode(HttpStatus.OK)
   @Authenticated({ permission: Permission.RecommendationWrite })
   @Idempotent()
-  @ApiOperation({ summary: "Dismiss a volume's recommendation (until it changes)" })
-  @ApiOkResponse({ type: RecommendationItemDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId or body' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the volume has no recommendation' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: "the recommendation changed or was decided since it was read, or a concurrent change came first" })
+  @Endpoint({ summary: "Dismiss a volume's recommendation (until it changes)", ok: RecommendationItemDto, errors: { 400: 'malformed volumeId or body', 404: 'the volume has no recommendation', 409: "the recommendation changed or was decided since it was read, or a concurrent change came first" } })
   dismiss(
     @Auth() auth: Principal,
     @Origin() origin: RequestOrigin,

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -14,9 +14,7 @@ export class SearchController {
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: 'Volumes and hosts whose display name contains q (case-insensitive) or whose id starts with q' })
-  @ApiOkResponse({ type: SearchResultsDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'q missing, empty, longer than 100 characters or with control characters; malformed limit' })
+  @Endpoint({ summary: 'Volumes and hosts whose display name contains q (case-insensitive) or whose id starts with q', ok: SearchResultsDto, errors: { 400: 'q missing, empty, longer than 100 characters or with control characters; malformed limit' } })
   search(@Auth() auth: Principal, @Query({ schema: searchQuerySchema }) query: SearchQuery): Promise<SearchResultsDto> {
     return this.searches.search(auth, query);
   }

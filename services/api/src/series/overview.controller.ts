@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -15,11 +15,11 @@ export class OverviewController {
 
   @Get()
   @Authenticated({ permission: Permission.FleetRead })
-  @ApiOperation({
+  @Endpoint({
     summary: 'The fleet over a period: I/Os and bytes offloaded from the datastores, writes accelerated, top volumes, hosts and their volumes',
+    ok: OverviewDto,
+    errors: { 400: 'malformed from, to or top' },
   })
-  @ApiOkResponse({ type: OverviewDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed from, to or top' })
   get(@Auth() auth: Principal, @Query({ schema: overviewQuerySchema }) query: OverviewQuery): Promise<OverviewDto> {
     return this.overview.get(auth, query);
   }

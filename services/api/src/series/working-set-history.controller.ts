@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -15,10 +15,7 @@ export class WorkingSetHistoryController {
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({ summary: "A volume's working set size over time, downsampled to the chart's width" })
-  @ApiOkResponse({ type: WorkingSetHistoryDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId, window, from, to or width' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
+  @Endpoint({ summary: "A volume's working set size over time, downsampled to the chart's width", ok: WorkingSetHistoryDto, errors: { 400: 'malformed volumeId, window, from, to or width', 404: 'the tenant has no such volume' } })
   get(
     @Auth() auth: Principal,
     @Param('volumeId', { schema: volumeIdSchema }) volumeId: string,

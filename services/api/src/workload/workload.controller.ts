@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorBodyDto } from '@tierwise/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@tierwise/common';
 import { Auth, Authenticated } from '../auth/authenticated.decorator.js';
 import { Permission } from '../identity/permission.js';
 import type { Principal } from '../identity/principal.js';
@@ -15,13 +15,12 @@ export class WorkloadController {
 
   @Get()
   @Authenticated({ permission: Permission.VolumeRead })
-  @ApiOperation({
+  @Endpoint({
     summary: "A volume's vscsiStats workload histograms over a period: seek distance, outstanding I/Os, interarrival time, and how random its I/O is",
     description: 'Merged from the rollups (bucket counts added) at the coarsest resolution that gives 24 windows of the period; the bounds are vscsiStats\' own (proto/METRICS.md).',
+    ok: WorkloadDto,
+    errors: { 400: 'malformed volumeId, from or to', 404: 'the tenant has no such volume' },
   })
-  @ApiOkResponse({ type: WorkloadDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed volumeId, from or to' })
-  @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the tenant has no such volume' })
   get(@Auth() auth: Principal, @Param('volumeId', { schema: volumeIdSchema }) volumeId: string, @Query({ schema: workloadQuerySchema }) query: WorkloadQuery): Promise<WorkloadDto> {
     return this.workload.get(auth, volumeId, query);
   }

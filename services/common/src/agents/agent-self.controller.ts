@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, HttpStatus, Post, Put, type Type } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ErrorBodyDto } from '../errors/error-body.dto.js';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '../http/endpoint.decorator.js';
 import { AgentAuth, type AgentPrincipal, CurrentAgent } from './agent-auth.js';
 import { type AgentHealth, AgentHealthReceiptDto, agentHealthSchema, type Enroll, EnrolledAgentDto, enrollSchema } from './agent-self.dto.js';
 import { AgentSelfService } from './agent-self.service.js';
@@ -28,12 +28,17 @@ export function agentSelfController(mount: AgentSelfMount): Type<unknown> {
 
     @Post('agents/enroll')
     @HttpCode(HttpStatus.CREATED)
-    @ApiOperation({ summary: 'Exchange a one-time enrollment token for a new agent and its credential (called by install.sh through `tierwise-agent enroll`)', ...alias })
-    @ApiCreatedResponse({ type: EnrolledAgentDto })
-    @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed token, host_id, version or name' })
-    @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'unknown enrollment token' })
-    @ApiConflictResponse({ type: ErrorBodyDto, description: 'enrollment_token_used: the token enrolled an agent already' })
-    @ApiGoneResponse({ type: ErrorBodyDto, description: 'enrollment_token_expired' })
+    @Endpoint({
+      summary: 'Exchange a one-time enrollment token for a new agent and its credential (called by install.sh through `tierwise-agent enroll`)',
+      ...alias,
+      created: EnrolledAgentDto,
+      errors: {
+        400: 'malformed token, host_id, version or name',
+        401: 'unknown enrollment token',
+        409: 'enrollment_token_used: the token enrolled an agent already',
+        410: 'enrollment_token_expired',
+      },
+    })
     enroll(@Body({ schema: enrollSchema }) body: Enroll): Promise<EnrolledAgentDto> {
       return this.agents.enroll(body);
     }
@@ -41,10 +46,12 @@ export function agentSelfController(mount: AgentSelfMount): Type<unknown> {
     @Put('agent/health')
     @AgentAuth()
     @ApiBearerAuth(AGENT_SCHEME)
-    @ApiOperation({ summary: 'The calling agent reports its health (version, uptime, tier usage, errors); shown by GET /v1/agents', ...alias })
-    @ApiOkResponse({ type: AgentHealthReceiptDto })
-    @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'malformed report' })
-    @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'missing or unknown agent credential, or agent_revoked' })
+    @Endpoint({
+      summary: 'The calling agent reports its health (version, uptime, tier usage, errors); shown by GET /v1/agents',
+      ...alias,
+      ok: AgentHealthReceiptDto,
+      errors: { 400: 'malformed report', 401: 'missing or unknown agent credential, or agent_revoked' },
+    })
     report(@CurrentAgent() agent: AgentPrincipal, @Body({ schema: agentHealthSchema }) body: AgentHealth): Promise<AgentHealthReceiptDto> {
       return this.agents.report(agent, body);
     }
