@@ -279,7 +279,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
           throw invalid("a seek distance histogram has no sum (its values are signed)");
         }
         String direction = stringAttribute(p.getAttributesList(), "io.direction");
-        int index = java.util.Arrays.asList(WorkloadHistograms.DIRECTIONS).indexOf(direction);
+        int index = Arrays.asList(WorkloadHistograms.DIRECTIONS).indexOf(direction);
         if (index < 0 || index >= family.directions) {
           throw invalid("io.direction '" + direction + "' is not "
               + (family.directions == 1 ? "all" : "read, write or all"));

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Histogram;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.testing.AgentTelemetry;
 import io.tierwise.proto.v1.IngestRecord;
 import java.util.List;
@@ -224,8 +227,8 @@ class OtlpMetricsParserTest {
 
   /** One delta histogram point of {@code family} at interval T0: {@code count} in bucket {@code bucket}. */
   private static Metric workload(WorkloadHistograms.Family family, String direction, int bucket, long count) {
-    io.opentelemetry.proto.metrics.v1.HistogramDataPoint.Builder p = io.opentelemetry.proto.metrics.v1.HistogramDataPoint
-        .newBuilder().setStartTimeUnixNano(T0).setTimeUnixNano(T0 + 10_000_000_000L).setCount(count)
+    HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
+        .setStartTimeUnixNano(T0).setTimeUnixNano(T0 + 10_000_000_000L).setCount(count)
         .addAttributes(AgentTelemetry.attr("io.direction", direction));
     for (long bound : family.bounds) {
       p.addExplicitBounds(bound);
@@ -233,7 +236,7 @@ class OtlpMetricsParserTest {
     for (int b = 0; b < family.buckets(); b++) {
       p.addBucketCounts(b == bucket ? count : 0);
     }
-    return Metric.newBuilder().setName(family.metric).setHistogram(io.opentelemetry.proto.metrics.v1.Histogram.newBuilder()
+    return Metric.newBuilder().setName(family.metric).setHistogram(Histogram.newBuilder()
         .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA).addDataPoints(p)).build();
   }
 
@@ -251,7 +254,7 @@ class OtlpMetricsParserTest {
     RollupCell cell = new RollupCell();
     cell.add(m);
     cell.add(m);
-    String json = io.tierwise.jobs.json.Json.text(io.tierwise.jobs.json.Json.workload(cell.workload));
+    String json = Json.text(Json.workload(cell.workload));
     assertThat(json).contains("\"seek_distance\":{\"all\":[" + "0,".repeat(17) + "426,")
         .contains("\"read\":[" + "0,".repeat(10) + "8,")
         .contains("\"seek_distance_closest\":{\"all\":[" + "0,".repeat(16) + "10,")

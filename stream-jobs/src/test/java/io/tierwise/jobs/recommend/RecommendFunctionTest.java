@@ -72,14 +72,15 @@ class RecommendFunctionTest {
     return e;
   }
 
-  /** Today: 384 MiB reach 90 % of the achievable 90 %: a 512-MiB RAM tier predicting 90 %. */
+  /** The first estimate: its smallest RAM tier reaching the target is the one the first assertions name. */
   private static WindowEstimate yesterday() {
     return estimate(1000, 300, 9000);
   }
 
   /**
-   * Tomorrow: the achievable hit ratio rises to 99 %, the target past 512 MiB's 88.5 % (768 MiB
-   * alone would do); 512 MiB still hits within 0.02 of the 90 % it predicted.
+   * A later estimate: the achievable hit ratio rises, so the target moves past the tier in force
+   * (a larger one would do alone), while that tier still hits within {@link
+   * TierRecommender#HOLD_HIT_RATIO_TOLERANCE} of what it predicted.
    */
   private static WindowEstimate tomorrow() {
     return estimate(100, 300, 8850, 600, 1050);
