@@ -96,6 +96,24 @@ TEST(TraceSummary, CountsTheWorkingSetOfEachVolume) {
   EXPECT_DOUBLE_EQ(total.time_span_s(), 1.0);
 }
 
+TEST(TraceSummary, APlanted512ByteOffsetShowsInTheAlignment) {
+  auto reader = trace::open_trace(trace_path("msr_hm_0_sample1000.csv"));
+  TraceSummary as_recorded, shifted;
+  trace::IoRecord io;
+  while (reader->next(io)) {
+    as_recorded.add(io);
+    io.offset_bytes += 512;  // a partition that starts one sector late
+    shifted.add(io);
+  }
+  const WorkloadStats before = as_recorded.total();
+  const WorkloadStats after = shifted.total();
+  // Every I/O that started on a 4 KiB boundary now starts 512 bytes in.
+  EXPECT_EQ(after.start_sector_ios[1], before.start_sector_ios[0]);
+  EXPECT_GT(after.misaligned_ios(), 9 * after.operations() / 10);
+  EXPECT_GT(after.blocks_issued, before.blocks_issued);
+  EXPECT_EQ(after.blocks_aligned, before.blocks_aligned);
+}
+
 TEST(TraceSummary, CloudPhysicsWorkingSetIs1051MiB) {
   auto reader = trace::open_trace(trace_path("cloudphysics_w_sample.vscsi"));
   TraceSummary summary;

@@ -217,7 +217,7 @@ TEST(OtlpMetricsTest, LatencyAsExponentialHistogramsAndTheBusiestSecond) {
 // The vscsiStats families (proto/METRICS.md): each with exactly the
 // contract's bounds and one count more, points by io.direction read, write
 // and all (all only for the closest seek), no sum on the seek distances.
-TEST(OtlpMetricsTest, VscsiStatsFamiliesCarryTheContractsBounds) {
+TEST(OtlpMetricsTest, VscsiStatsFamiliesAndAlignmentCarryTheContractsBounds) {
   telemetry::VolumeCollector c;
   c.record_issue(Direction::kRead, 0, 7, 1'000'000);
   c.record_outstanding(Direction::kRead, 1, 1);
@@ -304,12 +304,43 @@ TEST(OtlpMetricsTest, VscsiStatsFamiliesCarryTheContractsBounds) {
   EXPECT_EQ(points["tierwise.io.interarrival/read"]->bucket_counts(1), 1u);
   EXPECT_EQ(points["tierwise.io.interarrival/write"]->bucket_counts(0), 1u);
 
+  // Alignment: commands at sectors 0, 8 (aligned), 1000 (0 in: 1000 mod 8 = 0) and 900 (4 in).
+  const auto* alignment = find_metric(scope, "tierwise.io.alignment");
+  ASSERT_NE(alignment, nullptr);
+  EXPECT_EQ(alignment->unit(), "{sector}");
+  ASSERT_EQ(alignment->histogram().data_points_size(), 3);  // read, write, all
+  for (const auto& p : alignment->histogram().data_points()) {
+    EXPECT_EQ(std::vector<double>(p.explicit_bounds().begin(), p.explicit_bounds().end()),
+              (std::vector<double>{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(p.bucket_counts_size(), 8);
+    if (attribute(p.attributes(), "io.direction") == "all") {
+      EXPECT_EQ(p.bucket_counts(0), 3u);
+      EXPECT_EQ(p.bucket_counts(4), 1u);
+    }
+  }
+  const auto* misaligned = find_metric(scope, "tierwise.io.alignment.misaligned_bytes");
+  ASSERT_NE(misaligned, nullptr);
+  std::map<std::string, int64_t> misaligned_by_direction;
+  for (const auto& p : misaligned->sum().data_points()) misaligned_by_direction[attribute(p.attributes(), "io.direction")] = p.as_int();
+  EXPECT_EQ(misaligned_by_direction, (std::map<std::string, int64_t>{{"read", 0}, {"write", 512}}));
+  const auto* blocks = find_metric(scope, "tierwise.io.alignment.blocks");
+  ASSERT_NE(blocks, nullptr);
+  std::map<std::string, int64_t> blocks_by_key;
+  for (const auto& p : blocks->sum().data_points()) {
+    blocks_by_key[attribute(p.attributes(), "io.direction") + "/" + attribute(p.attributes(), "tierwise.io.alignment.layout")] = p.as_int();
+  }
+  EXPECT_EQ(blocks_by_key, (std::map<std::string, int64_t>{
+                               {"read/issued", 2}, {"read/aligned", 2}, {"write/issued", 2}, {"write/aligned", 2}}));
+
   // Without issued commands there is none of them (sample_collector records none).
   const telemetry::VolumeCollector quiet = sample_collector();
   const VolumeInterval q{&r, &quiet.metrics()};
   encode_metrics({&q, 1}, {0, 10}, "0.1.0", &request);
   for (const Family& f : families) {
     EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), f.name), nullptr) << f.name;
+  }
+  for (const char* name : {"tierwise.io.alignment", "tierwise.io.alignment.misaligned_bytes", "tierwise.io.alignment.blocks"}) {
+    EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), name), nullptr) << name;
   }
 }
 

@@ -496,6 +496,49 @@ TEST(VscsiCollectorTest, OutstandingByDirection) {
   EXPECT_EQ(m.seek_distance[kAllDirections].count, 0u);
 }
 
+TEST(AlignmentTest, AMisaligned4KiBCommandSpansTwoBlocks) {
+  // 4 KiB at sector 8 (aligned): one block; at sector 9 (512 bytes in): two.
+  EXPECT_EQ(command_alignment(8, 15).offset_sectors, 0u);
+  EXPECT_EQ(command_alignment(8, 15).blocks_issued, 1u);
+  EXPECT_EQ(command_alignment(9, 16).offset_sectors, 1u);
+  EXPECT_EQ(command_alignment(9, 16).blocks_issued, 2u);
+  EXPECT_EQ(command_alignment(9, 16).blocks_aligned, 1u);
+  EXPECT_EQ(command_alignment(9, 16).bytes, 4096u);
+  // 512 bytes anywhere inside a block: one block either way.
+  EXPECT_EQ(command_alignment(13, 13).blocks_issued, 1u);
+  EXPECT_EQ(command_alignment(13, 13).blocks_aligned, 1u);
+  // 63-sector MBR start, 64 KiB: 17 blocks instead of 16.
+  EXPECT_EQ(command_alignment(63, 63 + 127).offset_sectors, 7u);
+  EXPECT_EQ(command_alignment(63, 63 + 127).blocks_issued, 17u);
+  EXPECT_EQ(command_alignment(63, 63 + 127).blocks_aligned, 16u);
+}
+
+TEST(AlignmentTest, TheCollectorCountsWhereCommandsStartAndTheBlocksTheySpan) {
+  VolumeCollector c;
+  c.record_issue(Direction::kRead, 8, 15, 0);    // aligned 4 KiB
+  c.record_issue(Direction::kRead, 9, 16, 0);    // 1 sector in, 4 KiB: 2 blocks
+  c.record_issue(Direction::kWrite, 12, 19, 0);  // 4 sectors in, 4 KiB: 2 blocks
+  c.record_issue(Direction::kWrite, 7, 7, 0);    // 7 sectors in, 512 bytes: 1 block
+  c.close_interval(CacheTotals{});
+  const IntervalMetrics& m = c.metrics();
+  EXPECT_EQ(m.alignment[kAllDirections].count, 4u);
+  EXPECT_EQ(m.alignment[kRead].bucket_counts[0], 1u);
+  EXPECT_EQ(m.alignment[kRead].bucket_counts[1], 1u);
+  EXPECT_EQ(m.alignment[kWrite].bucket_counts[4], 1u);
+  EXPECT_EQ(m.alignment[kWrite].bucket_counts[7], 1u);
+  EXPECT_DOUBLE_EQ(m.alignment[kAllDirections].sum, 12.0);
+  EXPECT_EQ(m.misaligned_bytes[kRead], 4096u);
+  EXPECT_EQ(m.misaligned_bytes[kWrite], 4096u + 512u);
+  EXPECT_EQ(m.alignment_blocks[kRead][static_cast<size_t>(AlignmentLayout::kIssued)], 3u);
+  EXPECT_EQ(m.alignment_blocks[kRead][static_cast<size_t>(AlignmentLayout::kAligned)], 2u);
+  EXPECT_EQ(m.alignment_blocks[kWrite][static_cast<size_t>(AlignmentLayout::kIssued)], 3u);
+  EXPECT_EQ(m.alignment_blocks[kWrite][static_cast<size_t>(AlignmentLayout::kAligned)], 2u);
+  c.reset();
+  c.close_interval(CacheTotals{});
+  EXPECT_EQ(c.metrics().alignment[kAllDirections].count, 0u);
+  EXPECT_EQ(c.metrics().misaligned_bytes[kWrite], 0u);
+}
+
 TEST(ExponentialHistogramTest, MapsValuesToBase2BucketsAtScale3) {
   // Bucket i holds (2^(i/8), 2^((i+1)/8)]: 1 closes bucket -1, 2 closes bucket 7.
   EXPECT_EQ(ExponentialHistogram::index_of(1.0), -1);

@@ -41,6 +41,9 @@ export const METRIC = {
   ioSeekDistanceClosest: "tierwise.io.seek_distance.closest",
   ioOutstanding: "tierwise.io.outstanding",
   ioInterarrival: "tierwise.io.interarrival",
+  ioAlignment: "tierwise.io.alignment",
+  ioAlignmentMisalignedBytes: "tierwise.io.alignment.misaligned_bytes",
+  ioAlignmentBlocks: "tierwise.io.alignment.blocks",
   cacheHits: "tierwise.cache.hits",
   cacheMisses: "tierwise.cache.misses",
   cachePopulation: "tierwise.cache.population",
@@ -77,6 +80,9 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.ioSeekDistanceClosest]: { kind: "histogram", unit: "{sector}" },
   [METRIC.ioOutstanding]: { kind: "histogram", unit: "{operation}" },
   [METRIC.ioInterarrival]: { kind: "histogram", unit: "us" },
+  [METRIC.ioAlignment]: { kind: "histogram", unit: "{sector}" },
+  [METRIC.ioAlignmentMisalignedBytes]: { kind: "sum", unit: "By" },
+  [METRIC.ioAlignmentBlocks]: { kind: "sum", unit: "{block}" },
   [METRIC.cacheHits]: { kind: "sum", unit: "{block}" },
   [METRIC.cacheMisses]: { kind: "sum", unit: "{block}" },
   [METRIC.cachePopulation]: { kind: "sum", unit: "By" },
@@ -107,6 +113,7 @@ export const ATTR = {
   ioDirection: "io.direction",
   ioSource: "io.source",
   ioSizeBin: "tierwise.io.size_bin",
+  ioAlignmentLayout: "tierwise.io.alignment.layout",
 } as const;
 
 /** Values of `io.direction`. */
@@ -116,6 +123,13 @@ export type IoDirection = (typeof IO_DIRECTIONS)[number];
 /** Values of `io.direction` on the vscsiStats families: `all` is every command in issue order. */
 export const VSCSI_DIRECTIONS = ["read", "write", "all"] as const;
 export type VscsiDirection = (typeof VSCSI_DIRECTIONS)[number];
+
+/**
+ * Values of `tierwise.io.alignment.layout` on `tierwise.io.alignment.blocks`: the 4 KiB blocks
+ * the commands span as `issued`, and if each had started on a 4 KiB boundary (`aligned`).
+ */
+export const ALIGNMENT_LAYOUTS = ["issued", "aligned"] as const;
+export type AlignmentLayout = (typeof ALIGNMENT_LAYOUTS)[number];
 
 /**
  * Values of `io.source`: `frontend` counts every I/O the VM issued once; a read hit is also
@@ -198,3 +212,10 @@ export const OUTSTANDING_IOS_BOUNDS: readonly number[] = Object.freeze([1, 2, 4,
 
 /** vscsiStats interarrival bounds, microseconds (METRICS.md): `tierwise.io.interarrival`. */
 export const INTERARRIVAL_BOUNDS_US: readonly number[] = Object.freeze([1, 10, 100, 500, 1000, 5000, 15000, 30000, 50000, 100000]);
+
+/**
+ * Bounds of `tierwise.io.alignment` (METRICS.md "Block alignment"): sectors (512 bytes) into the
+ * command's 4 KiB block; bucket k holds the commands that start k sectors into their block (0:
+ * aligned), the last one 7.
+ */
+export const ALIGNMENT_BOUNDS_SECTORS: readonly number[] = Object.freeze([0, 1, 2, 3, 4, 5, 6]);

@@ -7,6 +7,7 @@ import {
   IO_LENGTH_BINS,
   IO_LENGTH_BOUNDS_BYTES,
   ioLengthBin,
+  ALIGNMENT_BOUNDS_SECTORS,
   INTERARRIVAL_BOUNDS_US,
   LATENCY_BOUNDS_US,
   METRIC_SPECS,
@@ -30,7 +31,7 @@ describe("METRICS.md constants", () => {
     const rows = [...metricsMd.matchAll(/^\| `(tierwise\.[^`]+)` \| (Sum|Histogram|ExponentialHistogram|Gauge)[^|]*\| `([^`]+)` \|/gm)];
     const kinds: Record<string, string> = { Sum: "sum", Histogram: "histogram", ExponentialHistogram: "exponentialHistogram", Gauge: "gauge" };
     const table = Object.fromEntries(rows.map(([, name, kind, unit]) => [name, { kind: kinds[kind], unit }]));
-    assert.equal(rows.length, 28);
+    assert.equal(rows.length, 31);
     assert.deepEqual(METRIC_SPECS, table);
   });
 
@@ -50,6 +51,7 @@ describe("METRICS.md constants", () => {
     assert.deepEqual([...OUTSTANDING_IOS_BOUNDS], bullet("- outstanding I/Os:"));
     assert.deepEqual([...INTERARRIVAL_BOUNDS_US], bullet("- interarrival (µs):"));
     assert.equal(SEEK_DISTANCE_BOUNDS_SECTORS.length, 33);
+    assert.deepEqual([...ALIGNMENT_BOUNDS_SECTORS], bullet("`tierwise.io.alignment` bounds (sectors into the 4 KiB block):"));
   });
 
   it("latency bounds equal METRICS.md", () => {

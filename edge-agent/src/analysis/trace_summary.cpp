@@ -9,6 +9,7 @@ namespace {
 
 constexpr uint8_t kReadBit = 1;
 constexpr uint8_t kWriteBit = 2;
+constexpr uint64_t kSectorBytes = 512;
 
 }  // namespace
 
@@ -41,6 +42,13 @@ void TraceSummary::add(const trace::IoRecord& io) {
   (is_read ? counts.reads : counts.writes) += 1;
   (is_read ? counts.read_bytes : counts.write_bytes) += io.length_bytes;
   uint8_t bit = is_read ? kReadBit : kWriteBit;
+  const uint64_t first_sector = io.offset_bytes / kSectorBytes;
+  const uint64_t end_sector = (io.offset_bytes + std::max<uint64_t>(io.length_bytes, 1) + kSectorBytes - 1) / kSectorBytes;
+  const telemetry::CommandAlignment alignment = telemetry::command_alignment(first_sector, end_sector - 1);
+  ++counts.start_sector_ios[alignment.offset_sectors];
+  counts.misaligned_bytes += alignment.offset_sectors != 0 ? alignment.bytes : 0;
+  counts.blocks_issued += alignment.blocks_issued;
+  counts.blocks_aligned += alignment.blocks_aligned;
   trace::BlockRange range = trace::blocks_touched(io);
   for (uint64_t block = range.first; block <= range.last; ++block) volume.blocks[block] |= bit;
 }
@@ -74,6 +82,10 @@ WorkloadStats TraceSummary::total() const {
     sum.distinct_blocks += s.distinct_blocks;
     sum.distinct_read_blocks += s.distinct_read_blocks;
     sum.distinct_write_blocks += s.distinct_write_blocks;
+    for (size_t i = 0; i < s.start_sector_ios.size(); ++i) sum.start_sector_ios[i] += s.start_sector_ios[i];
+    sum.misaligned_bytes += s.misaligned_bytes;
+    sum.blocks_issued += s.blocks_issued;
+    sum.blocks_aligned += s.blocks_aligned;
     sum.first_time_us = first ? s.first_time_us : std::min(sum.first_time_us, s.first_time_us);
     sum.last_time_us = first ? s.last_time_us : std::max(sum.last_time_us, s.last_time_us);
     first = false;

@@ -4,11 +4,13 @@
 // this is the local reference the sampled estimates are checked against.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "telemetry/alignment.hpp"
 #include "trace/record.hpp"
 
 namespace tierwise::analysis {
@@ -25,12 +27,23 @@ struct WorkloadStats {
   uint64_t distinct_blocks = 0;
   uint64_t distinct_read_blocks = 0;
   uint64_t distinct_write_blocks = 0;
+  // Block alignment (telemetry/alignment.hpp) of the I/Os as a block device
+  // sees them (rounded out to 512-byte sectors): I/Os by the sector of its
+  // 4 KiB block they start at, the sector-rounded bytes of the I/Os that start
+  // off a 4 KiB boundary, and the 4 KiB blocks the I/Os span as issued and
+  // as they would from a 4 KiB boundary.
+  std::array<uint64_t, telemetry::kAlignmentBucketCount> start_sector_ios{};
+  uint64_t misaligned_bytes = 0;
+  uint64_t blocks_issued = 0;
+  uint64_t blocks_aligned = 0;
 
   uint64_t operations() const { return reads + writes; }
   // Working set size: distinct blocks x 4 KiB, bytes.
   uint64_t wss_bytes() const;
   // last_time_us - first_time_us, seconds (0 without records).
   double time_span_s() const;
+  // I/Os that start off a 4 KiB boundary.
+  uint64_t misaligned_ios() const { return operations() - start_sector_ios[0]; }
 };
 
 struct VolumeSummary {

@@ -37,7 +37,33 @@ nlohmann::ordered_json stats_json(const analysis::WorkloadStats& s) {
           {"distinct_read_blocks", s.distinct_read_blocks},
           {"distinct_write_blocks", s.distinct_write_blocks},
           {"wss_bytes", s.wss_bytes()},
-          {"wss_mib", static_cast<double>(s.wss_bytes()) / kMiB}};
+          {"wss_mib", static_cast<double>(s.wss_bytes()) / kMiB},
+          {"alignment", {{"start_sector_ios", s.start_sector_ios},
+                         {"misaligned_ios", s.misaligned_ios()},
+                         {"misaligned_bytes", s.misaligned_bytes},
+                         {"blocks_issued", s.blocks_issued},
+                         {"blocks_aligned", s.blocks_aligned}}}};
+}
+
+// "alignment" line: the share of I/Os and of bytes that start off a 4 KiB
+// boundary, the sector most of them start at, and the extra 4 KiB blocks the
+// tier handles because of it (telemetry/alignment.hpp).
+std::string alignment_text(const analysis::WorkloadStats& s) {
+  const uint64_t bytes = s.read_bytes + s.write_bytes;
+  if (s.operations() == 0 || bytes == 0 || s.blocks_aligned == 0) return "no I/O";
+  char text[200];
+  const double ios = 100.0 * static_cast<double>(s.misaligned_ios()) / static_cast<double>(s.operations());
+  const double byte_share = 100.0 * static_cast<double>(s.misaligned_bytes) / static_cast<double>(bytes);
+  const double extra = 100.0 * (static_cast<double>(s.blocks_issued) / static_cast<double>(s.blocks_aligned) - 1);
+  int n = std::snprintf(text, sizeof text, "%.1f %% of I/Os (%.1f %% of bytes) start off a 4 KiB boundary", ios, byte_share);
+  if (s.misaligned_ios() > 0) {
+    const auto top = std::max_element(s.start_sector_ios.begin() + 1, s.start_sector_ios.end());
+    const double top_share = 100.0 * static_cast<double>(*top) / static_cast<double>(s.misaligned_ios());
+    n += std::snprintf(text + n, sizeof text - static_cast<size_t>(n), ", %.0f %% of them %td bytes in",
+                       top_share, (top - s.start_sector_ios.begin()) * 512);
+  }
+  std::snprintf(text + n, sizeof text - static_cast<size_t>(n), "; %.1f %% more 4 KiB blocks than aligned", extra);
+  return text;
 }
 
 void print_json(const trace::TraceReader& reader, const std::string& path,
@@ -88,6 +114,7 @@ void print_text(const trace::TraceReader& reader, const std::string& path,
             << "working set   " << t.distinct_blocks << " distinct 4 KiB blocks = "
             << mib(t.wss_bytes()) << " (read " << mib(t.distinct_read_blocks * trace::kBlockBytes) << ", write "
             << mib(t.distinct_write_blocks * trace::kBlockBytes) << ")\n"
+            << "alignment     " << alignment_text(t) << '\n'
             << "volumes       " << volumes.size() << '\n';
   std::stable_sort(volumes.begin(), volumes.end(), [](const auto& a, const auto& b) {
     return a.stats.operations() > b.stats.operations();

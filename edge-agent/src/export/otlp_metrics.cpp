@@ -253,6 +253,35 @@ void write_vscsi_metrics(MetricWriter& w, const IntervalMetrics& m) {
   }
 }
 
+// Block alignment (proto/METRICS.md, telemetry/alignment.hpp): where commands
+// start within their 4 KiB block by direction view, and by direction the
+// bytes of misaligned commands and the blocks spanned as issued and aligned;
+// empty points left out.
+void write_alignment_metrics(MetricWriter& w, const IntervalMetrics& m) {
+  Metric* alignment = w.histogram("tierwise.io.alignment", "{sector}",
+                                  "Sectors into its 4 KiB block where a command starts (0: aligned)");
+  for (size_t v = 0; v < telemetry::kDirectionViewCount; ++v) {
+    if (m.alignment[v].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(alignment, m.alignment[v], telemetry::kAlignmentBounds);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
+  }
+  Metric* misaligned = w.sum("tierwise.io.alignment.misaligned_bytes", "By",
+                             "Bytes of the commands that do not start on a 4 KiB boundary");
+  Metric* blocks = w.sum("tierwise.io.alignment.blocks", "{block}",
+                         "4 KiB blocks the commands span, as issued and if aligned");
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    if (m.alignment[d].count == 0) continue;
+    const std::string_view direction = telemetry::direction_name(direction_at(d));
+    NumberDataPoint* p = w.number(misaligned->mutable_sum()->mutable_data_points(), m.misaligned_bytes[d]);
+    add_attribute(p->mutable_attributes(), "io.direction", direction);
+    for (size_t l = 0; l < telemetry::kAlignmentLayoutCount; ++l) {
+      p = w.number(blocks->mutable_sum()->mutable_data_points(), m.alignment_blocks[d][l]);
+      add_attribute(p->mutable_attributes(), "io.direction", direction);
+      add_attribute(p->mutable_attributes(), "tierwise.io.alignment.layout", telemetry::kAlignmentLayoutNames[l]);
+    }
+  }
+}
+
 // Destaged bytes per second over the interval (0 for an empty interval).
 uint64_t destage_rate(const telemetry::CacheInterval& c, const IntervalWindow& window) {
   const uint64_t ns = window.end_unix_nano - window.start_unix_nano;
@@ -355,6 +384,7 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     write_io_metrics(writer, *v.metrics);
     write_distribution_and_peaks(writer, *v.metrics);
     write_vscsi_metrics(writer, *v.metrics);
+    write_alignment_metrics(writer, *v.metrics);
     write_cache_metrics(writer, v.metrics->cache, window);
     writer.drop_empty();
   }

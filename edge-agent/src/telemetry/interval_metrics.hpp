@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "telemetry/alignment.hpp"
 #include "telemetry/io_bins.hpp"
 #include "telemetry/vscsi_bounds.hpp"
 
@@ -206,6 +207,13 @@ struct IntervalMetrics {
   Histogram<kSeekBucketCount> seek_distance_closest;
   Histogram<kOutstandingBucketCount> outstanding[kDirectionViewCount];
   Histogram<kInterarrivalBucketCount> interarrival[kDirectionViewCount];
+  // Block alignment (telemetry/alignment.hpp), counted at issue:
+  // tierwise.io.alignment by direction view (sectors into the 4 KiB block),
+  // and by direction the bytes of the commands that start off a 4 KiB
+  // boundary and the 4 KiB blocks the commands span, by AlignmentLayout.
+  Histogram<kAlignmentBucketCount> alignment[kDirectionViewCount];
+  uint64_t misaligned_bytes[kDirectionCount] = {};
+  uint64_t alignment_blocks[kDirectionCount][kAlignmentLayoutCount] = {};
   CacheInterval cache;
 };
 

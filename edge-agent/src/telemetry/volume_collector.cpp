@@ -100,6 +100,11 @@ void VolumeCollector::close_interval(const CacheTotals& totals) {
     fill_point(metrics_.seek_distance[v], seek_[v], 1, false);
     fill_point(metrics_.outstanding[v], outstanding_[v], 1, true);
     fill_point(metrics_.interarrival[v], interarrival_[v], kNanosPerMicro, true);
+    fill_point(metrics_.alignment[v], alignment_[v], 1, true);
+  }
+  for (size_t d = 0; d < kDirectionCount; ++d) {
+    metrics_.misaligned_bytes[d] = alignment_work_[d].misaligned_bytes;
+    std::copy(alignment_work_[d].blocks.begin(), alignment_work_[d].blocks.end(), metrics_.alignment_blocks[d]);
   }
   fill_point(metrics_.seek_distance_closest, seek_closest_, 1, false);
   CacheInterval& c = metrics_.cache;
@@ -134,6 +139,8 @@ void VolumeCollector::reset() {
   seek_closest_ = {};
   std::fill(std::begin(outstanding_), std::end(outstanding_), ValueAccumulator<kOutstandingBucketCount>{});
   std::fill(std::begin(interarrival_), std::end(interarrival_), ValueAccumulator<kInterarrivalBucketCount>{});
+  std::fill(std::begin(alignment_), std::end(alignment_), ValueAccumulator<kAlignmentBucketCount>{});
+  std::fill(std::begin(alignment_work_), std::end(alignment_work_), AlignmentWork{});
   metrics_ = IntervalMetrics{};
   active_ = false;
 }

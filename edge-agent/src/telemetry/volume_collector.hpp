@@ -95,10 +95,12 @@ class VolumeCollector {
   // - tierwise.io.interarrival: issued_ns minus the previous command's
   //   issue time (`all`) and that of the previous command of this direction.
   // A volume's first command (of a direction) has no previous one and counts
-  // in none of them (of that direction).
+  // in none of them (of that direction). Every command counts in the block
+  // alignment figures (telemetry/alignment.hpp).
   void record_issue(Direction direction, uint64_t first_sector, uint64_t last_sector, int64_t issued_ns) {
     active_ = true;
     const auto d = static_cast<size_t>(direction);
+    record_alignment(d, command_alignment(first_sector, last_sector));
     const auto first = static_cast<int64_t>(first_sector);
     IssueState& s = issue_;
     if (s.seen[kAllDirections]) [[likely]] {
@@ -191,6 +193,12 @@ class VolumeCollector {
       max = std::max(max, value);
     }
   };
+  // The alignment sums of one direction (IntervalMetrics::misaligned_bytes,
+  // alignment_blocks).
+  struct AlignmentWork {
+    uint64_t misaligned_bytes = 0;
+    std::array<uint64_t, kAlignmentLayoutCount> blocks{};
+  };
   // What record_issue() keeps of the previous commands, by direction view.
   // Sectors are below 2^55 (byte offsets below 2^64), so every distance,
   // kNoCommand's included, fits in an int64.
@@ -208,6 +216,15 @@ class VolumeCollector {
     return ring;
   }
 
+  void record_alignment(size_t d, const CommandAlignment& a) {
+    const auto offset = static_cast<int64_t>(a.offset_sectors);
+    alignment_[d].add(a.offset_sectors, offset);
+    alignment_[kAllDirections].add(a.offset_sectors, offset);
+    AlignmentWork& w = alignment_work_[d];
+    w.misaligned_bytes += a.offset_sectors != 0 ? a.bytes : 0;
+    w.blocks[static_cast<size_t>(AlignmentLayout::kIssued)] += a.blocks_issued;
+    w.blocks[static_cast<size_t>(AlignmentLayout::kAligned)] += a.blocks_aligned;
+  }
   void record_seek(size_t view, int64_t distance) { seek_[view].add(seek_bucket(distance), distance); }
   // A clock that went back counts as no time.
   void record_interarrival(size_t view, int64_t ns) {
@@ -258,6 +275,8 @@ class VolumeCollector {
   ValueAccumulator<kSeekBucketCount> seek_closest_;
   ValueAccumulator<kOutstandingBucketCount> outstanding_[kDirectionViewCount];
   ValueAccumulator<kInterarrivalBucketCount> interarrival_[kDirectionViewCount];
+  ValueAccumulator<kAlignmentBucketCount> alignment_[kDirectionViewCount];
+  AlignmentWork alignment_work_[kDirectionCount];
   IssueState issue_;
   // The exponential buckets and zero counts are recorded here directly; the
   // rest of metrics_ is filled at the close.

@@ -80,6 +80,12 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
     expect(all.stdout).toContain(world.plainVolume);
   });
 
+  it("prints a volume's workload as JSON", async () => {
+    const run = await tierwise(['volumes', 'workload', world.plainVolume, '--from', '2026-11-20T00:00:00Z', '--to', '2026-11-21T00:00:00Z']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ volume_id: world.plainVolume, from: '2026-11-20T00:00:00.000Z', alignment: null });
+  });
+
   it('shows and applies a recommendation, which sets the policy', async () => {
     const show = await tierwise(['recommendations', 'show', world.recommendedVolume]);
     expect(show.stdout.split('\n')[0]).toMatch(/^VOLUME\s+HOST\s+TIER\s+EVICTION\s+MEDIA\s+POLICY\s/);

@@ -30,7 +30,7 @@ describe('SDK: volumes, policies and metrics export (real api process, real Post
 
   it("gives a volume's vscsiStats workload (empty histograms before any is reported), and NotFoundError for an unknown volume", async () => {
     const workload = await reader.volumes.workload(world.plainVolume);
-    expect(workload).toMatchObject({ volume_id: world.plainVolume, windows: 0, randomness: null, seek_distance: { all: null, read: null, write: null } });
+    expect(workload).toMatchObject({ volume_id: world.plainVolume, windows: 0, randomness: null, alignment: null, seek_distance: { all: null, read: null, write: null } });
     expect(workload.seek_distance.bounds).toHaveLength(33);
     await expect(reader.volumes.workload('00000000deadbeef')).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -32,12 +32,12 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
     return { status: response.status, body: (await response.json()) as WorkloadDto };
   };
-  const insertWindow = (tenantId: string, resolution: string, start: number, workload: object) =>
+  const insertWindow = (tenantId: string, resolution: string, start: number, workload: object, readBytes = 0) =>
     tenants.owner.query(
       `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes,
          cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, workload)
-       VALUES ($1, 'volume', $2, $3, $4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{}', $5)`,
-      [tenantId, volume, resolution, new Date(start), JSON.stringify(workload)],
+       VALUES ($1, 'volume', $2, $3, $4, 1, 0, 0, $6, 0, 0, 0, 0, 0, 0, 0, 0, '{}', $5)`,
+      [tenantId, volume, resolution, new Date(start), JSON.stringify(workload), readBytes],
     );
 
   beforeAll(async () => {
@@ -48,7 +48,10 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     await insertWindow(tenant.tenant_id, '1h', hourStart - 3 * HOUR_MS, {
       seek_distance: { all: one(SEEK, SEQUENTIAL, 600), read: one(SEEK, NEAR, 4) },
       outstanding: { all: one(13, 2, 10) },
-    });
+      // 400 commands, 300 of them 512 bytes into their 4 KiB block: 4 KiB reads spanning two blocks.
+      alignment: { all: [100, 300, 0, 0, 0, 0, 0, 0], read: [100, 300, 0, 0, 0, 0, 0, 0] },
+      alignment_work: { read: [300 * 4096, 100 + 600, 400] },
+    }, 400 * 4096);
     await insertWindow(tenant.tenant_id, '1h', hourStart - 2 * HOUR_MS, {
       seek_distance: { all: one(SEEK, FAR, 200), write: one(SEEK, SEQUENTIAL, 7) },
       seek_distance_closest: { all: one(SEEK, NEAR, 9) },
@@ -79,6 +82,19 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     expect(body.randomness).toEqual({ commands: 800, sequential_share: 0.75, within_128_sectors_share: 0.75 });
   });
 
+  it('says how misaligned the commands are, by which offset, and what it costs the tier', async () => {
+    const { body } = await get(`/v1/volumes/${volume}/workload`);
+    expect(body.alignment).toEqual({
+      start_sector: { bounds: [0, 1, 2, 3, 4, 5, 6], all: [100, 300, 0, 0, 0, 0, 0, 0], read: [100, 300, 0, 0, 0, 0, 0, 0], write: null },
+      commands: 400,
+      misaligned_share: 0.75,
+      misaligned_bytes_share: 0.75,
+      extra_block_share: 0.75,
+      dominant_offset_bytes: 512,
+      realignment_advised: true,
+    });
+  });
+
   it('reads only the period asked for', async () => {
     // A day from the second window on: read at 1 h (24 windows), the first window left out.
     const from = new Date(hourStart - 2 * HOUR_MS).toISOString();
@@ -88,6 +104,7 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     expect(body.windows).toBe(1);
     expect(body.seek_distance.all).toEqual(one(SEEK, FAR, 200));
     expect(body.randomness).toMatchObject({ sequential_share: 0, within_128_sectors_share: 0 });
+    expect(body.alignment).toBeNull();
   });
 
   it('answers 404 for a volume the tenant does not have and 400 for a malformed period', async () => {

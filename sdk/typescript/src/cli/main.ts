@@ -151,6 +151,14 @@ volumes
   .command('show <volumeId>')
   .description('a volume in full (JSON): I/O, cache, block sizes, working set, miss ratio curve, recommendation')
   .action(async (volumeId: string) => printJson(await client().volumes.get(volumeId)));
+volumes
+  .command('workload <volumeId>')
+  .description("a volume's vscsiStats workload (JSON): seek distance, outstanding I/Os, interarrival, randomness, block alignment (default the last 24 hours)")
+  .option('--from <time>', 'start, RFC 3339, inclusive')
+  .option('--to <time>', 'end, RFC 3339, exclusive (default now)')
+  .action(async (volumeId: string, options: { from?: string; to?: string }) =>
+    printJson(await client().volumes.workload(volumeId, { from: options.from, to: options.to })),
+  );
 
 const recommendations = program.command('recommendations').description('tier recommendations');
 pageOptions(recommendations.command('list').description('recommendations, newest first'))

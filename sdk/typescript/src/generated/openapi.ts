@@ -2506,6 +2506,22 @@ export interface components {
             /** @description share of commands within 128 sectors (64 KiB) of where the previous one ended: distance in (-128, 128] */
             within_128_sectors_share: number;
         };
+        AlignmentDto: {
+            /** @description commands by the sector (512 bytes) of its 4 KiB block they start at: bounds 0 to 6, bucket k = k sectors in, 0 = aligned */
+            start_sector: components["schemas"]["WorkloadHistogramDto"];
+            /** @description commands counted */
+            commands: number;
+            /** @description share of commands that do not start on a 4 KiB boundary */
+            misaligned_share: number;
+            /** @description share of the bytes read and written in commands that do not start on a 4 KiB boundary; null without bytes */
+            misaligned_bytes_share: number | null;
+            /** @description extra work of the cache tier from misalignment: 4 KiB blocks the commands span as issued over those they would span from a 4 KiB boundary, minus 1 (a misaligned 4 KiB I/O spans two blocks); null without the block counts */
+            extra_block_share: number | null;
+            /** @description bytes into their 4 KiB block where most misaligned commands start (at least half of them), e.g. 3584 for a partition at sector 63; null when no offset dominates */
+            dominant_offset_bytes: number | null;
+            /** @description whether the volume would gain from realignment: the extra block share is at least 5 % and one offset dominates (moving the partition by it removes the extra work) */
+            realignment_advised: boolean;
+        };
         WorkloadDto: {
             volume_id: string;
             /** Format: date-time */
@@ -2526,6 +2542,8 @@ export interface components {
             interarrival_us: components["schemas"]["WorkloadHistogramDto"];
             /** @description null without seek distances in the period */
             randomness: components["schemas"]["RandomnessDto"] | null;
+            /** @description null without alignment counts in the period */
+            alignment: components["schemas"]["AlignmentDto"] | null;
         };
     };
     responses: never;

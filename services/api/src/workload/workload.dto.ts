@@ -35,6 +35,30 @@ export class RandomnessDto {
   within_128_sectors_share!: number;
 }
 
+/** Block alignment of a volume's commands over a period (docs/workload.md "Block alignment"). */
+export class AlignmentDto {
+  @ApiProperty({ type: WorkloadHistogramDto, description: 'commands by the sector (512 bytes) of its 4 KiB block they start at: bounds 0 to 6, bucket k = k sectors in, 0 = aligned' })
+  start_sector!: WorkloadHistogramDto;
+
+  @ApiProperty({ description: 'commands counted' })
+  commands!: number;
+
+  @ApiProperty({ description: 'share of commands that do not start on a 4 KiB boundary' })
+  misaligned_share!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'share of the bytes read and written in commands that do not start on a 4 KiB boundary; null without bytes' })
+  misaligned_bytes_share!: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'extra work of the cache tier from misalignment: 4 KiB blocks the commands span as issued over those they would span from a 4 KiB boundary, minus 1 (a misaligned 4 KiB I/O spans two blocks); null without the block counts' })
+  extra_block_share!: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'bytes into their 4 KiB block where most misaligned commands start (at least half of them), e.g. 3584 for a partition at sector 63; null when no offset dominates' })
+  dominant_offset_bytes!: number | null;
+
+  @ApiProperty({ description: 'whether the volume would gain from realignment: the extra block share is at least 5 % and one offset dominates (moving the partition by it removes the extra work)' })
+  realignment_advised!: boolean;
+}
+
 /**
  * The vscsiStats workload of a volume over a period (docs/workload.md): seek distance between
  * successive commands and from the closest of the previous 16 (512-byte sectors, signed),
@@ -56,4 +80,6 @@ export class WorkloadDto {
   interarrival_us!: WorkloadHistogramDto;
   @ApiProperty({ type: RandomnessDto, nullable: true, description: 'null without seek distances in the period' })
   randomness!: RandomnessDto | null;
+  @ApiProperty({ type: AlignmentDto, nullable: true, description: 'null without alignment counts in the period' })
+  alignment!: AlignmentDto | null;
 }

@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 
-/** metric_rollups.workload of one window: {family: {direction: bucket counts}} (db/migrations 845). */
+/**
+ * metric_rollups.workload of one window: {family: {direction: bucket counts}} (db/migrations 845);
+ * `alignment_work` holds per direction [misaligned bytes, 4 KiB blocks as issued, if aligned].
+ */
 export type WorkloadCells = Partial<Record<string, Partial<Record<'all' | 'read' | 'write', number[]>>>>;
+
+/** One rollup window's workload cells and the bytes read and written in it. */
+export interface WorkloadWindow {
+  cells: WorkloadCells;
+  bytes: number;
+}
 
 /** The workload histograms of the rollups, in the tenant's transaction. */
 @Injectable()
@@ -13,14 +22,14 @@ export class WorkloadRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** The non-empty workload cells of a volume's windows at `resolution` in [from, to). */
-  async windows(db: Queryable, tenantId: string, q: { volumeId: string; resolution: string; from: Date; to: Date }): Promise<WorkloadCells[]> {
-    const { rows } = await db.query<{ workload: WorkloadCells }>(
-      `SELECT workload FROM metric_rollups
+  /** The non-empty workload cells of a volume's windows at `resolution` in [from, to), with their bytes. */
+  async windows(db: Queryable, tenantId: string, q: { volumeId: string; resolution: string; from: Date; to: Date }): Promise<WorkloadWindow[]> {
+    const { rows } = await db.query<{ workload: WorkloadCells; bytes: string }>(
+      `SELECT workload, read_bytes + write_bytes AS bytes FROM metric_rollups
         WHERE tenant_id = $1 AND scope = 'volume' AND scope_id = $2 AND resolution = $3 AND window_start >= $4 AND window_start < $5
           AND workload <> '{}'::jsonb`,
       [tenantId, q.volumeId, q.resolution, q.from, q.to],
     );
-    return rows.map((r) => r.workload);
+    return rows.map((r) => ({ cells: r.workload, bytes: Number(r.bytes) }));
   }
 }

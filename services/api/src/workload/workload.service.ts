@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
-import { INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import { ALIGNMENT_BOUNDS_SECTORS, INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
 import type { Principal } from '../identity/principal.js';
 import { planSeries } from '../series/resolution.js';
 import { periodOf } from '../series/series.query.js';
+import { type AlignmentWork, alignmentOf } from './alignment.js';
 import type { RandomnessDto, WorkloadDto, WorkloadHistogramDto, WorkloadQuery } from './workload.dto.js';
 import { type WorkloadCells, WorkloadRepository } from './workload.repository.js';
 
@@ -17,6 +18,7 @@ const FAMILIES = {
   seek_distance_closest: SEEK_DISTANCE_BOUNDS_SECTORS,
   outstanding: OUTSTANDING_IOS_BOUNDS,
   interarrival_us: INTERARRIVAL_BOUNDS_US,
+  alignment: ALIGNMENT_BOUNDS_SECTORS,
 } as const;
 type Family = keyof typeof FAMILIES;
 
@@ -33,6 +35,21 @@ function merge(windows: WorkloadCells[], family: Family): WorkloadHistogramDto {
     }
   }
   return merged;
+}
+
+/** The alignment sums of read and write added over the windows; null when no window had them. */
+function alignmentWork(windows: WorkloadCells[]): AlignmentWork | null {
+  let work: AlignmentWork | null = null;
+  for (const cells of windows) {
+    for (const counters of [cells.alignment_work?.read, cells.alignment_work?.write]) {
+      if (counters?.length !== 3) continue;
+      work ??= { misalignedBytes: 0, blocksIssued: 0, blocksAligned: 0 };
+      work.misalignedBytes += counters[0];
+      work.blocksIssued += counters[1];
+      work.blocksAligned += counters[2];
+    }
+  }
+  return work;
 }
 
 /**
@@ -66,8 +83,10 @@ export class WorkloadService {
       if (!(await this.workload.exists(db, auth.tenantId, volumeId))) {
         throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
       }
-      const windows = await this.workload.windows(db, auth.tenantId, { volumeId, resolution, from, to });
+      const rows = await this.workload.windows(db, auth.tenantId, { volumeId, resolution, from, to });
+      const windows = rows.map((r) => r.cells);
       const seek = merge(windows, 'seek_distance');
+      const bytes = rows.reduce((sum, r) => sum + r.bytes, 0);
       return {
         volume_id: volumeId,
         from: from.toISOString(),
@@ -79,6 +98,7 @@ export class WorkloadService {
         outstanding: merge(windows, 'outstanding'),
         interarrival_us: merge(windows, 'interarrival_us'),
         randomness: randomnessOf(seek.all),
+        alignment: alignmentOf(merge(windows, 'alignment'), alignmentWork(windows), bytes),
       };
     });
   }

@@ -1,5 +1,7 @@
 import {
   AggregationTemporality,
+  ALIGNMENT_BOUNDS_SECTORS,
+  ALIGNMENT_LAYOUTS,
   ATTR,
   type HistogramDataPoint,
   IO_DIRECTIONS,
@@ -38,6 +40,9 @@ const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, Required>> = {
   [METRIC.ioSeekDistanceClosest]: { [ATTR.ioDirection]: ['all'] },
   [METRIC.ioOutstanding]: VSCSI_DIRECTION,
   [METRIC.ioInterarrival]: VSCSI_DIRECTION,
+  [METRIC.ioAlignment]: VSCSI_DIRECTION,
+  [METRIC.ioAlignmentMisalignedBytes]: DIRECTION,
+  [METRIC.ioAlignmentBlocks]: { ...DIRECTION, [ATTR.ioAlignmentLayout]: ALIGNMENT_LAYOUTS },
   [METRIC.cacheHits]: DIRECTION,
   [METRIC.cacheMisses]: DIRECTION,
 };
@@ -53,6 +58,7 @@ const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; 
   [METRIC.ioSeekDistanceClosest]: { bounds: SEEK_DISTANCE_BOUNDS_SECTORS, name: 'the vscsiStats seek distance bounds' },
   [METRIC.ioOutstanding]: { bounds: OUTSTANDING_IOS_BOUNDS, name: 'the vscsiStats outstanding I/O bounds' },
   [METRIC.ioInterarrival]: { bounds: INTERARRIVAL_BOUNDS_US, name: 'the vscsiStats interarrival bounds' },
+  [METRIC.ioAlignment]: { bounds: ALIGNMENT_BOUNDS_SECTORS, name: 'the block alignment bounds of METRICS.md' },
 };
 
 /**

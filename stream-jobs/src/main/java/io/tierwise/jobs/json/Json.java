@@ -101,8 +101,9 @@ public final class Json {
 
   /**
    * The workload histograms as stored in metric_rollups.workload: {"seek_distance" |
-   * "seek_distance_closest" | "outstanding" | "interarrival_us": {"all" | "read" | "write": [bucket
-   * counts over the family's vscsiStats bounds]}}, only the histograms with counts.
+   * "seek_distance_closest" | "outstanding" | "interarrival_us" | "alignment": {"all" | "read" |
+   * "write": [bucket counts over the family's bounds]}, "alignment_work": {"read" | "write":
+   * [misaligned bytes, 4 KiB blocks as issued, 4 KiB blocks if aligned]}}, only those with counts.
    */
   public static ObjectNode workload(WorkloadHistograms h) {
     ObjectNode root = MAPPER.createObjectNode();

@@ -154,7 +154,9 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         case "tierwise.io.size" -> readSizeHistogram();
         case "tierwise.io.latency" -> readLatencyHistogram();
         case "tierwise.io.seek_distance", "tierwise.io.seek_distance.closest", "tierwise.io.outstanding",
-            "tierwise.io.interarrival" -> readWorkloadHistogram(WorkloadHistograms.Family.of(metric.getName()));
+            "tierwise.io.interarrival", "tierwise.io.alignment" ->
+            readWorkloadHistogram(WorkloadHistograms.Family.of(metric.getName()));
+        case "tierwise.io.alignment.misaligned_bytes", "tierwise.io.alignment.blocks" -> readAlignmentWork();
         case "tierwise.io.size.bytes" -> {
           for (NumberDataPoint p : deltaSum()) {
             String label = stringAttribute(p.getAttributesList(), "tierwise.io.size_bin");
@@ -263,6 +265,23 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         m.latency.add(isWrite(p.getAttributesList()), bin, buckets);
         m.health.latencySumMicros[bin] += p.getSum();
         SaturatingCounters.addAt(m.health.latencyOps, bin, Arrays.stream(buckets).reduce(0, SaturatingCounters::add));
+      }
+    }
+
+    /** tierwise.io.alignment.misaligned_bytes and .blocks: counters of {@link WorkloadHistograms.Family#ALIGNMENT_WORK}. */
+    private void readAlignmentWork() throws InvalidRecordException {
+      boolean bytes = metric.getName().endsWith("misaligned_bytes");
+      for (NumberDataPoint p : deltaSum()) {
+        int cell = WorkloadHistograms.MISALIGNED_BYTES;
+        if (!bytes) {
+          String layout = stringAttribute(p.getAttributesList(), "tierwise.io.alignment.layout");
+          if (!"issued".equals(layout) && !"aligned".equals(layout)) {
+            throw invalid("tierwise.io.alignment.layout '" + layout + "' is not issued or aligned");
+          }
+          cell = "issued".equals(layout) ? WorkloadHistograms.BLOCKS_ISSUED : WorkloadHistograms.BLOCKS_ALIGNED;
+        }
+        int direction = isWrite(p.getAttributesList()) ? WorkloadHistograms.WRITE : WorkloadHistograms.READ;
+        interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).workload.addAlignmentWork(direction, cell, count(p));
       }
     }
 

@@ -8,6 +8,8 @@ import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.Sum;
 import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.testing.AgentTelemetry;
 import io.tierwise.proto.v1.IngestRecord;
@@ -225,6 +227,14 @@ class OtlpMetricsParserTest {
     return b.build();
   }
 
+  /** The agent's request for vol-a at interval T0 with {@code metrics} added to its scope. */
+  private static ExportMetricsServiceRequest withMetrics(Metric... metrics) {
+    ExportMetricsServiceRequest base = AgentTelemetry.request("h1", "vol-a", interval(T0, 40));
+    ExportMetricsServiceRequest.Builder b = base.toBuilder();
+    b.getResourceMetricsBuilder(0).getScopeMetricsBuilder(0).addAllMetrics(List.of(metrics));
+    return b.build();
+  }
+
   /** One delta histogram point of {@code family} at interval T0: {@code count} in bucket {@code bucket}. */
   private static Metric workload(WorkloadHistograms.Family family, String direction, int bucket, long count) {
     HistogramDataPoint.Builder p = HistogramDataPoint.newBuilder()
@@ -242,14 +252,12 @@ class OtlpMetricsParserTest {
 
   @Test
   void readsTheVscsiStatsWorkloadHistogramsAndWritesThemAsTheRollupsJson() throws Exception {
-    ExportMetricsServiceRequest base = AgentTelemetry.request("h1", "vol-a", interval(T0, 40));
-    ExportMetricsServiceRequest request = base.toBuilder().setResourceMetrics(0, base.getResourceMetrics(0).toBuilder()
-        .setScopeMetrics(0, base.getResourceMetrics(0).getScopeMetrics(0).toBuilder()
-            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE, "all", 17, 213))
-            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE, "read", 10, 4))
-            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "all", 16, 5))
-            .addMetrics(workload(WorkloadHistograms.Family.OUTSTANDING, "write", 0, 547))
-            .addMetrics(workload(WorkloadHistograms.Family.INTERARRIVAL, "all", 1, 163)))).build();
+    ExportMetricsServiceRequest request = withMetrics(
+        workload(WorkloadHistograms.Family.SEEK_DISTANCE, "all", 17, 213),
+        workload(WorkloadHistograms.Family.SEEK_DISTANCE, "read", 10, 4),
+        workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "all", 16, 5),
+        workload(WorkloadHistograms.Family.OUTSTANDING, "write", 0, 547),
+        workload(WorkloadHistograms.Family.INTERARRIVAL, "all", 1, 163));
     IntervalMetrics m = parse(request).get(0);
     RollupCell cell = new RollupCell();
     cell.add(m);
@@ -262,12 +270,41 @@ class OtlpMetricsParserTest {
         .contains("\"interarrival_us\":{\"all\":[0,326," + "0,".repeat(8) + "0]}");
   }
 
+  /** One delta sum point at interval T0 with {@code attributes} (key, value, key, value...). */
+  private static Metric sum(String name, long value, String... attributes) {
+    NumberDataPoint.Builder p = NumberDataPoint.newBuilder()
+        .setStartTimeUnixNano(T0).setTimeUnixNano(T0 + 10_000_000_000L).setAsInt(value);
+    for (int i = 0; i < attributes.length; i += 2) {
+      p.addAttributes(AgentTelemetry.attr(attributes[i], attributes[i + 1]));
+    }
+    return Metric.newBuilder().setName(name).setSum(Sum.newBuilder().setIsMonotonic(true)
+        .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA).addDataPoints(p)).build();
+  }
+
+  @Test
+  void readsTheBlockAlignmentIntoTheWorkloadJson() throws Exception {
+    ExportMetricsServiceRequest request = withMetrics(
+        workload(WorkloadHistograms.Family.ALIGNMENT, "all", 1, 30),
+        sum("tierwise.io.alignment.misaligned_bytes", 122880, "io.direction", "write"),
+        sum("tierwise.io.alignment.blocks", 60, "io.direction", "write", "tierwise.io.alignment.layout", "issued"),
+        sum("tierwise.io.alignment.blocks", 30, "io.direction", "write", "tierwise.io.alignment.layout", "aligned"));
+    RollupCell cell = new RollupCell();
+    cell.add(parse(request).get(0));
+    cell.add(parse(request).get(0));
+    String json = Json.text(Json.workload(cell.workload));
+    assertThat(json).contains("\"alignment\":{\"all\":[0,60,0,0,0,0,0,0]}")
+        .contains("\"alignment_work\":{\"write\":[245760,120,60]}");
+  }
+
+  @Test
+  void refusesAlignmentBlocksOfAnUnknownLayout() {
+    ExportMetricsServiceRequest request = withMetrics(sum("tierwise.io.alignment.blocks", 6, "io.direction", "read", "tierwise.io.alignment.layout", "x"));
+    assertThatThrownBy(() -> parse(request)).hasMessageContaining("tierwise.io.alignment.layout 'x'");
+  }
+
   @Test
   void refusesAWorkloadHistogramOfADirectionItsFamilyDoesNotHave() {
-    ExportMetricsServiceRequest base = AgentTelemetry.request("h1", "vol-a", interval(T0, 40));
-    ExportMetricsServiceRequest request = base.toBuilder().setResourceMetrics(0, base.getResourceMetrics(0).toBuilder()
-        .setScopeMetrics(0, base.getResourceMetrics(0).getScopeMetrics(0).toBuilder()
-            .addMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "write", 16, 5)))).build();
+    ExportMetricsServiceRequest request = withMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "write", 16, 5));
     assertThatThrownBy(() -> parse(request)).hasMessageContaining("io.direction 'write' is not all");
   }
 }
