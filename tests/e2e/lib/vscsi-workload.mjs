@@ -1,5 +1,6 @@
 // A reference implementation of the vscsiStats workload histograms (proto/METRICS.md: seek
-// distance from the previous command and from the closest of the previous 16, interarrival),
+// distance from the previous command and from the closest of the previous 16, interarrival) and
+// of the block alignment histogram,
 // written plainly from the contract, independent of the agent's code: the end-to-end tests compare
 // what the api answers for a replayed trace with what this computes from the trace file.
 import { readFileSync } from 'node:fs';
@@ -62,4 +63,17 @@ export function workloadOf(commands) {
     if (previous.length > 16) previous.shift();
   }
   return { seek, closest, interarrival };
+}
+
+/**
+ * tierwise.io.alignment of `commands` (proto/METRICS.md "Block alignment"): commands by the
+ * sector of their 4 KiB block they start at (lbn mod 8), all, read and write.
+ */
+export function alignmentOf(commands) {
+  const counts = { all: new Array(8).fill(0), read: new Array(8).fill(0), write: new Array(8).fill(0) };
+  for (const c of commands) {
+    counts.all[c.lbn % 8]++;
+    counts[c.write ? 'write' : 'read'][c.lbn % 8]++;
+  }
+  return counts;
 }

@@ -3,9 +3,11 @@
 // through the api. Figures from ../shared/traces/README.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, seedTenant, replay, waitForVolumes, waitFor, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
-import { readVscsi, workloadOf } from '../lib/vscsi-workload.mjs';
+import { alignmentOf, readVscsi, workloadOf } from '../lib/vscsi-workload.mjs';
 
 const TRACE = path.join(TRACES, 'cloudphysics_w_sample.vscsi');
 const EXACT_DISTINCT_BLOCKS = 269_210;
@@ -98,4 +100,40 @@ test("the api's vscsiStats seek-distance and interarrival histograms are the tra
   const sequential = reference.seek.all[17] / commands;
   assert.ok(Math.abs(workload.randomness.sequential_share - sequential) < 1e-12);
   console.log(`seek distance: ${(sequential * 100).toFixed(1)} % sequential, ${(workload.randomness.within_128_sectors_share * 100).toFixed(1)} % within 128 sectors`);
+  // Block alignment: the trace's start sectors, bucket for bucket; most misaligned commands start
+  // 7 sectors (3584 bytes) into their block, a partition at sector 63: realignment advised.
+  const alignment = alignmentOf(readVscsi(TRACE));
+  assert.deepEqual(workload.alignment.start_sector.all, alignment.all);
+  assert.deepEqual(workload.alignment.start_sector.read, alignment.read);
+  assert.deepEqual(workload.alignment.start_sector.write, alignment.write);
+  assert.equal(workload.alignment.dominant_offset_bytes, 3584);
+  assert.equal(workload.alignment.realignment_advised, true);
+  console.log(`alignment: ${(workload.alignment.misaligned_share * 100).toFixed(1)} % misaligned, ${(workload.alignment.extra_block_share * 100).toFixed(1)} % more 4 KiB blocks`);
+});
+
+test('a trace with a planted 512-byte offset is flagged for realignment by 512 bytes; the trace as recorded is not', async () => {
+  // The MSR trace (byte offsets, mostly 4 KiB aligned) as recorded and with every offset moved 512
+  // bytes on, as if its partition started one sector late; each replayed for a tenant of its own.
+  const dir = await mkdtemp(path.join(tmpdir(), 'tierwise-alignment-'));
+  const recorded = await readFile(path.join(TRACES, 'msr_hm_0_sample1000.csv'), 'utf8');
+  const shifted = path.join(dir, 'hm_0_shifted.csv');
+  await writeFile(shifted, recorded.replace(/^([^,]*,[^,]*,[^,]*,[^,]*,)(\d+)/gm, (_, head, offset) => `${head}${BigInt(offset) + 512n}`));
+  const alignmentOfReplay = async (name, trace) => {
+    const t = await seedTenant(name);
+    const run = await replay(t, [trace]);
+    assert.equal(run.code, 0, run.stderr);
+    await waitForVolumes(t, { volumeCount: 1, ops: 1000, withWorkingSet: false });
+    const id = (await apiGet(t.api_key, '/v1/volumes')).body.data[0].volume_id;
+    return waitFor(`the alignment of ${name}`, async () => {
+      const { body } = await apiGet(t.api_key, `/v1/volumes/${id}/workload?from=${new Date(Date.now() - 24 * 3600_000).toISOString()}`);
+      return body.alignment?.commands === 1000 ? body.alignment : false;
+    }, { timeoutMs: 60_000 });
+  };
+  const planted = await alignmentOfReplay('e2e-alignment-planted', shifted);
+  assert.equal(planted.dominant_offset_bytes, 512);
+  assert.equal(planted.realignment_advised, true);
+  const asRecorded = await alignmentOfReplay('e2e-alignment-recorded', path.join(TRACES, 'msr_hm_0_sample1000.csv'));
+  assert.equal(asRecorded.realignment_advised, false);
+  assert.ok(planted.misaligned_share > 0.9 && asRecorded.misaligned_share < 0.1, `${planted.misaligned_share}, ${asRecorded.misaligned_share}`);
+  console.log(`planted 512-byte offset: ${(planted.misaligned_share * 100).toFixed(1)} % misaligned, ${(planted.extra_block_share * 100).toFixed(1)} % more blocks; as recorded ${(asRecorded.misaligned_share * 100).toFixed(1)} %, ${(asRecorded.extra_block_share * 100).toFixed(1)} %`);
 });
