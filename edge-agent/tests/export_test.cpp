@@ -65,8 +65,8 @@ telemetry::VolumeCollector sample_collector() {
 
 TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
   const telemetry::VolumeCollector c = sample_collector();
-  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample", "c0ffee01"};
-  const VolumeResource anonymous{"h0571d", "v4567", "", "", ""};
+  const VolumeResource named{"h0571d", "v0123", "esx-01", "cloudphysics_w_sample", "c0ffee01", ""};
+  const VolumeResource anonymous{"h0571d", "v4567", "", "", "", ""};
   const VolumeInterval volumes[] = {{&named, &c.metrics()}, {&anonymous, &c.metrics()}};
   const IntervalWindow window{1'700'000'000'000'000'000, 1'700'000'010'000'000'000};
   ExportMetricsServiceRequest request;
@@ -184,7 +184,7 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
 
 TEST(OtlpMetricsTest, LatencyAsExponentialHistogramsAndTheBusiestSecond) {
   const telemetry::VolumeCollector c = sample_collector();
-  const exporter::VolumeResource resource{"aa01", "bb02", "", "", ""};
+  const exporter::VolumeResource resource{"aa01", "bb02", "", "", "", ""};
   const exporter::VolumeInterval volume{&resource, &c.metrics()};
   ExportMetricsServiceRequest request;
   exporter::encode_metrics({&volume, 1}, {1'000'000'000, 11'000'000'000}, "0.1.0", &request);
@@ -228,7 +228,7 @@ TEST(OtlpMetricsTest, VscsiStatsFamiliesAndAlignmentCarryTheContractsBounds) {
   c.record_issue(Direction::kWrite, 900, 900, 1'503'000);    // 100 sectors back, at once
   c.record_outstanding(Direction::kWrite, 4, 2);
   c.close_interval(telemetry::CacheTotals{});
-  const VolumeResource r{"h", "v", "", "", ""};
+  const VolumeResource r{"h", "v", "", "", "", ""};
   const VolumeInterval v{&r, &c.metrics()};
   ExportMetricsServiceRequest request;
   encode_metrics({&v, 1}, {0, 10}, "0.1.0", &request);
@@ -346,7 +346,7 @@ TEST(OtlpMetricsTest, VscsiStatsFamiliesAndAlignmentCarryTheContractsBounds) {
 
 TEST(OtlpMetricsTest, RefusesMoreThan200VolumesPerRequest) {
   const telemetry::VolumeCollector c = sample_collector();
-  const VolumeResource r{"h", "v", "", "", ""};
+  const VolumeResource r{"h", "v", "", "", "", ""};
   std::vector<VolumeInterval> volumes(kMaxVolumesPerRequest + 1, VolumeInterval{&r, &c.metrics()});
   ExportMetricsServiceRequest request;
   EXPECT_THROW(encode_metrics(volumes, {0, 1}, "0.1.0", &request), std::invalid_argument);
@@ -366,7 +366,7 @@ SenderConfig fast_config(const std::string& url) {
 
 Batch metrics_of_one_volume() {
   const telemetry::VolumeCollector c = sample_collector();
-  const VolumeResource r{"h", "v", "", "", ""};
+  const VolumeResource r{"h", "v", "", "", "", ""};
   const VolumeInterval v{&r, &c.metrics()};
   ExportMetricsServiceRequest request;
   encode_metrics({&v, 1}, {0, 10}, "0.1.0", &request);

@@ -41,6 +41,7 @@ export const METRIC = {
   ioSeekDistanceClosest: "tierwise.io.seek_distance.closest",
   ioOutstanding: "tierwise.io.outstanding",
   ioInterarrival: "tierwise.io.interarrival",
+  ioLatencyVscsiStats: "tierwise.io.latency.vscsistats",
   ioAlignment: "tierwise.io.alignment",
   ioAlignmentMisalignedBytes: "tierwise.io.alignment.misaligned_bytes",
   ioAlignmentBlocks: "tierwise.io.alignment.blocks",
@@ -80,6 +81,7 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.ioSeekDistanceClosest]: { kind: "histogram", unit: "{sector}" },
   [METRIC.ioOutstanding]: { kind: "histogram", unit: "{operation}" },
   [METRIC.ioInterarrival]: { kind: "histogram", unit: "us" },
+  [METRIC.ioLatencyVscsiStats]: { kind: "histogram", unit: "us" },
   [METRIC.ioAlignment]: { kind: "histogram", unit: "{sector}" },
   [METRIC.ioAlignmentMisalignedBytes]: { kind: "sum", unit: "By" },
   [METRIC.ioAlignmentBlocks]: { kind: "sum", unit: "{block}" },
@@ -108,6 +110,7 @@ export const ATTR = {
   hostName: "host.name",
   volumeId: "tierwise.volume.id",
   volumeName: "tierwise.volume.name",
+  volumeSource: "tierwise.volume.source",
   clusterId: "tierwise.cluster.id",
   cacheMode: "tierwise.cache.mode",
   ioDirection: "io.direction",
@@ -137,6 +140,13 @@ export type AlignmentLayout = (typeof ALIGNMENT_LAYOUTS)[number];
  */
 export const IO_SOURCES = ["frontend", "cache", "peer", "datastore"] as const;
 export type IoSource = (typeof IO_SOURCES)[number];
+
+/**
+ * Values of `tierwise.volume.source`: `vscsistats` for figures imported from `vscsiStats -p all -c`
+ * output; absent, the volume is measured by the agent (`agent`, as the inventory stores it).
+ */
+export const VOLUME_SOURCES = ["agent", "vscsistats"] as const;
+export type VolumeSource = (typeof VOLUME_SOURCES)[number];
 
 /** Values of `tierwise.cache.mode`. */
 export const CACHE_MODES = ["write-through", "write-back"] as const;
@@ -212,6 +222,9 @@ export const OUTSTANDING_IOS_BOUNDS: readonly number[] = Object.freeze([1, 2, 4,
 
 /** vscsiStats interarrival bounds, microseconds (METRICS.md): `tierwise.io.interarrival`. */
 export const INTERARRIVAL_BOUNDS_US: readonly number[] = Object.freeze([1, 10, 100, 500, 1000, 5000, 15000, 30000, 50000, 100000]);
+
+/** vscsiStats latency bounds, microseconds (METRICS.md): `tierwise.io.latency.vscsistats`, the interarrival bounds. */
+export const VSCSI_LATENCY_BOUNDS_US: readonly number[] = INTERARRIVAL_BOUNDS_US;
 
 /**
  * Bounds of `tierwise.io.alignment` (METRICS.md "Block alignment"): sectors (512 bytes) into the

@@ -13,6 +13,7 @@ import {
   METRIC_SPECS,
   OUTSTANDING_IOS_BOUNDS,
   SEEK_DISTANCE_BOUNDS_SECTORS,
+  VSCSI_LATENCY_BOUNDS_US,
   resolveProtoDir,
 } from "../src/index";
 
@@ -31,7 +32,7 @@ describe("METRICS.md constants", () => {
     const rows = [...metricsMd.matchAll(/^\| `(tierwise\.[^`]+)` \| (Sum|Histogram|ExponentialHistogram|Gauge)[^|]*\| `([^`]+)` \|/gm)];
     const kinds: Record<string, string> = { Sum: "sum", Histogram: "histogram", ExponentialHistogram: "exponentialHistogram", Gauge: "gauge" };
     const table = Object.fromEntries(rows.map(([, name, kind, unit]) => [name, { kind: kinds[kind], unit }]));
-    assert.equal(rows.length, 31);
+    assert.equal(rows.length, 32);
     assert.deepEqual(METRIC_SPECS, table);
   });
 
@@ -50,6 +51,7 @@ describe("METRICS.md constants", () => {
     assert.deepEqual([...SEEK_DISTANCE_BOUNDS_SECTORS], bullet("- seek distance (sectors, both families):"));
     assert.deepEqual([...OUTSTANDING_IOS_BOUNDS], bullet("- outstanding I/Os:"));
     assert.deepEqual([...INTERARRIVAL_BOUNDS_US], bullet("- interarrival (µs):"));
+    assert.deepEqual([...VSCSI_LATENCY_BOUNDS_US], INTERARRIVAL_BOUNDS_US);
     assert.equal(SEEK_DISTANCE_BOUNDS_SECTORS.length, 33);
     assert.deepEqual([...ALIGNMENT_BOUNDS_SECTORS], bullet("`tierwise.io.alignment` bounds (sectors into the 4 KiB block):"));
   });

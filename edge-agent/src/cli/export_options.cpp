@@ -7,13 +7,17 @@
 
 namespace tierwise::cli {
 
-void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
-                        const std::string& interval_help) {
-  cmd.add_option("--ingest", t.ingest_url, "Ingest base URL, e.g. http://127.0.0.1:4318");
-  cmd.add_option("--token", t.token, "Agent token (Authorization: Bearer)")->envname("TIERWISE_AGENT_TOKEN");
-  cmd.add_option("--key-file", t.key_file,
+void add_ingest_options(CLI::App& cmd, std::string& ingest_url, std::string& token, std::string& key_file) {
+  cmd.add_option("--ingest", ingest_url, "Ingest base URL, e.g. http://127.0.0.1:4318");
+  cmd.add_option("--token", token, "Agent token (Authorization: Bearer)")->envname("TIERWISE_AGENT_TOKEN");
+  cmd.add_option("--key-file", key_file,
                  "Tenant key file (32 hex characters; created when missing). Default: "
                  "$TIERWISE_AGENT_KEY_FILE or /etc/tierwise/anonymization.key");
+}
+
+void add_export_options(CLI::App& cmd, const ExportOptionTargets& t,
+                        const std::string& interval_help) {
+  add_ingest_options(cmd, t.ingest_url, t.token, t.key_file);
   cmd.add_option("--interval", t.interval_seconds, interval_help)
       ->transform(CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
                                         CLI::AsNumberWithUnit::CASE_SENSITIVE))

@@ -24,7 +24,11 @@ struct ExportOptionTargets {
   std::vector<std::string>& otlp_headers;
 };
 
-// Adds --ingest, --token (also $TIERWISE_AGENT_TOKEN), --key-file, --interval
+// Adds --ingest, --token (also $TIERWISE_AGENT_TOKEN) and --key-file to `cmd`:
+// where telemetry goes and the tenant key its pseudonyms are made with.
+void add_ingest_options(CLI::App& cmd, std::string& ingest_url, std::string& token, std::string& key_file);
+
+// Adds the ingest options (add_ingest_options), --interval
 // ("10s", "1m"; 1 s to 1 day; described by `interval_help`), --sample-rate
 // (SHARDS R), --send-names, --host-name, --cluster, --otlp-endpoint and --otlp-header to `cmd`.
 void add_export_options(CLI::App& cmd, const ExportOptionTargets& targets,

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/block_refs_command.hpp"
+#include "cli/import_vscsistats_command.hpp"
 #include "cli/inspect_command.hpp"
 #include "cli/mrc_command.hpp"
 #include "cli/peer_command.hpp"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
       "trace had malformed records (listed on stderr).");
   tierwise::cli::register_block_refs_command(app);
   tierwise::cli::register_inspect_command(app);
+  tierwise::cli::register_import_vscsistats_command(app);
   tierwise::cli::register_mrc_command(app);
   tierwise::cli::register_sample_refs_command(app);
   tierwise::cli::register_peer_command(app);

@@ -251,6 +251,13 @@ void write_vscsi_metrics(MetricWriter& w, const IntervalMetrics& m) {
     HistogramDataPoint* p = w.histogram_point(interarrival, m.interarrival[v], telemetry::kInterarrivalBoundsUs);
     add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
   }
+  Metric* latency = w.histogram("tierwise.io.latency.vscsistats", "us",
+                                "Front-end latency in vscsiStats' latency buckets (imported vscsiStats output)");
+  for (size_t v = 0; v < kViews; ++v) {
+    if (m.vscsi_latency[v].count == 0) continue;
+    HistogramDataPoint* p = w.histogram_point(latency, m.vscsi_latency[v], telemetry::kVscsiLatencyBoundsUs);
+    add_attribute(p->mutable_attributes(), "io.direction", telemetry::direction_view_name(v));
+  }
 }
 
 // Block alignment (proto/METRICS.md, telemetry/alignment.hpp): where commands
@@ -374,6 +381,7 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     if (!v.resource->volume_name.empty()) {
       add_attribute(attrs, "tierwise.volume.name", v.resource->volume_name);
     }
+    if (!v.resource->source.empty()) add_attribute(attrs, "tierwise.volume.source", v.resource->source);
     add_attribute(attrs, "tierwise.cache.mode",
                   v.metrics->cache.write_back ? "write-back" : "write-through");
 

@@ -28,6 +28,7 @@ struct VolumeResource {
   std::string host_name;    // host.name: empty unless names are sent (--send-names)
   std::string volume_name;  // tierwise.volume.name: empty unless names are sent
   std::string cluster_id;   // tierwise.cluster.id: keyed hash of the cluster name (hex); empty: none
+  std::string source;       // tierwise.volume.source: "vscsistats" for imported output; empty: the agent
 };
 
 // One volume's metrics for the interval being encoded.

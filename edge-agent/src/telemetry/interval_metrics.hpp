@@ -207,6 +207,9 @@ struct IntervalMetrics {
   Histogram<kSeekBucketCount> seek_distance_closest;
   Histogram<kOutstandingBucketCount> outstanding[kDirectionViewCount];
   Histogram<kInterarrivalBucketCount> interarrival[kDirectionViewCount];
+  // tierwise.io.latency.vscsistats (us) by direction view: only imported
+  // vscsiStats output fills it (the agent's own latency is `latency`).
+  Histogram<kVscsiLatencyBucketCount> vscsi_latency[kDirectionViewCount];
   // Block alignment (telemetry/alignment.hpp), counted at issue:
   // tierwise.io.alignment by direction view (sectors into the 4 KiB block),
   // and by direction the bytes of the commands that start off a 4 KiB

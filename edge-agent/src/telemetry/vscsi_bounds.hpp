@@ -1,6 +1,7 @@
 // The bucket limits of the vscsiStats histogram families (proto/METRICS.md:
 // `tierwise.io.seek_distance`, `tierwise.io.seek_distance.closest`,
-// `tierwise.io.outstanding`, `tierwise.io.interarrival`, and "The vscsiStats
+// `tierwise.io.outstanding`, `tierwise.io.interarrival`,
+// `tierwise.io.latency.vscsistats`, and "The vscsiStats
 // families keep vscsiStats' own bucket limits"): vscsiStats' own limits
 // (VMware ESX `vscsiStats -p all`; Ahmad, "Easy and Efficient Disk I/O
 // Workload Characterization in VMware ESX Server", IISWC 2007), so that its
@@ -36,6 +37,13 @@ inline constexpr size_t kOutstandingBucketCount = kOutstandingBounds.size() + 1;
 inline constexpr std::array<int64_t, 10> kInterarrivalBoundsUs = {1,    10,    100,   500,   1000,
                                                                   5000, 15000, 30000, 50000, 100000};
 inline constexpr size_t kInterarrivalBucketCount = kInterarrivalBoundsUs.size() + 1;
+
+// vscsiStats latency, microseconds: the same limits as interarrival. The agent
+// measures latency in its own finer buckets (tierwise.io.latency); these carry
+// the latency histograms of imported vscsiStats output
+// (tierwise.io.latency.vscsistats, `tierwise-agent import-vscsistats`).
+inline constexpr std::array<int64_t, 10> kVscsiLatencyBoundsUs = kInterarrivalBoundsUs;
+inline constexpr size_t kVscsiLatencyBucketCount = kVscsiLatencyBoundsUs.size() + 1;
 
 namespace detail {
 

@@ -56,6 +56,7 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
       seek_distance: { all: one(SEEK, FAR, 200), write: one(SEEK, SEQUENTIAL, 7) },
       seek_distance_closest: { all: one(SEEK, NEAR, 9) },
       interarrival_us: { all: one(11, 1, 800) },
+      latency_us: { read: one(11, 4, 12) },
     });
     // Another tenant's window of a volume with the same id, and this tenant's 10 s window (a finer resolution than the period reads).
     await insertWindow(other.tenant_id, '1h', hourStart - 3 * HOUR_MS, { seek_distance: { all: one(SEEK, FAR, 1_000_000) } });
@@ -79,6 +80,7 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     expect(body.seek_distance_closest).toMatchObject({ all: one(SEEK, NEAR, 9), read: null, write: null });
     expect(body.outstanding).toMatchObject({ bounds: [1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 32, 64], all: one(13, 2, 10), read: null });
     expect(body.interarrival_us.all).toEqual(one(11, 1, 800));
+    expect(body.latency_us).toEqual({ bounds: [1, 10, 100, 500, 1000, 5000, 15000, 30000, 50000, 100000], all: null, read: one(11, 4, 12), write: null });
     expect(body.randomness).toEqual({ commands: 800, sequential_share: 0.75, within_128_sectors_share: 0.75 });
   });
 

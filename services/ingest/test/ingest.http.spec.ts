@@ -43,15 +43,15 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
   });
 
   it('accepts OTLP metrics and publishes one record per volume, stamped with the token tenant', async () => {
-    const volumes = [testVolume({ clusterId: 'c0ffee0123456789' }), testVolume()];
+    const volumes = [testVolume({ clusterId: 'c0ffee0123456789' }), testVolume({ source: 'vscsistats' })];
     const batchId = randomUUID();
     const response = await postMetrics(metricsRequest(volumes), batchId);
-    // The inventory: each volume on its host, in its cluster (or none).
-    const { rows } = await tenants.owner.query<{ volume_id: string; host_id: string; cluster_id: string | null }>(
-      'SELECT volume_id, host_id, cluster_id FROM volumes WHERE tenant_id = $1 AND volume_id = ANY($2) ORDER BY cluster_id NULLS LAST',
+    // The inventory: each volume on its host, in its cluster (or none), measured or imported.
+    const { rows } = await tenants.owner.query<{ volume_id: string; host_id: string; cluster_id: string | null; source: string }>(
+      'SELECT volume_id, host_id, cluster_id, source FROM volumes WHERE tenant_id = $1 AND volume_id = ANY($2) ORDER BY cluster_id NULLS LAST',
       [tenant.tenant_id, volumes.map((v) => v.volumeId)],
     );
-    expect(rows).toEqual(volumes.map((v) => ({ volume_id: v.volumeId, host_id: v.hostId, cluster_id: v.clusterId ?? null })));
+    expect(rows).toEqual(volumes.map((v) => ({ volume_id: v.volumeId, host_id: v.hostId, cluster_id: v.clusterId ?? null, source: v.source ?? 'agent' })));
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-protobuf');

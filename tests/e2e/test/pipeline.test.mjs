@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, seedTenant, replay, waitForVolumes, waitFor, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
 import { alignmentOf, readVscsi, workloadOf } from '../lib/vscsi-workload.mjs';
+import { readVscsiStatsCsv } from '../lib/vscsistats-csv.mjs';
 
 const TRACE = path.join(TRACES, 'cloudphysics_w_sample.vscsi');
 const EXACT_DISTINCT_BLOCKS = 269_210;
@@ -136,4 +137,44 @@ test('a trace with a planted 512-byte offset is flagged for realignment by 512 b
   assert.equal(asRecorded.realignment_advised, false);
   assert.ok(planted.misaligned_share > 0.9 && asRecorded.misaligned_share < 0.1, `${planted.misaligned_share}, ${asRecorded.misaligned_share}`);
   console.log(`planted 512-byte offset: ${(planted.misaligned_share * 100).toFixed(1)} % misaligned, ${(planted.extra_block_share * 100).toFixed(1)} % more blocks; as recorded ${(asRecorded.misaligned_share * 100).toFixed(1)} %, ${(asRecorded.extra_block_share * 100).toFixed(1)} %`);
+});
+
+test('import-vscsistats: every histogram of the vscsiStats sample, bucket for bucket, in the api, on a volume marked imported', async () => {
+  const file = path.join(TRACES, 'vscsistats_histograms_sample.csv');
+  const h = readVscsiStatsCsv(file);
+  const t = await seedTenant('e2e-vscsistats');
+  const dir = await mkdtemp(path.join(tmpdir(), 'tierwise-vscsistats-'));
+  const run = await runAgent(['import-vscsistats', file, '--ingest', process.env.TIERWISE_INGEST_URL, '--token', t.agent_token,
+    '--key-file', path.join(dir, 'agent.key'), '--host-name', 'esx-07', '--send-names']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /disk scsi0:0 of VM 2099979: 16 histograms, 793 I\/Os/);
+  await waitForVolumes(t, { volumeCount: 1, ops: 793, withWorkingSet: false });
+  const id = (await apiGet(t.api_key, '/v1/volumes')).body.data[0].volume_id;
+  const detail = (await apiGet(t.api_key, `/v1/volumes/${id}`)).body;
+  assert.equal(detail.source, 'vscsistats');
+  assert.equal(detail.display_name, 'vm2099979-scsi0:0');
+  const opsOf = (direction) => detail.block_sizes.filter((b) => b.direction === direction).map((b) => b.ops);
+  const read = h['IO lengths of Read commands'].counts;
+  const write = h['IO lengths of Write commands'].counts;
+  // The api lists the bins with I/Os; the file lists all 18.
+  assert.deepEqual(opsOf('read'), read.filter((c) => c > 0));
+  assert.deepEqual(opsOf('write'), write.filter((c) => c > 0));
+  assert.deepEqual(read.map((c, i) => c + write[i]), h['IO lengths of commands'].counts);
+  const w = await waitFor('the imported workload', async () => {
+    const { body } = await apiGet(t.api_key, `/v1/volumes/${id}/workload`);
+    return body.windows > 0 ? body : false;
+  }, { timeoutMs: 60_000 });
+  const families = {
+    seek_distance: ['distance (in LBNs) between successive commands', 'distance (in LBNs) between successive Read commands', 'distance (in LBNs) between successive Write commands'],
+    latency_us: ['latency of IOs in Microseconds (us)', 'latency of Read IOs in Microseconds (us)', 'latency of Write IOs in Microseconds (us)'],
+    outstanding: ['number of outstanding IOs when a new IO is issued', 'number of outstanding Read IOs when a new Read IO is issued', 'number of outstanding Write IOs when a new Write IO is issued'],
+    interarrival_us: ['latency of IO interarrival time in Microseconds (us)', 'latency of IO interarrival time for Reads in Microseconds (us)', 'latency of IO interarrival time for Writes in Microseconds (us)'],
+  };
+  for (const [family, [all, read, write]] of Object.entries(families)) {
+    assert.deepEqual(w[family].all, h[all].counts, `${family} all`);
+    assert.deepEqual(w[family].read, h[read].counts, `${family} read`);
+    assert.deepEqual(w[family].write, h[write].counts, `${family} write`);
+  }
+  assert.deepEqual(w.seek_distance_closest.all, h['distance (in LBNs) between each command from the closest of previous 16'].counts);
+  console.log(`imported vscsiStats: 16 histograms, ${Object.keys(families).length * 3 + 1 + 3} compared bucket for bucket`);
 });

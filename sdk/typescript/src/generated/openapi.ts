@@ -1340,6 +1340,11 @@ export interface components {
             display_name: string | null;
             /** @description name of the host, only when it opted in */
             host_display_name: string | null;
+            /**
+             * @description where the figures come from: agent (measured by the Tierwise agent) or vscsistats (imported from vscsiStats output, docs/workload.md)
+             * @enum {string}
+             */
+            source: "agent" | "vscsistats";
             /** @description front-end read I/Os */
             read_ops: number;
             /** @description front-end write I/Os */
@@ -1478,6 +1483,11 @@ export interface components {
             display_name: string | null;
             /** @description name of the host, only when it opted in */
             host_display_name: string | null;
+            /**
+             * @description where the figures come from: agent (measured by the Tierwise agent) or vscsistats (imported from vscsiStats output, docs/workload.md)
+             * @enum {string}
+             */
+            source: "agent" | "vscsistats";
             io: components["schemas"]["VolumeIoDto"];
             cache: components["schemas"]["VolumeCacheDto"];
             /** @description read bins then write bins, in increasing size */
@@ -2540,6 +2550,8 @@ export interface components {
             outstanding: components["schemas"]["WorkloadHistogramDto"];
             /** @description microseconds since the previous command was issued */
             interarrival_us: components["schemas"]["WorkloadHistogramDto"];
+            /** @description front-end latency in vscsiStats' latency buckets, microseconds: only for volumes imported from vscsiStats output (the agent's own latency is in the volume's series) */
+            latency_us: components["schemas"]["WorkloadHistogramDto"];
             /** @description null without seek distances in the period */
             randomness: components["schemas"]["RandomnessDto"] | null;
             /** @description null without alignment counts in the period */

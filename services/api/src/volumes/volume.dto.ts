@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { type Eviction, EVICTIONS, type IoCounters, type Media, MEDIA } from '@tierwise/common';
 import { PageDto } from '../http/pagination.js';
+import { VOLUME_SOURCES, type VolumeSource } from '@tierwise/proto';
 
 // ---- rows (repositories) -------------------------------------------------------------
 // bigint columns arrive as float8 (JSON numbers, exact up to 2^53), timestamps as Date.
@@ -21,6 +22,7 @@ export interface VolumeRow extends IoCountersRow {
   host_id: string;
   display_name: string | null;
   host_display_name: string | null;
+  source: VolumeSource;
   last_seen: Date;
   read_hit_ratio: number | null;
   first_interval: Date | null;
@@ -113,6 +115,8 @@ export class VolumeSummaryDto {
   display_name!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'name of the host, only when it opted in' })
   host_display_name!: string | null;
+  @ApiProperty({ enum: VOLUME_SOURCES, description: 'where the figures come from: agent (measured by the Tierwise agent) or vscsistats (imported from vscsiStats output, docs/workload.md)' })
+  source!: VolumeSource;
   @ApiProperty({ description: 'front-end read I/Os' })
   read_ops!: number;
   @ApiProperty({ description: 'front-end write I/Os' })
@@ -255,6 +259,7 @@ export class VolumeDetailDto {
   @ApiProperty() host_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'volume name, only when the host opted in' }) display_name!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'name of the host, only when it opted in' }) host_display_name!: string | null;
+  @ApiProperty({ enum: VOLUME_SOURCES, description: 'where the figures come from: agent (measured by the Tierwise agent) or vscsistats (imported from vscsiStats output, docs/workload.md)' }) source!: VolumeSource;
   @ApiProperty({ type: VolumeIoDto }) io!: VolumeIoDto;
   @ApiProperty({ type: VolumeCacheDto }) cache!: VolumeCacheDto;
   @ApiProperty({ type: [BlockSizeDto], description: 'read bins then write bins, in increasing size' }) block_sizes!: BlockSizeDto[];
@@ -271,6 +276,7 @@ export function mapVolumeSummary(row: VolumeRow): VolumeSummaryDto {
     host_id: row.host_id,
     display_name: row.display_name,
     host_display_name: row.host_display_name,
+    source: row.source,
     read_ops: row.read_ops,
     write_ops: row.write_ops,
     read_bytes: row.read_bytes,
@@ -297,6 +303,7 @@ export function mapVolumeDetail({ volume, blockSizes, workingSet, mrc, recommend
     host_id: volume.host_id,
     display_name: volume.display_name,
     host_display_name: volume.host_display_name,
+    source: volume.source,
     io: {
       read_ops: volume.read_ops,
       write_ops: volume.write_ops,

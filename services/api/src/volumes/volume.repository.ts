@@ -17,7 +17,7 @@ const SORT_KEYS: Readonly<Record<VolumeSort, string>> = {
 
 /** Volumes with their host's name, I/O totals, working set ($2 = window) and recommendation; $1 = tenant. */
 const VOLUMES = `
-  SELECT v.volume_id, v.host_id, v.display_name, h.display_name AS host_display_name, v.last_seen,
+  SELECT v.volume_id, v.host_id, v.display_name, h.display_name AS host_display_name, v.source, v.last_seen,
          coalesce(s.read_ops, 0)::float8 AS read_ops, coalesce(s.write_ops, 0)::float8 AS write_ops,
          coalesce(s.read_bytes, 0)::float8 AS read_bytes, coalesce(s.write_bytes, 0)::float8 AS write_bytes,
          coalesce(s.cache_hits, 0)::float8 AS cache_hits, coalesce(s.cache_misses, 0)::float8 AS cache_misses,

@@ -56,6 +56,7 @@ describe('VolumeService (real PostgreSQL)', () => {
       host_id: hostId,
       display_name: 'sql-data',
       host_display_name: null,
+      source: 'agent',
       io: {
         read_ops: 9_000_000_000_000,
         write_ops: 400,
@@ -126,6 +127,7 @@ describe('VolumeService (real PostgreSQL)', () => {
     const detail = await volumes.get(auth, volumeId);
     expect(detail).toMatchObject({
       display_name: null,
+      source: 'agent',
       io: { read_ops: 0, write_ops: 0, first_interval: null, last_interval: null },
       cache: { hits: 0, misses: 0, hit_ratio: null, read_hit_ratio: null },
       block_sizes: [],

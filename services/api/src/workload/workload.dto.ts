@@ -78,6 +78,8 @@ export class WorkloadDto {
   outstanding!: WorkloadHistogramDto;
   @ApiProperty({ type: WorkloadHistogramDto, description: 'microseconds since the previous command was issued' })
   interarrival_us!: WorkloadHistogramDto;
+  @ApiProperty({ type: WorkloadHistogramDto, description: "front-end latency in vscsiStats' latency buckets, microseconds: only for volumes imported from vscsiStats output (the agent's own latency is in the volume's series)" })
+  latency_us!: WorkloadHistogramDto;
   @ApiProperty({ type: RandomnessDto, nullable: true, description: 'null without seek distances in the period' })
   randomness!: RandomnessDto | null;
   @ApiProperty({ type: AlignmentDto, nullable: true, description: 'null without alignment counts in the period' })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
-import { ALIGNMENT_BOUNDS_SECTORS, INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import { ALIGNMENT_BOUNDS_SECTORS, INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS, VSCSI_LATENCY_BOUNDS_US } from '@tierwise/proto';
 import type { Principal } from '../identity/principal.js';
 import { planSeries } from '../series/resolution.js';
 import { periodOf } from '../series/series.query.js';
@@ -19,6 +19,7 @@ const FAMILIES = {
   outstanding: OUTSTANDING_IOS_BOUNDS,
   interarrival_us: INTERARRIVAL_BOUNDS_US,
   alignment: ALIGNMENT_BOUNDS_SECTORS,
+  latency_us: VSCSI_LATENCY_BOUNDS_US,
 } as const;
 type Family = keyof typeof FAMILIES;
 
@@ -97,6 +98,7 @@ export class WorkloadService {
         seek_distance_closest: merge(windows, 'seek_distance_closest'),
         outstanding: merge(windows, 'outstanding'),
         interarrival_us: merge(windows, 'interarrival_us'),
+        latency_us: merge(windows, 'latency_us'),
         randomness: randomnessOf(seek.all),
         alignment: alignmentOf(merge(windows, 'alignment'), alignmentWork(windows), bytes),
       };

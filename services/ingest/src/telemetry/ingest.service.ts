@@ -89,7 +89,7 @@ export class IngestService {
     return this.accept(agent, {
       kind: 'refs',
       batchId: batch.batchId,
-      sightings: [{ hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null }],
+      sightings: [{ hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null }],
       topic: KAFKA_TOPICS.refs,
       records: [ingestRecord(agent, batch.volumeId, batch.batchId, receivedUnixNano, body)],
     });

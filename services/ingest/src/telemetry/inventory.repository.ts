@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentPrincipal, Queryable } from '@tierwise/common';
+import type { VolumeSource } from '@tierwise/proto';
 
 /** A volume seen in a batch, with the names the host opted in to send (else null). */
 export interface VolumeSighting {
@@ -9,13 +10,16 @@ export interface VolumeSighting {
   volumeName: string | null;
   /** The cluster the batch names (tierwise.cluster.id / ReferenceBatch.cluster_id), or null. */
   clusterId: string | null;
+  /** Where a metrics batch says the volume's figures come from; null for a batch that does not say (references). */
+  source: VolumeSource | null;
 }
 
 @Injectable()
 export class InventoryRepository {
   /**
    * Upserts the hosts and volumes of a batch: first_seen stays, last_seen becomes now, a
-   * volume follows the host and the cluster (or none) it was last seen in, and a display name is written only when the
+   * volume follows the host and the cluster (or none) it was last seen in and the source its last
+   * metrics batch gave, and a display name is written only when the
    * batch carries one (a batch without names never erases a stored name). Rows are written in
    * id order so that concurrent batches lock them in the same order.
    *
@@ -23,7 +27,7 @@ export class InventoryRepository {
    */
   async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
     const hosts = latestById(sightings.map((s) => ({ id: s.hostId, name: s.hostName })));
-    const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId, clusterId: s.clusterId })));
+    const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId, clusterId: s.clusterId, source: s.source })));
     await db.query(
       `INSERT INTO hosts (tenant_id, host_id, agent_id, display_name)
        SELECT $1, h.host_id, $2, h.display_name FROM unnest($3::text[], $4::text[]) AS h (host_id, display_name)
@@ -34,24 +38,26 @@ export class InventoryRepository {
       [agent.tenantId, agent.agentId, hosts.map((h) => h.id), hosts.map((h) => h.name)],
     );
     await db.query(
-      `INSERT INTO volumes (tenant_id, volume_id, host_id, display_name, cluster_id)
-       SELECT $1, v.volume_id, v.host_id, v.display_name, v.cluster_id
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS v (volume_id, host_id, display_name, cluster_id)
+      `WITH v AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v (volume_id, host_id, display_name, cluster_id, source))
+       INSERT INTO volumes (tenant_id, volume_id, host_id, display_name, cluster_id, source)
+       SELECT $1, v.volume_id, v.host_id, v.display_name, v.cluster_id, COALESCE(v.source, 'agent') FROM v
        ON CONFLICT (tenant_id, volume_id) DO UPDATE SET
          host_id = EXCLUDED.host_id,
          cluster_id = EXCLUDED.cluster_id,
          last_seen = now(),
-         display_name = COALESCE(EXCLUDED.display_name, volumes.display_name)`,
-      [agent.tenantId, volumes.map((v) => v.id), volumes.map((v) => v.hostId), volumes.map((v) => v.name), volumes.map((v) => v.clusterId)],
+         display_name = COALESCE(EXCLUDED.display_name, volumes.display_name),
+         source = COALESCE((SELECT v.source FROM v WHERE v.volume_id = EXCLUDED.volume_id), volumes.source)`,
+      [agent.tenantId, volumes.map((v) => v.id), volumes.map((v) => v.hostId), volumes.map((v) => v.name), volumes.map((v) => v.clusterId), volumes.map((v) => v.source)],
     );
   }
 }
 
-/** One entry per id (the last one seen, keeping any name seen for it), sorted by id. */
-function latestById<T extends { id: string; name: string | null }>(entries: T[]): T[] {
+/** One entry per id (the last one seen, keeping any name and source seen for it), sorted by id. */
+function latestById<T extends { id: string; name: string | null; source?: VolumeSource | null }>(entries: T[]): T[] {
   const byId = new Map<string, T>();
   for (const entry of entries) {
-    byId.set(entry.id, { ...entry, name: entry.name ?? byId.get(entry.id)?.name ?? null });
+    const before = byId.get(entry.id);
+    byId.set(entry.id, { ...entry, name: entry.name ?? before?.name ?? null, source: entry.source ?? before?.source ?? null });
   }
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

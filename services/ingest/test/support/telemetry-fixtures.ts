@@ -24,6 +24,8 @@ export interface TestVolume {
   volumeName?: string;
   /** tierwise.cluster.id (agent option --cluster). */
   clusterId?: string;
+  /** tierwise.volume.source (`vscsistats`: imported output). */
+  source?: string;
 }
 
 /** A new pseudonymous id: 16 lowercase hex characters, like the agent's SipHash ids. */
@@ -31,7 +33,7 @@ export function pseudonymousId(): string {
   return randomBytes(8).toString('hex');
 }
 
-export function testVolume(names: { hostName?: string; volumeName?: string; clusterId?: string } = {}): TestVolume {
+export function testVolume(names: { hostName?: string; volumeName?: string; clusterId?: string; source?: string } = {}): TestVolume {
   return { hostId: pseudonymousId(), volumeId: pseudonymousId(), ...names };
 }
 
@@ -66,6 +68,7 @@ export function metricsRequest(volumes: TestVolume[], endUnixNano = BigInt(Date.
           ...(volume.hostName ? [text(ATTR.hostName, volume.hostName)] : []),
           ...(volume.volumeName ? [text(ATTR.volumeName, volume.volumeName)] : []),
           ...(volume.clusterId ? [text(ATTR.clusterId, volume.clusterId)] : []),
+          ...(volume.source ? [text(ATTR.volumeSource, volume.source)] : []),
         ],
       },
       scopeMetrics: [

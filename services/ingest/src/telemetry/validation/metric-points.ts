@@ -20,6 +20,7 @@ import {
   OUTSTANDING_IOS_BOUNDS,
   SEEK_DISTANCE_BOUNDS_SECTORS,
   VSCSI_DIRECTIONS,
+  VSCSI_LATENCY_BOUNDS_US,
 } from '@tierwise/proto';
 import { reject } from './validation.js';
 
@@ -40,6 +41,7 @@ const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, Required>> = {
   [METRIC.ioSeekDistanceClosest]: { [ATTR.ioDirection]: ['all'] },
   [METRIC.ioOutstanding]: VSCSI_DIRECTION,
   [METRIC.ioInterarrival]: VSCSI_DIRECTION,
+  [METRIC.ioLatencyVscsiStats]: VSCSI_DIRECTION,
   [METRIC.ioAlignment]: VSCSI_DIRECTION,
   [METRIC.ioAlignmentMisalignedBytes]: DIRECTION,
   [METRIC.ioAlignmentBlocks]: { ...DIRECTION, [ATTR.ioAlignmentLayout]: ALIGNMENT_LAYOUTS },
@@ -58,6 +60,7 @@ const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; 
   [METRIC.ioSeekDistanceClosest]: { bounds: SEEK_DISTANCE_BOUNDS_SECTORS, name: 'the vscsiStats seek distance bounds' },
   [METRIC.ioOutstanding]: { bounds: OUTSTANDING_IOS_BOUNDS, name: 'the vscsiStats outstanding I/O bounds' },
   [METRIC.ioInterarrival]: { bounds: INTERARRIVAL_BOUNDS_US, name: 'the vscsiStats interarrival bounds' },
+  [METRIC.ioLatencyVscsiStats]: { bounds: VSCSI_LATENCY_BOUNDS_US, name: 'the vscsiStats latency bounds' },
   [METRIC.ioAlignment]: { bounds: ALIGNMENT_BOUNDS_SECTORS, name: 'the block alignment bounds of METRICS.md' },
 };
 

@@ -16,9 +16,16 @@ describe('validateMetricsRequest', () => {
     const anonymous = testVolume();
     const volumes = validateMetricsRequest(decoded([named, anonymous]), NOW);
     expect(volumes.map(({ resourceMetrics: _, ...v }) => v)).toEqual([
-      { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789' },
-      { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null, clusterId: null },
+      { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789', source: 'agent' },
+      { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null, clusterId: null, source: 'agent' },
     ]);
+  });
+
+  it('takes tierwise.volume.source vscsistats for imported output and refuses any other value', () => {
+    expect(validateMetricsRequest(decoded([testVolume({ source: 'vscsistats' })]), NOW)[0].source).toBe('vscsistats');
+    expect(() => validateMetricsRequest(decoded([testVolume({ source: 'agent' })]), NOW)).toThrow(
+      /resourceMetrics\[0\] resource attribute tierwise\.volume\.source 'agent' is not vscsistats/,
+    );
   });
 
   it('takes tierwise.cluster.id only as a pseudonymous id, never a cluster name', () => {

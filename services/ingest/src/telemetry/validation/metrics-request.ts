@@ -6,6 +6,8 @@ import {
   METRIC_SPECS,
   type MetricName,
   type ResourceMetrics,
+  VOLUME_SOURCES,
+  type VolumeSource,
 } from '@tierwise/proto';
 import { MAX_RESOURCE_METRICS } from '../../ingest.constants.js';
 import { checkMetricPoints } from './metric-points.js';
@@ -21,6 +23,8 @@ export interface VolumeMetrics {
   volumeName: string | null;
   /** `tierwise.cluster.id` (lowercase hex), or null when the agent runs without --cluster. */
   clusterId: string | null;
+  /** Where the figures come from: `tierwise.volume.source`, `agent` when absent. */
+  source: VolumeSource;
   resourceMetrics: ResourceMetrics;
 }
 
@@ -30,7 +34,7 @@ const MAX_NAME_LENGTH = 256;
  * Validates a decoded OTLP ExportMetricsServiceRequest against the agent telemetry contract
  * (proto/METRICS.md): 1 to 1000 ResourceMetrics, each with `host.id` and `tierwise.volume.id`
  * (lowercase hex), `tierwise.cluster.id` when present (lowercase hex), `tierwise.cache.mode` when
- * present one of {@link CACHE_MODES}; only the metric names of METRICS.md, each with its data kind
+ * present one of {@link CACHE_MODES}, `tierwise.volume.source` when present `vscsistats`; only the metric names of METRICS.md, each with its data kind
  * and its data points within METRICS.md "Limits" ({@link checkMetricPoints}); every data point
  * timestamp no more than 5 minutes ahead of now and no more than 30 days old; the points of one
  * interval agreeing on a non-zero start before their time. What passes here the metrics job's
@@ -58,6 +62,7 @@ export function validateMetricsRequest(request: ExportMetricsServiceRequest, now
       hostName: optionalName(attributes, ATTR.hostName, where),
       volumeName: optionalName(attributes, ATTR.volumeName, where),
       clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
+      source: sourceOf(attributes, where),
       resourceMetrics,
     };
     const mode = stringAttribute(attributes, ATTR.cacheMode, where);
@@ -113,6 +118,17 @@ function stringAttribute(attributes: KeyValue[], key: string, where: string): st
     reject(`${where} resource attribute ${key} must be a string`);
   }
   return value;
+}
+
+/** `tierwise.volume.source`: absent is the agent; present, only an imported source. */
+function sourceOf(attributes: KeyValue[], where: string): VolumeSource {
+  const source = stringAttribute(attributes, ATTR.volumeSource, where);
+  if (source === undefined) return 'agent';
+  const imported = VOLUME_SOURCES.filter((s) => s !== 'agent');
+  if (!(imported as readonly string[]).includes(source)) {
+    reject(`${where} resource attribute ${ATTR.volumeSource} '${source.slice(0, 80)}' is not ${imported.join(' or ')}`);
+  }
+  return source as VolumeSource;
 }
 
 function optionalName(attributes: KeyValue[], key: string, where: string): string | null {

@@ -51,6 +51,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
   public static final String HOST_ID_ATTRIBUTE = "host.id";
   /** Resource attribute holding the pseudonymous cluster id (optional). */
   public static final String CLUSTER_ID_ATTRIBUTE = "tierwise.cluster.id";
+  /** Resource attribute naming an imported source of the figures (proto/METRICS.md): only vscsistats. */
+  public static final String VOLUME_SOURCE_ATTRIBUTE = "tierwise.volume.source";
   /** Resource attribute holding the cache mode at interval end. */
   public static final String CACHE_MODE_ATTRIBUTE = "tierwise.cache.mode";
   /** Largest value of a delta data point or histogram bucket, 2^48 - 1 (proto/METRICS.md "Limits"). */
@@ -91,6 +93,11 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
     if (mode != null && !mode.equals("write-through") && !mode.equals("write-back")) {
       throw new InvalidRecordException("volume " + volumeId + ": resource attribute " + CACHE_MODE_ATTRIBUTE + " '"
           + mode + "' is not write-through or write-back");
+    }
+    String source = stringAttribute(resource.getResource().getAttributesList(), VOLUME_SOURCE_ATTRIBUTE);
+    if (source != null && !source.equals("vscsistats")) {
+      throw new InvalidRecordException("volume " + volumeId + ": resource attribute " + VOLUME_SOURCE_ATTRIBUTE + " '"
+          + source + "' is not vscsistats");
     }
     for (IntervalMetrics m : byEnd.values()) {
       m.health.mode = mode;
@@ -154,7 +161,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         case "tierwise.io.size" -> readSizeHistogram();
         case "tierwise.io.latency" -> readLatencyHistogram();
         case "tierwise.io.seek_distance", "tierwise.io.seek_distance.closest", "tierwise.io.outstanding",
-            "tierwise.io.interarrival", "tierwise.io.alignment" ->
+            "tierwise.io.interarrival", "tierwise.io.alignment", "tierwise.io.latency.vscsistats" ->
             readWorkloadHistogram(WorkloadHistograms.Family.of(metric.getName()));
         case "tierwise.io.alignment.misaligned_bytes", "tierwise.io.alignment.blocks" -> readAlignmentWork();
         case "tierwise.io.size.bytes" -> {

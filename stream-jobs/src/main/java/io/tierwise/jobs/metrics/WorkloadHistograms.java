@@ -4,7 +4,8 @@ package io.tierwise.jobs.metrics;
  * The vscsiStats workload histograms of one span (proto/METRICS.md; Ahmad, "Easy and Efficient
  * Disk I/O Workload Characterization in VMware ESX Server", IISWC 2007): seek distance between
  * successive commands and from the closest of the previous 16 (512-byte sectors, signed),
- * outstanding I/Os at issue, interarrival time (microseconds); and block alignment (where commands
+ * outstanding I/Os at issue, interarrival time and, from imported vscsiStats output, latency
+ * (microseconds); and block alignment (where commands
  * start within their 4 KiB block, and the counters of the extra blocks that costs); per direction
  * {@code all}, {@code read}, {@code write} ({@code all} only for the closest-of-16 family). Each keeps vscsiStats'
  * own bucket limits; bucket i counts values in (bounds[i-1], bounds[i]], the last those above the
@@ -55,7 +56,9 @@ public class WorkloadHistograms extends SparseCounts {
      * and tierwise.io.alignment.blocks (issued, aligned), cells {@link #MISALIGNED_BYTES}, {@link
      * #BLOCKS_ISSUED}, {@link #BLOCKS_ALIGNED}; added like the histograms' counts.
      */
-    ALIGNMENT_WORK(null, "alignment_work", null, 3, BLOCKS_ALIGNED + 1);
+    ALIGNMENT_WORK(null, "alignment_work", null, 3, BLOCKS_ALIGNED + 1),
+    /** Front-end latency in vscsiStats' buckets (tierwise.io.latency.vscsistats: imported output only). */
+    LATENCY("tierwise.io.latency.vscsistats", "latency_us", INTERARRIVAL_BOUNDS_US, 3);
 
     /** OTLP metric name (null for {@link #ALIGNMENT_WORK}, made of two sums). */
     public final String metric;
