@@ -45,6 +45,7 @@ export type AgentListQuery = QueryOf<'/v1/agents'>;
 export type EnrollmentTokenListQuery = QueryOf<'/v1/enrollment-tokens'>;
 export type MetricsExportQuery = QueryOf<'/v1/volumes/{volumeId}/metrics/export'>;
 export type WorkloadQuery = QueryOf<'/v1/volumes/{volumeId}/workload'>;
+export type FioJobQuery = QueryOf<'/v1/volumes/{volumeId}/fio-job'>;
 /** Options of a search besides its text. */
 export type SearchOptions = Omit<QueryOf<'/v1/search'>, 'q'>;
 
@@ -145,6 +146,9 @@ export class Tierwise {
     /** The vscsiStats histograms (seek distance, outstanding I/Os, interarrival) over [from, to), default the last 24 hours, and how random the I/O is. */
     workload: (volumeId: string, query: WorkloadQuery = {}): Promise<Workload> =>
       unwrap(this.raw.GET('/v1/volumes/{volumeId}/workload', { params: { path: { volumeId }, query } })),
+    /** An fio job file replaying the volume's measured mix over [from, to) (default the last 24 hours); rate 'false': unpaced. */
+    fioJob: (volumeId: string, query: FioJobQuery = {}): Promise<string> =>
+      unwrap(this.raw.GET('/v1/volumes/{volumeId}/fio-job', { params: { path: { volumeId }, query }, parseAs: 'text' })) as Promise<string>,
   };
 
   readonly recommendations = {

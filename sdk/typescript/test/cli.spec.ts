@@ -80,6 +80,14 @@ describe('tierwise CLI (real api process, real PostgreSQL)', () => {
     expect(all.stdout).toContain(world.plainVolume);
   });
 
+  it("writes a volume's fio job, unpaced with --no-rate", async () => {
+    const run = await tierwise(['volumes', 'fio-job', world.plainVolume, '--no-rate']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^; fio job made by Tierwise from volume /);
+    expect(run.stdout).toContain('\nrw=randrw\n');
+    expect(run.stdout).not.toContain('rate_iops');
+  });
+
   it("prints a volume's workload as JSON", async () => {
     const run = await tierwise(['volumes', 'workload', world.plainVolume, '--from', '2026-11-20T00:00:00Z', '--to', '2026-11-21T00:00:00Z']);
     expect(run.code).toBe(0);

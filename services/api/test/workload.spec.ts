@@ -97,6 +97,19 @@ describe('a volume’s vscsiStats workload (real PostgreSQL)', () => {
     });
   });
 
+  it('writes an fio job from the period: random share per direction from the seek distances, depth from the outstanding I/Os', async () => {
+    const response = await fetch(`${url}/v1/volumes/${volume}/fio-job?rate=false`, { headers: { authorization: `Bearer ${tenant.api_key}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="tierwise-${volume}.fio"`);
+    const job = await response.text();
+    expect(job).toContain('rw=randrw\n');
+    expect(job).toContain('percentage_random=100,0\niodepth=4\n');
+    expect(job).not.toContain('rate_iops');
+    expect((await fetch(`${url}/v1/volumes/${hexId()}/fio-job`, { headers: { authorization: `Bearer ${tenant.api_key}` } })).status).toBe(404);
+    expect((await fetch(`${url}/v1/volumes/${volume}/fio-job?rate=sometimes`, { headers: { authorization: `Bearer ${tenant.api_key}` } })).status).toBe(400);
+  });
+
   it('reads only the period asked for', async () => {
     // A day from the second window on: read at 1 h (24 windows), the first window left out.
     const from = new Date(hourStart - 2 * HOUR_MS).toISOString();

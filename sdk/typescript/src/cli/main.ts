@@ -160,6 +160,23 @@ volumes
     printJson(await client().volumes.workload(volumeId, { from: options.from, to: options.to })),
   );
 
+volumes
+  .command('fio-job <volumeId>')
+  .description("an fio job file that replays the volume's measured mix: read share, block sizes, random share, queue depth, working set, IOPS")
+  .option('--from <time>', 'start, RFC 3339, inclusive (default: 24 hours before --to)')
+  .option('--to <time>', 'end, RFC 3339, exclusive (default now)')
+  .option('--no-rate', 'leave out rate_iops: run as fast as the device goes')
+  .option('-o, --output <file>', 'write to this file instead of stdout')
+  .action(async (volumeId: string, options: { from?: string; to?: string; rate: boolean; output?: string }) => {
+    const job = await client().volumes.fioJob(volumeId, { from: options.from, to: options.to, rate: options.rate ? 'true' : 'false' });
+    if (options.output) {
+      writeFileSync(options.output, job);
+      process.stderr.write(`wrote ${options.output}: run it with fio --filename=/path/to/a/test/file ${options.output}\n`);
+    } else {
+      process.stdout.write(job);
+    }
+  });
+
 const recommendations = program.command('recommendations').description('tier recommendations');
 pageOptions(recommendations.command('list').description('recommendations, newest first'))
   .addOption(new Option('--status <status>', 'only this status').choices(['open', 'applied', 'dismissed']))

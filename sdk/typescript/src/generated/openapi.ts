@@ -1075,6 +1075,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/volumes/{volumeId}/fio-job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An fio job file that replays the volume's measured mix over a period (default the last 24 hours)
+         * @description rwmixread from the read share, bssplit per direction from the block-size distribution, percentage_random from the seek distances, iodepth from the outstanding I/Os, the working set as the file size, rate_iops from the measured IOPS unless rate=false (docs/workload.md).
+         */
+        get: operations["FioJobController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8750,6 +8770,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    FioJobController_get: {
+        parameters: {
+            query?: {
+                /** @description start of the period, ISO 8601 (default: `to` minus 24 hours) */
+                from?: string;
+                /** @description end of the period, exclusive, ISO 8601 (default: now) */
+                to?: string;
+                /** @description true (default): pace the job at the measured IOPS (rate_iops); false: run as fast as the device goes */
+                rate?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description pseudonymous volume id */
+                volumeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fio job file (INI), with the figures it was made from in comments */
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description malformed volumeId, from, to or rate */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description too_many_requests: the credential spent its rate limit */

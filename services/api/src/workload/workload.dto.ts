@@ -8,6 +8,16 @@ export const workloadQuerySchema = z.object({
 });
 export type WorkloadQuery = z.output<typeof workloadQuerySchema>;
 
+/** Query of GET /v1/volumes/{volumeId}/fio-job: the period and whether to pace the job. */
+export const fioJobQuerySchema = workloadQuerySchema.extend({
+  rate: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true')
+    .describe('true (default): pace the job at the measured IOPS (rate_iops); false: run as fast as the device goes'),
+});
+export type FioJobQuery = z.output<typeof fioJobQuerySchema>;
+
 /** One vscsiStats family: its bucket limits and the merged counts per direction (null: none reported). */
 export class WorkloadHistogramDto {
   @ApiProperty({ type: [Number], description: "vscsiStats' bucket upper bounds, inclusive (proto/METRICS.md); the last count is above the last bound" })

@@ -7,10 +7,12 @@ import type { Queryable } from '@tierwise/common';
  */
 export type WorkloadCells = Partial<Record<string, Partial<Record<'all' | 'read' | 'write', number[]>>>>;
 
-/** One rollup window's workload cells and the bytes read and written in it. */
+/** One rollup window's workload cells and the front-end I/Os and bytes of it. */
 export interface WorkloadWindow {
   cells: WorkloadCells;
   bytes: number;
+  readOps: number;
+  writeOps: number;
 }
 
 /** The workload histograms of the rollups, in the tenant's transaction. */
@@ -24,12 +26,12 @@ export class WorkloadRepository {
 
   /** The non-empty workload cells of a volume's windows at `resolution` in [from, to), with their bytes. */
   async windows(db: Queryable, tenantId: string, q: { volumeId: string; resolution: string; from: Date; to: Date }): Promise<WorkloadWindow[]> {
-    const { rows } = await db.query<{ workload: WorkloadCells; bytes: string }>(
-      `SELECT workload, read_bytes + write_bytes AS bytes FROM metric_rollups
+    const { rows } = await db.query<{ workload: WorkloadCells; bytes: string; read_ops: string; write_ops: string }>(
+      `SELECT workload, read_bytes + write_bytes AS bytes, read_ops, write_ops FROM metric_rollups
         WHERE tenant_id = $1 AND scope = 'volume' AND scope_id = $2 AND resolution = $3 AND window_start >= $4 AND window_start < $5
           AND workload <> '{}'::jsonb`,
       [tenantId, q.volumeId, q.resolution, q.from, q.to],
     );
-    return rows.map((r) => ({ cells: r.workload, bytes: Number(r.bytes) }));
+    return rows.map((r) => ({ cells: r.workload, bytes: Number(r.bytes), readOps: Number(r.read_ops), writeOps: Number(r.write_ops) }));
   }
 }

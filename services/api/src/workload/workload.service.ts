@@ -4,8 +4,10 @@ import { ALIGNMENT_BOUNDS_SECTORS, INTERARRIVAL_BOUNDS_US, OUTSTANDING_IOS_BOUND
 import type { Principal } from '../identity/principal.js';
 import { planSeries } from '../series/resolution.js';
 import { periodOf } from '../series/series.query.js';
+import { VolumeRepository } from '../volumes/volume.repository.js';
 import { type AlignmentWork, alignmentOf } from './alignment.js';
-import type { RandomnessDto, WorkloadDto, WorkloadHistogramDto, WorkloadQuery } from './workload.dto.js';
+import { fioJobOf } from './fio-job.js';
+import type { FioJobQuery, RandomnessDto, WorkloadDto, WorkloadHistogramDto, WorkloadQuery } from './workload.dto.js';
 import { type WorkloadCells, WorkloadRepository } from './workload.repository.js';
 
 /** Windows the period is read in at least (the resolution is the coarsest giving this many). */
@@ -71,6 +73,7 @@ export class WorkloadService {
   constructor(
     private readonly database: DatabaseService,
     private readonly workload: WorkloadRepository,
+    private readonly volumes: VolumeRepository,
   ) {}
 
   /**
@@ -102,6 +105,40 @@ export class WorkloadService {
         randomness: randomnessOf(seek.all),
         alignment: alignmentOf(merge(windows, 'alignment'), alignmentWork(windows), bytes),
       };
+    });
+  }
+
+  /**
+   * An fio job file from the volume's measured mix over the period (docs/workload.md "A benchmark
+   * from the real workload"): read share, I/O rate, seek distances and outstanding I/Os of the
+   * period's rollups, the volume's block-size distribution and working set.
+   * @throws ApiError not_found when the tenant has no such volume.
+   */
+  fioJob(auth: Principal, volumeId: string, query: FioJobQuery, now = new Date()): Promise<{ job: string; from: Date; to: Date }> {
+    const { from, to } = periodOf(query, now);
+    const { resolution, windowSeconds } = planSeries(from, to, MIN_WINDOWS, now);
+    return this.database.withTenant(auth.tenantId, async (db) => {
+      const volume = await this.volumes.get(db, auth.tenantId, volumeId);
+      if (!volume) throw new ApiError(ErrorCode.NotFound, `volume ${volumeId} not found`);
+      const rows = await this.workload.windows(db, auth.tenantId, { volumeId, resolution, from, to });
+      const windows = rows.map((r) => r.cells);
+      const seek = merge(windows, 'seek_distance');
+      const job = fioJobOf({
+        volumeId,
+        displayName: volume.display_name,
+        from,
+        to,
+        readOps: rows.reduce((sum, r) => sum + r.readOps, 0),
+        writeOps: rows.reduce((sum, r) => sum + r.writeOps, 0),
+        seconds: rows.length * windowSeconds,
+        blockSizes: await this.volumes.blockSizes(db, auth.tenantId, volumeId),
+        seekRead: seek.read,
+        seekWrite: seek.write,
+        outstanding: merge(windows, 'outstanding').all,
+        wssBytes: volume.wss_bytes,
+        rate: query.rate,
+      });
+      return { job, from, to };
     });
   }
 }
