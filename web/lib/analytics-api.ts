@@ -14,6 +14,7 @@ import {
   WorkingSetHistory,
 } from "./analytics-schemas";
 import type { TimeRange } from "./time-range";
+import { Workload } from "./workload-schemas";
 
 /** Points a chart asks for: about its pixel width in the portal's layout (max 1120 px wide). */
 export const CHART_WIDTH = 720;
@@ -93,4 +94,9 @@ export async function getPolicy(volumeId: string): Promise<Policy | null> {
 /** Where the tenant stands in each fleet cohort (GET /v1/benchmarks). */
 export function getBenchmarks(): Promise<Benchmarks> {
   return getJson("/v1/benchmarks", Benchmarks);
+}
+
+/** A volume's vscsiStats histograms merged over a range (GET /v1/volumes/{id}/workload; docs/workload.md). */
+export function getWorkload(volumeId: string, r: TimeRange): Promise<Workload> {
+  return getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/workload?${new URLSearchParams(range(r))}`, Workload);
 }

@@ -68,8 +68,13 @@ export function formatRate(bytesPerSecond: number | null | undefined): string {
   return bytesPerSecond == null ? EMPTY : `${formatBytes(bytesPerSecond)}/s`;
 }
 
+/** A ratio of two sizes, three significant digits: 0.6 -> "0.6×", 12.345 -> "12.3×". */
+export function formatRatio(ratio: number | null | undefined): string {
+  return ratio == null ? EMPTY : `${Number(ratio.toPrecision(3))}×`;
+}
+
 /** The unit a chart's values are in, and how each is written. */
-export type ValueUnit = "iops" | "bytes_per_s" | "us" | "percent" | "bytes";
+export type ValueUnit = "iops" | "bytes_per_s" | "us" | "percent" | "bytes" | "ratio";
 
 /** Formats a chart value by its unit (axis labels, tooltips, data tables). */
 export function formatValue(value: number | null | undefined, unit: ValueUnit): string {
@@ -85,5 +90,7 @@ export function formatValue(value: number | null | undefined, unit: ValueUnit): 
       return formatPercent(value);
     case "bytes":
       return formatBytes(value);
+    case "ratio":
+      return formatRatio(value);
   }
 }

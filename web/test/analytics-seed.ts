@@ -10,6 +10,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { addRollup, cloneRollup, coarserWindows, insertRollups, syntheticWindows, type RollupRow } from "@tierwise/common/testing";
+import { dropTenant } from "./support/fixture.js";
 
 const GiB = 2 ** 30;
 
@@ -140,4 +141,19 @@ export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 
   } finally {
     await db.end();
   }
+}
+
+/** Tables seedAnalytics (and the tests after it) write that dropTenant does not empty. */
+const ANALYTICS_TABLES = ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "host_working_sets", "host_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"];
+
+/** Deletes a seeded tenant with everything seedAnalytics and the pages' tests wrote for it, as tierwise_owner. */
+export async function dropAnalytics(ownerUrl: string, tenantId: string): Promise<void> {
+  const db = new pg.Client({ connectionString: ownerUrl });
+  await db.connect();
+  try {
+    for (const table of ANALYTICS_TABLES) await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [tenantId]);
+  } finally {
+    await db.end();
+  }
+  await dropTenant(ownerUrl, tenantId);
 }

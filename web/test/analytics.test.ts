@@ -12,10 +12,9 @@ import pg from "pg";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../scripts/chromium.mjs";
 import { formatTimestamp, formatValue } from "../lib/format.js";
-import { HOSTILE_NAME, seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
+import { dropAnalytics, HOSTILE_NAME, seedAnalytics, type AnalyticsSeed } from "./analytics-seed.js";
 import { deleteUsers, freshEmail, logIn, signUpVerified } from "./support/accounts.js";
 import { testEnv } from "./support/env.js";
-import { dropTenant } from "./support/fixture.js";
 import type { Server } from "./support/processes.js";
 import { startApi, startWeb } from "./support/stack.js";
 
@@ -65,12 +64,7 @@ describe("analytics pages in headless Chromium", { timeout: 300_000 }, () => {
     await browser?.close();
     await web?.stop();
     await api?.stop();
-    if (seed) {
-      for (const table of ["cluster_working_set_history", "cluster_working_sets", "cluster_mrcs", "host_working_sets", "host_mrcs", "volume_io_stats", "volume_policies", "recommendation_decisions", "recommendation_history", "volume_working_set_history", "volume_metrics_10s", "metric_rollups", "outbox"]) {
-        await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [seed.tenantId]);
-      }
-      await dropTenant(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
-    }
+    if (seed) await dropAnalytics(env.TIERWISE_PG_OWNER_URL, seed.tenantId);
     await deleteUsers(env.TIERWISE_PG_OWNER_URL, [owner.email]);
     await db.end();
   });

@@ -11,6 +11,7 @@ import type * as Accounts from '../lib/account-schemas.js';
 import type * as Agents from '../lib/agent-schemas.js';
 import type * as Analytics from '../lib/analytics-schemas.js';
 import type * as Api from '../lib/api-schemas.js';
+import type * as Workload from '../lib/workload-schemas.js';
 
 type Dto<N extends keyof components['schemas']> = components['schemas'][N];
 /** What a portal schema accepts as input (the answer, before any transform). */
@@ -34,6 +35,7 @@ export type Contract = [
   Accepts<Parsed<typeof Analytics.RecommendationHistory>, Dto<'RecommendationHistoryPageDto'>>,
   Accepts<Parsed<typeof Analytics.Policy>, Dto<'PolicyDto'>>,
   Accepts<Parsed<typeof Analytics.Benchmarks>, Dto<'BenchmarksDto'>>,
+  Accepts<Parsed<typeof Workload.Workload>, Dto<'WorkloadDto'>>,
   Accepts<Parsed<typeof Agents.AgentPage>, Dto<'AgentPageDto'>>,
   Accepts<Parsed<typeof Agents.EnrollmentTokenPage>, Dto<'EnrollmentTokenPageDto'>>,
   Accepts<Parsed<typeof Accounts.MemberList>, Dto<'MemberListDto'>>,

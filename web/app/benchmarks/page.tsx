@@ -1,39 +1,25 @@
 import type { Metadata } from "next";
 import "@/app/analytics.css";
+import { BenchmarkCohort } from "@/components/analytics/BenchmarkCohort";
+import { UnpublishedCohorts } from "@/components/analytics/UnpublishedCohorts";
 import { getBenchmarks } from "@/lib/analytics-api";
-import type { Benchmarks } from "@/lib/analytics-schemas";
-import { sizeBinLabel } from "@/lib/block-size-bins";
-import { formatLatency, formatPercent } from "@/lib/format";
+import { byClass, CLASSES } from "@/lib/benchmarks";
 import { definePage } from "@/lib/page";
 
 export const metadata: Metadata = { title: "Fleet benchmarks" };
 
-type Cohort = Benchmarks["cohorts"][number];
-const MEDIA = { ram: "RAM tier", nvme: "NVMe tier", none: "no recommendation" } as const;
-
-/** The caller's band among the cohort's published quartiles, as shown. */
-const BAND = { below_p25: "below p25", p25_p50: "p25 – p50", p50_p75: "p50 – p75", above_p75: "above p75" } as const;
-
-/** Own value, the cohort's (noisy) quartiles and the caller's band among them. */
-function Standing({ name, s, format }: { name: string; s: Cohort["read_share"]; format: (v: number | null) => string }) {
-  return (
-    <tr>
-      <th scope="row">{name}</th>
-      <td>{format(s.own)}</td>
-      <td>
-        {format(s.cohort_p25)} / {format(s.cohort_p50)} / {format(s.cohort_p75)}
-      </td>
-      <td>{s.rank_band == null ? "—" : BAND[s.rank_band]}</td>
-    </tr>
-  );
-}
-
 /**
- * /benchmarks: where this tenant stands in each fleet cohort (tier media × workload class); cohorts of
- * min_tenants independent actors, figures with differential-privacy noise (docs/benchmarks.md).
+ * /benchmarks: where this tenant stands in each fleet cohort (tier media × workload class;
+ * docs/benchmarks.md). Published cohorts are grouped by workload class, each collapsible (the
+ * first open) with its figures as percentile bands and the tenant marked; the cohorts too small to
+ * publish are listed once, with why.
  */
 export default definePage({ permission: "fleet.read" }, async () => {
   const b = await getBenchmarks();
+  const cohorts = byClass(b.cohorts);
+  const published = cohorts.filter((c) => c.published);
+  const unpublished = cohorts.filter((c) => !c.published);
+  const classes = [...new Set(published.map((c) => c.workload_class))];
   return (
     <>
       <h1>Fleet benchmarks</h1>
@@ -43,44 +29,23 @@ export default definePage({ permission: "fleet.read" }, async () => {
         (differential privacy, ε = {b.epsilon} per figure and day): they are approximate, and so is your band among its quartiles.
       </p>
       {b.cohorts.length === 0 && <p className="muted">No volume with I/O in the window.</p>}
-      {b.cohorts.map((c) => (
-        <section key={`${c.media}-${c.workload_class}`} className="panel" aria-label={`${c.workload_class}, ${MEDIA[c.media]}`} data-testid="cohort">
-          <h2>
-            {c.workload_class}, {MEDIA[c.media]} <span className="muted small">· your {c.volume_ids.length} volume(s){c.published ? `, about ${c.tenant_count} independent owners` : ", cohort too small to publish"}</span>
-          </h2>
-          <div className="table-scroll">
-            <table className="table">
-              <caption className="visually-hidden">Your figures against the cohort</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Figure</th>
-                  <th scope="col">You</th>
-                  <th scope="col">Cohort p25 / p50 / p75</th>
-                  <th scope="col">Your band</th>
-                </tr>
-              </thead>
-              <tbody>
-                <Standing name="Read share" s={c.read_share} format={formatPercent} />
-                <Standing name="Working set / tier" s={c.wss_per_capacity} format={(v) => (v == null ? "—" : `${v.toFixed(2)}×`)} />
-                {c.latency.map((l) => (
-                  <tr key={`${l.direction}${l.size_bin}`}>
-                    <th scope="row">
-                      {l.direction} {sizeBinLabel(l.size_bin)} p50 / p99
-                    </th>
-                    <td>
-                      {formatLatency(l.own_p50_us)} / {formatLatency(l.own_p99_us)}
-                    </td>
-                    <td>
-                      {formatLatency(l.cohort_p50_us)} / {formatLatency(l.cohort_p99_us)}
-                    </td>
-                    <td>{l.cohort_p99_us == null || l.own_p99_us == null ? "—" : l.own_p99_us <= l.cohort_p99_us ? "faster than the cohort median's p99" : "slower"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+      {published.length > 0 && (
+        <p className="muted small">
+          Each figure is the cohort&apos;s band, p25 to p75 with its median marked, and your own value; latency is the cohort&apos;s p50 to p99 with its p95, and your p50
+          and p99.
+        </p>
+      )}
+      {classes.map((k) => (
+        <section key={k} aria-labelledby={`class-${k}`} data-testid="workload-class">
+          <h2 id={`class-${k}`}>{CLASSES[k]}</h2>
+          {published
+            .filter((c) => c.workload_class === k)
+            .map((c) => (
+              <BenchmarkCohort key={c.media} cohort={c} open={c === published[0]} minTenants={b.min_tenants} />
+            ))}
         </section>
       ))}
+      {unpublished.length > 0 && <UnpublishedCohorts cohorts={unpublished} minTenants={b.min_tenants} minDays={b.min_days} />}
     </>
   );
 });

@@ -2,10 +2,12 @@ import {
   BarChart,
   HeatmapChart,
   LineChart,
+  ScatterChart,
   TreemapChart,
   type BarSeriesOption,
   type HeatmapSeriesOption,
   type LineSeriesOption,
+  type ScatterSeriesOption,
   type TreemapSeriesOption,
 } from "echarts/charts";
 import {
@@ -30,6 +32,7 @@ echarts.use([
   BarChart,
   LineChart,
   HeatmapChart,
+  ScatterChart,
   TreemapChart,
   AriaComponent,
   GridComponent,
@@ -45,6 +48,7 @@ export type ChartOption = echarts.ComposeOption<
   | BarSeriesOption
   | LineSeriesOption
   | HeatmapSeriesOption
+  | ScatterSeriesOption
   | TreemapSeriesOption
   | AriaComponentOption
   | GridComponentOption
