@@ -1,13 +1,14 @@
 import Link from "next/link";
 import type { VolumeSort, VolumeSummary } from "@/lib/api-schemas";
 import { formatBytes, formatCount, formatExact, formatPercent, share } from "@/lib/format";
+import { ImportedBadge } from "./ImportedBadge";
 import { NameOrId } from "./NameOrId";
 
 const SORTABLE: Partial<Record<string, VolumeSort>> = { "I/Os": "ops", "Hit ratio": "hit_ratio", "Working set": "wss" };
 const COLUMNS = ["Volume", "Host", "I/Os", "Read share", "Hit ratio", "Working set", "Recommended tier"];
 
 /**
- * The volume list: one row per volume linking to its page. Sortable column headers link to
+ * The volume list: one row per volume linking to its page, imported ones badged. Sortable column headers link to
  * the first page with that sort (descending, as the API sorts).
  */
 export function VolumeTable({ volumes, sort }: { volumes: VolumeSummary[]; sort: VolumeSort }) {
@@ -47,6 +48,7 @@ export function VolumeTable({ volumes, sort }: { volumes: VolumeSummary[]; sort:
                 <Link href={`/volumes/${encodeURIComponent(v.volume_id)}`} className="volume-name">
                   <NameOrId name={v.display_name} id={v.volume_id} kind="volume" />
                 </Link>
+                <ImportedBadge source={v.source} />
               </td>
               <td>
                 <NameOrId name={v.host_display_name} id={v.host_id} kind="host" />

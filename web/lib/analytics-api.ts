@@ -1,5 +1,5 @@
 import "server-only";
-import { getJson } from "./api-client";
+import { getDocument, getJson } from "./api-client";
 import {
   Benchmarks,
   ClusterPage,
@@ -99,4 +99,14 @@ export function getBenchmarks(): Promise<Benchmarks> {
 /** A volume's vscsiStats histograms merged over a range (GET /v1/volumes/{id}/workload; docs/workload.md). */
 export function getWorkload(volumeId: string, r: TimeRange): Promise<Workload> {
   return getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/workload?${new URLSearchParams(range(r))}`, Workload);
+}
+
+/**
+ * The fio job file of the volume's measured mix over a range (GET /v1/volumes/{id}/fio-job:
+ * text/plain, an attachment), paced at the measured IOPS or unpaced, body unread for the
+ * download route to stream on.
+ */
+export function getFioJob(volumeId: string, r: TimeRange, paced: boolean): Promise<Response> {
+  const query = new URLSearchParams({ ...range(r), rate: String(paced) });
+  return getDocument(`/v1/volumes/${encodeURIComponent(volumeId)}/fio-job?${query}`, "text/plain");
 }

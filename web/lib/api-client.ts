@@ -68,19 +68,27 @@ async function relayCookies(res: Response): Promise<void> {
   }
 }
 
+/** What {@link send} sends besides the method and path. */
+interface SendOptions {
+  /** The Accept header: the media type expected of a 2xx answer. */
+  accept: string;
+  body?: unknown;
+  csrfToken?: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * Calls the Tierwise API as the signed-in user: forwards the browser's API cookies (session,
- * CSRF), sends the CSRF token when given, relays the cookies the API sets, validates the body.
- *
- * @param path  API path with query, e.g. "/v1/volumes?limit=50".
+ * Sends one request to the API as the signed-in user: forwards the browser's API cookies (session,
+ * CSRF), sends the CSRF token when given, relays the cookies the API sets.
+ * @returns the 2xx response, its body unread.
  * @throws PortalError api_unreachable (network/timeout), unauthorized (401: no or ended session),
  *   forbidden (403), not_found (404), conflict (409), throttled (429), api_error (other non-2xx;
  *   message and request_id from the API's error body, which names the bad field of a 400),
- *   bad_response (body not JSON or not matching `schema`), config_* (see readApiConfig).
+ *   config_* (see readApiConfig).
  */
-export async function apiRequest<T>(method: Method, path: string, options: ApiRequestOptions<T>): Promise<T> {
+async function send(method: Method, path: string, options: SendOptions): Promise<Response> {
   const { baseUrl } = await readApiConfig();
-  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const headers: Record<string, string> = { Accept: options.accept, ...options.headers };
   const cookie = await cookieHeader();
   if (cookie) headers.Cookie = cookie;
   if (options.csrfToken) headers[CSRF_HEADER] = options.csrfToken;
@@ -100,20 +108,43 @@ export async function apiRequest<T>(method: Method, path: string, options: ApiRe
     throw new PortalError("api_unreachable", `The Tierwise API at ${baseUrl} did not answer (${cause}).`);
   }
   await relayCookies(res);
-  const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined);
   if (!res.ok) {
-    const error = ApiErrorBody.safeParse(body);
+    const error = ApiErrorBody.safeParse(await res.json().catch(() => undefined));
     throw new PortalError(
       STATUS_CODES[res.status] ?? "api_error",
       error.success ? error.data.message : `HTTP ${res.status} from ${method} ${path}`,
       error.success ? (error.data.request_id ?? null) : null,
     );
   }
-  const parsed = options.schema.safeParse(body);
+  return res;
+}
+
+/**
+ * Calls the Tierwise API as the signed-in user (see {@link send}) and validates the JSON body.
+ *
+ * @param path  API path with query, e.g. "/v1/volumes?limit=50".
+ * @throws PortalError as {@link send}, and bad_response (body not JSON or not matching `schema`).
+ */
+export async function apiRequest<T>(method: Method, path: string, options: ApiRequestOptions<T>): Promise<T> {
+  const { schema, ...rest } = options;
+  const res = await send(method, path, { ...rest, accept: "application/json" });
+  const body: unknown = res.status === 204 ? undefined : await res.json().catch(() => undefined);
+  const parsed = schema.safeParse(body);
   if (!parsed.success) {
     throw new PortalError("bad_response", `${method} ${path} returned an unexpected body:\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data;
+}
+
+/**
+ * GETs a document that is not JSON (e.g. text/plain) from the API as the signed-in user, for a
+ * route handler to stream on with the API's headers.
+ * @param accept  the media type asked for, e.g. "text/plain".
+ * @returns the 2xx response, its body unread.
+ * @throws PortalError as {@link send}.
+ */
+export function getDocument(path: string, accept: string): Promise<Response> {
+  return send("GET", path, { accept });
 }
 
 /**

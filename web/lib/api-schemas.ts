@@ -40,12 +40,21 @@ export type FleetSummary = z.infer<typeof FleetSummary>;
 export const VolumeSort = z.enum(["ops", "wss", "hit_ratio"]);
 export type VolumeSort = z.infer<typeof VolumeSort>;
 
+/**
+ * Where a volume's figures come from: measured by the Tierwise agent, or imported from VMware
+ * `vscsiStats -p all -c` output (docs/workload.md; such a volume has no tier, so no hit ratio,
+ * working set or recommendation).
+ */
+export const VolumeSource = z.enum(["agent", "vscsistats"]);
+export type VolumeSource = z.infer<typeof VolumeSource>;
+
 /** One row of GET /v1/volumes. */
 export const VolumeSummary = z.object({
   volume_id: z.string(),
   host_id: z.string(),
   display_name: z.string().nullable(),
   host_display_name: z.string().nullable(),
+  source: VolumeSource,
   read_ops: Count,
   write_ops: Count,
   read_bytes: Bytes,
@@ -148,6 +157,7 @@ export const VolumeDetail = z.object({
   host_id: z.string(),
   display_name: z.string().nullable(),
   host_display_name: z.string().nullable(),
+  source: VolumeSource,
   io: z.object({
     read_ops: Count,
     write_ops: Count,

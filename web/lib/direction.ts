@@ -4,6 +4,9 @@ import { PortalError } from "./errors";
 export const DIRECTIONS = { all: "Reads and writes", read: "Reads", write: "Writes" } as const;
 export type Direction = keyof typeof DIRECTIONS;
 
+/** What one I/O of a direction is called in a sentence ("share of writes"). */
+export const DIRECTION_NOUNS = { all: "command", read: "read", write: "write" } as const;
+
 /**
  * The `direction` query parameter (default all).
  * @throws PortalError bad_request for another value.

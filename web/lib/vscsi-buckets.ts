@@ -21,3 +21,18 @@ export function vscsiBuckets(bounds: readonly number[]): VscsiBucket[] {
   const top = `> ${signed(bounds.at(-1) ?? 0)}`;
   return [...buckets, { label: top, range: top }];
 }
+
+/** Bytes per sector of the alignment histogram (tierwise.io.alignment counts 512-byte sectors). */
+const SECTOR_BYTES = 512;
+
+/**
+ * The buckets of the alignment histogram (`tierwise.io.alignment`, docs/workload.md "Block
+ * alignment") from its bounds (0..6 sectors; the open bucket above is sector 7) as the byte offset
+ * into its 4 KiB block a command starts at: bucket k = k × 512 bytes, 0 = aligned.
+ */
+export function startSectorBuckets(bounds: readonly number[]): VscsiBucket[] {
+  return [...bounds, (bounds.at(-1) ?? -1) + 1].map((k) => ({
+    label: String(k * SECTOR_BYTES),
+    range: k === 0 ? "sector 0: aligned" : `sector ${k}: ${k * SECTOR_BYTES} bytes in`,
+  }));
+}

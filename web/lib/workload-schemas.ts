@@ -3,7 +3,8 @@ import { z } from "zod";
 /**
  * Zod schema of GET /v1/volumes/:volumeId/workload (services/api/src/workload, docs/workload.md):
  * a volume's vscsiStats histograms over a period. Seek distances in 512-byte sectors (signed),
- * outstanding I/Os in I/Os, interarrival times in µs; shares 0..1.
+ * outstanding I/Os in I/Os, interarrival times and latencies in µs, alignment start sectors in
+ * 512-byte sectors into the 4 KiB block; shares 0..1.
  */
 
 const Counts = z.array(z.number().nonnegative());
@@ -19,6 +20,28 @@ const WorkloadHistogram = z.object({
   write: Counts.nullable(),
 });
 
+/**
+ * Block alignment of the period's commands (docs/workload.md "Block alignment";
+ * services/api/src/workload/alignment.ts).
+ */
+const Alignment = z.object({
+  /** Commands by the 512-byte sector of their 4 KiB block they start at: bounds 0..6, bucket k = k × 512 bytes in (0: aligned). */
+  start_sector: WorkloadHistogram,
+  /** Commands counted. */
+  commands: z.number().nonnegative(),
+  /** Share of commands that do not start on a 4 KiB boundary. */
+  misaligned_share: z.number().min(0).max(1),
+  /** Share of the bytes read and written in misaligned commands; null without bytes. */
+  misaligned_bytes_share: z.number().min(0).max(1).nullable(),
+  /** The tier's extra work: 4 KiB blocks spanned as issued over those spanned if aligned, minus 1 (0.1 = 10 % more); null without block counts. */
+  extra_block_share: z.number().nullable(),
+  /** Bytes into their 4 KiB block where at least half of the misaligned commands start (3584: a partition at sector 63); null when none dominates. */
+  dominant_offset_bytes: z.number().nonnegative().nullable(),
+  /** One offset dominates and the extra block share is at least 5 %: moving the partition by that offset removes the extra work. */
+  realignment_advised: z.boolean(),
+});
+export type Alignment = z.infer<typeof Alignment>;
+
 /** GET /v1/volumes/:volumeId/workload. */
 export const Workload = z.object({
   volume_id: z.string(),
@@ -33,6 +56,8 @@ export const Workload = z.object({
   seek_distance_closest: WorkloadHistogram,
   outstanding: WorkloadHistogram,
   interarrival_us: WorkloadHistogram,
+  /** Front-end latency in vscsiStats' latency buckets (µs): only volumes imported from vscsiStats output have counts. */
+  latency_us: WorkloadHistogram,
   /** Null without seek distances in the period. */
   randomness: z
     .object({
@@ -44,5 +69,7 @@ export const Workload = z.object({
       within_128_sectors_share: z.number().min(0).max(1),
     })
     .nullable(),
+  /** Null without alignment counts in the period (vscsiStats output has none). */
+  alignment: Alignment.nullable(),
 });
 export type Workload = z.infer<typeof Workload>;

@@ -90,5 +90,8 @@ export const PALETTE = {
 /** The Okabe–Ito colours in order, for series without a fixed meaning (block-size bins, custom selections). */
 export const SERIES_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"] as const;
 
+/** The colour of a direction's histogram: reads and writes as in every chart, both together green. */
+export const DIRECTION_COLOURS = { all: SERIES_COLOURS[2], read: PALETTE.read, write: PALETTE.write } as const;
+
 /** Viridis (perceptually uniform, colour-blind-safe; van der Walt & Smith, 2015), low to high, for heatmaps. */
 export const SEQUENTIAL = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"] as const;

@@ -6,15 +6,13 @@ import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
 import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
 import { BREAKDOWN_LABELS, BREAKDOWNS, type Breakdown } from "@/components/analytics/breakdowns";
 import { VolumeHeader } from "@/components/analytics/VolumeHeader";
+import { VolumeTierPanels } from "@/components/analytics/VolumeTierPanels";
 import { BlockSizeChart } from "@/components/charts/BlockSizeChart";
-import { MissRatioCurveChart } from "@/components/charts/MissRatioCurveChart";
-import { PolicyPanel } from "@/components/PolicyPanel";
-import { RecommendationPanel } from "@/components/RecommendationPanel";
+import { NoTierNote } from "@/components/NoTierNote";
 import { VolumeStats } from "@/components/VolumeStats";
 import { getVolume, getVolumePolicy } from "@/lib/api";
 import { getSeries } from "@/lib/analytics-api";
 import { PortalError } from "@/lib/errors";
-import { formatPercent } from "@/lib/format";
 import { definePage } from "@/lib/page";
 import { many, one } from "@/lib/search-params";
 import { parseRange, rangeQuery } from "@/lib/time-range";
@@ -25,7 +23,8 @@ export const metadata: Metadata = { title: "Volume" };
  * /volumes/[volumeId]: IOPS, throughput and latency over the chosen range with a breakdown
  * (storage type, read/write, block size, custom), then the working set and hit ratio tiles,
  * the block-size distribution, the miss ratio curve, the recommendation, and the desired cache
- * policy beside what the agent applied.
+ * policy beside what the agent applied. A volume imported from vscsiStats output has no tier: one
+ * note replaces the tier's tiles and panels.
  */
 export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params, searchParams }) => {
   const { volumeId } = await params;
@@ -46,6 +45,7 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
   const path = `/volumes/${volumeId}`;
   const keepRange = rangeQuery(range);
   const name = volume.display_name ?? volume.volume_id;
+  const imported = volume.source === "vscsistats";
   return (
     <>
       <VolumeHeader volume={volume} current="" keep={keepRange} />
@@ -60,31 +60,12 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
         <PerformanceCharts series={series} breakdown={breakdown} subject={`volume ${name}`} />
       </section>
       <VolumeStats volume={volume} />
+      {imported && <NoTierNote />}
       <section className="panel" aria-labelledby="block-sizes">
         <h2 id="block-sizes">Block-size distribution</h2>
         {volume.block_sizes.length > 0 ? <BlockSizeChart bins={volume.block_sizes} /> : <p className="muted">No I/O size data yet.</p>}
       </section>
-      <section className="panel" aria-labelledby="mrc">
-        <h2 id="mrc">Miss ratio curve</h2>
-        {volume.mrc && volume.mrc.points.length > 0 ? (
-          <>
-            <MissRatioCurveChart points={volume.mrc.points} curves={volume.mrc.curves} recommendedBytes={volume.recommendation?.tier_bytes ?? null} currentBytes={volume.cache.capacity_bytes} />
-            <p className="muted small">
-              LRU, {volume.mrc.method}, {formatPercent(volume.mrc.sampling_rate)} of blocks sampled.
-            </p>
-          </>
-        ) : (
-          <p className="muted">No miss ratio curve yet: it needs sampled block references from the agent.</p>
-        )}
-      </section>
-      <section className="panel" aria-labelledby="recommendation">
-        <h2 id="recommendation">Recommendation</h2>
-        <RecommendationPanel recommendation={volume.recommendation} />
-      </section>
-      <section className="panel" aria-labelledby="policy">
-        <h2 id="policy">Cache policy</h2>
-        <PolicyPanel policy={policy} />
-      </section>
+      {!imported && <VolumeTierPanels volume={volume} policy={policy} />}
     </>
   );
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "@/app/analytics.css";
+import { AlignmentPanel } from "@/components/analytics/AlignmentPanel";
 import { LiveRefresh } from "@/components/analytics/LiveRefresh";
 import { RandomnessTiles } from "@/components/analytics/RandomnessTiles";
 import { ParamToggle, RangePicker } from "@/components/analytics/RangePicker";
@@ -18,7 +19,9 @@ export const metadata: Metadata = { title: "Workload" };
 /**
  * /volumes/[volumeId]/workload: the volume's workload as vscsiStats shows it over the range — how
  * random its I/O is, the block-size distribution over time (percent of I/Os), seek distance
- * (sectors), outstanding I/Os and interarrival time (µs) — for reads, writes or both.
+ * (sectors), outstanding I/Os, interarrival time (µs), an imported volume's latency (µs) and block
+ * alignment (bytes into the 4 KiB block, with the realignment advice) — for reads, writes or both;
+ * the header downloads the fio job of the range.
  */
 export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, async ({ params, searchParams }) => {
   const { volumeId } = await params;
@@ -57,10 +60,11 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
           <p className="muted small">
             vscsiStats buckets merged over {workload.windows} rollup windows of {workload.resolution}; each bar is its bucket&apos;s share of the histogram&apos;s commands.
           </p>
+          <AlignmentPanel alignment={workload.alignment} direction={direction} subject={subject} imported={volume.source === "vscsistats"} />
         </>
       ) : (
         <p className="muted" data-testid="workload-empty">
-          No seek distance, outstanding I/O or interarrival histograms reported in this range.
+          No seek distance, outstanding I/O, interarrival or alignment histograms reported in this range.
         </p>
       )}
     </>
