@@ -3,7 +3,9 @@
 // through the api. Figures from ../shared/traces/README.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, seedTenant, replay, waitForVolumes, waitFor, apiGet, runAgent, TRACES } from '../lib/stack.mjs';
@@ -177,4 +179,43 @@ test('import-vscsistats: every histogram of the vscsiStats sample, bucket for bu
   }
   assert.deepEqual(w.seek_distance_closest.all, h['distance (in LBNs) between each command from the closest of previous 16'].counts);
   console.log(`imported vscsiStats: 16 histograms, ${Object.keys(families).length * 3 + 1 + 3} compared bucket for bucket`);
+});
+
+test("the fio job made from the CloudPhysics volume reproduces its read share within 2 points and its block-size distribution within 0.05", async () => {
+  const response = await fetch(`${process.env.TIERWISE_API_URL}/v1/volumes/${volume.volume_id}/fio-job?rate=false`, { headers: { authorization: `Bearer ${tenant.api_key}` } });
+  assert.equal(response.status, 200);
+  const job = await response.text();
+  // The job as made, run on a small file (the mix does not depend on the file size), with fio's own I/O log.
+  const dir = await mkdtemp(path.join(tmpdir(), 'tierwise-fio-'));
+  const iolog = path.join(dir, 'fio.iolog');
+  const jobFile = path.join(dir, 'volume.fio');
+  // About 20,000 I/Os of the volume's mean size, however the file loops.
+  const ioBytes = Math.round((20_000 * (volume.io.read_bytes + volume.io.write_bytes)) / (volume.io.read_ops + volume.io.write_ops));
+  await writeFile(jobFile, job.replace(/^size=\d+$/m, 'size=64m').replace(/^time_based=1$/m, '').replace(/^runtime=60$/m, '') + `io_size=${ioBytes}\nwrite_iolog=${iolog}\n`);
+  await promisify(execFile)('fio', [`--filename=${path.join(dir, 'fio.dat')}`, '--output-format=terse', jobFile], { timeout: 300_000 });
+  // fio's log: "<time> <file> read|write <offset> <length>" per I/O (fio HOWTO, "I/O replay").
+  const IO_LENGTH_BOUNDS = [512, 1024, 2048, 4095, 4096, 8191, 8192, 16383, 16384, 32768, 49152, 65535, 65536, 81920, 131072, 262144, 524288];
+  const label = (bytes) => String(IO_LENGTH_BOUNDS.find((b) => bytes <= b) ?? '>524288');
+  const produced = new Map();
+  let reads = 0;
+  let total = 0;
+  for (const line of (await readFile(iolog, 'utf8')).split('\n')) {
+    const f = line.trim().split(/\s+/);
+    const action = f.at(-3);
+    if (action !== 'read' && action !== 'write') continue;
+    total++;
+    if (action === 'read') reads++;
+    produced.set(label(Number(f.at(-1))), (produced.get(label(Number(f.at(-1)))) ?? 0) + 1);
+  }
+  const sourceOps = volume.io.read_ops + volume.io.write_ops;
+  const source = new Map();
+  for (const b of volume.block_sizes) source.set(b.bin_label, (source.get(b.bin_label) ?? 0) + b.ops);
+  const labels = new Set([...source.keys(), ...produced.keys()]);
+  const tvd = 0.5 * [...labels].reduce((sum, l) => sum + Math.abs((source.get(l) ?? 0) / sourceOps - (produced.get(l) ?? 0) / total), 0);
+  const readShare = volume.io.read_ops / sourceOps;
+  console.log(job.split('\n').filter((l) => /^(rwmixread|bssplit|percentage_random|iodepth)=/.test(l)).join('\n'));
+  console.log(`fio job: ${total} I/Os, read share ${(100 * reads / total).toFixed(2)} % (source ${(100 * readShare).toFixed(2)} %), block-size TVD ${tvd.toFixed(4)}`);
+  assert.ok(total >= 15_000, `${total} I/Os in fio's log`);
+  assert.ok(Math.abs(reads / total - readShare) <= 0.02, `read share ${reads / total} against ${readShare}`);
+  assert.ok(tvd <= 0.05, `block-size distribution ${tvd} from the volume's`);
 });

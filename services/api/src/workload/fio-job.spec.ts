@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bssplitOf, fioJobOf, medianDepth, percentages, randomPercent } from './fio-job.js';
+import { bssplitOf, fioJobOf, medianDepth, percentages, randomPercent, sizeOf } from './fio-job.js';
 
 const SEEK = 34;
 const one = (n: number, at: number, count: number) => Array.from({ length: n }, (_, i) => (i === at ? count : 0));
@@ -12,9 +12,18 @@ describe('the fio job of a volume', () => {
   });
 
   it('takes each bin at its mean size in whole sectors, and adds bins of one size', () => {
-    expect(bssplitOf([{ direction: 'read', ops: 60, bytes: 60 * 4096 }, { direction: 'read', ops: 40, bytes: 40 * 65536 }])).toBe('4096/60:65536/40');
-    // A 2049..4095 bin whose I/Os average 3000 bytes: 3072 (6 sectors).
-    expect(bssplitOf([{ direction: 'write', ops: 1, bytes: 3000 }])).toBe('3072/100');
+    expect(
+      bssplitOf([
+        { direction: 'read', bin_upper_bytes: 4096, ops: 60, bytes: 60 * 4096 },
+        { direction: 'read', bin_upper_bytes: 65536, ops: 40, bytes: 40 * 65536 },
+      ]),
+    ).toBe('4096/60:65536/40');
+    // A 2049..4095 bin whose I/Os average 3000 bytes: 3072 (6 sectors); averaging 4000: 3584, still in the bin.
+    expect(bssplitOf([{ direction: 'write', bin_upper_bytes: 4095, ops: 1, bytes: 3000 }])).toBe('3072/100');
+    expect(sizeOf({ direction: 'write', bin_upper_bytes: 4095, ops: 1, bytes: 4000 })).toBe(3584);
+    expect(sizeOf({ direction: 'write', bin_upper_bytes: 8192, ops: 1, bytes: 8192 })).toBe(8192);
+    expect(sizeOf({ direction: 'read', bin_upper_bytes: 512, ops: 2, bytes: 2 })).toBe(512);
+    expect(sizeOf({ direction: 'read', bin_upper_bytes: null, ops: 1, bytes: 1 })).toBe(524800);
     expect(bssplitOf([])).toBe('4k/100');
   });
 
@@ -35,7 +44,10 @@ describe('the fio job of a volume', () => {
       readOps: 3000,
       writeOps: 1000,
       seconds: 100,
-      blockSizes: [{ direction: 'read' as const, ops: 3000, bytes: 3000 * 8192 }, { direction: 'write' as const, ops: 1000, bytes: 1000 * 4096 }],
+      blockSizes: [
+        { direction: 'read' as const, bin_upper_bytes: 8192, ops: 3000, bytes: 3000 * 8192 },
+        { direction: 'write' as const, bin_upper_bytes: 4096, ops: 1000, bytes: 1000 * 4096 },
+      ],
       seekRead: one(SEEK, 17, 10),
       seekWrite: null,
       outstanding: one(13, 2, 9),
@@ -44,7 +56,7 @@ describe('the fio job of a volume', () => {
     };
     const job = fioJobOf(input);
     expect(job).toContain('rw=randrw\nrwmixread=75\nbssplit=8192/100,4096/100\npercentage_random=0,100\niodepth=4\nrate_iops=30,10\n');
-    expect(job).toContain(`size=${301 * 1024 ** 2}\n`);
+    expect(job).toContain(`norandommap=1\nsize=${301 * 1024 ** 2}\n`);
     expect(job).toContain('[x_filename__dev_sda]');
     expect(job.split('\n').filter((l) => l.startsWith('filename='))).toEqual([]);
     expect(fioJobOf({ ...input, rate: false })).not.toContain('rate_iops');

@@ -1,4 +1,4 @@
-import { OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import { IO_LENGTH_BOUNDS_BYTES, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
 
 /** Bytes per sector: fio's block sizes with direct=1 are whole sectors. */
 const SECTOR_BYTES = 512;
@@ -8,11 +8,25 @@ const DEFAULT_FILE_BYTES = 1024 ** 3;
 const MIN_FILE_BYTES = 64 * 1024 ** 2;
 const MIB = 1024 ** 2;
 
-/** One ioLength bin of one direction: I/Os and bytes (volume_block_sizes). */
+/** One ioLength bin of one direction: its upper bound (null: above 524288), I/Os and bytes (volume_block_sizes). */
 export interface SizeBin {
   direction: 'read' | 'write';
+  bin_upper_bytes: number | null;
   ops: number;
   bytes: number;
+}
+
+/**
+ * The I/O size fio issues for a bin: its mean (bytes / I/Os) in whole sectors, kept inside the bin
+ * (a (2048, 4095] bin averaging 4000 bytes issues 3584, not 4096), so fio's I/Os fall in the bin
+ * they stand for.
+ */
+export function sizeOf(bin: SizeBin): number {
+  const i = bin.bin_upper_bytes === null ? IO_LENGTH_BOUNDS_BYTES.length : IO_LENGTH_BOUNDS_BYTES.indexOf(bin.bin_upper_bytes);
+  const lower = i > 0 ? IO_LENGTH_BOUNDS_BYTES[i - 1] : 0;
+  const smallest = (Math.floor(lower / SECTOR_BYTES) + 1) * SECTOR_BYTES;
+  const largest = bin.bin_upper_bytes === null ? Infinity : Math.floor(bin.bin_upper_bytes / SECTOR_BYTES) * SECTOR_BYTES;
+  return Math.min(largest, Math.max(smallest, Math.round(bin.bytes / bin.ops / SECTOR_BYTES) * SECTOR_BYTES));
 }
 
 /** What a volume's fio job is made from (docs/workload.md "A benchmark from the real workload"). */
@@ -50,15 +64,14 @@ export function percentages(weights: number[]): number[] {
 }
 
 /**
- * fio's `bssplit` for one direction: each ioLength bin as its mean I/O size (bytes / I/Os, in whole
- * sectors), bins of the same mean added, as integer percentages of the direction's I/Os; `4k/100`
- * without I/Os.
+ * fio's `bssplit` for one direction: each ioLength bin at its size ({@link sizeOf}), bins of the
+ * same size added, as integer percentages of the direction's I/Os; `4k/100` without I/Os.
  */
 export function bssplitOf(bins: SizeBin[]): string {
   const bySize = new Map<number, number>();
   for (const b of bins) {
     if (b.ops <= 0) continue;
-    const size = Math.max(SECTOR_BYTES, Math.round(b.bytes / b.ops / SECTOR_BYTES) * SECTOR_BYTES);
+    const size = sizeOf(b);
     bySize.set(size, (bySize.get(size) ?? 0) + b.ops);
   }
   if (bySize.size === 0) return '4k/100';
@@ -119,6 +132,9 @@ export function fioJobOf(input: FioJobInput): string {
     'direct=1',
     'time_based=1',
     'runtime=60',
+    // Without it fio touches each block once per pass and shrinks I/Os to fit the blocks left,
+    // which would change the block sizes.
+    'norandommap=1',
     `size=${fileBytes}`,
     '',
     `[${name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'volume'}]`,
