@@ -35,6 +35,11 @@ final class ServiceTimes {
         : LatencyModel.PEER.micros(bytes);
   }
 
+  /** Whether a peer's service time in {@code bin} is the measured one. */
+  boolean peerMeasured(int bin) {
+    return measuredAt(MeasuredLatency.PEER_WRITE, bin);
+  }
+
   /** The share of {@code io}'s I/Os (0..1) whose datastore service time is measured. */
   double datastoreMeasuredShare(IoProfile io) {
     double measuredOps = 0;

@@ -26,8 +26,11 @@ import java.util.function.LongToDoubleFunction;
  *   <li>policy: write-back (with {@value #WRITE_BACK_REPLICAS} peer replica, "WB+1", so an
  *       acknowledged write survives the loss of one host) when writes are more than
  *       {@value #WRITE_BACK_ABOVE_WRITE_SHARE} of I/Os, or when writes cause more than
- *       {@value #WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE} of the VM-observed latency; otherwise
- *       write-through (clean data, no replica);
+ *       {@value #WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE} of the VM-observed latency, and only when
+ *       write-back makes the writes faster over all size bins: a write-back write waits for its
+ *       peer replica, so a slow replica interconnect can make it slower than the datastore
+ *       ({@link Interconnect}, which also names the bins where the link is the bottleneck and the
+ *       link speed that would change it); otherwise write-through (clean data, no replica);
  *   <li>the curve that matters: a write-through tier serves reads only, so the MRC of the reads;
  *       a write-back tier also absorbs writes, so the MRC of all references;
  *   <li>achievable hit ratio {@code a} = that curve's hit ratio at its largest size (at least twice
@@ -206,8 +209,12 @@ public final class TierRecommender {
     double readShare = effect.readShare();
     double writeLatency = effect.writeLatency();
     double writeLatencyShare = writeLatency / Math.max(1e-9, writeLatency + effect.readLatency());
-    boolean writeBack = 1 - readShare > WRITE_BACK_ABOVE_WRITE_SHARE
+    // Write-back where writes matter, and only where the replica interconnect lets it beat the
+    // datastore (checked on the NVMe tier write-back gets unless the volume is read-heavy).
+    Interconnect interconnect = Interconnect.of(io, times, LatencyModel.NVME);
+    boolean writesMatter = 1 - readShare > WRITE_BACK_ABOVE_WRITE_SHARE
         || writeLatencyShare > WRITE_BACK_ABOVE_WRITE_LATENCY_SHARE;
+    boolean writeBack = writesMatter && interconnect.writeBackFaster();
     MissRatioCurve curve = writeBack ? in.mrc() : in.readMrc();
     LongToDoubleFunction missAt = writeBack ? in.missRatioAt() : in.readMissRatioAt();
     double achievable = curve.achievableHitRatio();
@@ -255,6 +262,7 @@ public final class TierRecommender {
     ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
     double datastoreMeasured = times.datastoreMeasuredShare(io);
     double peerMeasured = times.peerMeasuredShare(io);
+    inputs.set("interconnect", interconnect.json());
     inputs.putObject("measured_latency_share").put("datastore", datastoreMeasured).put("peer", peerMeasured)
         .put("tier", 0.0);
     ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
@@ -271,6 +279,7 @@ public final class TierRecommender {
             evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
                 ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, evictions)
         + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "")
+        + (writesMatter && !interconnect.explain().isEmpty() ? " " + interconnect.explain() : "")
         + " " + explainLatencySources(r, datastoreMeasured, peerMeasured) + (kept == null ? "" : " " + kept);
     return Optional.of(r);
   }

@@ -218,16 +218,53 @@ class TierRecommenderTest {
   @Test
   void aWriteBackTiersPeerLatencyIsTheMeasuredOneWhereThereIsOne() {
     TierRecommender.Input in = largeWrites();
-    MeasuredLatency slowPeer = new MeasuredLatency();
-    slowPeer.add(SourceIo.sourceIndex("peer"), true, IoProfile.bin(131072), 100, 100 * 5000.0);
-    Recommendation r = TierRecommender.recommend(in.withMeasured(slowPeer)).orElseThrow();
+    MeasuredLatency slowerPeer = new MeasuredLatency();
+    slowerPeer.add(SourceIo.sourceIndex("peer"), true, IoProfile.bin(131072), 100, 100 * 1200.0);
+    Recommendation r = TierRecommender.recommend(in.withMeasured(slowerPeer)).orElseThrow();
     Recommendation modelled = TierRecommender.recommend(in).orElseThrow();
     assertThat(r.policy).isEqualTo("write-back");
-    // A write-back write waits for the slower of the tier and its peer: 5 ms on the measured peer.
+    // A write-back write waits for the slower of the tier and its peer: 1.2 ms on the measured peer,
+    // still faster than the datastore's 1655 us for 128 KiB.
     assertThat(r.predictedLatencyMicros - modelled.predictedLatencyMicros)
-        .isCloseTo(4000 * (5000 - (60 + 131072 / 1250.0)) / 10_000, within(1e-6));
+        .isCloseTo(4000 * (1200 - (60 + 131072 / 1250.0)) / 10_000, within(1e-6));
     assertThat(r.explanation).contains("the peers' as measured");
     assertThat(modelled.explanation).contains("the peers' assumed (60 us + 1250 MB/s)");
+  }
+
+  @Test
+  void aPeerSlowerThanTheDatastoreMakesWriteThroughAndNamesTheLinkSpeedThatWouldChangeIt() throws Exception {
+    // Writes (60 % of I/Os) of 4 KiB and 128 KiB; the peer measured at 500 us + 10 MB/s (a
+    // congested link): 4 KiB replicas (910 us) beat the datastore (1020 us), 128 KiB ones (13.6 ms)
+    // do not (1655 us).
+    IoProfile io = io(4000, 4096, 3000, 4096);
+    int large = IoProfile.bin(131072);
+    io.writeOps[large] = 3000;
+    io.writeBytes[large] = 3000 * 131072.0;
+    TierRecommender.Input in = input(stepped(64 * MIB, 0.5, 0.4), stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io);
+    MeasuredLatency slowLink = new MeasuredLatency();
+    int peer = SourceIo.sourceIndex("peer");
+    slowLink.add(peer, true, IoProfile.bin(4096), 500, 500 * (500 + 4096 / 10.0));
+    slowLink.add(peer, true, large, 500, 500 * (500 + 131072 / 10.0));
+    Recommendation r = TierRecommender.recommend(in.withMeasured(slowLink)).orElseThrow();
+    assertThat(r.policy).isEqualTo("write-through");
+    assertThat(r.replicas).isZero();
+    JsonNode link = new ObjectMapper().readTree(r.inputsJson).get("interconnect");
+    assertThat(link.get("peer_round_trip_us").asDouble()).isCloseTo(500, within(1e-6));
+    assertThat(link.get("peer_link_gbps").asDouble()).isCloseTo(0.08, within(1e-9));
+    assertThat(link.get("write_back_faster_bins").toString()).isEqualTo("[\"4096\"]");
+    assertThat(link.get("write_back_slower_bins").toString()).isEqualTo("[\"131072\"]");
+    // 128 KiB in under 1655 - 500 us: 131072 / 1155 bytes/us = 0.908 Gb/s.
+    double needed = 131072 / (1000 + 131072 / 200.0 - 500) * 8 / 1000;
+    assertThat(link.get("peer_bottleneck_gbps_needed").get("131072").asDouble()).isCloseTo(needed, within(1e-9));
+    assertThat(r.explanation).contains("Write-back is slower than the datastore for writes of 128 KiB (peer link:"
+        + " 500 us round trip, 0.1 Gb/s, fitted to the measured replica writes); the interconnect is the bottleneck"
+        + " for 128 KiB: a link of 0.9 Gb/s or more would make write-back faster there, so write-back would make this"
+        + " volume's writes slower overall.");
+
+    // The same volume without the slow link: write-back, and nothing said about the interconnect.
+    Recommendation fast = TierRecommender.recommend(in).orElseThrow();
+    assertThat(fast.policy).isEqualTo("write-back");
+    assertThat(fast.explanation).doesNotContain("Write-back is slower");
   }
 
   @Test
