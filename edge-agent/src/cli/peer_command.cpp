@@ -16,6 +16,7 @@ namespace {
 struct PeerOptions {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
+  int64_t ack_delay_us = 0;
 };
 
 void run_peer(const PeerOptions& o) {
@@ -25,7 +26,8 @@ void run_peer(const PeerOptions& o) {
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);  // the server's threads inherit the mask
   std::unique_ptr<replication::ReplicaServer> server;
-  if (const int rc = replication::ReplicaServer::start(o.listen, &server); rc != 0) {
+  if (const int rc = replication::ReplicaServer::start(o.listen, &server, std::chrono::microseconds(o.ack_delay_us));
+      rc != 0) {
     std::cerr << "tierwise-agent peer: cannot listen on " << o.listen << ": " << std::strerror(-rc)
               << '\n';
     throw CLI::RuntimeError(kExitFailure);
@@ -53,6 +55,10 @@ void register_peer_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--port-file", options->port_file,
                       "Write the port listened on to this file (for --listen ...:0)");
+  command->add_option("--ack-delay-us", options->ack_delay_us,
+                      "Send each acknowledgement this many microseconds after storing the record: a stand-in "
+                      "for a slow replica link in tests (default 0)")
+      ->check(CLI::Range(int64_t{0}, int64_t{10'000'000}));
   command->callback([options] { run_peer(*options); });
 }
 

@@ -27,10 +27,11 @@ bool record_valid(const std::vector<std::byte>& record, uint64_t seq) {
 
 }  // namespace
 
-int ReplicaServer::start(const std::string& address, std::unique_ptr<ReplicaServer>* out) {
+int ReplicaServer::start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
+                         std::chrono::microseconds ack_delay) {
   const int fd = listen_tcp(address);
   if (fd < 0) return fd;
-  std::unique_ptr<ReplicaServer> server(new ReplicaServer(fd, bound_port(fd)));
+  std::unique_ptr<ReplicaServer> server(new ReplicaServer(fd, bound_port(fd), ack_delay));
   server->acceptor_ = std::thread([s = server.get()] { s->accept_loop(); });
   *out = std::move(server);
   return 0;
@@ -107,6 +108,7 @@ void ReplicaServer::serve(int fd) {
       held_bytes_ += frame.payload.size() - slot.size();
       slot = std::move(frame.payload);
     }
+    if (ack_delay_.count() > 0) std::this_thread::sleep_for(ack_delay_);
     ack.clear();
     encode_frame(FrameType::kAck, frame.value, {}, &ack);
     if (write_all(fd, ack) != 0) break;

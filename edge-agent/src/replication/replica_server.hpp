@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -22,13 +23,16 @@ namespace tierwise::replication {
  *    and data CRCs), stored in memory and acknowledged; TRIM(W) drops the
  *    volume's records with seq <= W. A bad frame closes that connection.
  *    Records survive the connection (an owner that restarts finds them) and
- *    live until trimmed or the server stops.
+ *    live until trimmed or the server stops. With an acknowledgement delay, each
+ *    RECORD's ACK is sent that long after the record was stored: a stand-in for
+ *    a slow replica link in tests (a 64 KiB write's 16 records wait 16 delays).
  * 3. Destroy: stops listening, closes connections, joins threads.
  */
 class ReplicaServer {
  public:
   // Returns 0 or -errno (-EADDRINUSE, -EINVAL for a malformed address).
-  static int start(const std::string& address, std::unique_ptr<ReplicaServer>* out);
+  static int start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
+                   std::chrono::microseconds ack_delay = std::chrono::microseconds(0));
   ~ReplicaServer();
   ReplicaServer(const ReplicaServer&) = delete;
   ReplicaServer& operator=(const ReplicaServer&) = delete;
@@ -39,12 +43,14 @@ class ReplicaServer {
   uint64_t held_bytes() const;
 
  private:
-  explicit ReplicaServer(int listen_fd, int port) : listen_fd_(listen_fd), port_(port) {}
+  ReplicaServer(int listen_fd, int port, std::chrono::microseconds ack_delay)
+      : listen_fd_(listen_fd), port_(port), ack_delay_(ack_delay) {}
   void accept_loop();
   void serve(int fd);
 
   int listen_fd_;
   int port_;
+  const std::chrono::microseconds ack_delay_;
   std::atomic<bool> stopping_{false};
   std::thread acceptor_;
   mutable std::mutex mu_;

@@ -275,7 +275,7 @@ public final class TierRecommender {
     inputs.set("what_if", whatIf(in, effect, curve, evictions, writeBack, readHeavy, r.replicas));
     r.inputsJson = Json.text(inputs);
     r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
-        largeWriteLatencyShare) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit,
+        largeWriteLatencyShare, writesMatter && !writeBack) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit,
             evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
                 ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, evictions)
         + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "")
@@ -457,7 +457,7 @@ public final class TierRecommender {
   }
 
   private static String explain(Input in, Recommendation r, long requiredBytes, double readShare, boolean readHeavy,
-      long ramBytes, double writeLatencyShare, double largeWriteLatencyShare) {
+      long ramBytes, double writeLatencyShare, double largeWriteLatencyShare, boolean slowLink) {
     String mediaReason;
     if (r.media.equals("ram")) {
       mediaReason = "RAM because the volume is read-heavy and the tier is at most " + Sizes.human(RAM_MAX_BYTES);
@@ -472,10 +472,12 @@ public final class TierRecommender {
             + " of I/Os and cause " + Sizes.percent(writeLatencyShare) + " of the datastore latency; writes of "
             + Sizes.human(LARGE_IO_BYTES) + " and larger cause " + Sizes.percent(largeWriteLatencyShare)
             + " of write latency."
-        : "Write-through because writes are " + Sizes.percent(1 - readShare) + " of I/Os and cause "
-            + Sizes.percent(writeLatencyShare) + " of the datastore latency (write-back above "
-            + Sizes.percent(WRITE_BACK_ABOVE_WRITE_SHARE) + " of either); writes of " + Sizes.human(LARGE_IO_BYTES)
-            + " and larger cause " + Sizes.percent(largeWriteLatencyShare) + " of write latency.";
+        : (slowLink ? "Write-through although writes are " : "Write-through because writes are ")
+            + Sizes.percent(1 - readShare) + " of I/Os and cause " + Sizes.percent(writeLatencyShare)
+            + " of the datastore latency (write-back above " + Sizes.percent(WRITE_BACK_ABOVE_WRITE_SHARE)
+            + " of either" + (slowLink ? ", where the peer link lets it beat the datastore: below" : "")
+            + "); writes of " + Sizes.human(LARGE_IO_BYTES) + " and larger cause "
+            + Sizes.percent(largeWriteLatencyShare) + " of write latency.";
     String served = r.policy.equals("write-back") ? "references" : "reads";
     return "Over the last " + in.windowName() + ", reads are " + Sizes.percent(readShare)
         + " of I/Os and the working set is " + Sizes.human(in.wssBytes()) + ". An unlimited tier would serve "

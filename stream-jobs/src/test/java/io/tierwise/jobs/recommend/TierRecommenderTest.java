@@ -256,6 +256,8 @@ class TierRecommenderTest {
     // 128 KiB in under 1655 - 500 us: 131072 / 1155 bytes/us = 0.908 Gb/s.
     double needed = 131072 / (1000 + 131072 / 200.0 - 500) * 8 / 1000;
     assertThat(link.get("peer_bottleneck_gbps_needed").get("131072").asDouble()).isCloseTo(needed, within(1e-9));
+    assertThat(r.explanation).contains("Write-through although writes are 60.0 % of I/Os",
+        "(write-back above 50.0 % of either, where the peer link lets it beat the datastore: below)");
     assertThat(r.explanation).contains("Write-back is slower than the datastore for writes of 128 KiB (peer link:"
         + " 500 us round trip, 0.1 Gb/s, fitted to the measured replica writes); the interconnect is the bottleneck"
         + " for 128 KiB: a link of 0.9 Gb/s or more would make write-back faster there, so write-back would make this"
