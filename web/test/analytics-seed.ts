@@ -36,13 +36,13 @@ function sumScopes(scope: RollupRow["scope"], scopeId: string, parts: RollupRow[
   });
 }
 
-/** Seeds the tenant (which exists already) with the analytics data above, as tierwise_owner. */
 /**
  * A volume name as an agent may send it (`--send-names`, issue 16 finding 1): markup that would
  * run if a page drew it as HTML. The pages must show it as text.
  */
 export const HOSTILE_NAME = 'sql-log-01<img src="x" onerror="window.__xss=1">';
 
+/** Seeds the tenant (which exists already) with the analytics data above, as tierwise_owner. */
 export async function seedAnalytics(ownerUrl: string, tenantId: string, hours = 26): Promise<AnalyticsSeed> {
   const db = new pg.Client({ connectionString: ownerUrl });
   await db.connect();

@@ -15,7 +15,7 @@ interface DataTableProps {
 export function DataTable({ caption, columns, rows, onSelect }: DataTableProps) {
   return (
     <details className="data-table">
-      <summary>Data table ({rows.length} rows)</summary>
+      <summary>Data table ({rows.length} {rows.length === 1 ? "row" : "rows"})</summary>
       <div className="table-scroll">
         <table className="table">
           <caption className="visually-hidden">{caption}</caption>
