@@ -204,7 +204,10 @@ describe("the workload view in headless Chromium", { timeout: 300_000 }, () => {
     const at3584 = alignment.start_sector.all![7];
     assert.deepEqual(last, ["3584", "sector 7: 3584 bytes in", `${formatExact(at3584)} (${formatPercent(at3584 / alignment.commands)})`]);
 
+    // At phone width, laid out afresh (a chart drawn at 1280 px resizes only after the resize event).
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await drawn(page, "histogram-alignment");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await page.setViewportSize({ width: 1280, height: 900 });
     assert.ok(overflow <= 0, `no horizontal scrolling at 390 px with the header's download and the alignment panel (overflow ${overflow} px)`);

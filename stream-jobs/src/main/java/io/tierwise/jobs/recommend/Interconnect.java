@@ -74,11 +74,9 @@ final class Interconnect {
       double cov = points.stream().mapToDouble(p -> (p[0] - mx) * (p[1] - my)).sum();
       double var = points.stream().mapToDouble(p -> (p[0] - mx) * (p[0] - mx)).sum();
       if (cov > 0 && var > 0) {
-        bw = var / cov;
-        rtt = Math.max(0, my - mx / bw);
-      } else {
-        rtt = Math.max(0, my - mx / bw);
+        bw = var / cov;  // else the sizes tell no bandwidth apart: the assumed one stays
       }
+      rtt = Math.max(0, my - mx / bw);
     } else if (points.size() == 1) {
       rtt = Math.max(0, points.get(0)[1] - points.get(0)[0] / bw);
     }
