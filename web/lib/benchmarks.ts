@@ -4,7 +4,7 @@ import { formatExact } from "./format";
 /** One cohort of GET /v1/benchmarks: tier media × workload class (docs/benchmarks.md). */
 export type Cohort = Benchmarks["cohorts"][number];
 
-/** Workload classes in the order the page groups them: reads ≥ 70 %, between, ≤ 30 % of front-end I/Os. */
+/** Workload classes in the order the page groups them: read-heavy, mixed, write-heavy (by read share, docs/benchmarks.md). */
 export const CLASSES = { "read-heavy": "Read-heavy", mixed: "Mixed", "write-heavy": "Write-heavy" } as const;
 
 /** Tier media of the volumes' current recommendation. */

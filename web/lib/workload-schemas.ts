@@ -33,11 +33,11 @@ const Alignment = z.object({
   misaligned_share: z.number().min(0).max(1),
   /** Share of the bytes read and written in misaligned commands; null without bytes. */
   misaligned_bytes_share: z.number().min(0).max(1).nullable(),
-  /** The tier's extra work: 4 KiB blocks spanned as issued over those spanned if aligned, minus 1 (0.1 = 10 % more); null without block counts. */
+  /** The tier's extra work: 4 KiB blocks spanned as issued over those spanned if aligned, minus 1; null without block counts. */
   extra_block_share: z.number().nullable(),
   /** Bytes into their 4 KiB block where at least half of the misaligned commands start (3584: a partition at sector 63); null when none dominates. */
   dominant_offset_bytes: z.number().nonnegative().nullable(),
-  /** One offset dominates and the extra block share is at least 5 %: moving the partition by that offset removes the extra work. */
+  /** One offset dominates and the extra block share reaches the api's threshold (docs/workload.md "Block alignment"): moving the partition by that offset removes the extra work. */
   realignment_advised: z.boolean(),
 });
 export type Alignment = z.infer<typeof Alignment>;

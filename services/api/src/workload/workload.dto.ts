@@ -65,7 +65,7 @@ export class AlignmentDto {
   @ApiProperty({ type: Number, nullable: true, description: 'bytes into their 4 KiB block where most misaligned commands start (at least half of them), e.g. 3584 for a partition at sector 63; null when no offset dominates' })
   dominant_offset_bytes!: number | null;
 
-  @ApiProperty({ description: 'whether the volume would gain from realignment: the extra block share is at least 5 % and one offset dominates (moving the partition by it removes the extra work)' })
+  @ApiProperty({ description: 'whether the volume would gain from realignment: one offset dominates and the extra block share reaches the advice threshold (docs/workload.md "Block alignment"); moving the partition by that offset removes the extra work' })
   realignment_advised!: boolean;
 }
 

@@ -233,9 +233,9 @@ class TierRecommenderTest {
 
   @Test
   void aPeerSlowerThanTheDatastoreMakesWriteThroughAndNamesTheLinkSpeedThatWouldChangeIt() throws Exception {
-    // Writes (60 % of I/Os) of 4 KiB and 128 KiB; the peer measured at 500 us + 10 MB/s (a
-    // congested link): 4 KiB replicas (910 us) beat the datastore (1020 us), 128 KiB ones (13.6 ms)
-    // do not (1655 us).
+    // Writes, most of the I/Os, of 4 KiB and 128 KiB; a peer measured as a congested link (round
+    // trip plus a low bandwidth): its 4 KiB replicas beat the modelled datastore, its 128 KiB ones
+    // do not.
     IoProfile io = io(4000, 4096, 3000, 4096);
     int large = IoProfile.bin(131072);
     io.writeOps[large] = 3000;
