@@ -60,10 +60,16 @@ export const METRIC = {
   cacheFallbacks: "tierwise.cache.fallbacks",
   replicationBytes: "tierwise.replication.bytes",
   replicationPeers: "tierwise.replication.peers",
+  hostCpuTime: "system.cpu.time",
+  hostCpuCount: "system.cpu.logical.count",
+  consumerCpuTime: "tierwise.consumer.cpu.time",
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
-/** OTLP data kind of each metric (Sums are int, monotonic, delta; Gauges are int but tierwise.io.latency.peak, a double). */
+/**
+ * OTLP data kind of each metric (Sums are monotonic and delta, int but the CPU times, doubles of
+ * seconds; Gauges are int but tierwise.io.latency.peak, a double).
+ */
 export type MetricKind = "sum" | "histogram" | "exponentialHistogram" | "gauge";
 
 /** Per-metric kind and UCUM unit, as listed in METRICS.md. */
@@ -100,6 +106,9 @@ export const METRIC_SPECS: Readonly<Record<MetricName, { kind: MetricKind; unit:
   [METRIC.cacheFallbacks]: { kind: "sum", unit: "{event}" },
   [METRIC.replicationBytes]: { kind: "sum", unit: "By" },
   [METRIC.replicationPeers]: { kind: "gauge", unit: "{peer}" },
+  [METRIC.hostCpuTime]: { kind: "sum", unit: "s" },
+  [METRIC.hostCpuCount]: { kind: "gauge", unit: "{cpu}" },
+  [METRIC.consumerCpuTime]: { kind: "sum", unit: "s" },
 };
 
 /** Resource and data point attribute keys. */
@@ -117,6 +126,8 @@ export const ATTR = {
   ioSource: "io.source",
   ioSizeBin: "tierwise.io.size_bin",
   ioAlignmentLayout: "tierwise.io.alignment.layout",
+  cpuMode: "cpu.mode",
+  consumerKind: "tierwise.consumer.kind",
 } as const;
 
 /** Values of `io.direction`. */
@@ -147,6 +158,25 @@ export type IoSource = (typeof IO_SOURCES)[number];
  */
 export const VOLUME_SOURCES = ["agent", "vscsistats"] as const;
 export type VolumeSource = (typeof VOLUME_SOURCES)[number];
+
+/**
+ * Values of `cpu.mode` on `system.cpu.time` (OpenTelemetry semantic conventions, system metrics):
+ * every mode of the host's `/proc/stat`, so their sum is the interval times the CPUs;
+ * `interrupt` = irq + softirq. The busy modes are all but `idle`, `iowait` and `steal`.
+ */
+export const HOST_CPU_MODES = ["user", "nice", "system", "idle", "iowait", "interrupt", "steal"] as const;
+export type HostCpuMode = (typeof HOST_CPU_MODES)[number];
+
+/** Values of `cpu.mode` on `tierwise.consumer.cpu.time`. */
+export const CONSUMER_CPU_MODES = ["user", "system"] as const;
+export type ConsumerCpuMode = (typeof CONSUMER_CPU_MODES)[number];
+
+/**
+ * Values of `tierwise.consumer.kind`: `process`, the processes attached to the volume's NBD export
+ * (the Unix socket's peer); `cgroup`, the cgroup v2 directory the volumes file names.
+ */
+export const CONSUMER_KINDS = ["process", "cgroup"] as const;
+export type ConsumerKind = (typeof CONSUMER_KINDS)[number];
 
 /** Values of `tierwise.cache.mode`. */
 export const CACHE_MODES = ["write-through", "write-back"] as const;

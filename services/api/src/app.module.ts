@@ -18,6 +18,7 @@ import { RollupsRepository } from './benchmarks/rollups.repository.js';
 import { RollupsService } from './benchmarks/rollups.service.js';
 import { FleetController } from './fleet/fleet.controller.js';
 import { VolumeController } from './volumes/volume.controller.js';
+import { CpuModule } from './cpu/cpu.module.js';
 import { ClusterController } from './clusters/cluster.controller.js';
 import { ClusterRepository } from './clusters/cluster.repository.js';
 import { ClusterService } from './clusters/cluster.service.js';
@@ -70,6 +71,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
     AgentsModule,
     NotificationsModule,
     WorkloadModule,
+    CpuModule,
     ThrottlerModule.forRootAsync({
       inject: [TIERWISE_ENV],
       useFactory: (env: Env<'TIERWISE_API_RATE_LIMIT_PER_MINUTE'>) => ({

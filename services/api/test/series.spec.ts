@@ -46,7 +46,7 @@ describe('server-side downsampled series (real PostgreSQL)', () => {
   beforeAll(async () => {
     ({ app, url } = await startApi());
     [tenant, other] = [await tenants.create('series'), await tenants.create('series-other')];
-    tenSecond = syntheticWindows(tenant.tenant_id, 'volume', volume, START, HOUR, 500, { writeBack: true });
+    tenSecond = syntheticWindows(tenant.tenant_id, 'volume', volume, START, HOUR, 500, { writeBack: true, cpu: true });
     const quietRows = syntheticWindows(tenant.tenant_id, 'volume', quiet, START, HOUR, 20);
     const tenantRows = tenSecond.map((r, i) => ({
       ...r,
@@ -133,6 +133,27 @@ describe('server-side downsampled series (real PostgreSQL)', () => {
       expect(p.sources.cache!.read_iops + p.sources.datastore!.read_iops).toBeCloseTo(p.read_iops, 2);
       expect(p.sources.peer!.write_bytes_per_s).toBeCloseTo(p.write_bytes_per_s, 2);
     }
+  });
+
+  it("puts the host's and the consumer's CPU beside the I/O as ratios of summed CPU time, at 10 s and 1 min alike", async () => {
+    const from = START.getTime();
+    for (const resolution of ['10s', '1m']) {
+      const { body } = await get<SeriesDto>(`/v1/series?scope_id=${volume}&from=${iso(from)}&to=${iso(from + 600_000)}&width=10&resolution=${resolution}`);
+      expect(body.points).toHaveLength(10);
+      for (const [i, p] of body.points.entries()) {
+        const rows = windowsIn(from + i * 60_000, 60);
+        const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r) => s + f(r), 0);
+        const all = sum((r) => Object.values(r.cpu!.host_us!).reduce((a, b) => a + b, 0));
+        const consumer = sum((r) => r.cpu!.consumer!.process.user_us + r.cpu!.consumer!.process.system_us);
+        expect(p.cpu).toMatchObject({ host_cpus: 2, consumer_kind: 'process' });
+        expect(p.cpu!.host_busy).toBeCloseTo(sum((r) => r.cpu!.host_us!.user + r.cpu!.host_us!.system) / all, 4);
+        expect(p.cpu!.host_iowait).toBeCloseTo(0.02, 4);
+        expect(p.cpu!.consumer_cores).toBeCloseTo(consumer / 60e6, 4);
+        expect(p.cpu!.cpu_us_per_io).toBeCloseTo(consumer / sum((r) => r.read_ops + r.write_ops), 2);
+      }
+    }
+    const quietSeries = await get<SeriesDto>(`/v1/series?scope_id=${quiet}&from=${iso(from)}&to=${iso(from + 600_000)}&width=10`);
+    expect(quietSeries.body.points[0].cpu).toBeNull();
   });
 
   it('breaks the I/O down by storage type (VM observed, cache, peer, datastore) with I/Os, bytes and latency at every resolution', async () => {

@@ -1095,6 +1095,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/volumes/{volumeId}/policy-effect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a volume's latency and CPU moved across its latest applied policy change: storage-bound CPU, read as work done or as a cost
+         * @description The volume's 10 s rollup windows since the agent reported the policy applied (at most 600 s) against as long just before it: VM-observed latency, IOPS, the host's and the consumer's CPU and CPU per I/O, a verdict and one sentence (docs/workload.md "Storage-bound CPU").
+         */
+        get: operations["PolicyEffectController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1931,6 +1951,25 @@ export interface components {
             /** @description the datastore: read misses and write-through writes */
             datastore: components["schemas"]["SeriesSourceDto"] | null;
         };
+        SeriesCpuDto: {
+            /** @description share of all the host's CPUs busy (user, nice, system, interrupt), 0..1 */
+            host_busy: number;
+            /** @description share of all the host's CPUs idle with I/O outstanding (iowait), 0..1 */
+            host_iowait: number;
+            /** @description share stolen by the hypervisor (steal), 0..1 */
+            host_steal: number;
+            /** @description the host's logical CPUs */
+            host_cpus: number;
+            /** @description the volume's consumer's CPU seconds per second (1 = one core busy); null when the agent could name no consumer */
+            consumer_cores: number | null;
+            /**
+             * @description process: the processes attached to the NBD export; cgroup: the cgroup the volumes file names
+             * @enum {string|null}
+             */
+            consumer_kind: "process" | "cgroup" | null;
+            /** @description CPU µs per front-end I/O: the consumer's, else the host's busy time; null without I/O */
+            cpu_us_per_io: number | null;
+        };
         SeriesSelectionDto: {
             /** @description front-end I/Os in the merged histogram */
             count: number;
@@ -1999,6 +2038,8 @@ export interface components {
             latency: components["schemas"]["SeriesLatencyDto"] | null;
             read_latency: components["schemas"]["SeriesLatencyDto"] | null;
             write_latency: components["schemas"]["SeriesLatencyDto"] | null;
+            /** @description the host's and the consumer's CPU beside the I/O; null when no window of the point carried CPU time (a replay, an import, an older agent) */
+            cpu: components["schemas"]["SeriesCpuDto"] | null;
             /** @description the custom breakdown; null unless direction or size_bins was given */
             selection: components["schemas"]["SeriesSelectionDto"] | null;
             /** @description block-size distribution and latency by block size (heatmap cells); empty unless sizes=true */
@@ -2576,6 +2617,47 @@ export interface components {
             randomness: components["schemas"]["RandomnessDto"] | null;
             /** @description null without alignment counts in the period */
             alignment: components["schemas"]["AlignmentDto"] | null;
+        };
+        PolicyEffectSideDto: {
+            /** @description seconds of windows with I/O the side was measured over */
+            seconds: number;
+            /** @description front-end I/Os per second */
+            iops: number;
+            /** @description VM-observed median latency, µs (from the merged histogram) */
+            latency_p50_us: number | null;
+            /** @description VM-observed 99th percentile latency, µs */
+            latency_p99_us: number | null;
+            /** @description share of all the host's CPUs busy, 0..1; null without CPU time */
+            host_busy: number | null;
+            /** @description share of all the host's CPUs in iowait, 0..1 */
+            host_iowait: number | null;
+            /** @description the consumer's CPU seconds per second; null when no consumer was named */
+            consumer_cores: number | null;
+            /** @description CPU µs per front-end I/O: the consumer's, else the host's busy time */
+            cpu_us_per_io: number | null;
+        };
+        PolicyEffectDto: {
+            volume_id: string;
+            /** @description the policy version the agent reported applied */
+            policy_version: number;
+            /**
+             * Format: date-time
+             * @description when the agent reported it applied
+             */
+            applied_at: string;
+            /** @description length of each compared span, seconds: the time since the change, at most 600, and as long before it */
+            span_seconds: number;
+            /** @description the span before the change; null with fewer than three windows of I/O */
+            before: components["schemas"]["PolicyEffectSideDto"] | null;
+            /** @description the span after the change; null with fewer than three windows of I/O */
+            after: components["schemas"]["PolicyEffectSideDto"] | null;
+            /**
+             * @description work_done: latency down and CPU up with CPU per I/O steady (the CPU is work getting done); cpu_per_io_up: each I/O costs a quarter more CPU or more
+             * @enum {string}
+             */
+            verdict: "work_done" | "latency_down" | "cpu_per_io_up" | "latency_up" | "no_change" | "insufficient_data";
+            /** @description the reading in one sentence, with the figures */
+            statement: string;
         };
     };
     responses: never;
@@ -8859,6 +8941,87 @@ export interface operations {
                 };
                 content: {
                     "text/plain": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description too_many_requests: the credential spent its rate limit */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    PolicyEffectController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pseudonymous volume id */
+                volumeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description requests the credential may make per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyEffectDto"];
+                };
+            };
+            /** @description malformed volumeId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the caller's role or scope does not grant volume.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description the tenant has no such volume, or its agent applied no policy yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description too_many_requests: the credential spent its rate limit */

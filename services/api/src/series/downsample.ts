@@ -1,3 +1,4 @@
+import { CpuSums } from '../cpu/cpu-times.js';
 import { addCounts, emptyCounts, quantile, total } from './histogram.js';
 import type { SeriesLatencyDto, SeriesPointDto, SeriesSizeDto, SeriesSourceDto } from './series.dto.js';
 import type { SeriesWindowRow } from './series.repository.js';
@@ -83,6 +84,8 @@ class Bucket implements IoSums {
   /** Per direction ('read', 'write', 'all'): the merged histogram and per ioLength bin. */
   readonly directions = new Map<string, { merged: Merged; bins: Map<string, Merged> }>();
   readonly selection = new Merged();
+  /** The host's and the consumer's CPU time (metric_rollups.cpu). */
+  readonly cpu = new CpuSums();
   /** Per source other than the front end: 'cache', 'peer', 'datastore'. */
   readonly sources = new Map<string, SourceSums>();
   source(name: string): SourceSums {
@@ -115,7 +118,7 @@ export const binOrder = (label: string) => (label.startsWith('>') ? Number(label
  * (Unix seconds): sums and rates over the reported time, the min and max of single windows'
  * rates, latency percentiles from the added histogram counts (never averages of percentiles),
  * per direction, per ioLength bin (also both directions merged: 'all'), for the selection and per
- * storage source (VM observed, cache, peer, datastore: I/Os, bytes and latency).
+ * storage source (VM observed, cache, peer, datastore: I/Os, bytes and latency), and the CPU shares.
  * @returns the points with data, ascending, and the ioLength bins seen.
  */
 export function downsample(
@@ -151,6 +154,7 @@ export function downsample(
     b.bytesMax = Math.max(b.bytesMax, bytes);
     b.occupancy = row.occupancy_bytes;
     b.capacity = row.capacity_bytes;
+    b.cpu.add(row.cpu);
     // Cells add into the bucket; each direction's and the window's whole histogram also keep
     // this window's own p99 for the point's worst-window p99.
     const windowAll = emptyCounts();
@@ -216,6 +220,7 @@ function point(
     }
   }
   const selection = withSelection ? b.selection.latency() : null;
+  const cpu = b.cpu.shares();
   return {
     t: new Date((plan.alignedFrom + index * plan.bucketSeconds) * 1000).toISOString(),
     windows: b.windows,
@@ -235,6 +240,7 @@ function point(
     latency: latency('all'),
     read_latency: latency('read'),
     write_latency: latency('write'),
+    cpu: cpu ? { ...cpu, cpu_us_per_io: b.cpu.usPerIo(b.readOps + b.writeOps) } : null,
     selection: selection ? { ...selection, ops_per_s: round(selection.count / seconds) } : null,
     sizes,
   };

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CONSUMER_KINDS, type ConsumerKind } from '@tierwise/proto';
 
 /** Latency of a set of front-end I/Os, from their merged histogram (µs, interpolated inside a bucket). */
 export class SeriesLatencyDto {
@@ -66,6 +67,27 @@ export class SeriesSelectionDto extends SeriesLatencyDto {
   ops_per_s!: number;
 }
 
+/**
+ * Storage-bound CPU beside the I/O (docs/workload.md): the host's CPU and the volume's consumer's
+ * over the point's windows, from the agent's `system.cpu.time` and `tierwise.consumer.cpu.time`.
+ */
+export class SeriesCpuDto {
+  @ApiProperty({ description: "share of all the host's CPUs busy (user, nice, system, interrupt), 0..1" })
+  host_busy!: number;
+  @ApiProperty({ description: "share of all the host's CPUs idle with I/O outstanding (iowait), 0..1" })
+  host_iowait!: number;
+  @ApiProperty({ description: 'share stolen by the hypervisor (steal), 0..1' })
+  host_steal!: number;
+  @ApiProperty({ description: "the host's logical CPUs" })
+  host_cpus!: number;
+  @ApiProperty({ type: Number, nullable: true, description: "the volume's consumer's CPU seconds per second (1 = one core busy); null when the agent could name no consumer" })
+  consumer_cores!: number | null;
+  @ApiProperty({ type: String, enum: CONSUMER_KINDS, nullable: true, description: 'process: the processes attached to the NBD export; cgroup: the cgroup the volumes file names' })
+  consumer_kind!: ConsumerKind | null;
+  @ApiProperty({ type: Number, nullable: true, description: "CPU µs per front-end I/O: the consumer's, else the host's busy time; null without I/O" })
+  cpu_us_per_io!: number | null;
+}
+
 /** One point: the rollup windows of one bucket merged. Rates are per second of reported time. */
 export class SeriesPointDto {
   @ApiProperty({ description: 'bucket start, RFC 3339' })
@@ -104,6 +126,8 @@ export class SeriesPointDto {
   read_latency!: SeriesLatencyDto | null;
   @ApiProperty({ type: SeriesLatencyDto, nullable: true })
   write_latency!: SeriesLatencyDto | null;
+  @ApiProperty({ type: SeriesCpuDto, nullable: true, description: "the host's and the consumer's CPU beside the I/O; null when no window of the point carried CPU time (a replay, an import, an older agent)" })
+  cpu!: SeriesCpuDto | null;
   @ApiProperty({ type: SeriesSelectionDto, nullable: true, description: 'the custom breakdown; null unless direction or size_bins was given' })
   selection!: SeriesSelectionDto | null;
   @ApiProperty({ type: [SeriesSizeDto], description: 'block-size distribution and latency by block size (heatmap cells); empty unless sizes=true' })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { IoCounters, Queryable } from '@tierwise/common';
+import type { CpuCells } from '../cpu/cpu-times.js';
 import type { LatencyCells, SourceCells } from './histogram.js';
 
 /** One rollup window as read for a series (bigint sums as float8; t = window start, Unix seconds). */
@@ -12,6 +13,7 @@ export interface SeriesWindowRow extends IoCounters {
   capacity_bytes: number;
   latency_us: LatencyCells;
   sources: SourceCells;
+  cpu: CpuCells;
 }
 
 @Injectable()
@@ -30,7 +32,7 @@ export class SeriesRepository {
               read_bytes::float8 AS read_bytes, write_bytes::float8 AS write_bytes, cache_hits::float8 AS cache_hits,
               cache_misses::float8 AS cache_misses, read_cache_hits::float8 AS read_cache_hits,
               read_cache_misses::float8 AS read_cache_misses, occupancy_bytes::float8 AS occupancy_bytes,
-              capacity_bytes::float8 AS capacity_bytes, latency_us, sources
+              capacity_bytes::float8 AS capacity_bytes, latency_us, sources, cpu
          FROM metric_rollups
         WHERE tenant_id = $1 AND scope = $2 AND ($3::text IS NULL OR scope_id = $3) AND resolution = $4 AND window_start >= $5 AND window_start < $6
         ORDER BY scope_id, window_start`,

@@ -18,6 +18,8 @@ export interface RollupRow extends IoCounters {
   latency_us: Record<string, Record<string, number[]>>;
   /** {"cache" | "peer" | "datastore": {"read" | "write": {ops, bytes, latency_us: [20 counts]}}} (migration 770). */
   sources: Record<string, Record<string, { ops: number; bytes: number; latency_us: number[] }>>;
+  /** {"host_us": {mode: µs}, "host_wall_us", "consumer": {kind: {user_us, system_us, wall_us}}} (migration 855); absent: {}. */
+  cpu?: { host_us?: Record<string, number>; host_wall_us?: number; consumer?: Record<string, { user_us: number; system_us: number; wall_us: number }> };
 }
 
 /** The additive counters of a rollup row (occupancy and capacity are gauges). */
@@ -49,11 +51,28 @@ export function addRollup(into: RollupRow, r: RollupRow, gauges: 'latest' | 'sum
       cell.latency_us.forEach((c, i) => (sum.latency_us[i] += c));
     }
   }
+  addCpu(into, r);
+}
+
+/** Adds `r.cpu` into `into.cpu` (every field is a sum). */
+function addCpu(into: RollupRow, r: RollupRow): void {
+  if (!r.cpu) return;
+  const cpu = (into.cpu ??= {});
+  if (r.cpu.host_us) {
+    for (const [mode, us] of Object.entries(r.cpu.host_us)) (cpu.host_us ??= {})[mode] = (cpu.host_us[mode] ?? 0) + us;
+    cpu.host_wall_us = (cpu.host_wall_us ?? 0) + (r.cpu.host_wall_us ?? 0);
+  }
+  for (const [kind, c] of Object.entries(r.cpu.consumer ?? {})) {
+    const sum = ((cpu.consumer ??= {})[kind] ??= { user_us: 0, system_us: 0, wall_us: 0 });
+    sum.user_us += c.user_us;
+    sum.system_us += c.system_us;
+    sum.wall_us += c.wall_us;
+  }
 }
 
 /** A copy of `r` for another scope, resolution or window that `addRollup` can add into. */
 export function cloneRollup(r: RollupRow, changes: Partial<RollupRow>): RollupRow {
-  return { ...r, ...changes, latency_us: structuredClone(r.latency_us), sources: structuredClone(r.sources) };
+  return { ...r, ...changes, latency_us: structuredClone(r.latency_us), sources: structuredClone(r.sources), cpu: structuredClone(r.cpu) };
 }
 
 const RESOLUTIONS = [
@@ -87,7 +106,9 @@ function spread(ops: number, bucket: number): number[] {
  * (split over three neighbouring buckets), a read hit ratio near 0.8. Per source: 80 % of the
  * reads served by the cache (two buckets faster), the rest by the datastore (one slower); writes
  * go to the datastore (write-through) or, with `writeBack`, to the tier's journal (one bucket
- * faster) and to one peer (WB+1, the write's own bucket). Deterministic.
+ * faster) and to one peer (WB+1, the write's own bucket). With `cpu`, the CPU time of a 2-CPU host
+ * whose busy share follows the I/O (5 % + 1 % per 100 IOPS) and of its consumer process (half
+ * of that busy time, 3:1 user to system). Deterministic.
  * @param start first window start, aligned to 10 s.
  */
 export function syntheticWindows(
@@ -97,7 +118,7 @@ export function syntheticWindows(
   start: Date,
   windows: number,
   iops = 500,
-  options: { writeBack?: boolean } = {},
+  options: { writeBack?: boolean; cpu?: boolean } = {},
 ): RollupRow[] {
   const rows: RollupRow[] = [];
   const t0 = Math.floor(start.getTime() / 10_000) * 10;
@@ -154,9 +175,23 @@ export function syntheticWindows(
       capacity_bytes: 2 ** 32,
       latency_us: latency,
       sources,
+      cpu: options.cpu ? syntheticCpu((totals.read.ops + totals.write.ops) / 10) : undefined,
     });
   }
   return rows;
+}
+
+/** metric_rollups.cpu of a 10 s window of a 2-CPU host at `iops` (see syntheticWindows). */
+function syntheticCpu(iops: number): NonNullable<RollupRow['cpu']> {
+  const all = 2 * 10e6;
+  const busy = Math.round(all * Math.min(0.9, 0.05 + iops / 10_000));
+  const [user, system, iowait] = [Math.round(busy * 0.7), Math.round(busy * 0.3), Math.round(all * 0.02)];
+  const consumer = busy / 2;
+  return {
+    host_us: { user, nice: 0, system, idle: all - user - system - iowait, iowait, interrupt: 0, steal: 0 },
+    host_wall_us: 10e6,
+    consumer: { process: { user_us: Math.round(consumer * 0.75), system_us: Math.round(consumer * 0.25), wall_us: 10e6 } },
+  };
 }
 
 /**
@@ -185,9 +220,10 @@ export async function insertRollups(db: Queryable, rows: readonly RollupRow[]): 
     await db.query(
       `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes,
                                    cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes,
-                                   capacity_bytes, latency_us, sources)
+                                   capacity_bytes, latency_us, sources, cpu)
        SELECT tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes, write_bytes, cache_hits,
-              cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources
+              cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources,
+              coalesce(cpu, '{}')
          FROM jsonb_populate_recordset(NULL::metric_rollups, $1::jsonb)`,
       [JSON.stringify(rows.slice(i, i + 5000))],
     );

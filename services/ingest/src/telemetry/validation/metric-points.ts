@@ -3,6 +3,9 @@ import {
   ALIGNMENT_BOUNDS_SECTORS,
   ALIGNMENT_LAYOUTS,
   ATTR,
+  CONSUMER_CPU_MODES,
+  CONSUMER_KINDS,
+  HOST_CPU_MODES,
   type HistogramDataPoint,
   IO_DIRECTIONS,
   IO_LENGTH_BINS,
@@ -47,6 +50,8 @@ const REQUIRED_ATTRIBUTES: Partial<Record<MetricName, Required>> = {
   [METRIC.ioAlignmentBlocks]: { ...DIRECTION, [ATTR.ioAlignmentLayout]: ALIGNMENT_LAYOUTS },
   [METRIC.cacheHits]: DIRECTION,
   [METRIC.cacheMisses]: DIRECTION,
+  [METRIC.hostCpuTime]: { [ATTR.cpuMode]: HOST_CPU_MODES },
+  [METRIC.consumerCpuTime]: { [ATTR.cpuMode]: CONSUMER_CPU_MODES, [ATTR.consumerKind]: CONSUMER_KINDS },
 };
 
 /** The histograms whose values are signed: no `sum` (proto/METRICS.md "Limits"). */
@@ -101,6 +106,9 @@ function checkNumber(point: NumberDataPoint, max: bigint, required: Required, at
   if (point.asDouble !== undefined) {
     if (!Number.isFinite(point.asDouble)) {
       reject(`${at}: value ${point.asDouble} is not a finite number`);
+    }
+    if (point.asDouble < 0) {
+      reject(`${at}: negative value ${point.asDouble}`);
     }
     checkRange(BigInt(Math.round(point.asDouble)), max, 'value', at);
   } else if (point.asInt !== undefined) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tierwise.jobs.metrics.CpuTimes;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.SourceIo;
@@ -120,6 +121,34 @@ public final class Json {
         }
       }
       buckets.set(offset % family.buckets(), h.counts[i]);
+    }
+    return root;
+  }
+
+  /**
+   * The CPU time as stored in metric_rollups.cpu (microseconds): {"host_us": {mode: µs for every
+   * system.cpu.time mode}, "host_wall_us": µs, "consumer": {"process" | "cgroup": {"user_us",
+   * "system_us", "wall_us"}}}, the host part only when measured, a consumer kind only when it
+   * reported; {} when nothing was measured.
+   */
+  public static ObjectNode cpu(CpuTimes cpu) {
+    ObjectNode root = MAPPER.createObjectNode();
+    if (cpu.hostWallMicros > 0) {
+      ObjectNode host = root.putObject("host_us");
+      for (int i = 0; i < CpuTimes.HOST_MODES.length; i++) {
+        host.put(CpuTimes.HOST_MODES[i], cpu.hostMicros[i]);
+      }
+      root.put("host_wall_us", cpu.hostWallMicros);
+    }
+    for (int k = 0; k < CpuTimes.CONSUMER_KINDS.length; k++) {
+      if (cpu.consumerWallMicros[k] > 0) {
+        ObjectNode consumer = root.has("consumer") ? (ObjectNode) root.get("consumer") : root.putObject("consumer");
+        ObjectNode kind = consumer.putObject(CpuTimes.CONSUMER_KINDS[k]);
+        for (int m = 0; m < CpuTimes.CONSUMER_MODES.length; m++) {
+          kind.put(CpuTimes.CONSUMER_MODES[m] + "_us", cpu.consumerMicros[k * CpuTimes.CONSUMER_MODES.length + m]);
+        }
+        kind.put("wall_us", cpu.consumerWallMicros[k]);
+      }
     }
     return root;
   }

@@ -31,6 +31,8 @@ public class IntervalMetrics implements Traced {
   public LatencyHistograms latency = new LatencyHistograms();
   /** The vscsiStats workload histograms (seek distance, outstanding I/Os, interarrival). */
   public WorkloadHistograms workload = new WorkloadHistograms();
+  /** The host's and the consumer's CPU time of the interval (empty: not measured, as in a replay). */
+  public CpuTimes cpu = new CpuTimes();
   /** Bytes held by the tier at interval end, or -1. */
   public long occupancyBytes = -1;
   /** Tier capacity in bytes, or -1. */

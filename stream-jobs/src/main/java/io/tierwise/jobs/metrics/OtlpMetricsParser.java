@@ -30,7 +30,8 @@ import java.util.TreeMap;
  * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}; for the cache
  * health ({@link CacheHealth}) the resource attribute {@code tierwise.cache.mode}, gauges
  * {@code tierwise.cache.dirty} and {@code tierwise.replication.peers}, the sum
- * {@code tierwise.cache.fallbacks} and the frontend latency histograms' sum and count. Other
+ * {@code tierwise.cache.fallbacks} and the frontend latency histograms' sum and count; the CPU times
+ * {@code system.cpu.time} and {@code tierwise.consumer.cpu.time} ({@link CpuTimes}). Other
  * metrics are ignored. Resource attributes {@code host.id} and {@code tierwise.cluster.id} (both optional)
  * name the host and cluster the volume's rollups add to. Sums and histograms must be delta temporality. Data points are grouped into
  * intervals by their {@code time_unix_nano} (the interval end), the start taken from
@@ -222,6 +223,7 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             health.fallbacks = SaturatingCounters.add(health.fallbacks, count(p));
           }
         }
+        case "system.cpu.time", "tierwise.consumer.cpu.time" -> readCpuTime(metric.getName().startsWith("system."));
         default -> {
           // Other agent metrics (destaged, population, destage rate...) are not stored yet.
         }
@@ -273,6 +275,58 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
         m.health.latencySumMicros[bin] += p.getSum();
         SaturatingCounters.addAt(m.health.latencyOps, bin, Arrays.stream(buckets).reduce(0, SaturatingCounters::add));
       }
+    }
+
+    /**
+     * system.cpu.time (the host's, per cpu.mode) and tierwise.consumer.cpu.time (per cpu.mode and
+     * tierwise.consumer.kind): seconds as doubles, kept in microseconds with the interval's length.
+     */
+    private void readCpuTime(boolean host) throws InvalidRecordException {
+      for (NumberDataPoint p : deltaSum()) {
+        String mode = stringAttribute(p.getAttributesList(), "cpu.mode");
+        IntervalMetrics m = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano());
+        long micros = seconds(p);
+        long wallMicros = Math.max(0, (p.getTimeUnixNano() - p.getStartTimeUnixNano()) / 1000);
+        if (host) {
+          int index = CpuTimes.hostMode(mode);
+          if (index < 0) {
+            throw invalid("cpu.mode '" + mode + "' is not " + String.join(", ", CpuTimes.HOST_MODES));
+          }
+          SaturatingCounters.addAt(m.cpu.hostMicros, index, micros);
+          m.cpu.hostWallMicros = wallMicros;
+          continue;
+        }
+        int index = CpuTimes.consumerMode(mode);
+        if (index < 0) {
+          throw invalid("cpu.mode '" + mode + "' is not user or system");
+        }
+        String kind = stringAttribute(p.getAttributesList(), "tierwise.consumer.kind");
+        int k = CpuTimes.consumerKind(kind);
+        if (k < 0) {
+          throw invalid("tierwise.consumer.kind '" + kind + "' is not process or cgroup");
+        }
+        SaturatingCounters.addAt(m.cpu.consumerMicros, k * CpuTimes.CONSUMER_MODES.length + index, micros);
+        m.cpu.consumerWallMicros[k] = wallMicros;
+      }
+    }
+
+    /** A CPU time in seconds (a double, or an int), as microseconds: 0 to {@link #MAX_DELTA_VALUE} seconds. */
+    private long seconds(NumberDataPoint p) throws InvalidRecordException {
+      double seconds = switch (p.getValueCase()) {
+        case AS_DOUBLE -> p.getAsDouble();
+        case AS_INT -> p.getAsInt();
+        default -> throw invalid("data point without a value");
+      };
+      if (!Double.isFinite(seconds)) {
+        throw invalid("value " + seconds + " is not a finite number");
+      }
+      if (seconds < 0) {
+        throw invalid("negative value " + seconds);
+      }
+      if (seconds > MAX_DELTA_VALUE) {
+        throw invalid("value " + seconds + " is above the limit " + MAX_DELTA_VALUE + " (proto/METRICS.md \"Limits\")");
+      }
+      return Math.round(seconds * 1e6);
     }
 
     /** tierwise.io.alignment.misaligned_bytes and .blocks: counters of {@link WorkloadHistograms.Family#ALIGNMENT_WORK}. */
@@ -379,8 +433,8 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
     }
 
     private long value(NumberDataPoint p, long max) throws InvalidRecordException {
-      if (p.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE && !Double.isFinite(p.getAsDouble())) {
-        throw invalid("value " + p.getAsDouble() + " is not a finite number");
+      if (p.getValueCase() == NumberDataPoint.ValueCase.AS_DOUBLE && !(Double.isFinite(p.getAsDouble()) && p.getAsDouble() >= 0)) {
+        throw invalid(Double.isFinite(p.getAsDouble()) ? "negative value " + p.getAsDouble() : "value " + p.getAsDouble() + " is not a finite number");
       }
       long v = switch (p.getValueCase()) {
         case AS_INT -> p.getAsInt();

@@ -20,6 +20,8 @@ public class RollupCell {
   public SourceIo sources = new SourceIo();
   /** The vscsiStats workload histograms merged over the window. */
   public WorkloadHistograms workload = new WorkloadHistograms();
+  /** The host's and the consumers' CPU time over the window. */
+  public CpuTimes cpu = new CpuTimes();
   /** Volumes that reported in the window. */
   public String[] volumes = new String[0];
   /** Start of the latest interval of each volume that carried gauges, Unix ns. */
@@ -40,6 +42,7 @@ public class RollupCell {
     latency.add(m.latency);
     sources.add(m.sources);
     workload.add(m.workload);
+    cpu.add(m.cpu);
     int v = Arrays.asList(volumes).indexOf(m.volumeId);
     if (v < 0) {
       v = volumes.length;

@@ -149,6 +149,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     row.latency = cell.latency.copy();
     row.sources = cell.sources.copy();
     row.workload = cell.workload.copy();
+    row.cpu = cell.cpu.copy();
     return row;
   }
 }

@@ -26,6 +26,8 @@ public class RollupRow {
   public SourceIo sources;
   /** The vscsiStats workload histograms of the window. */
   public WorkloadHistograms workload;
+  /** The host's and the consumers' CPU time of the window. */
+  public CpuTimes cpu;
 
   /** For Flink. */
   public RollupRow() {}

@@ -93,9 +93,9 @@ public final class PostgresSinks {
   private static final String METRIC_ROLLUPS = """
       INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
-        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources, workload, updated_at)
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu, updated_at)
       VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb),
-        CAST(? AS jsonb), now())
+        CAST(? AS jsonb), CAST(? AS jsonb), now())
       ON CONFLICT (tenant_id, scope, scope_id, resolution, window_start) DO UPDATE SET
         volumes = EXCLUDED.volumes, read_ops = EXCLUDED.read_ops, write_ops = EXCLUDED.write_ops,
         read_bytes = EXCLUDED.read_bytes, write_bytes = EXCLUDED.write_bytes,
@@ -103,7 +103,7 @@ public final class PostgresSinks {
         read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses,
         evicted_bytes = EXCLUDED.evicted_bytes, occupancy_bytes = EXCLUDED.occupancy_bytes,
         capacity_bytes = EXCLUDED.capacity_bytes, latency_us = EXCLUDED.latency_us, sources = EXCLUDED.sources,
-        workload = EXCLUDED.workload, updated_at = now()""";
+        workload = EXCLUDED.workload, cpu = EXCLUDED.cpu, updated_at = now()""";
 
   private static final String WORKING_SETS = workingSetsSql("volume_working_sets", "volume_id", "");
   private static final String MRCS = mrcsSql("volume_mrcs", "volume_id");
@@ -319,6 +319,7 @@ public final class PostgresSinks {
       ps.setString(next + 2, Json.text(Json.latency(r.latency)));
       ps.setString(next + 3, Json.text(Json.sources(r.sources)));
       ps.setString(next + 4, Json.text(Json.workload(r.workload)));
+      ps.setString(next + 5, Json.text(Json.cpu(r.cpu)));
     });
   }
 

@@ -307,4 +307,40 @@ class OtlpMetricsParserTest {
     ExportMetricsServiceRequest request = withMetrics(workload(WorkloadHistograms.Family.SEEK_DISTANCE_CLOSEST, "write", 16, 5));
     assertThatThrownBy(() -> parse(request)).hasMessageContaining("io.direction 'write' is not all");
   }
+
+  /** One delta sum point of seconds (a double) at interval T0 with {@code attributes}. */
+  private static Metric seconds(String name, double value, String... attributes) {
+    Metric m = sum(name, 0, attributes);
+    Metric.Builder b = m.toBuilder();
+    b.getSumBuilder().getDataPointsBuilder(0).setAsDouble(value);
+    return b.build();
+  }
+
+  @Test
+  void readsTheHostAndConsumerCpuTimeAndWritesItAsTheRollupsJson() throws Exception {
+    ExportMetricsServiceRequest request = withMetrics(
+        seconds("system.cpu.time", 6.25, "cpu.mode", "user"),
+        seconds("system.cpu.time", 1.5, "cpu.mode", "system"),
+        seconds("system.cpu.time", 11.0, "cpu.mode", "idle"),
+        seconds("system.cpu.time", 1.25, "cpu.mode", "iowait"),
+        seconds("tierwise.consumer.cpu.time", 2.000001, "cpu.mode", "user", "tierwise.consumer.kind", "process"),
+        seconds("tierwise.consumer.cpu.time", 0.5, "cpu.mode", "system", "tierwise.consumer.kind", "process"));
+    RollupCell cell = new RollupCell();
+    cell.add(parse(request).get(0));
+    cell.add(parse(request).get(0));
+    assertThat(Json.text(Json.cpu(cell.cpu))).isEqualTo("{\"host_us\":{\"user\":12500000,\"nice\":0,\"system\":3000000,"
+        + "\"idle\":22000000,\"iowait\":2500000,\"interrupt\":0,\"steal\":0},\"host_wall_us\":20000000,"
+        + "\"consumer\":{\"process\":{\"user_us\":4000002,\"system_us\":1000000,\"wall_us\":20000000}}}");
+    assertThat(Json.text(Json.cpu(parse(withMetrics()).get(0).cpu))).isEqualTo("{}");
+  }
+
+  @Test
+  void refusesCpuTimeOfAnUnknownModeOrConsumerOrANegativeOne() {
+    assertThatThrownBy(() -> parse(withMetrics(seconds("system.cpu.time", 1, "cpu.mode", "busy"))))
+        .hasMessageContaining("cpu.mode 'busy'");
+    assertThatThrownBy(() -> parse(withMetrics(seconds("system.cpu.time", -0.25, "cpu.mode", "user"))))
+        .hasMessageContaining("negative value");
+    assertThatThrownBy(() -> parse(withMetrics(seconds("tierwise.consumer.cpu.time", 1, "cpu.mode", "user", "tierwise.consumer.kind", "vm"))))
+        .hasMessageContaining("tierwise.consumer.kind 'vm'");
+  }
 }
