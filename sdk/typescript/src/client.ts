@@ -18,6 +18,7 @@ export type ClusterWorkingSet = Schemas['ClusterWorkingSetDto'];
 export type VolumeSummary = Schemas['VolumeSummaryDto'];
 export type VolumeDetail = Schemas['VolumeDetailDto'];
 export type Workload = Schemas['WorkloadDto'];
+export type PolicyEffect = Schemas['PolicyEffectDto'];
 export type Policy = Schemas['PolicyDto'];
 export type DesiredPolicy = NonNullable<paths['/v1/volumes/{volumeId}/policy']['put']['requestBody']>['content']['application/json'];
 export type Recommendation = Schemas['RecommendationItemDto'];
@@ -149,6 +150,9 @@ export class Tierwise {
     /** An fio job file replaying the volume's measured mix over [from, to) (default the last 24 hours); rate 'false': unpaced. */
     fioJob: (volumeId: string, query: FioJobQuery = {}): Promise<string> =>
       unwrap(this.raw.GET('/v1/volumes/{volumeId}/fio-job', { params: { path: { volumeId }, query }, parseAs: 'text' })) as Promise<string>,
+    /** How latency and CPU moved across the latest applied policy change (storage-bound CPU): both sides, a verdict and one sentence. */
+    policyEffect: (volumeId: string): Promise<PolicyEffect> =>
+      unwrap(this.raw.GET('/v1/volumes/{volumeId}/policy-effect', { params: { path: { volumeId } } })),
   };
 
   readonly recommendations = {

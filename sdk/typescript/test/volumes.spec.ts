@@ -35,6 +35,22 @@ describe('SDK: volumes, policies and metrics export (real api process, real Post
     await expect(reader.volumes.workload('00000000deadbeef')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('reads a policy change as storage-bound CPU, and NotFoundError before any policy was applied', async () => {
+    await expect(reader.volumes.policyEffect(world.plainVolume)).rejects.toBeInstanceOf(NotFoundError);
+    await world.tenants.owner.query(
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source, updated_by_kind, updated_by_id, applied_version, applied_at)
+       VALUES ($1, $2, 1, 'write-through', 1073741824, 'ram', 's3-fifo', 'manual', 'api_key', gen_random_uuid(), 1, now() - interval '1 minute')`,
+      [world.tenantId, world.plainVolume],
+    );
+    try {
+      const effect = await reader.volumes.policyEffect(world.plainVolume);
+      expect(effect).toMatchObject({ volume_id: world.plainVolume, policy_version: 1, before: null, after: null, verdict: 'insufficient_data' });
+      expect(effect.statement).toContain('policy version 1 was applied');
+    } finally {
+      await world.tenants.owner.query('DELETE FROM volume_policies WHERE tenant_id = $1 AND volume_id = $2', [world.tenantId, world.plainVolume]);
+    }
+  });
+
   it("shows a volume, and answers another tenant's volume with NotFoundError", async () => {
     expect(await reader.volumes.get(world.recommendedVolume)).toMatchObject({
       volume_id: world.recommendedVolume,

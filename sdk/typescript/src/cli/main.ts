@@ -177,6 +177,16 @@ volumes
     }
   });
 
+volumes
+  .command('policy-effect <volumeId>')
+  .description("how latency and CPU moved across the volume's latest applied policy change: CPU that rose as latency fell is work done")
+  .option('--json', 'print the whole answer as JSON')
+  .action(async (volumeId: string, options: { json?: boolean }) => {
+    const effect = await client().volumes.policyEffect(volumeId);
+    if (options.json) printJson(effect);
+    else process.stdout.write(`${effect.verdict}: ${effect.statement}\n`);
+  });
+
 const recommendations = program.command('recommendations').description('tier recommendations');
 pageOptions(recommendations.command('list').description('recommendations, newest first'))
   .addOption(new Option('--status <status>', 'only this status').choices(['open', 'applied', 'dismissed']))
