@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -340,6 +341,93 @@ TEST(OtlpMetricsTest, VscsiStatsFamiliesAndAlignmentCarryTheContractsBounds) {
     EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), f.name), nullptr) << f.name;
   }
   for (const char* name : {"tierwise.io.alignment", "tierwise.io.alignment.misaligned_bytes", "tierwise.io.alignment.blocks"}) {
+    EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), name), nullptr) << name;
+  }
+}
+
+// Storage-bound CPU (proto/METRICS.md): system.cpu.time with all seven
+// cpu.mode points (zeros too) and system.cpu.logical.count when the host was
+// measured, tierwise.consumer.cpu.time (user, system) with the consumer's
+// kind when it is known; none of them when nothing was measured.
+TEST(OtlpMetricsTest, CpuTimeOfTheHostAndTheConsumerOnlyWhenMeasured) {
+  telemetry::CpuUsage cpu;
+  cpu.host_measured = true;
+  cpu.host_seconds = {12.5, 0, 3.25, 60, 0.5, 0.125, 0};
+  cpu.logical_cpus = 8;
+  cpu.consumer_kind = telemetry::ConsumerKind::kProcess;
+  cpu.consumer = {1.5, 0.25};
+  telemetry::VolumeCollector c;
+  c.record_frontend(Direction::kRead, 4096, 3000, 1'000'000);
+  c.close_interval(telemetry::CacheTotals{}, cpu);
+  const VolumeResource r{"h", "v", "", "", "", ""};
+  const VolumeInterval v{&r, &c.metrics()};
+  const IntervalWindow window{1'700'000'000'000'000'000, 1'700'000'010'000'000'000};
+  ExportMetricsServiceRequest request;
+  encode_metrics({&v, 1}, window, "0.1.0", &request);
+  ExportMetricsServiceRequest decoded;
+  ASSERT_TRUE(decoded.ParseFromString(request.SerializeAsString()));
+  const auto& scope = decoded.resource_metrics(0).scope_metrics(0);
+
+  const auto* host = find_metric(scope, "system.cpu.time");
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->unit(), "s");
+  ASSERT_TRUE(host->has_sum());
+  EXPECT_TRUE(host->sum().is_monotonic());
+  EXPECT_EQ(host->sum().aggregation_temporality(), otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+  std::map<std::string, double> by_mode;
+  for (const auto& p : host->sum().data_points()) {
+    EXPECT_EQ(p.value_case(), otlp::metrics::v1::NumberDataPoint::kAsDouble);
+    EXPECT_EQ(p.attributes_size(), 1);
+    EXPECT_EQ(p.start_time_unix_nano(), window.start_unix_nano);
+    EXPECT_EQ(p.time_unix_nano(), window.end_unix_nano);
+    by_mode[attribute(p.attributes(), "cpu.mode")] = p.as_double();
+  }
+  EXPECT_EQ(by_mode, (std::map<std::string, double>{{"user", 12.5}, {"nice", 0}, {"system", 3.25}, {"idle", 60},
+                                                    {"iowait", 0.5}, {"interrupt", 0.125}, {"steal", 0}}));
+
+  const auto* count = find_metric(scope, "system.cpu.logical.count");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->unit(), "{cpu}");
+  ASSERT_TRUE(count->has_gauge());
+  ASSERT_EQ(count->gauge().data_points_size(), 1);
+  EXPECT_EQ(count->gauge().data_points(0).as_int(), 8);
+  EXPECT_EQ(count->gauge().data_points(0).time_unix_nano(), window.end_unix_nano);
+
+  const auto* consumer = find_metric(scope, "tierwise.consumer.cpu.time");
+  ASSERT_NE(consumer, nullptr);
+  EXPECT_EQ(consumer->unit(), "s");
+  ASSERT_TRUE(consumer->has_sum());
+  EXPECT_TRUE(consumer->sum().is_monotonic());
+  EXPECT_EQ(consumer->sum().aggregation_temporality(), otlp::metrics::v1::AGGREGATION_TEMPORALITY_DELTA);
+  ASSERT_EQ(consumer->sum().data_points_size(), 2);
+  for (const auto& [i, mode, seconds] : {std::tuple{0, "user", 1.5}, std::tuple{1, "system", 0.25}}) {
+    const auto& p = consumer->sum().data_points(i);
+    EXPECT_EQ(attribute(p.attributes(), "cpu.mode"), mode);
+    EXPECT_EQ(attribute(p.attributes(), "tierwise.consumer.kind"), "process");
+    EXPECT_EQ(p.attributes_size(), 2);
+    EXPECT_EQ(p.as_double(), seconds);
+    EXPECT_EQ(p.start_time_unix_nano(), window.start_unix_nano);
+  }
+
+  // A cgroup consumer says so.
+  cpu.consumer_kind = telemetry::ConsumerKind::kCgroup;
+  c.close_interval(telemetry::CacheTotals{}, cpu);
+  encode_metrics({&v, 1}, window, "0.1.0", &request);
+  consumer = find_metric(request.resource_metrics(0).scope_metrics(0), "tierwise.consumer.cpu.time");
+  ASSERT_NE(consumer, nullptr);
+  EXPECT_EQ(attribute(consumer->sum().data_points(1).attributes(), "tierwise.consumer.kind"), "cgroup");
+
+  // No consumer (a TCP client): the host's figures only.
+  cpu.consumer_kind = telemetry::ConsumerKind::kNone;
+  c.close_interval(telemetry::CacheTotals{}, cpu);
+  encode_metrics({&v, 1}, window, "0.1.0", &request);
+  EXPECT_NE(find_metric(request.resource_metrics(0).scope_metrics(0), "system.cpu.time"), nullptr);
+  EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), "tierwise.consumer.cpu.time"), nullptr);
+
+  // Not measured (replay, import-vscsistats): none of the three.
+  c.close_interval(telemetry::CacheTotals{});
+  encode_metrics({&v, 1}, window, "0.1.0", &request);
+  for (const char* name : {"system.cpu.time", "system.cpu.logical.count", "tierwise.consumer.cpu.time"}) {
     EXPECT_EQ(find_metric(request.resource_metrics(0).scope_metrics(0), name), nullptr) << name;
   }
 }

@@ -449,6 +449,11 @@ bad_config)
   rc=0; "$agent" serve --config "$work/wbram.json" --socket "$sock" 2>"$work/err" || rc=$?
   [[ $rc == 2 ]] && grep -q 'volumes\[0\] (v): write-back needs a persistent tier' "$work/err" ||
     fail "write-back on a RAM tier accepted: $(cat "$work/err")"
+  echo '{"volumes": [{"name": "v", "datastore": "x", "size": "1MiB", "tier": {"ram": "1MiB"},
+         "consumer_cgroup": "/nonexistent/vm.scope"}]}' >"$work/cgroup.json"
+  rc=0; "$agent" serve --config "$work/cgroup.json" --socket "$sock" 2>"$work/err" || rc=$?
+  [[ $rc == 2 ]] && grep -q 'volumes\[0\] (v): "consumer_cgroup" must be a cgroup v2 directory with a cpu.stat: /nonexistent/vm.scope/cpu.stat' "$work/err" ||
+    fail "a consumer_cgroup without cpu.stat accepted: $(cat "$work/err")"
   ;;
 
 *)

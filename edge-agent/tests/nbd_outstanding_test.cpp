@@ -9,12 +9,9 @@
 // The exported OTLP request carries that histogram and the seek distances and
 // interarrival times of the same commands.
 #include <sys/eventfd.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -32,7 +29,7 @@
 #include "export_http_receiver.hpp"
 #include "frontend/nbd/protocol.hpp"
 #include "frontend/nbd/server.hpp"
-#include "frontend/nbd/wire.hpp"
+#include "nbd_test_client.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "serve/serve_telemetry.hpp"
@@ -41,7 +38,10 @@ namespace tierwise::serve {
 namespace {
 
 namespace nbd = frontend::nbd;
-using Bytes = std::vector<std::byte>;
+using testing::append_request;
+using testing::Bytes;
+using testing::receive;
+using testing::send_all;
 
 constexpr uint64_t kVolumeBytes = 1 << 20;
 constexpr uint32_t kIoBytes = 512;
@@ -65,32 +65,6 @@ class RecordingObserver final : public nbd::IoObserver {
  private:
   LiveTelemetry& live_;
 };
-
-void send_all(int fd, const Bytes& b) {
-  ASSERT_EQ(::send(fd, b.data(), b.size(), MSG_NOSIGNAL), static_cast<ssize_t>(b.size()));
-}
-
-Bytes receive(int fd, size_t n) {
-  Bytes b(n);
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::recv(fd, b.data() + got, n - got, 0);
-    if (r <= 0) break;
-    got += static_cast<size_t>(r);
-  }
-  b.resize(got);
-  return b;
-}
-
-void append_request(Bytes& b, uint16_t type, uint64_t handle, uint64_t offset, uint32_t length) {
-  nbd::append_be<uint32_t>(b, nbd::kRequestMagic);
-  nbd::append_be<uint16_t>(b, 0);
-  nbd::append_be<uint16_t>(b, type);
-  nbd::append_be<uint64_t>(b, handle);
-  nbd::append_be<uint64_t>(b, offset);
-  nbd::append_be<uint32_t>(b, length);
-  if (type == nbd::kCmdWrite) b.insert(b.end(), length, std::byte{0x5a});
-}
 
 std::string attribute(const google::protobuf::RepeatedPtrField<opentelemetry::proto::common::v1::KeyValue>& attrs,
                       const std::string& key) {
@@ -141,25 +115,9 @@ TEST(NbdOutstandingTest, EachBatchOfNRequestsReachesNInFlight) {
   int run_rc = -1;
   std::thread reactor([&] { run_rc = server->run(); });
 
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int fd = testing::connect_unix(socket_path);
   ASSERT_GE(fd, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, socket_path.c_str(), sizeof addr.sun_path - 1);
-  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-
-  // Fixed newstyle handshake: NBD_OPT_EXPORT_NAME without the zeroes.
-  ASSERT_EQ(receive(fd, 18).size(), 18u);  // NBDMAGIC, IHAVEOPT, handshake flags
-  Bytes hello;
-  nbd::append_be<uint32_t>(hello, nbd::kClientFlagFixedNewstyle | nbd::kClientFlagNoZeroes);
-  nbd::append_be<uint64_t>(hello, nbd::kOptionMagic);
-  nbd::append_be<uint32_t>(hello, nbd::kOptExportName);
-  nbd::append_be<uint32_t>(hello, 3);
-  for (const char c : std::string("vol")) hello.push_back(static_cast<std::byte>(c));
-  send_all(fd, hello);
-  const Bytes export_reply = receive(fd, 10);  // size and transmission flags
-  ASSERT_EQ(export_reply.size(), 10u);
-  EXPECT_EQ(nbd::load_be<uint64_t>(export_reply.data()), kVolumeBytes);
+  EXPECT_EQ(testing::handshake_export_name(fd, "vol"), kVolumeBytes);
 
   // Sequential 512-byte commands, one sector each: read, write, read, ...
   uint64_t sector = 0;

@@ -1,9 +1,13 @@
 // Helpers shared by the edge-agent tests: where the real trace samples are,
-// and temporary files that remove themselves.
+// temporary files and directories that remove themselves, and CPU time spent
+// on purpose.
 #pragma once
 
+#include <time.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +28,11 @@ inline std::string trace_path(std::string_view file_name) {
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Replaces the content of the file at `path` (created when missing).
+inline void write_file(const std::string& path, std::string_view content) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
 }
 
 // A file under the system temp directory, deleted when this object dies.
@@ -53,5 +62,37 @@ class TempFile {
   }
   std::string path_;
 };
+
+// A directory under the system temp directory, removed with its contents
+// when this object dies.
+class TempDir {
+ public:
+  explicit TempDir(std::string_view name) : file_(name) { std::filesystem::create_directory(file_.path()); }
+  ~TempDir() { std::filesystem::remove_all(file_.path()); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  TempFile file_;  // the unique path; gone before ~TempFile runs
+};
+
+// Seconds of `clock` (clock_gettime(2): CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, ...).
+inline double clock_seconds(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// Spins on the calling thread until it has run for `cpu` on a CPU (its own
+// CPU clock, so a busy machine only makes it take longer).
+inline void burn_cpu(std::chrono::milliseconds cpu) {
+  const double end = clock_seconds(CLOCK_THREAD_CPUTIME_ID) + static_cast<double>(cpu.count()) / 1000;
+  volatile uint64_t spin = 0;
+  while (clock_seconds(CLOCK_THREAD_CPUTIME_ID) < end) {
+    for (int i = 0; i < 10000; ++i) spin = spin + 1;
+  }
+}
 
 }  // namespace tierwise::testing

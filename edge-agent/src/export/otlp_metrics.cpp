@@ -41,7 +41,7 @@ class MetricWriter {
   MetricWriter(ScopeMetrics* scope, const IntervalWindow& window)
       : scope_(scope), window_(window) {}
 
-  // A monotonic delta Sum of integers.
+  // A monotonic delta Sum (integer points: number(); double: number_as_double()).
   Metric* sum(std::string_view name, std::string_view unit, std::string_view description) {
     Metric* m = metric(name, unit, description);
     m->mutable_sum()->set_aggregation_temporality(kDelta);
@@ -70,6 +70,14 @@ class MetricWriter {
     p->set_start_time_unix_nano(window_.start_unix_nano);
     p->set_time_unix_nano(window_.end_unix_nano);
     p->set_as_int(static_cast<int64_t>(value));
+    return p;
+  }
+  NumberDataPoint* number_as_double(google::protobuf::RepeatedPtrField<NumberDataPoint>* points,
+                                    double value) {
+    NumberDataPoint* p = points->Add();
+    p->set_start_time_unix_nano(window_.start_unix_nano);
+    p->set_time_unix_nano(window_.end_unix_nano);
+    p->set_as_double(value);
     return p;
   }
 
@@ -289,6 +297,32 @@ void write_alignment_metrics(MetricWriter& w, const IntervalMetrics& m) {
   }
 }
 
+// Storage-bound CPU (proto/METRICS.md), only what was measured (`serve`):
+// system.cpu.time with a point for every cpu.mode, zeros included, and
+// system.cpu.logical.count; with a consumer, tierwise.consumer.cpu.time by
+// cpu.mode user and system, with its tierwise.consumer.kind.
+void write_cpu_metrics(MetricWriter& w, const telemetry::CpuUsage& cpu) {
+  if (cpu.host_measured) {
+    Metric* time = w.sum("system.cpu.time", "s", "Host CPU time in the interval over all CPUs, by mode");
+    for (size_t mode = 0; mode < telemetry::kCpuModeCount; ++mode) {
+      NumberDataPoint* p = w.number_as_double(time->mutable_sum()->mutable_data_points(), cpu.host_seconds[mode]);
+      add_attribute(p->mutable_attributes(), "cpu.mode", telemetry::kCpuModeNames[mode]);
+    }
+    w.number(w.gauge("system.cpu.logical.count", "{cpu}", "Online logical CPUs of the host at interval end")
+                 ->mutable_gauge()->mutable_data_points(),
+             cpu.logical_cpus);
+  }
+  if (cpu.consumer_kind == telemetry::ConsumerKind::kNone) return;
+  Metric* consumer = w.sum("tierwise.consumer.cpu.time", "s",
+                           "CPU time in the interval of the volume's consumer, by mode");
+  for (const auto& [mode, seconds] : {std::pair{"user", cpu.consumer.user_seconds},
+                                      std::pair{"system", cpu.consumer.system_seconds}}) {
+    NumberDataPoint* p = w.number_as_double(consumer->mutable_sum()->mutable_data_points(), seconds);
+    add_attribute(p->mutable_attributes(), "cpu.mode", mode);
+    add_attribute(p->mutable_attributes(), "tierwise.consumer.kind", telemetry::consumer_kind_name(cpu.consumer_kind));
+  }
+}
+
 // Destaged bytes per second over the interval (0 for an empty interval).
 uint64_t destage_rate(const telemetry::CacheInterval& c, const IntervalWindow& window) {
   const uint64_t ns = window.end_unix_nano - window.start_unix_nano;
@@ -394,6 +428,7 @@ void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindo
     write_vscsi_metrics(writer, *v.metrics);
     write_alignment_metrics(writer, *v.metrics);
     write_cache_metrics(writer, v.metrics->cache, window);
+    write_cpu_metrics(writer, v.metrics->cpu);
     writer.drop_empty();
   }
 }

@@ -48,7 +48,7 @@ struct IntervalWindow {
 // "tierwise.agent", and the metrics of METRICS.md: sums and histograms with
 // delta temporality, gauges for occupancy/capacity/dirty. Data points whose
 // counts are all zero are left out (a sum point for cache counters is always
-// written). `agent_version` goes to service.version and the scope version.
+// written, and every cpu.mode of a measured system.cpu.time). `agent_version` goes to service.version and the scope version.
 // Throws std::invalid_argument when more than kMaxVolumesPerRequest volumes are
 // given or the window ends before it starts.
 void encode_metrics(std::span<const VolumeInterval> volumes, const IntervalWindow& window,

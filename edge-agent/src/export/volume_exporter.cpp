@@ -37,8 +37,9 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   return *volumes_.back();
 }
 
-void VolumeExporter::close_volume(Volume& volume, const telemetry::CacheTotals& totals) {
-  volume.collector.close_interval(totals);
+void VolumeExporter::close_volume(Volume& volume, const telemetry::CacheTotals& totals,
+                                  const telemetry::CpuUsage& cpu) {
+  volume.collector.close_interval(totals, cpu);
   closed_.push_back(&volume);
 }
 

@@ -72,8 +72,10 @@ class VolumeExporter {
   // Lifecycle step 2.
   Volume& add_volume(const std::string& name);
   // Lifecycle step 4: ends `volume`'s interval with `totals`, the engine's
-  // cumulative cache counters, and adds it to the interval's requests.
-  void close_volume(Volume& volume, const telemetry::CacheTotals& totals);
+  // cumulative cache counters, and `cpu`, the interval's CPU usage (`serve`;
+  // default: not measured), and adds it to the interval's requests.
+  void close_volume(Volume& volume, const telemetry::CacheTotals& totals,
+                    const telemetry::CpuUsage& cpu = telemetry::CpuUsage{});
   // Lifecycle step 4: the closed volumes' metrics for `window` to the sender.
   void end_interval(const IntervalWindow& window);
   // Lifecycle step 5.

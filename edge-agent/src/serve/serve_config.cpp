@@ -12,6 +12,7 @@
 
 #include "cache/eviction/eviction_policy.hpp"
 #include "serve/byte_size.hpp"
+#include "telemetry/cpu_usage.hpp"
 
 namespace tierwise::serve {
 namespace {
@@ -96,13 +97,22 @@ void parse_write_back(const json& j, const std::string& at, VolumeConfig* v) {
   }
 }
 
+// "consumer_cgroup" of the volume at `at`: a cgroup v2 directory whose
+// cpu.stat can be read now (telemetry::read_cgroup_cpu).
+void parse_consumer_cgroup(const json& j, const std::string& at, VolumeConfig* v) {
+  if (!j.contains("consumer_cgroup")) return;
+  v->consumer_cgroup = string_field(j, "consumer_cgroup", at, true);
+  const telemetry::CpuReading<telemetry::ConsumerCpuTimes> r = telemetry::read_cgroup_cpu(v->consumer_cgroup);
+  if (!r.times) fail(at, "\"consumer_cgroup\" must be a cgroup v2 directory with a cpu.stat: " + r.message);
+}
+
 VolumeConfig parse_volume(const json& j, const std::string& where) {
   if (!j.is_object()) fail(where, "must be an object");
   VolumeConfig v;
   v.name = string_field(j, "name", where, true);
   const std::string at = where + " (" + v.name + ")";
   only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff", "mode", "peers",
-                 "journal_entries", "destage_rate"}, at);
+                 "journal_entries", "destage_rate", "consumer_cgroup"}, at);
   if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
   v.datastore = string_field(j, "datastore", at, true);
   if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);
@@ -136,6 +146,7 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
     v.sequential_cutoff_bytes = *bytes;
   }
   parse_write_back(j, at, &v);
+  parse_consumer_cgroup(j, at, &v);
   return v;
 }
 

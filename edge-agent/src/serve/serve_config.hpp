@@ -20,6 +20,7 @@ struct VolumeConfig {
   std::vector<std::string> peers;   // WB+n: "host:port" of `tierwise-agent peer --listen`
   uint32_t journal_entries = 16384; // write-back journal ring entries (4608 bytes each), >= 64
   uint64_t destage_rate_bytes_per_s = 0;  // write-back destager limit, bytes/s; 0: unlimited
+  std::string consumer_cgroup;  // cgroup v2 directory of the volume's consumer; empty: its NBD clients
 };
 
 struct ServeConfig {
@@ -38,12 +39,17 @@ struct ServeConfig {
 // "file" tier and takes optional "peers" (["host:port", ...], WB+n) and
 // "journal_entries" (ring entries, 64..1048576; default 16384, 72 MiB) and
 // "destage_rate" (a byte size per second, e.g. "64MiB"; default unlimited).
+// "consumer_cgroup" (optional, e.g. "/sys/fs/cgroup/machine.slice/vm1.scope")
+// names the cgroup v2 directory whose CPU time is the volume's consumer's
+// (proto/METRICS.md `tierwise.consumer.cpu.time`; without it, the processes
+// attached over a Unix socket); its cpu.stat is read here, so it must exist.
 // `origin` names the file in messages. Throws std::invalid_argument naming
 // the file, the volume and the field for anything malformed: bad JSON,
 // unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not
 // multiples of 512 (size) / 4096 (tier), a tier with both or neither of "ram"
 // and "file", an unknown policy, write-back on a RAM tier, peers or
-// journal_entries / destage_rate without write-back.
+// journal_entries / destage_rate without write-back, a consumer_cgroup without
+// a readable cgroup v2 cpu.stat.
 ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin);
 
 // Reads and parses the file at `path`; std::invalid_argument when unreadable.

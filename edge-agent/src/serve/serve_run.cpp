@@ -190,7 +190,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
                              c.write_back ? nbd::kWriteBackTransmissionFlags : nbd::kVolumeTransmissionFlags};
     e.engine = v.engine.get();
     exports.push_back(std::move(e));
-    sources.push_back({c.name, v.engine.get()});
+    sources.push_back({c.name, v.engine.get(), c.consumer_cgroup});
     const std::string tier = c.tier_file.empty() ? "RAM tier " + mib(c.tier_bytes)
                                                  : "tier " + c.tier_file + " " + mib(c.tier_bytes);
     std::fprintf(stderr, "tierwise-agent: volume %s: %s, datastore %s (%s%s), %s, policy %s\n",

@@ -13,6 +13,12 @@ namespace {
 constexpr int64_t kNanosPerMicro = 1000;
 constexpr uint64_t kSectorBytes = 512;  // the vscsiStats seek distances' unit
 
+std::vector<std::string> consumer_cgroups(const std::vector<LiveTelemetry::VolumeSource>& volumes) {
+  std::vector<std::string> cgroups;
+  for (const LiveTelemetry::VolumeSource& v : volumes) cgroups.push_back(v.consumer_cgroup);
+  return cgroups;
+}
+
 int64_t steady_now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -33,6 +39,7 @@ LiveTelemetry::LiveTelemetry(const Options& options, const std::vector<VolumeSou
                  .max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks,
                  .lru_anchor = options.lru_anchor},
                 hasher, sampler, sender),
+      cpu_(consumer_cgroups(volumes)),
       interval_start_us_(start_unix_us),
       unix_minus_steady_us_(start_unix_us - steady_now_us()) {
   for (const VolumeSource& s : volumes) {
@@ -102,10 +109,12 @@ std::vector<IntervalLine> LiveTelemetry::close_interval(int64_t now_unix_us) {
   unix_minus_steady_us_ = now_unix_us - steady_now_us();  // follows wall-clock steps
   const exporter::IntervalWindow window{static_cast<uint64_t>(start) * 1000,
                                         static_cast<uint64_t>(end) * 1000};
-  for (auto& v : volumes_) {
+  cpu_.close();
+  for (size_t i = 0; i < volumes_.size(); ++i) {
+    Volume* v = volumes_[i].get();
     exporter::VolumeExporter::Volume& t = *v->telemetry;
     if (!t.collector.active()) continue;
-    exporter_.close_volume(t, replay::totals_of(v->engine->counters()));
+    exporter_.close_volume(t, replay::totals_of(v->engine->counters()), cpu_.usage(i));
     const telemetry::IntervalMetrics& m = t.collector.metrics();
     IntervalLine line{t.name};
     const auto r = static_cast<size_t>(trace::Direction::kRead);

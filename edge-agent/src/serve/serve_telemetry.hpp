@@ -14,6 +14,7 @@
 #include "export/volume_exporter.hpp"
 #include "frontend/nbd/volume.hpp"
 #include "sampling/keyed_hash.hpp"
+#include "serve/cpu_accounting.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "trace/record.hpp"
 
@@ -29,9 +30,11 @@ struct IntervalLine {
 /*
  * Lifecycle of a LiveTelemetry
  *
- * 1. Construct with the volumes' names and engines (not owned), the keyed
- *    hasher and sampler, and the sender (null: collect, never export): one
- *    exporter::VolumeExporter volume (resource, collector, batcher) each.
+ * 1. Construct with the volumes' names, engines (not owned) and consumer
+ *    cgroups, the keyed hasher and sampler, and the sender (null: collect,
+ *    never export): one exporter::VolumeExporter volume (resource, collector,
+ *    batcher) each, and the CpuAccounting of their storage-bound CPU (it reads
+ *    the first interval's baselines).
  * 2. on_io() (the IoObserver hook, reactor thread) appends the completed I/O
  *    to a log of fixed capacity (kLogCapacity) and returns: a copy, nothing
  *    else on the path of the reply. on_turn_end() (after the reactor turn's
@@ -50,8 +53,13 @@ struct IntervalLine {
  *    the vscsiStats families of proto/METRICS.md into the volume's collector,
  *    in issue order (seek distances and interarrival from the IssuedIo's
  *    sectors and read time, outstanding I/Os from its in-flight counts).
- * 3. close_interval() (reactor thread, every interval): records the log, then
- *    for each volume that saw I/O, ends its interval with the engine's cumulative counters, and
+ *    on_attach() / on_detach() (a client process attached to / detached from
+ *    an export over a Unix socket) go to the CpuAccounting: the process's CPU
+ *    time is read then, not per I/O.
+ * 3. close_interval() (reactor thread, every interval): records the log,
+ *    closes the CpuAccounting's interval (/proc/stat once, every consumer),
+ *    then for each volume that saw I/O, ends its interval with the engine's
+ *    cumulative counters and its CPU usage, and
  *    has the exporter encode the OTLP metrics of the wall-clock window
  *    (previous close, now] and queue them; returns one line per such volume. An I/O counts in the
  *    interval in which it completed, in the vscsiStats families in the one in
@@ -63,6 +71,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   struct VolumeSource {
     std::string name;
     const cache::CacheEngine* engine;
+    std::string consumer_cgroup = {};  // VolumeConfig::consumer_cgroup; empty: the attached processes
   };
   struct Options {
     std::string host_name;
@@ -83,6 +92,8 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) override;
   void on_issue(size_t volume, const frontend::nbd::IssuedIo& io) override;
   void on_turn_end() override;
+  void on_attach(size_t volume, pid_t pid) override { cpu_.attach(volume, pid); }
+  void on_detach(size_t volume, pid_t pid) override { cpu_.detach(volume, pid); }
   std::vector<IntervalLine> close_interval(int64_t now_unix_us);
   std::vector<IntervalLine> finish(int64_t now_unix_us);
 
@@ -118,6 +129,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
 
   exporter::VolumeExporter exporter_;
   std::vector<std::unique_ptr<Volume>> volumes_;
+  CpuAccounting cpu_;
   std::array<LoggedIo, kLogCapacity> log_;
   size_t logged_ = 0;
   std::array<LoggedIssue, kLogCapacity> issues_;

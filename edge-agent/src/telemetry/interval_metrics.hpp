@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "telemetry/alignment.hpp"
+#include "telemetry/cpu_usage.hpp"
 #include "telemetry/io_bins.hpp"
 #include "telemetry/vscsi_bounds.hpp"
 
@@ -218,6 +219,9 @@ struct IntervalMetrics {
   uint64_t misaligned_bytes[kDirectionCount] = {};
   uint64_t alignment_blocks[kDirectionCount][kAlignmentLayoutCount] = {};
   CacheInterval cache;
+  // system.cpu.time, system.cpu.logical.count and tierwise.consumer.cpu.time
+  // (only `serve` measures them; default: not measured).
+  CpuUsage cpu;
 };
 
 }  // namespace tierwise::telemetry

@@ -54,7 +54,8 @@ void VolumeCollector::end_second(int64_t completed_us) {
   second_end_us_ = second_start_us_ + kMicrosPerSecond;
 }
 
-void VolumeCollector::close_interval(const CacheTotals& totals) {
+void VolumeCollector::close_interval(const CacheTotals& totals, const CpuUsage& cpu) {
+  metrics_.cpu = cpu;
   end_second(0);
   second_start_us_ = std::numeric_limits<int64_t>::max();  // the next I/O starts a second
   second_end_us_ = std::numeric_limits<int64_t>::min();

@@ -149,8 +149,9 @@ class VolumeCollector {
 
   // Ends the interval: fills metrics() from the accumulators; cache sums become
   // `totals` minus the totals at the previous close, gauges are taken from
-  // `totals`; the last second counts towards the peaks.
-  void close_interval(const CacheTotals& totals);
+  // `totals`; the last second counts towards the peaks. `cpu`: the interval's
+  // CPU usage as measured by the caller (`serve`); default: not measured.
+  void close_interval(const CacheTotals& totals, const CpuUsage& cpu = CpuUsage{});
 
   // Starts the next interval: zeroes I/O counters and histograms.
   void reset();

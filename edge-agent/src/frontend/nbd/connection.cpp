@@ -25,8 +25,8 @@ size_t direction_index(uint16_t type) {
 
 }  // namespace
 
-Connection::Connection(ServerContext& ctx, int fd, std::string peer)
-    : ctx_(ctx), fd_(fd), peer_(std::move(peer)), handshake_(*ctx.infos) {
+Connection::Connection(ServerContext& ctx, int fd, std::string peer, pid_t peer_pid)
+    : ctx_(ctx), fd_(fd), peer_(std::move(peer)), peer_pid_(peer_pid), handshake_(*ctx.infos) {
   in_.resize(kInitialInputBytes);
   handshake_.greet(out_);
   queue_output();
@@ -34,6 +34,7 @@ Connection::Connection(ServerContext& ctx, int fd, std::string peer)
 
 Connection::~Connection() {
   if (fd_ >= 0) ::close(fd_);
+  if (attached_) ctx_.observer->on_detach(volume_index_, peer_pid_);
 }
 
 bool Connection::finished() const {
@@ -223,6 +224,10 @@ void Connection::handshake() {
     volume_index_ = r.export_index;
     volume_ = &(*ctx_.volumes)[r.export_index];
     transmission_ = true;
+    if (ctx_.observer != nullptr && peer_pid_ > 0) {
+      attached_ = true;
+      ctx_.observer->on_attach(volume_index_, peer_pid_);
+    }
     requests();
   }
 }

@@ -38,7 +38,7 @@ struct Command {
 struct ServerContext {
   std::vector<Volume>* volumes = nullptr;
   std::vector<ExportInfo>* infos = nullptr;  // volumes' ExportInfo, for handshakes
-  IoObserver* observer = nullptr;            // may be null (telemetry off)
+  IoObserver* observer = nullptr;            // may be null (telemetry off); outlives the connections
   std::vector<Command*>* ready = nullptr;    // commands granted by a range lock
   std::vector<Connection*>* dirty = nullptr; // connections with replies to send
   const std::byte* zeros = nullptr;          // kZeroBytes of zeros (WRITE_ZEROES)
@@ -48,8 +48,8 @@ struct ServerContext {
 /*
  * Lifecycle of a Connection
  *
- * 1. Constructed by the server on accept() with a non-blocking socket; the
- *    greeting is queued at once.
+ * 1. Constructed by the server on accept() with a non-blocking socket and its
+ *    peer's pid (0: unknown); the greeting is queued at once.
  * 2. on_readable(): reads what the socket holds, runs the handshake, then
  *    parses requests. READ/WRITE/TRIM/WRITE_ZEROES take the volume's range
  *    lock (granted now, or later through ServerContext::ready, when start()
@@ -63,6 +63,9 @@ struct ServerContext {
  *    commands in flight complete and their replies are sent, then
  *    finished() turns true and the server destroys it.
  *
+ * With an observer and a known peer pid, the handshake's end in transmission
+ * is IoObserver::on_attach() and the destructor IoObserver::on_detach().
+ *
  * With an observer, each READ, WRITE and WRITE_ZEROES is counted in its
  * volume's Volume::in_flight from its dispatch (IoObserver::on_issue) until
  * its reply was handed to the socket: a READ's when its record is recycled
@@ -74,7 +77,7 @@ class Connection {
   // Payload of the zero buffer used for WRITE_ZEROES chunks, bytes.
   static constexpr uint32_t kZeroBytes = 1u << 20;
 
-  Connection(ServerContext& ctx, int fd, std::string peer);
+  Connection(ServerContext& ctx, int fd, std::string peer, pid_t peer_pid);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -141,6 +144,8 @@ class Connection {
   ServerContext& ctx_;
   int fd_;
   std::string peer_;
+  pid_t peer_pid_;          // SO_PEERCRED of a Unix socket; 0: unknown
+  bool attached_ = false;   // on_attach() was reported: on_detach() is owed
   Handshake handshake_;
   Volume* volume_ = nullptr;
   size_t volume_index_ = 0;

@@ -141,13 +141,25 @@ void NbdServer::accept_all() {
       return;
     }
     std::string peer = "connection " + std::to_string(++accepted_);
+    pid_t peer_pid = 0;
     if (unix_path_.empty()) {
       const int one = 1;  // replies are batched already: send them at once
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    } else {
+      // The connecting process (unix(7) SO_PEERCRED), the volume's consumer.
+      ucred cred{};
+      socklen_t len = sizeof cred;
+      if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+        peer_pid = cred.pid;
+        if (peer_pid > 0) peer += " (pid " + std::to_string(peer_pid) + ")";
+      } else {
+        std::fprintf(stderr, "tierwise-agent: nbd: %s on %s: SO_PEERCRED: %s\n", peer.c_str(), unix_path_.c_str(),
+                     std::strerror(errno));
+      }
     }
     auto w = std::make_unique<Watch>();
     w->kind = Watch::Kind::kConnection;
-    w->conn = std::make_unique<Connection>(ctx_, fd, std::move(peer));
+    w->conn = std::make_unique<Connection>(ctx_, fd, std::move(peer), peer_pid);
     w->interest = EPOLLIN;
     epoll_event ev{};
     ev.events = w->interest;

@@ -33,6 +33,9 @@ struct ListenAddress {
  * 1. create(): binds and listens (a stale socket file at unix_path is replaced;
  *    any other file there is an error), registers an eventfd with the
  *    UringQueue so datastore completions wake the loop. Returns 0 or -errno.
+ *    The observer (null: none) must outlive the server. On a Unix socket each
+ *    accepted connection's peer pid is taken (SO_PEERCRED) for
+ *    IoObserver::on_attach() / on_detach().
  * 2. watch(): adds other descriptors to the loop (signalfd, timerfd), whose
  *    callbacks run on the reactor thread between I/Os.
  * 3. run(): the loop, on the calling thread. Each turn: wait in epoll (at most

@@ -1,6 +1,8 @@
 // What the NBD server serves: one export per volume, bound to its cache engine.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -27,9 +29,11 @@ struct IssuedIo {
   uint32_t in_flight_direction;
 };
 
-// Told about every front-end I/O a volume's cache engine completed, and every
-// command issued (the live data plane's telemetry hook). Runs on the reactor
-// thread; must not block.
+// Told about every front-end I/O a volume's cache engine completed, every
+// command issued, and the client processes attached to each export (the live
+// data plane's telemetry hook). Runs on the reactor thread; must not block.
+// It must outlive the server (a connection still open when the server is
+// destroyed reports its detach then).
 class IoObserver {
  public:
   virtual ~IoObserver() = default;
@@ -43,6 +47,14 @@ class IoObserver {
   // sockets: work an observer deferred from on_io() can be done here, off the
   // path of the replies. Default: nothing.
   virtual void on_turn_end() {}
+  // A connection whose peer process is known (a Unix socket's peer,
+  // SO_PEERCRED: the process that connected) attached to `volume`'s export:
+  // its handshake ended in transmission. on_detach() follows, once, when that
+  // connection is destroyed. TCP connections, and peers outside the server's
+  // pid namespace (pid 0), are not reported. Several connections of one
+  // process report one attach each. Default: nothing.
+  virtual void on_attach(size_t /*volume*/, pid_t /*pid*/) {}
+  virtual void on_detach(size_t /*volume*/, pid_t /*pid*/) {}
 };
 
 // One volume as the server sees it. The engine is not owned and must outlive
