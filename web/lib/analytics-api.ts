@@ -7,6 +7,7 @@ import {
   HostWorkingSet,
   Overview,
   Policy,
+  PolicyEffect,
   RecommendationHistory,
   RecommendationItem,
   RecommendationPage,
@@ -85,6 +86,19 @@ export function getRecommendationHistory(volumeId: string): Promise<Recommendati
 export async function getPolicy(volumeId: string): Promise<Policy | null> {
   try {
     return await getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/policy`, Policy);
+  } catch (err) {
+    if (err instanceof Error && "code" in err && err.code === "not_found") return null;
+    throw err;
+  }
+}
+
+/**
+ * How the volume's latency and CPU moved across its latest applied policy change (GET
+ * /v1/volumes/{id}/policy-effect); null when its agent applied no policy yet (the api's 404).
+ */
+export async function getPolicyEffect(volumeId: string): Promise<PolicyEffect | null> {
+  try {
+    return await getJson(`/v1/volumes/${encodeURIComponent(volumeId)}/policy-effect`, PolicyEffect);
   } catch (err) {
     if (err instanceof Error && "code" in err && err.code === "not_found") return null;
     throw err;

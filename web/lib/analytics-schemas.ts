@@ -5,7 +5,8 @@ import { MissRatioCurve, WorkingSet } from "./api-schemas";
 /**
  * Zod schemas of the analytics responses the portal reads: GET /v1/series, /v1/fleet/overview,
  * /v1/volumes/:id/working-set/history, /v1/recommendations (list, history), /v1/volumes/:id/policy,
- * /v1/benchmarks, /v1/hosts. Units: rates per second, latency in µs, sizes in bytes, ratios 0..1.
+ * /v1/volumes/:id/policy-effect, /v1/benchmarks, /v1/hosts. Units: rates per second, latency and
+ * CPU per I/O in µs, sizes in bytes, CPU in shares of the host's CPUs or cores, ratios 0..1.
  */
 
 const Num = z.number();
@@ -36,6 +37,22 @@ export const SeriesSource = z.object({
 });
 export type SeriesSource = z.infer<typeof SeriesSource>;
 
+/**
+ * Storage-bound CPU beside the I/O of a point (docs/workload.md "Storage-bound CPU";
+ * services/api/src/cpu/cpu-times.ts): shares of all the host's CPUs, the consumer's CPU seconds per
+ * second (the processes attached to the volume's export, or its cgroup) and CPU µs per front-end I/O.
+ */
+export const SeriesCpu = z.object({
+  host_busy: Ratio,
+  host_iowait: Ratio,
+  host_steal: Ratio,
+  host_cpus: Num,
+  consumer_cores: Num.nullable(),
+  consumer_kind: z.enum(["process", "cgroup"]).nullable(),
+  cpu_us_per_io: Num.nullable(),
+});
+export type SeriesCpu = z.infer<typeof SeriesCpu>;
+
 export const SeriesPoint = z.object({
   t: Timestamp,
   windows: Num,
@@ -57,6 +74,8 @@ export const SeriesPoint = z.object({
   write_latency: SeriesLatency.nullable(),
   selection: SeriesLatency.extend({ ops_per_s: Num }).nullable(),
   sizes: z.array(SeriesSize),
+  /** Null when no window of the point carried CPU time (a replay, an import, an agent before 2026-11). */
+  cpu: SeriesCpu.nullable(),
 });
 export type SeriesPoint = z.infer<typeof SeriesPoint>;
 
@@ -246,6 +265,40 @@ export const Policy = z.object({
   in_sync: z.boolean(),
 });
 export type Policy = z.infer<typeof Policy>;
+
+/** One side of a policy change: the volume's 10 s windows with I/O in the span (null figures: not measured). */
+const PolicyEffectSide = z.object({
+  seconds: Num,
+  iops: Num,
+  latency_p50_us: Num.nullable(),
+  latency_p99_us: Num.nullable(),
+  host_busy: Ratio.nullable(),
+  host_iowait: Ratio.nullable(),
+  consumer_cores: Num.nullable(),
+  cpu_us_per_io: Num.nullable(),
+});
+export type PolicyEffectSide = z.infer<typeof PolicyEffectSide>;
+
+/** How the api reads a policy change (services/api/src/cpu/policy-effect.ts; docs/workload.md "Storage-bound CPU"). */
+export const POLICY_EFFECT_VERDICTS = ["work_done", "latency_down", "cpu_per_io_up", "latency_up", "no_change", "insufficient_data"] as const;
+export type PolicyEffectVerdict = (typeof POLICY_EFFECT_VERDICTS)[number];
+
+/**
+ * GET /v1/volumes/:volumeId/policy-effect: the volume's latency and CPU over the time since its
+ * agent applied the latest policy version (at most 600 s) against as long just before it, the
+ * verdict and one sentence with the figures.
+ */
+export const PolicyEffect = z.object({
+  volume_id: z.string(),
+  policy_version: Num,
+  applied_at: Timestamp,
+  span_seconds: Num,
+  before: PolicyEffectSide.nullable(),
+  after: PolicyEffectSide.nullable(),
+  verdict: z.enum(POLICY_EFFECT_VERDICTS),
+  statement: z.string(),
+});
+export type PolicyEffect = z.infer<typeof PolicyEffect>;
 
 /** Where the tenant stands on one scalar figure of a cohort: its band among the cohort's published (noisy) quartiles. */
 const Standing = z.object({

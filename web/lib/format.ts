@@ -73,6 +73,11 @@ export function formatRatio(ratio: number | null | undefined): string {
   return ratio == null ? EMPTY : `${Number(ratio.toPrecision(3))}×`;
 }
 
+/** CPU seconds per second, two decimals: 1.5 -> "1.50 cores" (1 = one core busy all the time). */
+export function formatCores(cores: number | null | undefined): string {
+  return cores == null ? EMPTY : `${cores.toFixed(2)} cores`;
+}
+
 /** The unit a chart's values are in, and how each is written. */
 export type ValueUnit = "iops" | "bytes_per_s" | "us" | "percent" | "bytes" | "ratio";
 

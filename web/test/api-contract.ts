@@ -34,6 +34,7 @@ export type Contract = [
   Accepts<Parsed<typeof Analytics.RecommendationItem>, Dto<'RecommendationItemDto'>>,
   Accepts<Parsed<typeof Analytics.RecommendationHistory>, Dto<'RecommendationHistoryPageDto'>>,
   Accepts<Parsed<typeof Analytics.Policy>, Dto<'PolicyDto'>>,
+  Accepts<Parsed<typeof Analytics.PolicyEffect>, Dto<'PolicyEffectDto'>>,
   Accepts<Parsed<typeof Analytics.Benchmarks>, Dto<'BenchmarksDto'>>,
   Accepts<Parsed<typeof Workload.Workload>, Dto<'WorkloadDto'>>,
   Accepts<Parsed<typeof Agents.AgentPage>, Dto<'AgentPageDto'>>,

@@ -71,7 +71,11 @@ function nearest(times: string[], x: number): number {
   return best;
 }
 
-function withGaps(times: string[], values: (number | null)[], stepSeconds: number): [number, number | null][] {
+/**
+ * [time ms, value] pairs of a line, with a null pair after any point followed by a longer step than
+ * `stepSeconds` (no report there): ECharts breaks the line at it instead of bridging the gap.
+ */
+export function withGaps(times: string[], values: (number | null)[], stepSeconds: number): [number, number | null][] {
   const out: [number, number | null][] = [];
   times.forEach((t, i) => {
     const at = Date.parse(t);

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "@/app/analytics.css";
+import { CpuBesideLatency } from "@/components/analytics/CpuBesideLatency";
 import { CustomBreakdownForm } from "@/components/analytics/CustomBreakdownForm";
 import { LiveRefresh } from "@/components/analytics/LiveRefresh";
 import { PerformanceCharts } from "@/components/analytics/PerformanceCharts";
@@ -11,7 +12,7 @@ import { BlockSizeChart } from "@/components/charts/BlockSizeChart";
 import { NoTierNote } from "@/components/NoTierNote";
 import { VolumeStats } from "@/components/VolumeStats";
 import { getVolume, getVolumePolicy } from "@/lib/api";
-import { getSeries } from "@/lib/analytics-api";
+import { getPolicyEffect, getSeries } from "@/lib/analytics-api";
 import { PortalError } from "@/lib/errors";
 import { definePage } from "@/lib/page";
 import { many, one } from "@/lib/search-params";
@@ -21,8 +22,9 @@ export const metadata: Metadata = { title: "Volume" };
 
 /**
  * /volumes/[volumeId]: IOPS, throughput and latency over the chosen range with a breakdown
- * (storage type, read/write, block size, custom), then the working set and hit ratio tiles,
- * the block-size distribution, the miss ratio curve, the recommendation, and the desired cache
+ * (storage type, read/write, block size, custom), the VM-observed latency beside the host's CPU
+ * with how the latest applied policy change moved both (docs/workload.md "Storage-bound CPU"),
+ * then the working set and hit ratio tiles, the block-size distribution, the miss ratio curve, the recommendation, and the desired cache
  * policy beside what the agent applied. A volume imported from vscsiStats output has no tier: one
  * note replaces the tier's tiles and panels.
  */
@@ -34,9 +36,10 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
   if (!BREAKDOWNS.includes(breakdown)) throw new PortalError("bad_request", `breakdown must be one of ${BREAKDOWNS.join(", ")}.`);
   const direction = one(query.direction) ?? "";
   const bins = many(query.bin);
-  const [volume, policy, series] = await Promise.all([
+  const [volume, policy, effect, series] = await Promise.all([
     getVolume(volumeId),
     getVolumePolicy(volumeId),
+    getPolicyEffect(volumeId),
     getSeries("volume", volumeId, range, {
       sizes: breakdown === "size" || breakdown === "custom",
       ...(breakdown === "custom" ? { direction: direction || undefined, sizeBins: bins } : {}),
@@ -59,6 +62,7 @@ export default definePage<{ volumeId: string }>({ permission: "volumes.read" }, 
         {range.live && <LiveRefresh />}
         <PerformanceCharts series={series} breakdown={breakdown} subject={`volume ${name}`} />
       </section>
+      <CpuBesideLatency series={series} effect={effect} subject={`volume ${name}`} />
       <VolumeStats volume={volume} />
       {imported && <NoTierNote />}
       <section className="panel" aria-labelledby="block-sizes">
