@@ -626,6 +626,28 @@ TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked
   EXPECT_EQ(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id());
 }
 
+TEST(VolumeExporterTest, APartialReferenceBatchLeavesOnceItIsOldEnough) {
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9"}, hasher, sampler,
+                          nullptr);
+  VolumeExporter::Volume& quiet = exporter.add_volume("quiet");
+  VolumeExporter::Volume& idle = exporter.add_volume("idle");
+  trace::IoRecord io;
+  io.length_bytes = 4096;
+  io.volume = "quiet";
+  quiet.batcher->add(io, 1'000'000);
+  EXPECT_EQ(quiet.batcher->open_since_us(), 1'000'000);
+  EXPECT_EQ(idle.batcher->open_since_us(), std::nullopt);
+  exporter.flush_references_older_than(60'999'999, 60'000'000);
+  EXPECT_EQ(exporter.reference_batches(), 0u) << "a batch younger than the age waits to fill";
+  exporter.flush_references_older_than(61'000'000, 60'000'000);
+  EXPECT_EQ(exporter.reference_batches(), 1u) << "the quiet volume's batch, the idle one has none";
+  EXPECT_EQ(quiet.batcher->open_since_us(), std::nullopt);
+  exporter.flush_references_older_than(200'000'000, 60'000'000);
+  EXPECT_EQ(exporter.reference_batches(), 1u) << "nothing new: no empty batch";
+}
+
 TEST(VolumeExporterTest, WithoutASenderItCountsAndNothingLeaves) {
   const sampling::KeyedHasher hasher{sampling::TenantKey{}};
   const sampling::ShardsSampler sampler{hasher, 1.0};

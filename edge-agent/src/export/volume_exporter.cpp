@@ -1,5 +1,6 @@
 #include "export/volume_exporter.hpp"
 
+#include <optional>
 #include <utility>
 
 #include "export/batches.hpp"
@@ -67,6 +68,13 @@ void VolumeExporter::end_interval(const IntervalWindow& window) {
 
 void VolumeExporter::flush_references() {
   for (auto& v : volumes_) v->batcher->flush();
+}
+
+void VolumeExporter::flush_references_older_than(int64_t now_us, int64_t max_age_us) {
+  for (auto& v : volumes_) {
+    const std::optional<int64_t> since = v->batcher->open_since_us();
+    if (since && now_us - *since >= max_age_us) v->batcher->flush();
+  }
 }
 
 }  // namespace tierwise::exporter

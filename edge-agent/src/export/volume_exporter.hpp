@@ -80,6 +80,10 @@ class VolumeExporter {
   void end_interval(const IntervalWindow& window);
   // Lifecycle step 5.
   void flush_references();
+  // Hands the sender each volume's partial reference batch whose first I/O is
+  // at least `max_age_us` before `now_us` (microseconds, the batchers' clock),
+  // so that a quiet volume's references do not wait for a full batch.
+  void flush_references_older_than(int64_t now_us, int64_t max_age_us);
 
   // Metric requests and reference batches made so far (handed to the sender
   // when there is one).

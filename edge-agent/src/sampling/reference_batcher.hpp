@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,12 @@ class ReferenceBatcher {
   // Emits the pending references and considered count, if any, as a (shorter)
   // batch; it may hold no reference (the tail of the stream after the last one).
   void flush();
+
+  // The time (add()'s time_us) of the open batch's first I/O; std::nullopt
+  // when no batch is open.
+  std::optional<int64_t> open_since_us() const {
+    return open_ ? std::optional<int64_t>(base_time_us_) : std::nullopt;
+  }
 
   // Batches emitted so far; also the sequence number of the next batch.
   uint64_t batches() const { return sequence_; }

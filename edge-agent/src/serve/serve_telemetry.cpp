@@ -127,6 +127,7 @@ std::vector<IntervalLine> LiveTelemetry::close_interval(int64_t now_unix_us) {
     lines.push_back(line);
   }
   exporter_.end_interval(window);  // resets the closed volumes' collectors
+  exporter_.flush_references_older_than(now_unix_us, kMaxReferenceAgeUs);
   return lines;
 }
 

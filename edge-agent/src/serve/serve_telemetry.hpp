@@ -63,7 +63,10 @@ struct IntervalLine {
  *    has the exporter encode the OTLP metrics of the wall-clock window
  *    (previous close, now] and queue them; returns one line per such volume. An I/O counts in the
  *    interval in which it completed, in the vscsiStats families in the one in
- *    which it was issued; the cache counters are taken at the close.
+ *    which it was issued; the cache counters are taken at the close. Last,
+ *    each volume's partial reference batch that is kMaxReferenceAgeUs old
+ *    goes to the sender, so a quiet volume's working set does not wait for a
+ *    full batch (or for the agent to stop).
  * 4. finish(): closes the last interval and flushes partial reference batches.
  */
 class LiveTelemetry final : public frontend::nbd::IoObserver {
@@ -88,6 +91,9 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
   // Completed I/Os logged before they are recorded (a reactor turn at queue
   // depth 32 on a few connections completes a few dozen).
   static constexpr size_t kLogCapacity = 256;
+  // Oldest a partial reference batch gets before close_interval() sends it,
+  // microseconds (proto/METRICS.md: a batch is sent full or a minute old).
+  static constexpr int64_t kMaxReferenceAgeUs = 60'000'000;
 
   void on_io(size_t volume, uint64_t offset, const cache::IoOutcome& outcome) override;
   void on_issue(size_t volume, const frontend::nbd::IssuedIo& io) override;
