@@ -8,7 +8,7 @@
  * volume whose I/Os start 3584 bytes into their block (a partition at sector 63); a volume imported
  * from vscsiStats output is badged in the list and its header, says once that it has no tier and
  * draws its imported latency; "Download fio job" saves the api's job file, paced or not. Saves
- * test-results/workload.png.
+ * test-results/workload.png and, of the imported volume, workload-imported.png.
  */
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
@@ -26,6 +26,7 @@ import { EXTRA_BLOCK_SHARE, MISALIGNED_BYTES_SHARE, seedImportedVolume, seedWork
 
 const env = testEnv();
 const SCREENSHOT = join(WEB_DIR, "test-results", "workload.png");
+const IMPORTED_SCREENSHOT = join(WEB_DIR, "test-results", "workload-imported.png");
 const owner = { email: freshEmail("workload-owner"), password: "correct horse battery staple", name: "Vic Scsi", organization: "Workload Test Storage" };
 
 interface Histogram {
@@ -233,6 +234,7 @@ describe("the workload view in headless Chromium", { timeout: 300_000 }, () => {
     assert.equal((await drawn(page, "histogram-latency_us")).series, `Reads and writes:${sum(body.latency_us.all)}`);
     await page.getByRole("heading", { name: "Latency, imported from vscsiStats" }).waitFor();
     assert.equal(await page.getByTestId("alignment-empty").textContent(), "vscsiStats output has no alignment counts.");
+    await page.screenshot({ path: IMPORTED_SCREENSHOT, fullPage: true });
   });
 
   test("Download fio job saves the api's job file for the page's range, paced by default or unpaced", async () => {

@@ -27,7 +27,8 @@ const FIGURES: [string, (side: PolicyEffectSide) => string][] = [
 /**
  * How the volume's latency and CPU moved across its latest applied policy change (GET
  * /v1/volumes/{id}/policy-effect): the api's verdict as a badge, its sentence, and the figures of
- * the span before and after; a short note when no policy was applied yet. The api's strings are
+ * the span before and after (no table while neither side has one); a short note when no policy
+ * was applied yet. The api's strings are
  * drawn as text.
  */
 export function PolicyEffectReading({ effect }: { effect: PolicyEffect | null }) {
@@ -54,31 +55,33 @@ export function PolicyEffectReading({ effect }: { effect: PolicyEffect | null })
       <p className="explanation" data-testid="policy-effect-statement">
         {effect.statement}
       </p>
-      <div className="table-scroll">
-        <table className="table compact" data-testid="policy-effect-table">
-          <caption className="visually-hidden">Before and after policy version {effect.policy_version}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Figure</th>
-              <th scope="col" className="num">
-                Before
-              </th>
-              <th scope="col" className="num">
-                After
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {FIGURES.map(([name, figure]) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                <td className="num">{side(effect.before, figure)}</td>
-                <td className="num">{side(effect.after, figure)}</td>
+      {(effect.before || effect.after) && (
+        <div className="table-scroll">
+          <table className="table compact" data-testid="policy-effect-table">
+            <caption className="visually-hidden">Before and after policy version {effect.policy_version}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Figure</th>
+                <th scope="col" className="num">
+                  Before
+                </th>
+                <th scope="col" className="num">
+                  After
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {FIGURES.map(([name, figure]) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td className="num">{side(effect.before, figure)}</td>
+                  <td className="num">{side(effect.after, figure)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </div>
   );
 }
