@@ -280,8 +280,9 @@ describe('tenancy wall (every route of the OpenAPI document and credential, real
       intervals: [{ start: new Date(Date.now() - 3_600_000).toISOString(), readOps, writeOps: 7, hits: 3, misses: 1 }],
     });
     await owner.query(
-      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source, updated_by_kind, updated_by_id)
-       VALUES ($1, $2, 1, 'write-through', 4096 * 555, 'nvme', 'lru', 'manual', 'api_key', $3)`,
+      `INSERT INTO volume_policies (tenant_id, volume_id, version, mode, tier_bytes, media, eviction, source, updated_by_kind, updated_by_id,
+                                    applied_version, applied_at)
+       VALUES ($1, $2, 1, 'write-through', 4096 * 555, 'nvme', 'lru', 'manual', 'api_key', $3, 1, now() - interval '10 minutes')`,
       [tenant.tenant_id, seeded.volumeId, adminKey.id],
     );
     await owner.query(
