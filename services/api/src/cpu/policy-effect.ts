@@ -1,6 +1,6 @@
 import { addCounts, emptyCounts, quantile, total } from '../series/histogram.js';
 import type { LatencyCells } from '../series/histogram.js';
-import { type CpuCells, CpuSums } from './cpu-times.js';
+import { type CpuCells, CpuSums } from '../series/cpu-times.js';
 import type { PolicyEffectSideDto, PolicyEffectVerdict } from './policy-effect.dto.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CpuSums } from '../cpu/cpu-times.js';
+import { CpuSums } from './cpu-times.js';
 import { addCounts, emptyCounts, quantile, total } from './histogram.js';
 import type { SeriesLatencyDto, SeriesPointDto, SeriesSizeDto, SeriesSourceDto } from './series.dto.js';
 import type { SeriesWindowRow } from './series.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { IoCounters, Queryable } from '@tierwise/common';
-import type { CpuCells } from '../cpu/cpu-times.js';
+import type { CpuCells } from './cpu-times.js';
 import type { LatencyCells, SourceCells } from './histogram.js';
 
 /** One rollup window as read for a series (bigint sums as float8; t = window start, Unix seconds). */
