@@ -40,9 +40,15 @@ struct Frame {
 void encode_frame(FrameType type, uint64_t value, std::span<const std::byte> payload,
                   std::vector<std::byte>* out);
 
+// Decodes the frame at the start of `bytes` with the checks read_frame makes.
+// Returns the bytes it took (> 0), 0 when `bytes` holds only part of a frame,
+// or -EBADMSG (with `error`) for a bad magic, version, reserved field, type,
+// length or checksum.
+long decode_frame(std::span<const std::byte> bytes, Frame* frame, std::string* error);
+
 // Reads one frame from the connected socket `fd` (blocking). Returns 0, -ECONNRESET
-// at end of stream, -EBADMSG (with `error`) for a bad magic, version, type,
-// length or checksum, or -errno from recv(2).
+// at end of stream, -EBADMSG (with `error`) as decode_frame, or -errno from
+// recv(2).
 int read_frame(int fd, Frame* frame, std::string* error);
 
 // Writes all of `bytes` to `fd` (blocking, no SIGPIPE). Returns 0 or -errno.

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "replication/frame.hpp"
+#include "replication/protocol.hpp"
 #include "replication/tcp.hpp"
 
 namespace tierwise::replication {
@@ -82,8 +83,8 @@ void PeerSet::send(uint64_t seq, std::span<const std::byte> record) {
   std::vector<std::byte> frame;
   encode_frame(FrameType::kRecord, seq, record, &frame);
   for (auto& p : peers_) {
+    p->sent.store(std::max(p->sent.load(), seq));  // before the peer can acknowledge it
     enqueue(*p, frame);
-    p->sent.store(seq);
   }
 }
 
@@ -164,11 +165,12 @@ void PeerSet::run_receiver(Peer& p) {
       fail(p, rc == -EBADMSG ? error : std::string("receive: ") + std::strerror(-rc));
       return;
     }
-    if (frame.type != FrameType::kAck) {
-      fail(p, "unexpected frame type from a peer");
+    uint64_t acked = p.acked.load();
+    if (on_peer_frame(frame, p.sent.load(), &acked, &error) != 0) {
+      fail(p, error);
       return;
     }
-    p.acked.store(std::max(p.acked.load(), frame.value));
+    p.acked.store(acked);
     last_progress = now;
     wake();
   }

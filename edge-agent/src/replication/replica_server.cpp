@@ -7,23 +7,14 @@
 #include <cerrno>
 #include <iostream>
 
-#include "cache/writeback/journal_format.hpp"
 #include "replication/frame.hpp"
+#include "replication/protocol.hpp"
 #include "replication/tcp.hpp"
 
 namespace tierwise::replication {
 namespace {
 
 constexpr int kAcceptPollMs = 100;
-namespace wb = cache::writeback;
-
-// True when `record` is a whole journal record (header and data checksums).
-bool record_valid(const std::vector<std::byte>& record, uint64_t seq) {
-  if (record.size() < wb::kSectorBytes) return false;
-  const auto h = wb::decode_record_header(std::span<const std::byte, wb::kSectorBytes>(
-      record.data(), wb::kSectorBytes));
-  return h && h->seq == seq && wb::record_data_intact(*h, record);
-}
 
 }  // namespace
 
@@ -74,8 +65,7 @@ void ReplicaServer::accept_loop() {
 void ReplicaServer::serve(int fd) {
   Frame frame;
   std::string error;
-  uint64_t volume = 0;
-  bool greeted = false;
+  PeerSession session;
   std::vector<std::byte> ack;
   for (;;) {
     const int rc = read_frame(fd, &frame, &error);
@@ -83,28 +73,24 @@ void ReplicaServer::serve(int fd) {
       if (rc == -EBADMSG) std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
       break;
     }
-    if (frame.type == FrameType::kHello) {
-      volume = frame.value;
-      greeted = true;
-      continue;
+    const PeerStep step = on_owner_frame(session, frame, &error);
+    if (step == PeerStep::kClose) {
+      std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
+      break;
     }
-    if (!greeted) break;
-    if (frame.type == FrameType::kTrim) {
+    if (step == PeerStep::kGreet) continue;
+    if (step == PeerStep::kTrim) {
       std::lock_guard lock(mu_);
-      auto& held = records_[volume];
+      auto& held = records_[session.volume];
       for (auto it = held.begin(); it != held.end() && it->first <= frame.value;) {
         held_bytes_ -= it->second.size();
         it = held.erase(it);
       }
       continue;
     }
-    if (frame.type != FrameType::kRecord || !record_valid(frame.payload, frame.value)) {
-      std::cerr << "tierwise-agent peer: closing a connection: invalid record " << frame.value << '\n';
-      break;
-    }
     {
       std::lock_guard lock(mu_);
-      auto& slot = records_[volume][frame.value];
+      auto& slot = records_[session.volume][frame.value];
       held_bytes_ += frame.payload.size() - slot.size();
       slot = std::move(frame.payload);
     }

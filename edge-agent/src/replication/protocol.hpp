@@ -1,0 +1,46 @@
+// The replication protocol's rules (frame.hpp "Conversation"), apart from the
+// sockets: what the peer does with each frame an owner sends, and what the
+// owner accepts from a peer. ReplicaServer and PeerSet apply them; the
+// replication fuzzer (fuzz/replication_fuzzer.cpp) checks them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "replication/frame.hpp"
+
+namespace tierwise::replication {
+
+// One owner connection as the peer sees it.
+struct PeerSession {
+  uint64_t volume = 0;  // named by HELLO
+  bool greeted = false;
+};
+
+// What the peer does with a frame from the owner.
+enum class PeerStep {
+  kGreet,  // HELLO: the session's volume is set
+  kStore,  // RECORD whose payload is a whole journal record of that sequence: store it, then ACK
+  kTrim,   // TRIM(W): drop the volume's records with seq <= W
+  kClose,  // anything else: close the connection (`error` says why)
+};
+
+// Applies `frame` to `session`. A connection opens with exactly one HELLO; a
+// RECORD's payload must be a journal record (header and data checksums, both
+// CRC-32C: cache/writeback/journal_format.hpp) whose sequence is the frame's;
+// an owner never sends ACK.
+PeerStep on_owner_frame(PeerSession& session, const Frame& frame, std::string* error);
+
+// True when `record` is a whole journal record of sequence `seq`.
+bool record_valid(std::span<const std::byte> record, uint64_t seq);
+
+// The owner's check of a frame from a peer: an ACK of at most `sent` (the
+// highest RECORD sequence sent to it). Returns 0 and sets `*acked` to the
+// highest acknowledged sequence (acknowledgements only move forward), or
+// -EBADMSG with `error` for another frame type or an ACK of a record never
+// sent: a peer that acknowledged what it cannot hold must not count as a
+// replica.
+int on_peer_frame(const Frame& frame, uint64_t sent, uint64_t* acked, std::string* error);
+
+}  // namespace tierwise::replication

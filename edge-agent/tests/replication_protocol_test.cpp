@@ -1,0 +1,103 @@
+// The replication protocol apart from the sockets (replication/frame.hpp,
+// protocol.hpp): the frame decoder's checks, the peer's rules for an owner's
+// frames and the owner's for a peer's acknowledgements.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "cache/writeback/journal_format.hpp"
+#include "replication/frame.hpp"
+#include "replication/protocol.hpp"
+
+namespace tierwise::replication {
+namespace {
+
+namespace wb = cache::writeback;
+
+// A whole journal record of `seq`: one 512-byte sector of data at block 7.
+std::vector<std::byte> record(uint64_t seq) {
+  std::vector<std::byte> data(wb::kSectorBytes, std::byte{0x5a});
+  std::vector<std::byte> entry(wb::kSectorBytes + data.size());
+  wb::RecordHeader h;
+  h.seq = seq;
+  h.block = 7;
+  h.volume_id = 42;
+  wb::encode_record(h, data, entry);
+  return entry;
+}
+
+Frame frame(FrameType type, uint64_t value, std::vector<std::byte> payload = {}) {
+  return Frame{type, value, std::move(payload)};
+}
+
+TEST(ReplicationFrame, DecodesWhatItEncodesAndWaitsForTheRest) {
+  std::vector<std::byte> bytes;
+  encode_frame(FrameType::kRecord, 9, record(9), &bytes);
+  encode_frame(FrameType::kTrim, 8, {}, &bytes);
+  Frame f;
+  std::string error;
+  const long first = decode_frame(bytes, &f, &error);
+  ASSERT_EQ(first, static_cast<long>(kFrameHeaderBytes + wb::kSectorBytes * 2));
+  EXPECT_EQ(f.type, FrameType::kRecord);
+  EXPECT_EQ(f.value, 9u);
+  EXPECT_EQ(f.payload, record(9));
+  const std::span<const std::byte> rest = std::span<const std::byte>(bytes).subspan(static_cast<size_t>(first));
+  EXPECT_EQ(decode_frame(rest.first(kFrameHeaderBytes - 1), &f, &error), 0) << "half a header: wait";
+  EXPECT_EQ(decode_frame(std::span<const std::byte>(bytes).first(100), &f, &error), 0) << "half a payload: wait";
+  ASSERT_EQ(decode_frame(rest, &f, &error), static_cast<long>(kFrameHeaderBytes));
+  EXPECT_EQ(f.type, FrameType::kTrim);
+}
+
+TEST(ReplicationFrame, RefusesAWrongChecksumReservedFieldTypeOrLength) {
+  std::vector<std::byte> good;
+  encode_frame(FrameType::kAck, 3, {}, &good);
+  const auto refused = [&](size_t at, std::byte value, const std::string& why) {
+    std::vector<std::byte> bad = good;
+    bad[at] = value;
+    Frame f;
+    std::string error;
+    EXPECT_EQ(decode_frame(bad, &f, &error), -EBADMSG) << why;
+    EXPECT_FALSE(error.empty()) << why;
+  };
+  refused(12, std::byte{4}, "the value changed under its checksum");
+  refused(6, std::byte{1}, "a reserved byte set");
+  refused(4, std::byte{9}, "an unknown type");
+  refused(11, std::byte{0x7f}, "a payload longer than kMaxPayload");
+}
+
+TEST(ReplicationProtocol, ThePeerTakesOneHelloThenRecordsOfTheirOwnSequenceAndTrims) {
+  PeerSession s;
+  std::string error;
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 1, record(1)), &error), PeerStep::kClose) << "before HELLO";
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42), &error), PeerStep::kGreet);
+  EXPECT_EQ(s.volume, 42u);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 1, record(1)), &error), PeerStep::kStore);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kTrim, 1), &error), PeerStep::kTrim);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 2, record(3)), &error), PeerStep::kClose)
+      << "a record of another sequence than its frame's";
+  std::vector<std::byte> torn = record(2);
+  torn.back() ^= std::byte{1};
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 2, torn), &error), PeerStep::kClose) << "data checksum";
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 43), &error), PeerStep::kClose) << "a second HELLO";
+  EXPECT_EQ(s.volume, 42u);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kAck, 1), &error), PeerStep::kClose) << "an owner never acknowledges";
+}
+
+TEST(ReplicationProtocol, TheOwnerRefusesAnAcknowledgementOfARecordNeverSent) {
+  uint64_t acked = 0;
+  std::string error;
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 5), 5, &acked, &error), 0);
+  EXPECT_EQ(acked, 5u);
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 3), 5, &acked, &error), 0);
+  EXPECT_EQ(acked, 5u) << "acknowledgements only move forward";
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 6), 5, &acked, &error), -EBADMSG);
+  EXPECT_NE(error.find("never sent"), std::string::npos) << error;
+  EXPECT_EQ(acked, 5u) << "a refused acknowledgement counts nothing";
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kRecord, 1), 5, &acked, &error), -EBADMSG);
+}
+
+}  // namespace
+}  // namespace tierwise::replication
