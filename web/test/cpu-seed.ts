@@ -3,8 +3,8 @@
  * with two volumes whose last hour of rollups the Flink rollup job would have written
  * (@tierwise/common/testing's synthetic workload, with the 1 min, 1 h and 1 d windows):
  * - `accelerated`: its agent applied policy version 3 (s3-fifo on NVMe) five minutes ago. Before
- *   it, the datastore was slow (every latency two buckets higher), the VMs issued 400 IOPS and
- *   their CPUs waited on I/O; after it, 600 IOPS at the tier's latency and more CPU: the work that
+ *   it, the datastore was slow (latency buckets higher), the VMs issued BEFORE's IOPS and
+ *   their CPUs waited on I/O; after it, AFTER's IOPS at the tier's latency and more CPU: the work that
  *   slow storage held back. metric_rollups.cpu (db/migrations 855) of each 10 s window, in µs: a
  *   host of HOST_CPUS CPUs BEFORE.host_busy / AFTER.host_busy busy (user 70 %, system 30 %) and in
  *   iowait as given, the rest idle; its consumer process BEFORE / AFTER.consumer_cores cores

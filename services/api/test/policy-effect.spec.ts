@@ -57,7 +57,7 @@ describe('a policy change read as storage-bound CPU (real PostgreSQL)', () => {
     [tenant, other] = [await tenants.create('policy-effect'), await tenants.create('policy-effect-other')];
     const hostId = hexId();
     for (const volumeId of [faster, costlier, unapplied]) await insertVolume(tenants.owner, tenant.tenant_id, { volumeId, hostId });
-    // The tier takes the reads off slow storage: 4x the I/O at a tenth of the latency, 4x the CPU.
+    // The tier takes the reads off slow storage: more I/O at lower latency, CPU up in proportion.
     await insertSpans(faster, [20_000, SLOW, cpu(0.1, 0.2)], [80_000, FAST, cpu(0.4, 0.8)]);
     // Same I/O, faster, but each I/O costs twice the consumer's CPU.
     await insertSpans(costlier, [20_000, SLOW, cpu(0.1, 0.2)], [20_000, FAST, cpu(0.2, 0.4)]);

@@ -101,7 +101,7 @@ function chartOption(times: string[], lines: Line[], stepSeconds: number): Chart
     xAxis: { type: "time", axisLabel: { hideOverlap: true }, splitLine: { show: false } },
     yAxis: [
       { type: "value", name: "Latency", min: 0, axisLabel: { formatter: (v: number) => formatLatency(v) } },
-      // Shares of the host's CPUs: up to the next 10 % above the highest, never past 100 %.
+      // Shares of the host's CPUs: the highest rounded up to a tenth, never past all of them.
       { type: "value", name: "CPU", min: 0, max: (extent: { max: number }) => Math.min(1, Math.max(0.1, Math.ceil(extent.max * 10) / 10)), splitLine: { show: false }, axisLabel: { formatter: (v: number) => formatPercent(v) } },
     ],
     series: lines.map((l) => ({

@@ -4,9 +4,9 @@ import { type CpuCells, CpuSums } from '../series/cpu-times.js';
 import type { PolicyEffectSideDto, PolicyEffectVerdict } from './policy-effect.dto.js';
 
 /**
- * The thresholds of the before/after reading (docs/workload.md "Storage-bound CPU"): a change of
- * less than 10 % in latency or CPU is noise between two 10-minute spans; CPU per I/O that rose by
- * a quarter or more is the software doing more per I/O, the one CPU rise worth a look.
+ * The thresholds of the before/after reading, chosen and explained in docs/workload.md
+ * "Storage-bound CPU": CHANGED, the relative change in latency or CPU below which two spans read
+ * as the same; CPU_PER_IO_UP, the ratio of CPU per I/O at which a CPU rise is worth a look.
  */
 const CHANGED = 0.1;
 const CPU_PER_IO_UP = 1.25;

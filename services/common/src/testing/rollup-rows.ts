@@ -107,7 +107,7 @@ function spread(ops: number, bucket: number): number[] {
  * reads served by the cache (two buckets faster), the rest by the datastore (one slower); writes
  * go to the datastore (write-through) or, with `writeBack`, to the tier's journal (one bucket
  * faster) and to one peer (WB+1, the write's own bucket). With `cpu`, the CPU time of a 2-CPU host
- * whose busy share follows the I/O (5 % + 1 % per 100 IOPS) and of its consumer process (half
+ * whose busy share follows the I/O (syntheticCpu) and of its consumer process (half
  * of that busy time, 3:1 user to system). Deterministic.
  * @param start first window start, aligned to 10 s.
  */
