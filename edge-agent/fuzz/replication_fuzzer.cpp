@@ -29,8 +29,10 @@ namespace {
 namespace wb = tierwise::cache::writeback;
 using tierwise::replication::decode_frame;
 using tierwise::replication::encode_frame;
+using tierwise::replication::encode_hello;
 using tierwise::replication::Frame;
 using tierwise::replication::FrameType;
+using tierwise::replication::Hello;
 using tierwise::replication::on_owner_frame;
 using tierwise::replication::on_peer_frame;
 using tierwise::replication::PeerSession;
@@ -104,8 +106,16 @@ void conversation(std::span<const std::byte> bytes) {
     std::vector<std::byte> payload;
     uint64_t value = 42;
     switch (op % 4) {
-      case 0:
+      case 0: {
+        Hello hello;
+        hello.epoch = static_cast<uint64_t>(fill);
+        hello.lease_ms = 1000;
+        hello.datastore = "/shared/volume.img";
+        hello.lease_file = "/shared/volume.img.lease";
+        encode_hello(hello, &payload);
+        if (op % 16 == 4) payload.pop_back();  // one HELLO in four is cut short
         break;
+      }
       case 1:
         type = FrameType::kRecord;
         value = ++seq;
@@ -130,6 +140,7 @@ void conversation(std::span<const std::byte> bytes) {
     const bool greeted = session.greeted;
     const PeerStep step = on_owner_frame(session, f, &error);
     if (type == FrameType::kRecord && greeted) check((step == PeerStep::kStore) == (op % 32 != 1));
+    if (type == FrameType::kHello && !greeted) check((step == PeerStep::kGreet) == (op % 16 != 4));
     const uint64_t before = acked;
     if (on_peer_frame(f, seq, &acked, &error) == 0) check(acked <= seq && acked >= before);
   }

@@ -68,12 +68,42 @@ TEST(ReplicationFrame, RefusesAWrongChecksumReservedFieldTypeOrLength) {
   refused(11, std::byte{0x7f}, "a payload longer than kMaxPayload");
 }
 
+std::vector<std::byte> hello_payload(uint64_t epoch) {
+  Hello h;
+  h.epoch = epoch;
+  h.lease_ms = 2000;
+  h.datastore = "/shared/vol.img";
+  h.lease_file = "/shared/vol.img.lease";
+  std::vector<std::byte> out;
+  encode_hello(h, &out);
+  return out;
+}
+
+TEST(ReplicationProtocol, HelloCarriesTheEpochAndWhereTheVolumeLives) {
+  Hello h;
+  ASSERT_TRUE(decode_hello(hello_payload(7), &h));
+  EXPECT_EQ(h.epoch, 7u);
+  EXPECT_EQ(h.lease_ms, 2000u);
+  EXPECT_EQ(h.datastore, "/shared/vol.img");
+  EXPECT_EQ(h.lease_file, "/shared/vol.img.lease");
+  std::vector<std::byte> p = hello_payload(7);
+  p.push_back(std::byte{0});
+  EXPECT_FALSE(decode_hello(p, &h)) << "trailing bytes";
+  p.resize(p.size() - 2);
+  EXPECT_FALSE(decode_hello(p, &h)) << "cut short";
+  PeerSession s;
+  std::string error;
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42), &error), PeerStep::kClose) << "HELLO without a Hello";
+  EXPECT_FALSE(s.greeted);
+}
+
 TEST(ReplicationProtocol, ThePeerTakesOneHelloThenRecordsOfTheirOwnSequenceAndTrims) {
   PeerSession s;
   std::string error;
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 1, record(1)), &error), PeerStep::kClose) << "before HELLO";
-  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42), &error), PeerStep::kGreet);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42, hello_payload(3)), &error), PeerStep::kGreet);
   EXPECT_EQ(s.volume, 42u);
+  EXPECT_EQ(s.hello.epoch, 3u);
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 1, record(1)), &error), PeerStep::kStore);
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kTrim, 1), &error), PeerStep::kTrim);
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 2, record(3)), &error), PeerStep::kClose)
@@ -81,7 +111,7 @@ TEST(ReplicationProtocol, ThePeerTakesOneHelloThenRecordsOfTheirOwnSequenceAndTr
   std::vector<std::byte> torn = record(2);
   torn.back() ^= std::byte{1};
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kRecord, 2, torn), &error), PeerStep::kClose) << "data checksum";
-  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 43), &error), PeerStep::kClose) << "a second HELLO";
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 43, hello_payload(3)), &error), PeerStep::kClose) << "a second HELLO";
   EXPECT_EQ(s.volume, 42u);
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kAck, 1), &error), PeerStep::kClose) << "an owner never acknowledges";
 }

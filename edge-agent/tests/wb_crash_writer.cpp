@@ -93,7 +93,7 @@ int open_volume(const Options& o, Volume* v) {
   if (!o.events.empty()) v->events = std::fopen(o.events.c_str(), "a");
   std::string error;
   if (!o.peers.empty() &&
-      tierwise::replication::PeerSet::connect(o.peers, 42, std::chrono::milliseconds(500),
+      tierwise::replication::PeerSet::connect(o.peers, 42, {}, std::chrono::milliseconds(500),
                                               &v->peers, &error) != 0) {
     std::cerr << "wb_crash_writer: " << error << '\n';
     return 2;

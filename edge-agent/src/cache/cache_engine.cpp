@@ -47,6 +47,7 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
     return -EINVAL;
   }
   if (wb_ && direction == Direction::kWrite && !journal_fits(offset, length)) return -EINVAL;
+  if (fenced()) return -EIO;
   Request* r = requests_.acquire();
   r->engine = this;
   r->direction = direction;

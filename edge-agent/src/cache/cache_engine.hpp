@@ -19,6 +19,7 @@
 #include "blockdev/request_pool.hpp"
 #include "cache/writeback/journal_format.hpp"
 #include "cache/writeback/journal_recovery.hpp"
+#include "cache/writeback/ownership.hpp"
 #include "cache/writeback/replica_sink.hpp"
 #include "cache/writeback/token_bucket.hpp"
 #include "cache/eviction/eviction_policy.hpp"
@@ -112,6 +113,9 @@ struct WriteBackOptions {
   uint64_t destage_rate_bytes_per_s = 0;  // destager rate limit; 0: unlimited
   // n peers (WB+n) or nullptr (WB+0). Not owned; outlives the engine.
   writeback::ReplicaSink* replicas = nullptr;
+  // The volume's ownership lease (WB+n: fencing after an owner loss,
+  // writeback/ownership.hpp) or nullptr. Not owned; outlives the engine.
+  writeback::Ownership* ownership = nullptr;
   EvictionOptions eviction;  // the tier's eviction policy and staging slots
   // Runs device completions while open_write_back recovers (UringQueue::poll(true)).
   writeback::PollDevices poll;
@@ -215,10 +219,10 @@ class CacheEngine {
   CacheEngine(const CacheEngine&) = delete;
   CacheEngine& operator=(const CacheEngine&) = delete;
 
-  // Starts one front-end I/O. Returns 0 (accepted: `cb` will run once) or -EINVAL
+  // Starts one front-end I/O. Returns 0 (accepted: `cb` will run once), -EINVAL
   // (empty, unaligned or overflowing range, or unaligned buffer; with write-back,
-  // a write covering more than half the journal's entries in 4 KiB blocks;
-  // `cb` never runs).
+  // a write covering more than half the journal's entries in 4 KiB blocks) or
+  // -EIO once fenced(); `cb` then never runs.
   int submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
              FrontendCompletion cb, void* cb_arg);
   // Passes a flush to the datastore: write-through writes become durable
@@ -243,6 +247,10 @@ class CacheEngine {
   // destager, the watermark. Call it from the polling loop after every poll
   // (and at least every millisecond while mode() is write-back). Cheap when idle.
   void tick();
+  // True once the ownership lease (WriteBackOptions::ownership) was lost: another
+  // epoch owns the volume, so this engine serves no I/O and writes nothing more
+  // to the datastore (docs/write-back.md "Owner loss").
+  bool fenced() const;
   // True while write-back has anything to do (waiting writes, a backlog).
   bool busy() const;
 
@@ -365,6 +373,8 @@ class CacheEngine {
   void advance_watermark();
   void release_waiters();
   void check_peers();
+  // True (and reported once) when the ownership lease was lost (fenced).
+  bool check_ownership();
   void event(std::string_view text);
   // Fewest slots the tier may be resized to: twice the journal's entries in
   // write-back (open_write_back's rule), else 1.

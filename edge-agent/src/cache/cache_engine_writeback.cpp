@@ -42,6 +42,8 @@ struct CacheEngine::WriteBack {
   std::vector<Request*> flushing;        // covered by the tier flush in flight
   bool commit_in_flight = false;
   bool peers_failed = false;
+  bool fenced = false;           // the lease was lost: no I/O, nothing more to the datastore
+  uint64_t epoch = 0;            // ownership generation (writeback/ownership.hpp)
   bool drain_reported = true;
   writeback::TokenBucket bucket;
   uint32_t destages_in_flight = 0;
@@ -93,7 +95,8 @@ int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::Blo
     return rc;
   }
   if (const int rc = writeback::recover_journal(tier, datastore, options.journal_entries,
-                                                options.volume_id, options.poll, report, error);
+                                                options.volume_id, options.ownership, options.poll,
+                                                report, error);
       rc != 0) {
     if (error->empty()) *error = std::string("journal recovery: ") + std::strerror(-rc);
     return rc;
@@ -104,6 +107,8 @@ int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::Blo
   w.next_seq = report->next_seq;
   w.watermark = w.durable_through = report->next_seq - 1;
   w.generation = report->generation;
+  w.epoch = report->epoch;
+  if (options.replicas) options.replicas->start(report->epoch);
   engine->slot_base_ = layout.slot_base;
   engine->counters_.destage_rate_limit_bytes_per_s = options.destage_rate_bytes_per_s;
   engine->counters_.write_back = true;
@@ -446,7 +451,7 @@ void CacheEngine::finish_journal(Request* r) {
 uint64_t CacheEngine::min_slots() const { return wb_ ? 2ULL * wb_->layout.entry_count : 1; }
 
 void CacheEngine::tick() {
-  if (!wb_) return;
+  if (!wb_ || check_ownership()) return;
   check_peers();
   release_waiters();
   start_destages();
@@ -461,6 +466,20 @@ void CacheEngine::report_drained() {
     w.drain_reported = true;
     event("write-through: the backlog is destaged");
   }
+}
+
+bool CacheEngine::fenced() const { return wb_ && wb_->fenced; }
+
+bool CacheEngine::check_ownership() {
+  WriteBack& w = *wb_;
+  std::string why;
+  if (w.fenced) return true;
+  if (!w.options.ownership || !w.options.ownership->lost(&why)) return false;
+  w.fenced = true;
+  event("fenced (" + why + "): epoch " + std::to_string(w.epoch) +
+        " refuses every I/O and writes nothing more to the datastore; restart the agent to "
+        "recover the volume");
+  return true;
 }
 
 void CacheEngine::check_peers() {
@@ -603,6 +622,7 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
       break;
     case 1: {
       writeback::Superblock sb;
+      sb.epoch = w.epoch;
       sb.entry_count = w.layout.entry_count;
       sb.generation = w.generation + 1;
       sb.watermark = w.advance_target;

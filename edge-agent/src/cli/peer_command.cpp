@@ -26,7 +26,9 @@ void run_peer(const PeerOptions& o) {
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);  // the server's threads inherit the mask
   std::unique_ptr<replication::ReplicaServer> server;
-  if (const int rc = replication::ReplicaServer::start(o.listen, &server, std::chrono::microseconds(o.ack_delay_us));
+  const auto on_event = [](const std::string& line) { std::cerr << "tierwise-agent peer: " << line << '\n'; };
+  if (const int rc = replication::ReplicaServer::start(o.listen, &server, std::chrono::microseconds(o.ack_delay_us),
+                                                       on_event);
       rc != 0) {
     std::cerr << "tierwise-agent peer: cannot listen on " << o.listen << ": " << std::strerror(-rc)
               << '\n';
@@ -50,7 +52,8 @@ void register_peer_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "peer",
       "Hold replicas of other agents' write-back journal records (WB+n) until their owners "
-      "destage them; runs until SIGINT or SIGTERM.");
+      "destage them, and destage them to the shared datastore when an owner is gone (its lease "
+      "unrenewed for its lease_ms); runs until SIGINT or SIGTERM.");
   command->add_option("--listen", options->listen, "TCP address host:port (port 0: any free port)")
       ->capture_default_str();
   command->add_option("--port-file", options->port_file,

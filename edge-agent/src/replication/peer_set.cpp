@@ -22,11 +22,11 @@ constexpr int kReceivePollMs = 50;
 }  // namespace
 
 int PeerSet::connect(const std::vector<std::string>& addresses, uint64_t volume_id,
-                     std::chrono::milliseconds ack_timeout, std::unique_ptr<PeerSet>* out,
-                     std::string* error) {
+                     const Hello& hello, std::chrono::milliseconds ack_timeout,
+                     std::unique_ptr<PeerSet>* out, std::string* error) {
   const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake < 0) return -errno;
-  std::unique_ptr<PeerSet> set(new PeerSet(ack_timeout, wake));
+  std::unique_ptr<PeerSet> set(new PeerSet(ack_timeout, wake, volume_id, hello));
   for (const std::string& address : addresses) {
     auto peer = std::make_unique<Peer>();
     peer->address = address;
@@ -34,13 +34,6 @@ int PeerSet::connect(const std::vector<std::string>& addresses, uint64_t volume_
     if (peer->fd < 0) {
       *error = "peer " + address + ": " + std::strerror(-peer->fd);
       return peer->fd;
-    }
-    std::vector<std::byte> hello;
-    encode_frame(FrameType::kHello, volume_id, {}, &hello);
-    if (const int rc = write_all(peer->fd, hello); rc != 0) {
-      ::close(peer->fd);
-      *error = "peer " + address + ": " + std::strerror(-rc);
-      return rc;
     }
     set->peers_.push_back(std::move(peer));
   }
@@ -68,6 +61,17 @@ PeerSet::~PeerSet() {
     ::close(p->fd);
   }
   ::close(wake_fd_);
+}
+
+void PeerSet::start(uint64_t epoch) {
+  hello_.epoch = epoch;
+  std::vector<std::byte> payload;
+  encode_hello(hello_, &payload);
+  for (auto& p : peers_) {
+    std::vector<std::byte> frame;
+    encode_frame(FrameType::kHello, volume_id_, payload, &frame);
+    enqueue(*p, std::move(frame));
+  }
 }
 
 void PeerSet::enqueue(Peer& p, std::vector<std::byte> frame) {

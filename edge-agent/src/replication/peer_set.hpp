@@ -14,16 +14,19 @@
 #include <vector>
 
 #include "cache/writeback/replica_sink.hpp"
+#include "replication/protocol.hpp"
 
 namespace tierwise::replication {
 
 /*
  * Lifecycle of a PeerSet
  *
- * 1. connect(): one connection per address ("host:port"), each greeted with
- *    HELLO(volume_id). Fails (-errno, `error` set) when any peer is unreachable:
- *    a volume does not start write-back with fewer than n peers.
- * 2. The engine calls send()/trim() from its thread; per peer, a sender thread
+ * 1. connect(): one connection per address ("host:port"). Fails (-errno,
+ *    `error` set) when any peer is unreachable: a volume does not start
+ *    write-back with fewer than n peers.
+ * 2. The engine calls start(epoch) after its recovery, which greets every peer
+ *    with HELLO(volume_id, `hello` with that epoch), then send()/trim() from
+ *    its thread; per peer, a sender thread
  *    writes the frames in order and a receiver thread reads ACKs.
  * 3. A peer fails when its connection breaks, a frame is bad, or records stay
  *    unacknowledged longer than `ack_timeout`. The set is then failed for good
@@ -32,14 +35,16 @@ namespace tierwise::replication {
  */
 class PeerSet final : public cache::writeback::ReplicaSink {
  public:
+  // `hello`: where the volume lives (its epoch is set by start()).
   static int connect(const std::vector<std::string>& addresses, uint64_t volume_id,
-                     std::chrono::milliseconds ack_timeout, std::unique_ptr<PeerSet>* out,
-                     std::string* error);
+                     const Hello& hello, std::chrono::milliseconds ack_timeout,
+                     std::unique_ptr<PeerSet>* out, std::string* error);
   ~PeerSet() override;
   PeerSet(const PeerSet&) = delete;
   PeerSet& operator=(const PeerSet&) = delete;
 
   size_t peer_count() const override { return peers_.size(); }
+  void start(uint64_t epoch) override;
   void send(uint64_t seq, std::span<const std::byte> record) override;
   uint64_t acked_through() const override;
   void trim(uint64_t watermark) override;
@@ -60,8 +65,8 @@ class PeerSet final : public cache::writeback::ReplicaSink {
     std::thread sender, receiver;
   };
 
-  PeerSet(std::chrono::milliseconds ack_timeout, int wake_fd)
-      : ack_timeout_(ack_timeout), wake_fd_(wake_fd) {}
+  PeerSet(std::chrono::milliseconds ack_timeout, int wake_fd, uint64_t volume_id, Hello hello)
+      : ack_timeout_(ack_timeout), wake_fd_(wake_fd), volume_id_(volume_id), hello_(std::move(hello)) {}
   void enqueue(Peer& p, std::vector<std::byte> frame);
   void run_sender(Peer& p);
   void run_receiver(Peer& p);
@@ -70,6 +75,8 @@ class PeerSet final : public cache::writeback::ReplicaSink {
 
   std::chrono::milliseconds ack_timeout_;
   int wake_fd_;
+  uint64_t volume_id_;
+  Hello hello_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::atomic<bool> failed_{false};
   mutable std::mutex failure_mu_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include "cache/writeback/journal_format.hpp"
 
@@ -14,10 +15,59 @@ bool record_valid(std::span<const std::byte> record, uint64_t seq) {
   return h && h->seq == seq && wb::record_data_intact(*h, record);
 }
 
+namespace {
+
+template <typename T>
+void put(std::vector<std::byte>* out, T value) {
+  const auto* p = reinterpret_cast<const std::byte*>(&value);
+  out->insert(out->end(), p, p + sizeof value);
+}
+
+template <typename T>
+bool take(std::span<const std::byte>* in, T* value) {
+  if (in->size() < sizeof *value) return false;
+  std::memcpy(value, in->data(), sizeof *value);
+  *in = in->subspan(sizeof *value);
+  return true;
+}
+
+void put_string(std::vector<std::byte>* out, const std::string& s) {
+  put<uint16_t>(out, static_cast<uint16_t>(s.size()));
+  const auto* p = reinterpret_cast<const std::byte*>(s.data());
+  out->insert(out->end(), p, p + s.size());
+}
+
+bool take_string(std::span<const std::byte>* in, std::string* s) {
+  uint16_t n = 0;
+  if (!take(in, &n) || n > kMaxHelloPath || in->size() < n) return false;
+  s->assign(reinterpret_cast<const char*>(in->data()), n);
+  *in = in->subspan(n);
+  return true;
+}
+
+}  // namespace
+
+void encode_hello(const Hello& hello, std::vector<std::byte>* out) {
+  put<uint64_t>(out, hello.epoch);
+  put<uint32_t>(out, hello.lease_ms);
+  put_string(out, hello.datastore.substr(0, kMaxHelloPath));
+  put_string(out, hello.lease_file.substr(0, kMaxHelloPath));
+}
+
+bool decode_hello(std::span<const std::byte> payload, Hello* hello) {
+  return take(&payload, &hello->epoch) && take(&payload, &hello->lease_ms) &&
+         take_string(&payload, &hello->datastore) && take_string(&payload, &hello->lease_file) &&
+         payload.empty();
+}
+
 PeerStep on_owner_frame(PeerSession& session, const Frame& frame, std::string* error) {
   if (frame.type == FrameType::kHello) {
     if (session.greeted) {
       *error = "a second HELLO on one connection";
+      return PeerStep::kClose;
+    }
+    if (!decode_hello(frame.payload, &session.hello)) {
+      *error = "a HELLO whose payload is not a Hello";
       return PeerStep::kClose;
     }
     session.volume = frame.value;

@@ -12,15 +12,34 @@
 
 namespace tierwise::replication {
 
+// HELLO's payload: the ownership epoch the records belong to and where the
+// volume's data lives, so that a peer can take the volume over when its owner
+// is gone (docs/write-back.md "Owner loss"). Encoding (little-endian):
+//   u64 epoch, u32 lease_ms, u16 n + n bytes datastore path, u16 m + m bytes lease file path
+// Paths are at most kMaxHelloPath bytes; the payload has no other bytes.
+struct Hello {
+  uint64_t epoch = 0;     // 0: no lease (the volume is never taken over)
+  uint32_t lease_ms = 0;  // the owner renews its lease at least this often, milliseconds
+  std::string datastore;  // the shared datastore as the owner opens it
+  std::string lease_file;
+};
+
+inline constexpr size_t kMaxHelloPath = 4096;
+
+void encode_hello(const Hello& hello, std::vector<std::byte>* out);
+// False when `payload` is not exactly one encoded Hello.
+bool decode_hello(std::span<const std::byte> payload, Hello* hello);
+
 // One owner connection as the peer sees it.
 struct PeerSession {
   uint64_t volume = 0;  // named by HELLO
+  Hello hello;
   bool greeted = false;
 };
 
 // What the peer does with a frame from the owner.
 enum class PeerStep {
-  kGreet,  // HELLO: the session's volume is set
+  kGreet,  // HELLO with a valid Hello payload: the session's volume and Hello are set
   kStore,  // RECORD whose payload is a whole journal record of that sequence: store it, then ACK
   kTrim,   // TRIM(W): drop the volume's records with seq <= W
   kClose,  // anything else: close the connection (`error` says why)

@@ -8,22 +8,27 @@
 #include <iostream>
 
 #include "replication/frame.hpp"
-#include "replication/protocol.hpp"
+#include "replication/lease.hpp"
+#include "replication/takeover.hpp"
 #include "replication/tcp.hpp"
 
 namespace tierwise::replication {
 namespace {
 
 constexpr int kAcceptPollMs = 100;
+// How often volumes without an owner connection are looked at (their lease read).
+constexpr auto kWatchInterval = std::chrono::milliseconds(100);
 
 }  // namespace
 
 int ReplicaServer::start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
-                         std::chrono::microseconds ack_delay) {
+                         std::chrono::microseconds ack_delay,
+                         std::function<void(const std::string&)> on_event) {
   const int fd = listen_tcp(address);
   if (fd < 0) return fd;
-  std::unique_ptr<ReplicaServer> server(new ReplicaServer(fd, bound_port(fd), ack_delay));
+  std::unique_ptr<ReplicaServer> server(new ReplicaServer(fd, bound_port(fd), ack_delay, std::move(on_event)));
   server->acceptor_ = std::thread([s = server.get()] { s->accept_loop(); });
+  server->watcher_ = std::thread([s = server.get()] { s->watch_loop(); });
   *out = std::move(server);
   return 0;
 }
@@ -31,6 +36,7 @@ int ReplicaServer::start(const std::string& address, std::unique_ptr<ReplicaServ
 ReplicaServer::~ReplicaServer() {
   stopping_.store(true);
   acceptor_.join();
+  watcher_.join();
   {
     std::lock_guard lock(mu_);
     for (int fd : connections_) ::shutdown(fd, SHUT_RDWR);
@@ -41,8 +47,8 @@ ReplicaServer::~ReplicaServer() {
 
 size_t ReplicaServer::held_records(uint64_t volume_id) const {
   std::lock_guard lock(mu_);
-  const auto it = records_.find(volume_id);
-  return it == records_.end() ? 0 : it->second.size();
+  const auto it = volumes_.find(volume_id);
+  return it == volumes_.end() ? 0 : it->second.records.size();
 }
 
 uint64_t ReplicaServer::held_bytes() const {
@@ -62,10 +68,34 @@ void ReplicaServer::accept_loop() {
   }
 }
 
+void ReplicaServer::drop(Volume& v) {
+  for (const auto& [seq, record] : v.records) held_bytes_ -= record.size();
+  v.records.clear();
+}
+
+bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
+  std::lock_guard lock(mu_);
+  Volume& v = volumes_[session.volume];
+  if (session.hello.epoch < v.hello.epoch) {
+    *error = "fenced: HELLO of epoch " + std::to_string(session.hello.epoch) + " after epoch " +
+             std::to_string(v.hello.epoch) + " of volume " + std::to_string(session.volume);
+    return false;
+  }
+  if (session.hello.epoch > v.hello.epoch) {
+    drop(v);  // an older epoch's records: recovered by the new owner or taken over
+    v.connections = 0;
+  }
+  v.hello = session.hello;
+  ++v.connections;
+  v.watching = false;
+  return true;
+}
+
 void ReplicaServer::serve(int fd) {
   Frame frame;
   std::string error;
   PeerSession session;
+  bool counted = false;
   std::vector<std::byte> ack;
   for (;;) {
     const int rc = read_frame(fd, &frame, &error);
@@ -78,19 +108,29 @@ void ReplicaServer::serve(int fd) {
       std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
       break;
     }
-    if (step == PeerStep::kGreet) continue;
+    if (step == PeerStep::kGreet) {
+      if (!greet(session, &error)) {
+        std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
+        break;
+      }
+      counted = true;
+      continue;
+    }
     if (step == PeerStep::kTrim) {
       std::lock_guard lock(mu_);
-      auto& held = records_[session.volume];
-      for (auto it = held.begin(); it != held.end() && it->first <= frame.value;) {
+      Volume& v = volumes_[session.volume];
+      if (v.hello.epoch != session.hello.epoch) break;  // superseded by a newer owner
+      for (auto it = v.records.begin(); it != v.records.end() && it->first <= frame.value;) {
         held_bytes_ -= it->second.size();
-        it = held.erase(it);
+        it = v.records.erase(it);
       }
       continue;
     }
     {
       std::lock_guard lock(mu_);
-      auto& slot = records_[session.volume][frame.value];
+      Volume& v = volumes_[session.volume];
+      if (v.hello.epoch != session.hello.epoch) break;  // superseded: never acknowledge
+      auto& slot = v.records[frame.value];
       held_bytes_ += frame.payload.size() - slot.size();
       slot = std::move(frame.payload);
     }
@@ -100,8 +140,92 @@ void ReplicaServer::serve(int fd) {
     if (write_all(fd, ack) != 0) break;
   }
   std::lock_guard lock(mu_);
+  if (counted) {
+    Volume& v = volumes_[session.volume];
+    if (v.hello.epoch == session.hello.epoch && --v.connections == 0) {
+      v.watching = false;  // the watcher starts the owner's clock on its next look
+    }
+  }
   ::close(fd);
   std::erase(connections_, fd);
+}
+
+void ReplicaServer::watch_loop() {
+  while (!stopping_.load()) {
+    std::this_thread::sleep_for(kWatchInterval);
+    std::vector<uint64_t> orphans;
+    {
+      std::lock_guard lock(mu_);
+      for (const auto& [id, v] : volumes_) {
+        if (v.connections == 0 && v.hello.epoch > 0 && !v.records.empty()) orphans.push_back(id);
+      }
+    }
+    for (uint64_t id : orphans) watch(id);
+  }
+}
+
+// One look at a volume whose owner is not connected (watch_loop).
+void ReplicaServer::watch(uint64_t volume_id) {
+  Hello hello;
+  {
+    std::lock_guard lock(mu_);
+    hello = volumes_[volume_id].hello;
+  }
+  std::optional<LeaseRecord> lease;
+  std::string error;
+  if (read_lease(hello.lease_file, &lease, &error) != 0 || !lease) return;  // look again later
+  const auto now = std::chrono::steady_clock::now();
+  std::map<uint64_t, std::vector<std::byte>> records;
+  uint64_t renewals = 0;
+  {
+    std::lock_guard lock(mu_);
+    Volume& v = volumes_[volume_id];
+    if (v.connections > 0 || v.hello.epoch != hello.epoch) return;  // the owner is back
+    if (lease->epoch > hello.epoch) {
+      if (on_event_) {
+        on_event_("volume " + std::to_string(volume_id) + ": the lease moved to epoch " +
+                  std::to_string(lease->epoch) + "; dropping " + std::to_string(v.records.size()) +
+                  " records of epoch " + std::to_string(hello.epoch));
+      }
+      drop(v);
+      return;
+    }
+    if (!v.watching || lease->renewals != v.renewals_seen) {
+      v.watching = true;  // the owner's clock starts (again) now
+      v.renewals_seen = lease->renewals;
+      v.quiet_since = now;
+      return;
+    }
+    if (now - v.quiet_since < std::chrono::milliseconds(hello.lease_ms)) return;
+    records = v.records;  // copied: owners may reconnect while the takeover writes
+    renewals = v.renewals_seen;
+  }
+  TakeoverReport report;
+  const std::string holder = "peer port " + std::to_string(port_);
+  const int rc = take_over(volume_id, hello, renewals, records, holder, &report, &error);
+  std::lock_guard lock(mu_);
+  Volume& v = volumes_[volume_id];
+  if (rc == -EBUSY) {
+    v.watching = false;  // renewed meanwhile: the owner lives
+    return;
+  }
+  if (rc != 0 && rc != -ESTALE) {
+    if (on_event_) on_event_("volume " + std::to_string(volume_id) + ": takeover failed: " + error);
+    v.watching = false;
+    return;
+  }
+  if (on_event_) {
+    on_event_(rc == 0 ? "volume " + std::to_string(volume_id) + ": owner of epoch " +
+                            std::to_string(hello.epoch) + " gone for " + std::to_string(hello.lease_ms) +
+                            " ms: took over, destaged " + std::to_string(report.records) + " records (" +
+                            std::to_string(report.bytes) + " bytes) through sequence " +
+                            std::to_string(report.destaged_through) + " to " + hello.datastore +
+                            ", lease released at epoch " + std::to_string(hello.epoch + 1)
+                      : "volume " + std::to_string(volume_id) + ": " + error + "; dropping " +
+                            std::to_string(v.records.size()) + " records of epoch " +
+                            std::to_string(hello.epoch));
+  }
+  if (v.hello.epoch == hello.epoch) drop(v);
 }
 
 }  // namespace tierwise::replication

@@ -9,8 +9,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <functional>
 #include <thread>
 #include <vector>
+
+#include "replication/protocol.hpp"
 
 namespace tierwise::replication {
 
@@ -18,21 +21,33 @@ namespace tierwise::replication {
  * Lifecycle of a ReplicaServer
  *
  * 1. start(): listens on "host:port" (port 0: any free port, see port()).
- * 2. Each owner connection is served by its own thread: HELLO names the volume;
- *    every RECORD is checked (frame CRC, then the journal record's own header
- *    and data CRCs), stored in memory and acknowledged; TRIM(W) drops the
- *    volume's records with seq <= W. A bad frame closes that connection.
- *    Records survive the connection (an owner that restarts finds them) and
- *    live until trimmed or the server stops. With an acknowledgement delay, each
+ * 2. Each owner connection is served by its own thread: HELLO names the volume
+ *    and its epoch; every RECORD is checked (frame CRC, then the journal
+ *    record's own header and data CRCs), stored in memory and acknowledged;
+ *    TRIM(W) drops the volume's records with seq <= W. A bad frame closes that
+ *    connection. A HELLO of an epoch below the volume's newest is refused (a
+ *    fenced owner); one above it drops the records of the older epoch (the new
+ *    owner recovered them from its journal, or a takeover destaged them).
+ *    Records survive the connection and live until trimmed, dropped or taken
+ *    over. With an acknowledgement delay, each
  *    RECORD's ACK is sent that long after the record was stored: a stand-in for
  *    a slow replica link in tests (a 64 KiB write's 16 records wait 16 delays).
- * 3. Destroy: stops listening, closes connections, joins threads.
+ * 3. Owner loss (docs/write-back.md "Owner loss"): a watcher thread looks at
+ *    every volume with records, an epoch > 0 and no owner connection every
+ *    kWatchInterval. It reads the lease: a later epoch drops the records; a
+ *    renewal restarts the clock; a lease left unrenewed for the owner's
+ *    lease_ms is taken over (takeover.hpp): the records are destaged to the
+ *    datastore and dropped, and `on_event` says so.
+ * 4. Destroy: stops listening and watching, closes connections, joins threads.
  */
 class ReplicaServer {
  public:
   // Returns 0 or -errno (-EADDRINUSE, -EINVAL for a malformed address).
+  // `on_event`: one line per takeover or dropped epoch (may be empty; called
+  // from the watcher thread). `holder`: this peer's name in the lease.
   static int start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
-                   std::chrono::microseconds ack_delay = std::chrono::microseconds(0));
+                   std::chrono::microseconds ack_delay = std::chrono::microseconds(0),
+                   std::function<void(const std::string&)> on_event = {});
   ~ReplicaServer();
   ReplicaServer(const ReplicaServer&) = delete;
   ReplicaServer& operator=(const ReplicaServer&) = delete;
@@ -43,21 +58,39 @@ class ReplicaServer {
   uint64_t held_bytes() const;
 
  private:
-  ReplicaServer(int listen_fd, int port, std::chrono::microseconds ack_delay)
-      : listen_fd_(listen_fd), port_(port), ack_delay_(ack_delay) {}
+  // What the peer holds of one volume.
+  struct Volume {
+    Hello hello;  // of the newest epoch greeted
+    std::map<uint64_t, std::vector<std::byte>> records;  // seq -> journal record
+    int connections = 0;  // owner connections of hello.epoch now open
+    // Owner gone (no connection): when the clock started and the lease renewals seen then.
+    std::chrono::steady_clock::time_point quiet_since;
+    uint64_t renewals_seen = 0;
+    bool watching = false;
+  };
+
+  ReplicaServer(int listen_fd, int port, std::chrono::microseconds ack_delay,
+                std::function<void(const std::string&)> on_event)
+      : listen_fd_(listen_fd), port_(port), ack_delay_(ack_delay), on_event_(std::move(on_event)) {}
   void accept_loop();
   void serve(int fd);
+  // Applies a HELLO's epoch to the volume; false (with `error`) for a fenced owner.
+  bool greet(const PeerSession& session, std::string* error);
+  void watch_loop();
+  void watch(uint64_t volume_id);
+  void drop(Volume& v);
 
   int listen_fd_;
   int port_;
   const std::chrono::microseconds ack_delay_;
+  const std::function<void(const std::string&)> on_event_;
   std::atomic<bool> stopping_{false};
   std::thread acceptor_;
+  std::thread watcher_;
   mutable std::mutex mu_;
   std::vector<int> connections_;
   std::vector<std::thread> workers_;
-  // volume id -> seq -> record
-  std::map<uint64_t, std::map<uint64_t, std::vector<std::byte>>> records_;
+  std::map<uint64_t, Volume> volumes_;  // by volume id
   uint64_t held_bytes_ = 0;
 };
 

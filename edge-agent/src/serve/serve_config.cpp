@@ -60,7 +60,8 @@ bool valid_name(const std::string& name) {
          });
 }
 
-// "mode", "peers", "journal_entries" and "destage_rate" of the volume at `at`.
+// "mode", "peers", "journal_entries", "destage_rate", "lease" and "lease_ms"
+// of the volume at `at` ("datastore" is parsed already).
 void parse_write_back(const json& j, const std::string& at, VolumeConfig* v) {
   if (j.contains("mode")) {
     const std::string mode = string_field(j, "mode", at, true);
@@ -95,6 +96,19 @@ void parse_write_back(const json& j, const std::string& at, VolumeConfig* v) {
     if (!v->write_back) fail(at, "\"destage_rate\" needs \"mode\": \"write-back\"");
     v->destage_rate_bytes_per_s = size_field(j, "destage_rate", at, 1);
   }
+  if (j.contains("lease")) {
+    if (v->peers.empty()) fail(at, "\"lease\" needs \"peers\"");
+    v->lease_file = string_field(j, "lease", at, true);
+  }
+  if (j.contains("lease_ms")) {
+    if (v->peers.empty()) fail(at, "\"lease_ms\" needs \"peers\"");
+    const json& e = j["lease_ms"];
+    if (!e.is_number_unsigned() || e.get<uint64_t>() < 200 || e.get<uint64_t>() > 600000) {
+      fail(at, "\"lease_ms\" must be an integer from 200 to 600000");
+    }
+    v->lease_ms = static_cast<uint32_t>(e.get<uint64_t>());
+  }
+  if (!v->peers.empty() && v->lease_file.empty()) v->lease_file = v->datastore + ".lease";
 }
 
 // "consumer_cgroup" of the volume at `at`: a cgroup v2 directory whose
@@ -112,7 +126,7 @@ VolumeConfig parse_volume(const json& j, const std::string& where) {
   v.name = string_field(j, "name", where, true);
   const std::string at = where + " (" + v.name + ")";
   only_keys(j, {"name", "datastore", "size", "tier", "policy", "sequential_cutoff", "mode", "peers",
-                 "journal_entries", "destage_rate", "consumer_cgroup"}, at);
+                 "journal_entries", "destage_rate", "lease", "lease_ms", "consumer_cgroup"}, at);
   if (!valid_name(v.name)) fail(at, "\"name\" may only hold letters, digits, '.', '_' and '-' (1-64)");
   v.datastore = string_field(j, "datastore", at, true);
   if (j.contains("size")) v.size_bytes = size_field(j, "size", at, 512);

@@ -20,6 +20,10 @@ struct VolumeConfig {
   std::vector<std::string> peers;   // WB+n: "host:port" of `tierwise-agent peer --listen`
   uint32_t journal_entries = 16384; // write-back journal ring entries (4608 bytes each), >= 64
   uint64_t destage_rate_bytes_per_s = 0;  // write-back destager limit, bytes/s; 0: unlimited
+  // WB+n ownership lease (docs/write-back.md "Owner loss"): a file on the
+  // shared storage every peer can open; empty: "<datastore>.lease".
+  std::string lease_file;
+  uint32_t lease_ms = 5000;  // the owner renews every lease_ms / 4; peers take over after lease_ms unrenewed
   std::string consumer_cgroup;  // cgroup v2 directory of the volume's consumer; empty: its NBD clients
 };
 
@@ -39,6 +43,8 @@ struct ServeConfig {
 // "file" tier and takes optional "peers" (["host:port", ...], WB+n) and
 // "journal_entries" (ring entries, 64..1048576; default 16384, 72 MiB) and
 // "destage_rate" (a byte size per second, e.g. "64MiB"; default unlimited).
+// With "peers", "lease" (the lease file, on storage the peers see; default
+// "<datastore>.lease") and "lease_ms" (200..600000; default 5000).
 // "consumer_cgroup" (optional, e.g. "/sys/fs/cgroup/machine.slice/vm1.scope")
 // names the cgroup v2 directory whose CPU time is the volume's consumer's
 // (proto/METRICS.md `tierwise.consumer.cpu.time`; without it, the processes
@@ -48,7 +54,8 @@ struct ServeConfig {
 // unknown keys, duplicate names, sizes that are not byte sizes ("1GiB") or not
 // multiples of 512 (size) / 4096 (tier), a tier with both or neither of "ram"
 // and "file", an unknown policy, write-back on a RAM tier, peers or
-// journal_entries / destage_rate without write-back, a consumer_cgroup without
+// journal_entries / destage_rate without write-back, lease / lease_ms without
+// peers, a consumer_cgroup without
 // a readable cgroup v2 cpu.stat.
 ServeConfig parse_serve_config(const std::string& json_text, const std::string& origin);
 

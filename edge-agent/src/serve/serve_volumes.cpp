@@ -17,6 +17,7 @@
 #include "cache/eviction/eviction_policy.hpp"
 #include "cache/writeback/journal_format.hpp"
 #include "sampling/sodium_init.hpp"
+#include "serve/host_name.hpp"
 
 namespace tierwise::serve {
 namespace {
@@ -77,15 +78,24 @@ void open_write_back(ServedVolume& v, blockdev::UringQueue& queue, const cache::
     fail(c, "cannot extend tier " + c.tier_file + ": " + std::strerror(errno));
   }
   std::string error;
-  if (!c.peers.empty() &&
-      replication::PeerSet::connect(c.peers, id, kPeerAckTimeout, &v.peers, &error) != 0) {
-    fail(c, "write-back peers: " + error);
+  if (!c.peers.empty()) {
+    // The lease's holder names this host and tier: the owner that restarts here finds its journal.
+    v.lease = std::make_unique<replication::Lease>(c.lease_file, id, local_host_name() + ":" + c.tier_file,
+                                                   std::chrono::milliseconds(c.lease_ms));
+    replication::Hello hello;
+    hello.lease_ms = c.lease_ms;
+    hello.datastore = c.datastore;
+    hello.lease_file = c.lease_file;
+    if (replication::PeerSet::connect(c.peers, id, hello, kPeerAckTimeout, &v.peers, &error) != 0) {
+      fail(c, "write-back peers: " + error);
+    }
   }
   cache::WriteBackOptions wb;
   wb.volume_id = id;
   wb.journal_entries = c.journal_entries;
   wb.destage_rate_bytes_per_s = c.destage_rate_bytes_per_s;
   wb.replicas = v.peers.get();
+  wb.ownership = v.lease.get();
   wb.eviction = eviction;
   wb.poll = [&queue] { queue.poll(true); };
   wb.on_event = std::move(on_event);
@@ -96,9 +106,13 @@ void open_write_back(ServedVolume& v, blockdev::UringQueue& queue, const cache::
     fail(c, "write-back: " + (error.empty() ? errno_text(rc) : error));
   }
   v.recovery = r.formatted ? "fresh journal formatted"
-                           : "journal recovered: " + std::to_string(r.records_applied) + " records (" +
-                                 std::to_string(r.blocks_applied) + " blocks) applied, " +
-                                 std::to_string(r.torn_ignored) + " torn ignored";
+               : r.fenced_discarded > 0
+                   ? "journal fenced: " + std::to_string(r.fenced_discarded) + " records of epoch " +
+                         std::to_string(r.fenced_epoch) + " discarded, not applied (a peer took the volume over)"
+                   : "journal recovered: " + std::to_string(r.records_applied) + " records (" +
+                         std::to_string(r.blocks_applied) + " blocks) applied, " +
+                         std::to_string(r.torn_ignored) + " torn ignored";
+  if (v.lease) v.recovery += "; owner of epoch " + std::to_string(r.epoch);
 }
 
 // ServedVolume::tier_room_bytes of a file or block-device tier.

@@ -14,6 +14,7 @@
 #include "blockdev/uring_queue.hpp"
 #include "cache/cache_engine.hpp"
 #include "serve/serve_config.hpp"
+#include "replication/lease.hpp"
 #include "replication/peer_set.hpp"
 
 namespace tierwise::serve {
@@ -24,8 +25,9 @@ struct ServedVolume {
   bool block_device = false;
   std::unique_ptr<blockdev::UringFileDevice> datastore;
   std::unique_ptr<blockdev::BlockDevice> tier;  // RamDevice or UringFileDevice
+  std::unique_ptr<replication::Lease> lease;     // write-back with "peers": the ownership lease
   std::unique_ptr<replication::PeerSet> peers;  // write-back with "peers" (WB+n)
-  std::unique_ptr<cache::CacheEngine> engine;    // destroyed before peers and devices
+  std::unique_ptr<cache::CacheEngine> engine;    // destroyed before peers, lease and devices
   std::string recovery;  // write-back: what journal recovery found, one line
   // Bytes the tier device has for cache slots (beyond the journal and the
   // staging room): the RAM tier's tier_bytes; a file's or device's size at
@@ -42,7 +44,7 @@ struct ServedVolume {
 // mode changes (a peer failing) on the reactor thread.
 // Throws std::runtime_error naming the volume and the cause (missing size,
 // unreadable path, io_uring, a size that is not a multiple of 512, an
-// unreachable peer, a damaged journal).
+// unreachable peer, a damaged journal, a lease another owner holds).
 std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::UringQueue& queue,
                                           std::function<void(std::string_view)> on_event);
 

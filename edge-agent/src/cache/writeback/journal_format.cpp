@@ -4,26 +4,19 @@
 
 #include <cstring>
 
+#include "common/little_endian.hpp"
+
 namespace tierwise::cache::writeback {
 namespace {
 
 constexpr uint64_t kSuperMagic = 0x3152455055535754ULL;  // "TWSUPER1" little-endian
 constexpr uint32_t kRecordMagic = 0x524A5754U;           // "TWJR"
-constexpr size_t kSuperCrcAt = 40;
+constexpr size_t kSuperCrcAtV1 = 40;  // version 1: no epoch
+constexpr size_t kSuperCrcAt = 48;
 constexpr size_t kHeaderCrcAt = 48;
 
-// Little-endian stores and loads (x86-64 and aarch64 Linux are little-endian;
-// memcpy keeps them alignment-safe).
-template <typename T>
-void put(std::byte* at, T value) {
-  std::memcpy(at, &value, sizeof value);
-}
-template <typename T>
-T get(const std::byte* at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);
-  return value;
-}
+using common::load_le;
+using common::store_le;
 
 }  // namespace
 
@@ -45,24 +38,29 @@ uint32_t crc32c(std::span<const std::byte> bytes, uint32_t previous) {
 void encode_superblock(const Superblock& sb, std::span<std::byte, kSectorBytes> sector) {
   std::memset(sector.data(), 0, sector.size());
   std::byte* s = sector.data();
-  put<uint64_t>(s, kSuperMagic);
-  put<uint32_t>(s + 8, kFormatVersion);
-  put<uint32_t>(s + 12, sb.entry_count);
-  put<uint64_t>(s + 16, sb.generation);
-  put<uint64_t>(s + 24, sb.watermark);
-  put<uint64_t>(s + 32, sb.volume_id);
-  put<uint32_t>(s + kSuperCrcAt, crc32c(sector.first(kSuperCrcAt)));
+  store_le<uint64_t>(s, kSuperMagic);
+  store_le<uint32_t>(s + 8, kSuperblockVersion);
+  store_le<uint32_t>(s + 12, sb.entry_count);
+  store_le<uint64_t>(s + 16, sb.generation);
+  store_le<uint64_t>(s + 24, sb.watermark);
+  store_le<uint64_t>(s + 32, sb.volume_id);
+  store_le<uint64_t>(s + 40, sb.epoch);
+  store_le<uint32_t>(s + kSuperCrcAt, crc32c(sector.first(kSuperCrcAt)));
 }
 
 std::optional<Superblock> decode_superblock(std::span<const std::byte, kSectorBytes> sector) {
   const std::byte* s = sector.data();
-  if (get<uint64_t>(s) != kSuperMagic || get<uint32_t>(s + 8) != kFormatVersion) return {};
-  if (get<uint32_t>(s + kSuperCrcAt) != crc32c(sector.first(kSuperCrcAt))) return {};
+  if (load_le<uint64_t>(s) != kSuperMagic) return {};
+  const uint32_t version = load_le<uint32_t>(s + 8);
+  if (version != 1 && version != kSuperblockVersion) return {};
+  const size_t crc_at = version == 1 ? kSuperCrcAtV1 : kSuperCrcAt;
+  if (load_le<uint32_t>(s + crc_at) != crc32c(sector.first(crc_at))) return {};
   Superblock sb;
-  sb.entry_count = get<uint32_t>(s + 12);
-  sb.generation = get<uint64_t>(s + 16);
-  sb.watermark = get<uint64_t>(s + 24);
-  sb.volume_id = get<uint64_t>(s + 32);
+  sb.epoch = version == 1 ? 0 : load_le<uint64_t>(s + 40);
+  sb.entry_count = load_le<uint32_t>(s + 12);
+  sb.generation = load_le<uint64_t>(s + 16);
+  sb.watermark = load_le<uint64_t>(s + 24);
+  sb.volume_id = load_le<uint64_t>(s + 32);
   if (sb.entry_count == 0) return {};
   return sb;
 }
@@ -73,31 +71,31 @@ void encode_record(RecordHeader header, std::span<const std::byte> data,
   header.data_crc = crc32c(data);
   std::byte* s = entry.data();
   std::memset(s, 0, kSectorBytes);
-  put<uint32_t>(s, kRecordMagic);
-  put<uint16_t>(s + 4, static_cast<uint16_t>(kFormatVersion));
-  put<uint64_t>(s + 8, header.seq);
-  put<uint64_t>(s + 16, header.block);
-  put<uint16_t>(s + 24, header.offset);
-  put<uint16_t>(s + 26, header.length);
-  put<uint32_t>(s + 28, header.data_crc);
-  put<uint64_t>(s + 32, header.durable_through);
-  put<uint64_t>(s + 40, header.volume_id);
-  put<uint32_t>(s + kHeaderCrcAt, crc32c(entry.first(kHeaderCrcAt)));
+  store_le<uint32_t>(s, kRecordMagic);
+  store_le<uint16_t>(s + 4, static_cast<uint16_t>(kFormatVersion));
+  store_le<uint64_t>(s + 8, header.seq);
+  store_le<uint64_t>(s + 16, header.block);
+  store_le<uint16_t>(s + 24, header.offset);
+  store_le<uint16_t>(s + 26, header.length);
+  store_le<uint32_t>(s + 28, header.data_crc);
+  store_le<uint64_t>(s + 32, header.durable_through);
+  store_le<uint64_t>(s + 40, header.volume_id);
+  store_le<uint32_t>(s + kHeaderCrcAt, crc32c(entry.first(kHeaderCrcAt)));
   std::memcpy(s + kSectorBytes, data.data(), data.size());
 }
 
 std::optional<RecordHeader> decode_record_header(std::span<const std::byte, kSectorBytes> sector) {
   const std::byte* s = sector.data();
-  if (get<uint32_t>(s) != kRecordMagic || get<uint16_t>(s + 4) != kFormatVersion) return {};
-  if (get<uint32_t>(s + kHeaderCrcAt) != crc32c(sector.first(kHeaderCrcAt))) return {};
+  if (load_le<uint32_t>(s) != kRecordMagic || load_le<uint16_t>(s + 4) != kFormatVersion) return {};
+  if (load_le<uint32_t>(s + kHeaderCrcAt) != crc32c(sector.first(kHeaderCrcAt))) return {};
   RecordHeader h;
-  h.seq = get<uint64_t>(s + 8);
-  h.block = get<uint64_t>(s + 16);
-  h.offset = get<uint16_t>(s + 24);
-  h.length = get<uint16_t>(s + 26);
-  h.data_crc = get<uint32_t>(s + 28);
-  h.durable_through = get<uint64_t>(s + 32);
-  h.volume_id = get<uint64_t>(s + 40);
+  h.seq = load_le<uint64_t>(s + 8);
+  h.block = load_le<uint64_t>(s + 16);
+  h.offset = load_le<uint16_t>(s + 24);
+  h.length = load_le<uint16_t>(s + 26);
+  h.data_crc = load_le<uint32_t>(s + 28);
+  h.durable_through = load_le<uint64_t>(s + 32);
+  h.volume_id = load_le<uint64_t>(s + 40);
   const bool sane = h.seq != 0 && h.length != 0 && h.length % kSectorBytes == 0 &&
                     h.offset % kSectorBytes == 0 && h.offset + h.length <= kBlockBytes;
   if (!sane) return {};

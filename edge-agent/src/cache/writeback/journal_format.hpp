@@ -10,7 +10,8 @@
 namespace tierwise::cache::writeback {
 
 /*
- * On-tier format (version 1). All integers little-endian; all offsets bytes.
+ * On-tier format (records version 1, superblock version 2). All integers
+ * little-endian; all offsets bytes.
  *
  *   [0, 512)            superblock copy A
  *   [4096, 4608)        superblock copy B
@@ -21,11 +22,16 @@ namespace tierwise::cache::writeback {
  * Superblock (one 512-byte sector; the two copies are written alternately, the
  * valid copy with the higher generation wins, so a torn superblock write falls
  * back to the previous one):
- *   0  u64 magic "TWSUPER1"      8  u32 version (1)      12 u32 entry_count E
+ *   0  u64 magic "TWSUPER1"      8  u32 version (2)      12 u32 entry_count E
  *   16 u64 generation            24 u64 watermark W      32 u64 volume_id
- *   40 u32 crc32c of bytes [0, 40)
+ *   40 u64 epoch                 48 u32 crc32c of bytes [0, 48)
+ * (Version 1, still read: no epoch, the crc32c at 40; its epoch reads as 0.)
  * Every record with seq <= W has been destaged to the datastore and the datastore
  * flushed before the superblock holding W was written: such records are dead.
+ * epoch: the ownership generation whose owner wrote the live records (the
+ * volume's lease record, replication/lease.hpp; 0 without one). Recovery
+ * replays them only while the lease still holds that epoch: a higher one means
+ * a peer took the volume over and destaged them (docs/write-back.md "Owner loss").
  *
  * Record (one ring entry; one 4 KiB block's written sectors). Record `seq` lives
  * in entry (seq - 1) % E, so ring order is sequence order and the ring's tail
@@ -51,7 +57,8 @@ namespace tierwise::cache::writeback {
  * to the highest sequence seen in a new superblock (then flushed) before the
  * volume serves I/O.
  */
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 1;      // of records
+inline constexpr uint32_t kSuperblockVersion = 2;
 inline constexpr uint32_t kSectorBytes = 512;
 inline constexpr uint32_t kBlockBytes = 4096;
 inline constexpr uint32_t kEntryBytes = kSectorBytes + kBlockBytes;  // 4608
@@ -75,6 +82,7 @@ struct Superblock {
   uint64_t generation = 0;
   uint64_t watermark = 0;
   uint64_t volume_id = 0;
+  uint64_t epoch = 0;
 };
 
 struct RecordHeader {

@@ -132,11 +132,16 @@ int write_superblock(blockdev::BlockDevice& tier, const Superblock& sb, const Po
 }  // namespace
 
 int recover_journal(blockdev::BlockDevice& tier, blockdev::BlockDevice& datastore,
-                    uint32_t entry_count, uint64_t volume_id, const PollDevices& poll,
-                    RecoveryReport* report, std::string* error) {
+                    uint32_t entry_count, uint64_t volume_id, Ownership* ownership,
+                    const PollDevices& poll, RecoveryReport* report, std::string* error) {
   *report = RecoveryReport{};
   std::optional<Superblock> sb;
   if (const int rc = read_superblock(tier, poll, &sb); rc != 0) return rc;
+  uint64_t lease_epoch = 0;
+  bool released = true;
+  if (ownership != nullptr) {
+    if (const int rc = ownership->read(&lease_epoch, &released, error); rc != 0) return rc;
+  }
   Superblock next;
   next.entry_count = entry_count;
   next.volume_id = volume_id;
@@ -148,27 +153,50 @@ int recover_journal(blockdev::BlockDevice& tier, blockdev::BlockDevice& datastor
                ", not " + std::to_string(volume_id);
       return -EINVAL;
     }
+    next.epoch = sb->epoch;
+    const bool fenced = ownership != nullptr && sb->epoch < lease_epoch;
+    if (ownership != nullptr && sb->epoch > lease_epoch) {
+      *error = "the tier's journal is of epoch " + std::to_string(sb->epoch) +
+               " but the lease record holds epoch " + std::to_string(lease_epoch) +
+               ": the lease record was replaced or belongs to another volume";
+      return -ESTALE;
+    }
     report->watermark_before = sb->watermark;
     Scan scan;
     if (const int rc = scan_ring(tier, *sb, poll, &scan); rc != 0) return rc;
-    for (uint64_t seq : scan.torn) {
-      if (seq <= scan.durable_through) {
-        *error = "journal record " + std::to_string(seq) +
-                 " is damaged although it was flushed (durable through " +
-                 std::to_string(scan.durable_through) + "): an acknowledged write is lost";
-        return -EIO;
+    if (fenced) {
+      // A peer took this epoch over: it destaged every acknowledged record, and
+      // newer writes may have reached the datastore since. Torn or not, none
+      // of these records may be applied.
+      report->fenced_discarded = scan.live.size() + scan.torn.size();
+      report->fenced_epoch = sb->epoch;
+    } else {
+      for (uint64_t seq : scan.torn) {
+        if (seq <= scan.durable_through) {
+          *error = "journal record " + std::to_string(seq) +
+                   " is damaged although it was flushed (durable through " +
+                   std::to_string(scan.durable_through) + "): an acknowledged write is lost";
+          return -EIO;
+        }
       }
+      report->torn_ignored = scan.torn.size();
+      if (const int rc = apply(datastore, scan.live, poll, report); rc != 0) return rc;
     }
-    report->torn_ignored = scan.torn.size();
     report->stale_ignored = scan.stale;
-    if (const int rc = apply(datastore, scan.live, poll, report); rc != 0) return rc;
     next.generation = sb->generation;
     next.watermark = std::max(sb->watermark, scan.highest_seq);
+  }
+  if (ownership != nullptr) {
+    const uint64_t journal_epoch = sb ? sb->epoch : UINT64_MAX;  // a fresh tier holds none
+    if (const int rc = ownership->acquire(lease_epoch, journal_epoch, &next.epoch, error); rc != 0) {
+      return rc;
+    }
   }
   ++next.generation;
   if (const int rc = write_superblock(tier, next, poll); rc != 0) return rc;
   report->next_seq = next.watermark + 1;
   report->generation = next.generation;
+  report->epoch = next.epoch;
   return 0;
 }
 

@@ -13,6 +13,8 @@ namespace tierwise::cache::writeback {
 /*
  * Contract (all calls from the engine's thread; implementations may do their
  * network I/O on their own threads):
+ *  - start(): once, before the first send(), when recovery is done: the peers
+ *    learn the ownership epoch the records belong to (0 without a lease).
  *  - send(): queues one journal record (journal_format.hpp encoding, header +
  *    data) for every peer. Sequence numbers arrive in increasing order.
  *  - acked_through(): the highest sequence number every peer has acknowledged
@@ -27,6 +29,7 @@ class ReplicaSink {
  public:
   virtual ~ReplicaSink() = default;
   virtual size_t peer_count() const = 0;
+  virtual void start(uint64_t epoch) = 0;
   virtual void send(uint64_t seq, std::span<const std::byte> record) = 0;
   virtual uint64_t acked_through() const = 0;
   virtual void trim(uint64_t watermark) = 0;
