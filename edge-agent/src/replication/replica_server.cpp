@@ -88,6 +88,7 @@ bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
   v.hello = session.hello;
   ++v.connections;
   v.watching = false;
+  v.settled = false;
   return true;
 }
 
@@ -157,7 +158,7 @@ void ReplicaServer::watch_loop() {
     {
       std::lock_guard lock(mu_);
       for (const auto& [id, v] : volumes_) {
-        if (v.connections == 0 && v.hello.epoch > 0 && !v.records.empty()) orphans.push_back(id);
+        if (v.connections == 0 && v.hello.epoch > 0 && !v.settled) orphans.push_back(id);
       }
     }
     for (uint64_t id : orphans) watch(id);
@@ -188,6 +189,7 @@ void ReplicaServer::watch(uint64_t volume_id) {
                   " records of epoch " + std::to_string(hello.epoch));
       }
       drop(v);
+      v.settled = true;
       return;
     }
     if (!v.watching || lease->renewals != v.renewals_seen) {
@@ -225,7 +227,10 @@ void ReplicaServer::watch(uint64_t volume_id) {
                             std::to_string(v.records.size()) + " records of epoch " +
                             std::to_string(hello.epoch));
   }
-  if (v.hello.epoch == hello.epoch) drop(v);
+  if (v.hello.epoch == hello.epoch) {
+    drop(v);
+    v.settled = true;
+  }
 }
 
 }  // namespace tierwise::replication

@@ -33,8 +33,9 @@ namespace tierwise::replication {
  *    RECORD's ACK is sent that long after the record was stored: a stand-in for
  *    a slow replica link in tests (a 64 KiB write's 16 records wait 16 delays).
  * 3. Owner loss (docs/write-back.md "Owner loss"): a watcher thread looks at
- *    every volume with records, an epoch > 0 and no owner connection every
- *    kWatchInterval. It reads the lease: a later epoch drops the records; a
+ *    every greeted volume with an epoch > 0 and no owner connection every
+ *    kWatchInterval (with no records too: the takeover then only releases the
+ *    lease, so that a new owner may start). It reads the lease: a later epoch drops the records; a
  *    renewal restarts the clock; a lease left unrenewed for the owner's
  *    lease_ms is taken over (takeover.hpp): the records are destaged to the
  *    datastore and dropped, and `on_event` says so.
@@ -67,6 +68,7 @@ class ReplicaServer {
     std::chrono::steady_clock::time_point quiet_since;
     uint64_t renewals_seen = 0;
     bool watching = false;
+    bool settled = true;  // taken over or dropped: nothing left to watch until the next HELLO
   };
 
   ReplicaServer(int listen_fd, int port, std::chrono::microseconds ack_delay,
