@@ -1,6 +1,6 @@
 // The volumes file's "consumer_cgroup" (serve/serve_config.hpp): a cgroup v2
-// directory whose cpu.stat is read at start-up; anything else is refused with
-// the file, the volume and the field named.
+// directory whose cpu.stat is read at start-up; the WB+n ownership lease keys;
+// anything else is refused with the file, the volume and the field named.
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -65,6 +65,30 @@ TEST(ServeConfigTest, ABadConsumerCgroupNamesTheFileTheVolumeAndTheField) {
 
   EXPECT_NE(refusal(volumes_file("\"\"")).find("\"consumer_cgroup\" must be a non-empty string"), std::string::npos);
   EXPECT_NE(refusal(volumes_file("7")).find("\"consumer_cgroup\" must be a non-empty string"), std::string::npos);
+}
+
+std::string write_back_volume(const std::string& extra) {
+  return R"({"volumes": [{"name": "vm1", "datastore": "/shared/vm1.img", "size": "1MiB", "mode": "write-back",
+                          "tier": {"file": "/nvme/vm1.tier", "size": "1MiB"})" +
+         extra + "}]}";
+}
+
+TEST(ServeConfigTest, TheLeaseDefaultsBesideTheDatastoreAndNeedsPeers) {
+  const ServeConfig c = parse_serve_config(write_back_volume(R"(, "peers": ["10.0.0.2:7100"])"), "volumes.json");
+  EXPECT_EQ(c.volumes[0].lease_file, "/shared/vm1.img.lease");
+  EXPECT_EQ(c.volumes[0].lease_ms, 5000u);
+  const ServeConfig d = parse_serve_config(
+      write_back_volume(R"(, "peers": ["10.0.0.2:7100"], "lease": "/shared/leases/vm1", "lease_ms": 1000)"),
+      "volumes.json");
+  EXPECT_EQ(d.volumes[0].lease_file, "/shared/leases/vm1");
+  EXPECT_EQ(d.volumes[0].lease_ms, 1000u);
+  EXPECT_NE(refusal(write_back_volume(R"(, "lease": "/shared/l")")).find("\"lease\" needs \"peers\""),
+            std::string::npos);
+  EXPECT_NE(refusal(write_back_volume(R"(, "peers": ["10.0.0.2:7100"], "lease_ms": 50)"))
+                .find("\"lease_ms\" must be an integer from 200 to 600000"),
+            std::string::npos);
+  EXPECT_TRUE(parse_serve_config(write_back_volume(""), "volumes.json").volumes[0].lease_file.empty())
+      << "WB+0 has no lease";
 }
 
 }  // namespace
