@@ -108,7 +108,8 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
                        "tierwise.cache.dirty", "tierwise.cache.destage.backlog",
                        "tierwise.cache.destage.rate", "tierwise.cache.destage.rate_limit",
                        "tierwise.cache.journal.writes", "tierwise.replication.bytes",
-                       "tierwise.replication.peers", "tierwise.cache.fallbacks"}));
+                       "tierwise.replication.peers", "tierwise.cache.fallbacks",
+                       "tierwise.cache.destage.errors"}));
 
   // Sums: delta, monotonic; every point carries the interval's start and end.
   const auto* ops = find_metric(scope, "tierwise.io.operations");

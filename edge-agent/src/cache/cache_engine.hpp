@@ -54,6 +54,7 @@ struct CacheCounters {
   uint64_t journal_bytes = 0;     // record bytes (header + data) written to the journal
   uint64_t replicated_bytes = 0;  // record bytes sent to each peer
   uint64_t fallbacks = 0;         // write-back -> write-through after a peer failed
+  uint64_t destage_errors = 0;    // destage writes the datastore failed (retried with back-off)
   uint64_t destage_rate_limit_bytes_per_s = 0;  // 0: unlimited
   uint32_t healthy_peers = 0;     // peers acknowledging records now
   bool write_back = false;        // mode() is write-back now
@@ -370,6 +371,8 @@ class CacheEngine {
   // A destage of `d` carrying its record `seq` landed: raises destaged_seq; a
   // block with nothing newer is clean (its slot hold released).
   void account_destage(DirtyBlock& d, uint64_t seq);
+  void destage_failed(uint64_t block, int status);
+  void destage_succeeded();
   void advance_watermark();
   void release_waiters();
   void check_peers();

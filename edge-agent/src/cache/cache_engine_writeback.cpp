@@ -19,6 +19,11 @@ constexpr uint32_t kMaxDestagesInFlight = 32;
 constexpr uint64_t kDestageScanWindow = 4096;  // ring entries looked at per tick
 // Burst of the destage rate limit: a tenth of a second at the limit.
 constexpr uint64_t kBurstDivisor = 10;
+// After a failed destage no new destage starts for a back-off that doubles
+// from the first to the last value with every failure in a row (the exponential
+// back-off of RFC 6298 section 5.5; docs/write-back.md "Datastore failures").
+constexpr auto kFirstDestageBackoff = std::chrono::milliseconds(10);
+constexpr auto kLastDestageBackoff = std::chrono::milliseconds(5000);
 
 }  // namespace
 
@@ -43,6 +48,14 @@ struct CacheEngine::WriteBack {
   bool commit_in_flight = false;
   bool peers_failed = false;
   bool fenced = false;           // the lease was lost: no I/O, nothing more to the datastore
+  // Destage failures in a row, and no new destage before `destage_resume`.
+  uint64_t destage_failures = 0;
+  std::chrono::milliseconds destage_backoff{0};
+  writeback::TokenBucket::Clock::time_point destage_resume{};
+  // A datastore flush failed: what was destaged since the last good flush may
+  // be lost, so the watermark stays and destaging stops until recovery replays
+  // the journal (a restart).
+  bool datastore_failed = false;
   uint64_t epoch = 0;            // ownership generation (writeback/ownership.hpp)
   bool drain_reported = true;
   writeback::TokenBucket bucket;
@@ -523,6 +536,7 @@ void CacheEngine::start_destages() {
   WriteBack& w = *wb_;
   const bool draining = w.mode == CacheMode::kWriteThrough;  // unthrottled
   const auto now = writeback::TokenBucket::Clock::now();
+  if (w.datastore_failed || now < w.destage_resume) return;
   const uint64_t end = std::min(w.next_seq, w.watermark + 1 + kDestageScanWindow);
   for (uint64_t seq = w.watermark + 1;
        seq < end && w.destages_in_flight < kMaxDestagesInFlight; ++seq) {
@@ -573,13 +587,37 @@ void CacheEngine::on_destage_written(void* arg, int status) {
   DirtyBlock& d = w.dirty[block];
   d.destaging = false;
   if (status != 0) {
-    e->event("destage of block " + std::to_string(block) + " failed: " +
-             std::strerror(-status) + " (retried)");
+    e->destage_failed(block, status);
   } else {
+    e->destage_succeeded();
     e->counters_.destaged_bytes += kBlockBytes;
     e->account_destage(d, seq);
   }
   e->resume_destage_waiters();
+}
+
+// The block stays dirty (its destaged_seq unchanged), so the watermark never
+// passes a record that is not on the datastore; a later tick retries it.
+void CacheEngine::destage_failed(uint64_t block, int status) {
+  WriteBack& w = *wb_;
+  ++counters_.destage_errors;
+  if (w.destage_failures++ == 0) {
+    event("destage failing (" + std::string(std::strerror(-status)) + " writing block " +
+          std::to_string(block) + " to the datastore): " + std::to_string(counters_.dirty_bytes) +
+          " dirty bytes stay in the journal; retrying with back-off up to " +
+          std::to_string(kLastDestageBackoff.count()) + " ms");
+  }
+  w.destage_backoff = std::clamp(w.destage_backoff * 2, std::chrono::milliseconds(kFirstDestageBackoff),
+                                 std::chrono::milliseconds(kLastDestageBackoff));
+  w.destage_resume = writeback::TokenBucket::Clock::now() + w.destage_backoff;
+}
+
+void CacheEngine::destage_succeeded() {
+  WriteBack& w = *wb_;
+  if (w.destage_failures == 0) return;
+  event("destage recovered after " + std::to_string(w.destage_failures) + " failed attempts");
+  w.destage_failures = 0;
+  w.destage_backoff = std::chrono::milliseconds(0);
 }
 
 void CacheEngine::account_destage(DirtyBlock& d, uint64_t seq) {
@@ -595,7 +633,7 @@ void CacheEngine::account_destage(DirtyBlock& d, uint64_t seq) {
 
 void CacheEngine::advance_watermark() {
   WriteBack& w = *wb_;
-  if (w.advancing) return;
+  if (w.advancing || w.datastore_failed) return;
   uint64_t target = w.watermark;
   while (target + 1 < w.next_seq) {
     const auto it = w.dirty.find(w.ring_block[w.pos(target + 1)]);
@@ -617,8 +655,22 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
   auto* e = static_cast<CacheEngine*>(arg);
   WriteBack& w = *e->wb_;
   if (status != 0) {
-    w.advancing = false;  // retried on a later tick
-    e->event(std::string("raising the journal watermark failed: ") + std::strerror(-status));
+    w.advancing = false;
+    if (w.advance_step == 1) {
+      // The datastore flush failed: blocks destaged since the last good one may
+      // be lost, and a later flush may succeed without them (Linux reports a
+      // writeback error once). Keep every journal record live instead, as
+      // PostgreSQL keeps its WAL after an fsync failure: recovery replays them.
+      w.datastore_failed = true;
+      ++e->counters_.destage_errors;
+      e->event(std::string("datastore flush failed (") + std::strerror(-status) +
+               "): destaging stops and the journal keeps every record after " +
+               std::to_string(w.watermark) + "; restart the agent once the datastore is repaired, "
+               "and recovery writes them again");
+      return;
+    }
+    e->event(std::string("raising the journal watermark failed: ") + std::strerror(-status) +
+             " (retried)");  // a superblock write or tier flush: retried on a later tick
     return;
   }
   int rc = 0;

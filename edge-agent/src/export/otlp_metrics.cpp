@@ -386,6 +386,10 @@ void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c,
                  "Write-back to write-through fallbacks after a peer failed")
                ->mutable_sum()->mutable_data_points(),
            c.fallbacks);
+  w.number(w.sum("tierwise.cache.destage.errors", "{error}",
+                 "Destage writes and datastore flushes the datastore failed (retried with back-off)")
+               ->mutable_sum()->mutable_data_points(),
+           c.destage_errors);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
   t.journal_bytes = c.journal_bytes;
   t.replicated_bytes = c.replicated_bytes;
   t.fallbacks = c.fallbacks;
+  t.destage_errors = c.destage_errors;
   t.destage_rate_limit_bytes_per_s = c.destage_rate_limit_bytes_per_s;
   t.healthy_peers = c.healthy_peers;
   t.write_back = c.write_back;
