@@ -607,15 +607,18 @@ void CacheEngine::destage_failed(uint64_t block, int status) {
           " dirty bytes stay in the journal; retrying with back-off up to " +
           std::to_string(kLastDestageBackoff.count()) + " ms");
   }
+  // The destages of one round fail together: the back-off grows once per round.
+  const auto now = writeback::TokenBucket::Clock::now();
+  if (now < w.destage_resume) return;
   w.destage_backoff = std::clamp(w.destage_backoff * 2, std::chrono::milliseconds(kFirstDestageBackoff),
                                  std::chrono::milliseconds(kLastDestageBackoff));
-  w.destage_resume = writeback::TokenBucket::Clock::now() + w.destage_backoff;
+  w.destage_resume = now + w.destage_backoff;
 }
 
 void CacheEngine::destage_succeeded() {
   WriteBack& w = *wb_;
   if (w.destage_failures == 0) return;
-  event("destage recovered after " + std::to_string(w.destage_failures) + " failed attempts");
+  event("destage recovered after " + std::to_string(w.destage_failures) + " failed destage writes");
   w.destage_failures = 0;
   w.destage_backoff = std::chrono::milliseconds(0);
 }

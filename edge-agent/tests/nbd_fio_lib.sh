@@ -1,0 +1,61 @@
+# Helpers of the NBD tests that drive `tierwise-agent serve` with fio
+# (nbd_writeback_crash_test.sh, nbd_datastore_faults_test.sh). The caller sets
+# agent (the binary), work (its directory), sock (the NBD socket, volume "wb"),
+# regions and region_bytes (job k writes region k % regions).
+
+fail() {
+  echo "FAIL: $*" >&2
+  [[ -f $work/agent.log ]] && { echo "--- agent log (last 40 lines)" >&2; tail -40 "$work/agent.log" >&2; }
+  exit 1
+}
+
+start_agent() {
+  "$agent" serve --config "$work/volumes.json" --no-telemetry >>"$work/agent.log" 2>&1 &
+  agent_pid=$!
+  for _ in $(seq 200); do
+    if [[ -S $sock ]] && tail -5 "$work/agent.log" | grep -q "serving 1 volume(s) over NBD"; then return 0; fi
+    kill -0 "$agent_pid" 2>/dev/null || fail "agent exited before serving"
+    sleep 0.05
+  done
+  fail "agent did not print its ready line within 10 s"
+}
+
+kill_agent() {
+  kill -KILL "$agent_pid"
+  wait "$agent_pid" 2>/dev/null || true
+  agent_pid=
+  rm -f "$sock"
+}
+
+# The data of job k: each block holds k (32 bits) and its own offset, repeated.
+job_pattern() { printf '0x%08x%%o' "$1"; }
+
+# fio_job <k> [extra fio options]: region k % 16 with seed k.
+fio_job() {
+  local k=$1
+  shift
+  fio --name="region-$k" --ioengine=nbd --uri="nbd+unix:///wb?socket=$sock" --rw=randwrite \
+    --bsrange=4k-64k --iodepth=16 --offset=$(( (k % regions) * region_bytes )) --size=$region_bytes \
+    --randseed=$k --verify=pattern --verify_pattern="$(job_pattern "$k")" --verify_fatal=1 --do_verify=0 "$@"
+}
+
+# verify_region <r> <k> <fio target options...>: fio --verify_only of region r
+# against job k's layout and data. One job per fio run: fio derives a job's
+# random offsets and sizes from its seed *and* its place in the run, so the
+# layout of a job run alone (as every write job is) is only repeated alone.
+verify_region() {
+  local r=$1 k=$2
+  shift 2
+  local out=$work/fio-verify-$r.txt rc=0
+  fio --name="verify-$r" "$@" --rw=randwrite --bsrange=4k-64k --offset=$((r * region_bytes)) \
+    --size=$region_bytes --randseed="$k" --verify=pattern --verify_pattern="$(job_pattern "$k")" \
+    --verify_only=1 --verify_fatal=0 --output="$out" >/dev/null 2>"$out.err" || rc=$?
+  if (( rc != 0 )) || ! grep -q "err= 0" "$out" || ! grep -q "READ: bw=.*io=2048KiB" "$out"; then
+    cat "$out" "$out.err" >&2
+    fail "region $r (job $k): verify errors (fio exit $rc)"
+  fi
+}
+
+# The last job k with k % 16 == r, or nothing.
+last_job_of() { awk -v r="$1" -v n="$regions" '$1 % n == r' "$work/done" | sort -n | tail -1; }
+
