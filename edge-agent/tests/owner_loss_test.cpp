@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -103,12 +104,12 @@ TEST_F(OwnerLossTest, ATornLeaseWriteFallsBackToThePreviousRecord) {
 // A peer with a volume's records and the owner gone: the peer destages them.
 class Takeover : public OwnerLossTest {
  protected:
-  void start_owner(Volume& v) {
+  void start_owner(Volume& v, std::chrono::microseconds peer_ack_delay = std::chrono::microseconds(0)) {
     replication::Hello hello;
     hello.lease_ms = static_cast<uint32_t>(kLease.count());
     hello.datastore = (dir_ / "ds.img").string();
     hello.lease_file = lease_path().string();
-    ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", &peer, std::chrono::microseconds(0),
+    ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", &peer, peer_ack_delay,
                                                 [this](const std::string& e) {
                                                   std::lock_guard lock(mu);
                                                   peer_events.push_back(e);
@@ -259,6 +260,38 @@ TEST_F(Takeover, AFencedOwnerRefusesIoAndAPeerRefusesItsOlderEpoch) {
   stale->start(0);
   std::string why;
   EXPECT_TRUE(wait_for([&] { return stale->failed(&why); })) << "the peer accepted an older epoch";
+}
+
+// A peer that stops acknowledging (a partition) fails; once the owner drained
+// its journal it moves to the next epoch, so the replicas of the old one that
+// the unreachable peer holds are dropped, never applied over later writes.
+TEST_F(Takeover, AfterAPeerFailureTheOwnerMovesToTheNextEpochAndTheOldReplicasAreDropped) {
+  {
+    Volume v(dir_);
+    ASSERT_NO_FATAL_FAILURE(start_owner(v, std::chrono::seconds(3)));
+    const auto start = Clock::now();
+    ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0) << "acknowledged as write-through after the peer failed";
+    EXPECT_LT(Clock::now() - start, milliseconds(2500)) << "waited longer than the acknowledgement timeout";
+    ASSERT_TRUE(v.pump_until([&] { return lease_at(lease_path()).epoch == 2; })) << "no new epoch after the drain";
+    ASSERT_TRUE(v.pump_until([&] {
+      return std::any_of(v.events.begin(), v.events.end(),
+                         [](const std::string& e) { return e.find("replicas of epoch 1 are obsolete") != std::string::npos; });
+    }));
+    v.pump_until([] { return false; }, milliseconds(200));  // the superblock with epoch 2
+    // Later writes reach the datastore directly (write-through).
+    ASSERT_EQ(v.write(0, pattern(2, kBlock)), 0);
+    EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(2, kBlock));
+    kill_owner(v);
+  }
+  ASSERT_TRUE(wait_for([&] { return event_says("the lease moved to epoch 2; dropping 1 records of epoch 1"); }))
+      << "the peer did not drop its replica of the old epoch";
+  EXPECT_EQ(read_file_range(dir_ / "ds.img", 0, kBlock), pattern(2, kBlock)) << "an old replica was applied";
+  // The owner restarts with its tier: its journal is of epoch 2, as the lease.
+  Lease back(lease_path().string(), kVolumeId, "owner:/tier", kLease);
+  Volume v(dir_);
+  ASSERT_EQ(v.open(kNoDestage, nullptr, kVolumeId, &back), 0) << v.error;
+  EXPECT_EQ(v.report.epoch, 3u);
+  EXPECT_EQ(v.report.fenced_discarded, 0u);
 }
 
 }  // namespace

@@ -372,6 +372,7 @@ class CacheEngine {
   // block with nothing newer is clean (its slot hold released).
   void account_destage(DirtyBlock& d, uint64_t seq);
   void destage_failed(uint64_t block, int status);
+  void advance_epoch();
   void destage_succeeded();
   void advance_watermark();
   void release_waiters();

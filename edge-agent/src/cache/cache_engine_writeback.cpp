@@ -57,6 +57,8 @@ struct CacheEngine::WriteBack {
   // the journal (a restart).
   bool datastore_failed = false;
   uint64_t epoch = 0;            // ownership generation (writeback/ownership.hpp)
+  uint64_t superblock_epoch = 0; // the epoch in the newest durable superblock
+  uint64_t advance_epoch = 0;    // the epoch the watermark advance in flight writes
   bool drain_reported = true;
   writeback::TokenBucket bucket;
   uint32_t destages_in_flight = 0;
@@ -120,7 +122,7 @@ int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::Blo
   w.next_seq = report->next_seq;
   w.watermark = w.durable_through = report->next_seq - 1;
   w.generation = report->generation;
-  w.epoch = report->epoch;
+  w.epoch = w.superblock_epoch = report->epoch;
   if (options.replicas) options.replicas->start(report->epoch);
   engine->slot_base_ = layout.slot_base;
   engine->counters_.destage_rate_limit_bytes_per_s = options.destage_rate_bytes_per_s;
@@ -484,7 +486,26 @@ void CacheEngine::report_drained() {
   if (!w.drain_reported && mode() == CacheMode::kWriteThrough) {
     w.drain_reported = true;
     event("write-through: the backlog is destaged");
+    if (w.peers_failed && w.options.ownership) advance_epoch();
   }
+}
+
+// After a peer failure the journal is drained; the failed peers may still hold
+// replicas of this epoch (a partition). The next epoch makes them obsolete, so
+// no peer ever applies them over the writes that follow (docs/write-back.md
+// "Owner loss"); the next watermark step writes it into the superblock.
+void CacheEngine::advance_epoch() {
+  WriteBack& w = *wb_;
+  std::string error;
+  uint64_t next = 0;
+  if (w.options.ownership->advance(&next, &error) != 0) {
+    event("cannot move to the next epoch after the peer failure: " + error);
+    return;
+  }
+  event("epoch " + std::to_string(next) + ": the failed peers' replicas of epoch " +
+        std::to_string(w.epoch) + " are obsolete");
+  w.epoch = next;
+  advance_watermark();
 }
 
 bool CacheEngine::fenced() const { return wb_ && wb_->fenced; }
@@ -643,9 +664,10 @@ void CacheEngine::advance_watermark() {
     if (it != w.dirty.end() && it->second.destaged_seq < target + 1) break;
     ++target;
   }
-  if (target == w.watermark) return;
+  if (target == w.watermark && w.superblock_epoch == w.epoch) return;
   w.advancing = true;
   w.advance_target = target;
+  w.advance_epoch = w.epoch;
   w.advance_step = 0;
   on_watermark_step(this, 0);
 }
@@ -683,7 +705,7 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
       break;
     case 1: {
       writeback::Superblock sb;
-      sb.epoch = w.epoch;
+      sb.epoch = w.advance_epoch;
       sb.entry_count = w.layout.entry_count;
       sb.generation = w.generation + 1;
       sb.watermark = w.advance_target;
@@ -709,6 +731,7 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
         }
       }
       w.watermark = w.advance_target;
+      w.superblock_epoch = w.advance_epoch;
       w.durable_through = std::max(w.durable_through, w.watermark);
       if (w.options.replicas && !w.peers_failed) w.options.replicas->trim(w.watermark);
       w.advancing = false;

@@ -170,7 +170,10 @@ int Lease::acquire(uint64_t from, uint64_t journal_epoch, uint64_t* epoch, std::
       why = "it moved from epoch " + std::to_string(from) + " to " + describe(*r);
       return -ESTALE;
     }
-    if (r && r->state == LeaseRecord::State::kOwned && journal_epoch != from) {
+    // The same holder's journal of an older epoch: it advanced its own epoch
+    // after a drain and stopped before writing it in the superblock.
+    const bool own_advance = r && r->holder == holder_ && journal_epoch < from;
+    if (r && r->state == LeaseRecord::State::kOwned && journal_epoch != from && !own_advance) {
       why = describe(*r) + " and this tier holds no journal of that epoch: its dirty data may be "
             "only on its peers, which take the volume over once the lease is not renewed for " +
             std::to_string(duration_.count()) + " ms; start again after that";
@@ -191,6 +194,27 @@ int Lease::acquire(uint64_t from, uint64_t journal_epoch, uint64_t* epoch, std::
   epoch_ = from + 1;
   *epoch = epoch_;
   renewer_ = std::thread([this] { renew_loop(); });
+  return 0;
+}
+
+int Lease::advance(uint64_t* epoch, std::string* error) {
+  std::string why;
+  const uint64_t held = epoch_.load();
+  const int rc = update_lease(path_, [&](std::optional<LeaseRecord>& r) {
+    if (!r || r->volume_id != volume_id_ || r->epoch != held || r->state != LeaseRecord::State::kOwned) {
+      why = r ? describe(*r) + " now" : "the lease record is gone";
+      return -ESTALE;
+    }
+    r->epoch = held + 1;
+    r->renewals = 0;
+    return 0;
+  }, error);
+  if (rc != 0) {
+    if (!why.empty()) *error = "cannot advance the lease " + path_ + ": " + why;
+    return rc;
+  }
+  epoch_.store(held + 1);
+  *epoch = held + 1;
   return 0;
 }
 

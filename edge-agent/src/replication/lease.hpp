@@ -4,6 +4,7 @@
 // "Owner loss"); recovery fences a journal of an older epoch.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -61,6 +62,7 @@ int update_lease(const std::string& path, const std::function<int(std::optional<
  *    duration. Nothing is read yet.
  * 2. Journal recovery calls read() and acquire(); acquire() takes the next
  *    epoch and starts a thread that renews the lease every duration / 4.
+ *    advance() moves it to the next epoch while held (after a peer failure).
  * 3. lost() turns true for good when a renewal finds another epoch, another
  *    volume or a released lease (a peer took over: fenced), or when no renewal
  *    succeeded for duration / 2 (a peer takes over after seeing none for a
@@ -76,6 +78,7 @@ class Lease final : public cache::writeback::Ownership {
 
   int read(uint64_t* epoch, bool* released, std::string* error) override;
   int acquire(uint64_t from, uint64_t journal_epoch, uint64_t* epoch, std::string* error) override;
+  int advance(uint64_t* epoch, std::string* error) override;
   bool lost(std::string* reason) const override;
 
  private:
@@ -86,7 +89,7 @@ class Lease final : public cache::writeback::Ownership {
   const uint64_t volume_id_;
   const std::string holder_;
   const std::chrono::milliseconds duration_;
-  uint64_t epoch_ = 0;
+  std::atomic<uint64_t> epoch_{0};  // read by the renewer thread
   std::thread renewer_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

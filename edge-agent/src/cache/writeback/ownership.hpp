@@ -20,6 +20,13 @@ namespace tierwise::cache::writeback {
  *    -EBUSY with `error` when another owner holds it (its dirty data may be only
  *    on its peers: a peer takes over once the lease expires); -ESTALE when the
  *    record moved past `from`. From then on the implementation keeps the lease.
+ *    The holder that bumped its own epoch with advance() may take the next one
+ *    from a tier whose journal is of an older epoch (a crash between advance()
+ *    and the superblock that records it: that journal was empty).
+ *  - advance(): while holding the lease, moves it to the next epoch and returns
+ *    it. After a peer failure drained the journal (write-through), this makes
+ *    the replicas of the older epoch that unreachable peers still hold obsolete:
+ *    they drop them instead of ever applying them. -ESTALE once lost.
  *  - lost(): true, with the reason, once the lease was taken by another epoch
  *    or could not be kept: the engine must stop writing to the datastore.
  */
@@ -28,6 +35,7 @@ class Ownership {
   virtual ~Ownership() = default;
   virtual int read(uint64_t* epoch, bool* released, std::string* error) = 0;
   virtual int acquire(uint64_t from, uint64_t journal_epoch, uint64_t* epoch, std::string* error) = 0;
+  virtual int advance(uint64_t* epoch, std::string* error) = 0;
   virtual bool lost(std::string* reason) const = 0;
 };
 
