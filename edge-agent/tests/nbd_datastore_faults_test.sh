@@ -81,35 +81,6 @@ write_config() {
 JSON
 }
 
-# Runs jobs from next_k on, each until it completes (a failed job is logged
-# with fio's error and run again), until $work/stop exists. In the background.
-job_loop() {
-  local k
-  k=$(cat "$work/next_k")
-  while [[ ! -e $work/stop ]]; do
-    if fio_job "$k" --output="$work/fio-$k.txt" >/dev/null 2>&1; then
-      echo "$k" >>"$work/done"
-      k=$((k + 1))
-      echo "$k" >"$work/next_k"
-    else
-      { echo "job $k:"; grep -hoE "error=[^)]*|err=[^:]*:[^)]*" "$work/fio-$k.txt"; } >>"$work/failed" 2>/dev/null || true
-      sleep 0.2
-    fi
-  done
-}
-
-start_jobs() {
-  rm -f "$work/stop"
-  job_loop &
-  loop_pid=$!
-}
-
-stop_jobs() {
-  touch "$work/stop"
-  wait "$loop_pid" || true
-  loop_pid=
-}
-
 # phase <faults JSON> <seconds>: the faults for that long, then none.
 phase() {
   faults "$1"

@@ -1,7 +1,8 @@
 # Helpers of the NBD tests that drive `tierwise-agent serve` with fio
 # (nbd_writeback_crash_test.sh, nbd_datastore_faults_test.sh). The caller sets
 # agent (the binary), work (its directory), sock (the NBD socket, volume "wb"),
-# regions and region_bytes (job k writes region k % regions).
+# regions and region_bytes (job k writes region k % regions); the job loop
+# keeps its state in $work/next_k, $work/done and $work/failed.
 
 fail() {
   echo "FAIL: $*" >&2
@@ -59,3 +60,32 @@ verify_region() {
 # The last job k with k % 16 == r, or nothing.
 last_job_of() { awk -v r="$1" -v n="$regions" '$1 % n == r' "$work/done" | sort -n | tail -1; }
 
+
+# Runs jobs from next_k on, each until it completes (a failed job is logged
+# with fio's error and run again), until $work/stop exists. In the background.
+job_loop() {
+  local k
+  k=$(cat "$work/next_k")
+  while [[ ! -e $work/stop ]]; do
+    if fio_job "$k" --output="$work/fio-$k.txt" >/dev/null 2>&1; then
+      echo "$k" >>"$work/done"
+      k=$((k + 1))
+      echo "$k" >"$work/next_k"
+    else
+      { echo "job $k:"; grep -hoE "error=[^)]*|err=[^:]*:[^)]*" "$work/fio-$k.txt"; } >>"$work/failed" 2>/dev/null || true
+      sleep 0.2
+    fi
+  done
+}
+
+start_jobs() {
+  rm -f "$work/stop"
+  job_loop &
+  loop_pid=$!
+}
+
+stop_jobs() {
+  touch "$work/stop"
+  wait "$loop_pid" || true
+  loop_pid=
+}
