@@ -11,6 +11,11 @@
 #   peer_kill   WB+1: a `tierwise-agent peer` is SIGKILLed mid-run; the volume
 #               must fall back to write-through and the same checks pass, also
 #               after a SIGKILL of the agent that follows.
+#   rack_power  WB+1 with a persistent peer (`peer --store`), 10 rounds: owner
+#               and peer are SIGKILLed at once (a power cut of both) and the
+#               owner's tier file deleted; the peer restarts, loads its replicas
+#               from its store and takes the volume over; fio --verify_only on
+#               the datastore file alone: 0 errors.
 #   owner_loss  WB+1, 20 rounds: the owner is SIGKILLed and its tier file
 #               deleted (the host is gone); the peer must take the volume over
 #               (its lease unrenewed for lease_ms) and destage; then fio
@@ -128,8 +133,12 @@ verify_datastore() {
   done
 }
 
+# start_peer [extra peer options]: on the port of its first start, if any.
 start_peer() {
-  "$agent" peer --listen 127.0.0.1:0 --port-file "$work/peer.port" >>"$work/peer.log" 2>&1 &
+  local port=0
+  [[ -s $work/peer.port ]] && port=$(cat "$work/peer.port")
+  rm -f "$work/peer.port"
+  "$agent" peer --listen "127.0.0.1:$port" --port-file "$work/peer.port" "$@" >>"$work/peer.log" 2>&1 &
   peer_pid=$!
   for _ in $(seq 100); do [[ -s $work/peer.port ]] && break; sleep 0.05; done
   [[ -s $work/peer.port ]] || fail "peer did not listen"
@@ -248,6 +257,35 @@ owner_loss)
     { tail -5 "$work/agent.log" >&2; fail "the old owner's journal was not fenced"; }
   grep -o "journal fenced: [^;]*" "$work/agent.log" | tail -1
   echo "after the old owner came back: every region verified on the datastore alone, 0 errors"
+  ;;
+
+rack_power)
+  start_peer --store "$work/peer-store"
+  write_config "[\"127.0.0.1:$(cat "$work/peer.port")\"]"
+  verified_regions=0
+  for i in $(seq 10); do
+    start_agent
+    write_loop &
+    fio_pid=$!
+    sleep "$(random_delay)"
+    kill -KILL "$agent_pid" "$peer_pid"  # the power of both hosts goes at once
+    wait "$agent_pid" "$peer_pid" 2>/dev/null || true
+    agent_pid= peer_pid=
+    rm -f "$sock" "$work/wb.tier"  # and the owner's host does not come back
+    wait "$fio_pid" || true
+    fio_pid=
+    start_peer --store "$work/peer-store"
+    for _ in $(seq 300); do
+      (( $(grep -c "took over, destaged" "$work/peer.log" || true) >= i )) && break
+      sleep 0.05
+    done
+    (( $(grep -c "took over, destaged" "$work/peer.log" || true) >= i )) ||
+      { tail -5 "$work/peer.log" >&2; fail "round $i: the restarted peer did not take the volume over"; }
+    verify_datastore
+  done
+  loaded=$(grep -c "loaded [1-9][0-9]* records" "$work/peer.log" || true)
+  (( loaded >= 5 )) || fail "only $loaded of 10 peer restarts loaded replicas from the store"
+  echo "10 power cuts of owner and peer: the peer loaded its replicas $loaded times and took over each time; $verified_regions region verifies on the datastore alone, 0 errors"
   ;;
 
 *)

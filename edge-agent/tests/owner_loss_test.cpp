@@ -17,6 +17,7 @@
 #include "replication/lease.hpp"
 #include "replication/peer_set.hpp"
 #include "replication/replica_server.hpp"
+#include "replication/replica_store.hpp"
 #include "writeback_volume.hpp"
 
 namespace tierwise::cache {
@@ -101,20 +102,72 @@ TEST_F(OwnerLossTest, ATornLeaseWriteFallsBackToThePreviousRecord) {
   EXPECT_EQ(lease_at(path).epoch, 5u);
 }
 
+// A journal record of `seq` for block `seq`, as an owner sends it.
+std::vector<std::byte> journal_record(uint64_t seq) {
+  std::vector<std::byte> entry(wb::kEntryBytes);
+  wb::RecordHeader h;
+  h.seq = seq;
+  h.block = seq;
+  h.volume_id = kVolumeId;
+  wb::encode_record(h, pattern(seq, kBlock), entry);
+  return entry;
+}
+
+TEST_F(OwnerLossTest, TheReplicaStoreReplaysItsLogAndCutsATornTail) {
+  const std::string dir = (dir_ / "store").string();
+  std::string error;
+  replication::Hello hello;
+  hello.epoch = 4;
+  hello.datastore = "/shared/ds.img";
+  {
+    replication::ReplicaStore store;
+    std::map<uint64_t, replication::StoredVolume> loaded;
+    ASSERT_EQ(replication::ReplicaStore::open(dir, &store, &loaded, &error), 0) << error;
+    EXPECT_TRUE(loaded.empty());
+    ASSERT_EQ(store.hello(kVolumeId, hello), 0);
+    for (uint64_t seq = 1; seq <= 3; ++seq) ASSERT_EQ(store.record(kVolumeId, seq, journal_record(seq)), 0);
+    ASSERT_EQ(store.trim(kVolumeId, 1, false, hello), 0);
+    ASSERT_EQ(store.sync(), 0);
+  }
+  const fs::path file = fs::path(dir) / (std::to_string(kVolumeId) + ".replicas");
+  const auto valid = fs::file_size(file);
+  {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND);
+    const std::vector<std::byte> torn(100, std::byte{7});  // an append cut short by a crash
+    ASSERT_EQ(::write(fd, torn.data(), torn.size()), 100);
+    ::close(fd);
+  }
+  replication::ReplicaStore store;
+  std::map<uint64_t, replication::StoredVolume> loaded;
+  ASSERT_EQ(replication::ReplicaStore::open(dir, &store, &loaded, &error), 0) << error;
+  ASSERT_EQ(loaded.count(kVolumeId), 1u);
+  EXPECT_EQ(loaded[kVolumeId].hello.epoch, 4u);
+  EXPECT_EQ(loaded[kVolumeId].hello.datastore, "/shared/ds.img");
+  ASSERT_EQ(loaded[kVolumeId].records.size(), 2u) << "record 1 was trimmed";
+  EXPECT_EQ(loaded[kVolumeId].records.begin()->first, 2u);
+  EXPECT_EQ(loaded[kVolumeId].records[3], journal_record(3));
+  EXPECT_EQ(fs::file_size(file), valid) << "the torn tail is cut off";
+}
+
 // A peer with a volume's records and the owner gone: the peer destages them.
 class Takeover : public OwnerLossTest {
  protected:
-  void start_owner(Volume& v, std::chrono::microseconds peer_ack_delay = std::chrono::microseconds(0)) {
+  void start_peer(std::chrono::microseconds ack_delay = std::chrono::microseconds(0), const std::string& store = {}) {
+    ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", &peer, ack_delay,
+                                                [this](const std::string& e) {
+                                                  std::lock_guard lock(mu);
+                                                  peer_events.push_back(e);
+                                                },
+                                                store),
+              0);
+  }
+  void start_owner(Volume& v, std::chrono::microseconds peer_ack_delay = std::chrono::microseconds(0),
+                   const std::string& store = {}) {
     replication::Hello hello;
     hello.lease_ms = static_cast<uint32_t>(kLease.count());
     hello.datastore = (dir_ / "ds.img").string();
     hello.lease_file = lease_path().string();
-    ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", &peer, peer_ack_delay,
-                                                [this](const std::string& e) {
-                                                  std::lock_guard lock(mu);
-                                                  peer_events.push_back(e);
-                                                }),
-              0);
+    ASSERT_NO_FATAL_FAILURE(start_peer(peer_ack_delay, store));
     std::string error;
     ASSERT_EQ(replication::PeerSet::connect({"127.0.0.1:" + std::to_string(peer->port())}, kVolumeId, hello,
                                             milliseconds(1000), &peers, &error),
@@ -292,6 +345,33 @@ TEST_F(Takeover, AfterAPeerFailureTheOwnerMovesToTheNextEpochAndTheOldReplicasAr
   ASSERT_EQ(v.open(kNoDestage, nullptr, kVolumeId, &back), 0) << v.error;
   EXPECT_EQ(v.report.epoch, 3u);
   EXPECT_EQ(v.report.fenced_discarded, 0u);
+}
+
+// Persistent replicas: the peer's process dies too (a power cut of the rack),
+// comes back, loads its replicas from its store and takes the volume over.
+TEST_F(Takeover, APersistentPeerThatRestartsLoadsItsReplicasAndTakesOver) {
+  const std::string store = (dir_ / "peer-store").string();
+  {
+    Volume v(dir_);
+    ASSERT_NO_FATAL_FAILURE(start_owner(v, std::chrono::microseconds(0), store));
+    ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);
+    ASSERT_EQ(v.write(kBlock, pattern(2, kBlock)), 0);
+    ASSERT_EQ(v.write(0, pattern(3, 1024)), 0);
+    peer.reset();  // the peer's process is gone (its store was flushed before each ACK)
+    kill_owner(v);
+  }
+  fs::remove(dir_ / "tier.img");
+  ASSERT_NO_FATAL_FAILURE(start_peer(std::chrono::microseconds(0), store));
+  EXPECT_TRUE(event_says("loaded 3 records of epoch 1"));
+  ASSERT_TRUE(wait_for([&] { return event_says("took over, destaged 3 records"); })) << "no takeover";
+  std::vector<std::byte> want = pattern(1, kBlock);
+  const std::vector<std::byte> third = pattern(3, 1024);
+  std::copy(third.begin(), third.end(), want.begin());
+  const std::vector<std::byte> second = pattern(2, kBlock);
+  want.insert(want.end(), second.begin(), second.end());
+  EXPECT_EQ(read_file_range(dir_ / "ds.img", 0, 2 * kBlock), want);
+  EXPECT_FALSE(fs::exists(fs::path(store) / (std::to_string(kVolumeId) + ".replicas")))
+      << "the store keeps replicas that were taken over";
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ struct PeerOptions {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
   int64_t ack_delay_us = 0;
+  std::string store;
 };
 
 void run_peer(const PeerOptions& o) {
@@ -28,10 +29,10 @@ void run_peer(const PeerOptions& o) {
   std::unique_ptr<replication::ReplicaServer> server;
   const auto on_event = [](const std::string& line) { std::cerr << "tierwise-agent peer: " << line << '\n'; };
   if (const int rc = replication::ReplicaServer::start(o.listen, &server, std::chrono::microseconds(o.ack_delay_us),
-                                                       on_event);
+                                                       on_event, o.store);
       rc != 0) {
-    std::cerr << "tierwise-agent peer: cannot listen on " << o.listen << ": " << std::strerror(-rc)
-              << '\n';
+    std::cerr << "tierwise-agent peer: cannot start on " << o.listen
+              << (o.store.empty() ? "" : " with the store " + o.store) << ": " << std::strerror(-rc) << '\n';
     throw CLI::RuntimeError(kExitFailure);
   }
   if (!o.port_file.empty()) {
@@ -58,6 +59,9 @@ void register_peer_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--port-file", options->port_file,
                       "Write the port listened on to this file (for --listen ...:0)");
+  command->add_option("--store", options->store,
+                      "Keep the replicas in files in this directory, flushed before each acknowledgement, and "
+                      "load them at start (persistent replicas; default: memory only)");
   command->add_option("--ack-delay-us", options->ack_delay_us,
                       "Send each acknowledgement this many microseconds after storing the record: a stand-in "
                       "for a slow replica link in tests (default 0)")

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "replication/frame.hpp"
@@ -19,14 +20,46 @@ constexpr int kAcceptPollMs = 100;
 // How often volumes without an owner connection are looked at (their lease read).
 constexpr auto kWatchInterval = std::chrono::milliseconds(100);
 
+// Records acknowledged after one flush of the store at most, so that a steady
+// stream from the owner still gets its ACKs well within its timeout.
+constexpr size_t kMaxUnacked = 32;
+
+// True when more bytes wait on `fd` now (the next frame's ACK can share a flush).
+bool readable_now(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
+}
+
 }  // namespace
 
 int ReplicaServer::start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
                          std::chrono::microseconds ack_delay,
-                         std::function<void(const std::string&)> on_event) {
+                         std::function<void(const std::string&)> on_event, const std::string& store_dir) {
+  std::optional<ReplicaStore> store;
+  std::map<uint64_t, StoredVolume> loaded;
+  if (!store_dir.empty()) {
+    std::string error;
+    store.emplace();
+    if (const int rc = ReplicaStore::open(store_dir, &*store, &loaded, &error); rc != 0) {
+      if (on_event) on_event(error);
+      return rc;
+    }
+  }
   const int fd = listen_tcp(address);
   if (fd < 0) return fd;
   std::unique_ptr<ReplicaServer> server(new ReplicaServer(fd, bound_port(fd), ack_delay, std::move(on_event)));
+  server->store_ = std::move(store);
+  for (auto& [id, stored] : loaded) {
+    Volume& v = server->volumes_[id];
+    v.hello = stored.hello;
+    for (const auto& [seq, record] : stored.records) server->held_bytes_ += record.size();
+    v.records = std::move(stored.records);
+    v.settled = false;  // watched: its owner may be gone
+    if (server->on_event_) {
+      server->on_event_("volume " + std::to_string(id) + ": loaded " + std::to_string(v.records.size()) +
+                        " records of epoch " + std::to_string(v.hello.epoch) + " from " + store_dir);
+    }
+  }
   server->acceptor_ = std::thread([s = server.get()] { s->accept_loop(); });
   server->watcher_ = std::thread([s = server.get()] { s->watch_loop(); });
   *out = std::move(server);
@@ -68,9 +101,26 @@ void ReplicaServer::accept_loop() {
   }
 }
 
-void ReplicaServer::drop(Volume& v) {
+void ReplicaServer::drop(uint64_t volume_id, Volume& v) {
   for (const auto& [seq, record] : v.records) held_bytes_ -= record.size();
   v.records.clear();
+  if (store_) store_->drop(volume_id);
+}
+
+bool ReplicaServer::acknowledge(int fd, std::vector<uint64_t>* seqs) {
+  if (seqs->empty()) return true;
+  if (store_) {
+    std::lock_guard lock(mu_);
+    if (const int rc = store_->sync(); rc != 0) {
+      std::cerr << "tierwise-agent peer: closing a connection: the replica store cannot flush: "
+                << std::strerror(-rc) << '\n';
+      return false;
+    }
+  }
+  std::vector<std::byte> acks;
+  for (uint64_t seq : *seqs) encode_frame(FrameType::kAck, seq, {}, &acks);
+  seqs->clear();
+  return write_all(fd, acks) == 0;
 }
 
 bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
@@ -81,9 +131,13 @@ bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
              std::to_string(v.hello.epoch) + " of volume " + std::to_string(session.volume);
     return false;
   }
-  if (session.hello.epoch > v.hello.epoch) {
-    drop(v);  // an older epoch's records: recovered by the new owner or taken over
+  if (session.hello.epoch > v.hello.epoch || (v.hello.epoch == 0 && v.records.empty())) {
+    drop(session.volume, v);  // an older epoch's records: recovered by the new owner or taken over
     v.connections = 0;
+    if (store_ && store_->hello(session.volume, session.hello) != 0) {
+      *error = "the replica store cannot record volume " + std::to_string(session.volume);
+      return false;
+    }
   }
   v.hello = session.hello;
   ++v.connections;
@@ -97,8 +151,10 @@ void ReplicaServer::serve(int fd) {
   std::string error;
   PeerSession session;
   bool counted = false;
-  std::vector<std::byte> ack;
+  std::vector<uint64_t> unacked;  // stored, acknowledged after the next flush
   for (;;) {
+    const bool batch_full = unacked.size() >= kMaxUnacked;
+    if ((batch_full || !readable_now(fd)) && !acknowledge(fd, &unacked)) break;
     const int rc = read_frame(fd, &frame, &error);
     if (rc != 0) {
       if (rc == -EBADMSG) std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
@@ -117,28 +173,32 @@ void ReplicaServer::serve(int fd) {
       counted = true;
       continue;
     }
-    if (step == PeerStep::kTrim) {
-      std::lock_guard lock(mu_);
-      Volume& v = volumes_[session.volume];
-      if (v.hello.epoch != session.hello.epoch) break;  // superseded by a newer owner
-      for (auto it = v.records.begin(); it != v.records.end() && it->first <= frame.value;) {
-        held_bytes_ -= it->second.size();
-        it = v.records.erase(it);
-      }
-      continue;
-    }
+    bool kept = true;
     {
       std::lock_guard lock(mu_);
       Volume& v = volumes_[session.volume];
-      if (v.hello.epoch != session.hello.epoch) break;  // superseded: never acknowledge
-      auto& slot = v.records[frame.value];
-      held_bytes_ += frame.payload.size() - slot.size();
-      slot = std::move(frame.payload);
+      if (v.hello.epoch != session.hello.epoch) break;  // superseded by a newer owner: never acknowledge
+      if (step == PeerStep::kTrim) {
+        for (auto it = v.records.begin(); it != v.records.end() && it->first <= frame.value;) {
+          held_bytes_ -= it->second.size();
+          it = v.records.erase(it);
+        }
+        if (store_ && store_->trim(session.volume, frame.value, v.records.empty(), v.hello) != 0) break;
+        continue;
+      }
+      kept = !store_ || store_->record(session.volume, frame.value, frame.payload) == 0;
+      if (kept) {
+        auto& slot = v.records[frame.value];
+        held_bytes_ += frame.payload.size() - slot.size();
+        slot = std::move(frame.payload);
+      }
+    }
+    if (!kept) {
+      std::cerr << "tierwise-agent peer: closing a connection: the replica store cannot append\n";
+      break;
     }
     if (ack_delay_.count() > 0) std::this_thread::sleep_for(ack_delay_);
-    ack.clear();
-    encode_frame(FrameType::kAck, frame.value, {}, &ack);
-    if (write_all(fd, ack) != 0) break;
+    unacked.push_back(frame.value);
   }
   std::lock_guard lock(mu_);
   if (counted) {
@@ -188,7 +248,7 @@ void ReplicaServer::watch(uint64_t volume_id) {
                   std::to_string(lease->epoch) + "; dropping " + std::to_string(v.records.size()) +
                   " records of epoch " + std::to_string(hello.epoch));
       }
-      drop(v);
+      drop(volume_id, v);
       v.settled = true;
       return;
     }
@@ -228,7 +288,7 @@ void ReplicaServer::watch(uint64_t volume_id) {
                             std::to_string(hello.epoch));
   }
   if (v.hello.epoch == hello.epoch) {
-    drop(v);
+    drop(volume_id, v);
     v.settled = true;
   }
 }

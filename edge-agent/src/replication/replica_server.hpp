@@ -8,12 +8,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <functional>
 #include <thread>
 #include <vector>
 
 #include "replication/protocol.hpp"
+#include "replication/replica_store.hpp"
 
 namespace tierwise::replication {
 
@@ -23,7 +25,9 @@ namespace tierwise::replication {
  * 1. start(): listens on "host:port" (port 0: any free port, see port()).
  * 2. Each owner connection is served by its own thread: HELLO names the volume
  *    and its epoch; every RECORD is checked (frame CRC, then the journal
- *    record's own header and data CRCs), stored in memory and acknowledged;
+ *    record's own header and data CRCs), stored in memory (and with a store,
+ *    appended to the volume's file) and acknowledged; the ACKs of the records
+ *    read together go out after one flush of the store;
  *    TRIM(W) drops the volume's records with seq <= W. A bad frame closes that
  *    connection. A HELLO of an epoch below the volume's newest is refused (a
  *    fenced owner); one above it drops the records of the older epoch (the new
@@ -46,9 +50,11 @@ class ReplicaServer {
   // Returns 0 or -errno (-EADDRINUSE, -EINVAL for a malformed address).
   // `on_event`: one line per takeover or dropped epoch (may be empty; called
   // from the watcher thread). `holder`: this peer's name in the lease.
+  // `store_dir`: keep the replicas in files there, flushed before each ACK,
+  // and load what it holds (replica_store.hpp); empty: in memory only.
   static int start(const std::string& address, std::unique_ptr<ReplicaServer>* out,
                    std::chrono::microseconds ack_delay = std::chrono::microseconds(0),
-                   std::function<void(const std::string&)> on_event = {});
+                   std::function<void(const std::string&)> on_event = {}, const std::string& store_dir = {});
   ~ReplicaServer();
   ReplicaServer(const ReplicaServer&) = delete;
   ReplicaServer& operator=(const ReplicaServer&) = delete;
@@ -80,7 +86,10 @@ class ReplicaServer {
   bool greet(const PeerSession& session, std::string* error);
   void watch_loop();
   void watch(uint64_t volume_id);
-  void drop(Volume& v);
+  void drop(uint64_t volume_id, Volume& v);
+  // Sends the ACKs of `seqs` once the store (if any) is flushed; false when
+  // either fails (the connection then closes: the owner fails this peer).
+  bool acknowledge(int fd, std::vector<uint64_t>* seqs);
 
   int listen_fd_;
   int port_;
@@ -93,6 +102,7 @@ class ReplicaServer {
   std::vector<int> connections_;
   std::vector<std::thread> workers_;
   std::map<uint64_t, Volume> volumes_;  // by volume id
+  std::optional<ReplicaStore> store_;   // with --store
   uint64_t held_bytes_ = 0;
 };
 
