@@ -35,6 +35,7 @@ using tierwise::replication::FrameType;
 using tierwise::replication::Hello;
 using tierwise::replication::on_owner_frame;
 using tierwise::replication::on_peer_frame;
+using tierwise::replication::PeerProgress;
 using tierwise::replication::PeerSession;
 using tierwise::replication::PeerStep;
 
@@ -43,7 +44,7 @@ void check(bool ok) {
 }
 
 // Applies one accepted frame to both sides and checks what they may do with it.
-void apply(const Frame& f, PeerSession& session, uint64_t sent, uint64_t* acked) {
+void apply(const Frame& f, PeerSession& session, PeerProgress* progress) {
   std::string error;
   const PeerStep step = on_owner_frame(session, f, &error);
   check((step == PeerStep::kClose) == !error.empty());  // a closed connection says why
@@ -52,18 +53,21 @@ void apply(const Frame& f, PeerSession& session, uint64_t sent, uint64_t* acked)
     const auto h = wb::decode_record_header(std::span<const std::byte>(f.payload).first<wb::kSectorBytes>());
     check(h && h->seq == f.value && wb::record_data_intact(*h, f.payload));
   }
-  const uint64_t before = *acked;
-  if (on_peer_frame(f, sent, acked, &error) == 0) {
-    check(f.type == FrameType::kAck && *acked <= sent && *acked >= before);
+  const PeerProgress before = *progress;
+  if (on_peer_frame(f, progress, &error) == 0) {
+    check(f.type == FrameType::kAck || f.type == FrameType::kTrimmed);
+    check(progress->acked <= progress->sent && progress->acked >= before.acked);
+    check(progress->trimmed <= progress->trim_sent && progress->trimmed >= before.trimmed);
   } else {
-    check(*acked == before);
+    check(progress->acked == before.acked && progress->trimmed == before.trimmed);
   }
 }
 
 void stream(std::span<const std::byte> bytes) {
   PeerSession session;
-  uint64_t acked = 0;
-  const uint64_t sent = bytes.empty() ? 0 : static_cast<uint64_t>(bytes[0]);
+  PeerProgress progress;
+  progress.sent = bytes.empty() ? 0 : static_cast<uint64_t>(bytes[0]);
+  progress.trim_sent = bytes.size() < 2 ? 0 : static_cast<uint64_t>(bytes[1]);
   Frame f;
   std::string error;
   std::vector<std::byte> again;
@@ -74,7 +78,7 @@ void stream(std::span<const std::byte> bytes) {
     encode_frame(f.type, f.value, f.payload, &again);
     check(again.size() == static_cast<size_t>(used) &&
           std::equal(again.begin(), again.end(), bytes.begin()));
-    apply(f, session, sent, &acked);
+    apply(f, session, &progress);
     bytes = bytes.subspan(static_cast<size_t>(used));
   }
 }
@@ -94,6 +98,7 @@ std::vector<std::byte> record(uint64_t header_seq, std::byte fill) {
 void conversation(std::span<const std::byte> bytes) {
   PeerSession session;
   uint64_t acked = 0;
+  uint64_t trimmed = 0;
   uint64_t seq = 0;
   std::vector<std::byte> encoded;
   Frame f;
@@ -127,7 +132,7 @@ void conversation(std::span<const std::byte> bytes) {
         value = seq;
         break;
       default:
-        type = FrameType::kAck;
+        type = op % 8 == 7 ? FrameType::kTrimmed : FrameType::kAck;
         value = static_cast<uint64_t>(fill);
         break;
     }
@@ -141,8 +146,12 @@ void conversation(std::span<const std::byte> bytes) {
     const PeerStep step = on_owner_frame(session, f, &error);
     if (type == FrameType::kRecord && greeted) check((step == PeerStep::kStore) == (op % 32 != 1));
     if (type == FrameType::kHello && !greeted) check((step == PeerStep::kGreet) == (op % 16 != 4));
-    const uint64_t before = acked;
-    if (on_peer_frame(f, seq, &acked, &error) == 0) check(acked <= seq && acked >= before);
+    PeerProgress progress{seq, seq, acked, trimmed};
+    if (on_peer_frame(f, &progress, &error) == 0) {
+      check(progress.acked <= seq && progress.acked >= acked && progress.trimmed <= seq && progress.trimmed >= trimmed);
+    }
+    acked = progress.acked;
+    trimmed = progress.trimmed;
   }
 }
 

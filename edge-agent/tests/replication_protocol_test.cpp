@@ -117,16 +117,32 @@ TEST(ReplicationProtocol, ThePeerTakesOneHelloThenRecordsOfTheirOwnSequenceAndTr
 }
 
 TEST(ReplicationProtocol, TheOwnerRefusesAnAcknowledgementOfARecordNeverSent) {
-  uint64_t acked = 0;
+  PeerProgress p;
+  p.sent = 5;
   std::string error;
-  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 5), 5, &acked, &error), 0);
-  EXPECT_EQ(acked, 5u);
-  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 3), 5, &acked, &error), 0);
-  EXPECT_EQ(acked, 5u) << "acknowledgements only move forward";
-  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 6), 5, &acked, &error), -EBADMSG);
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 5), &p, &error), 0);
+  EXPECT_EQ(p.acked, 5u);
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 3), &p, &error), 0);
+  EXPECT_EQ(p.acked, 5u) << "acknowledgements only move forward";
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kAck, 6), &p, &error), -EBADMSG);
   EXPECT_NE(error.find("never sent"), std::string::npos) << error;
-  EXPECT_EQ(acked, 5u) << "a refused acknowledgement counts nothing";
-  EXPECT_EQ(on_peer_frame(frame(FrameType::kRecord, 1), 5, &acked, &error), -EBADMSG);
+  EXPECT_EQ(p.acked, 5u) << "a refused acknowledgement counts nothing";
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kRecord, 1), &p, &error), -EBADMSG);
+}
+
+TEST(ReplicationProtocol, TheOwnerTakesATrimConfirmationOnlyOfATrimItSent) {
+  PeerProgress p;
+  p.trim_sent = 9;
+  std::string error;
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kTrimmed, 9), &p, &error), 0);
+  EXPECT_EQ(p.trimmed, 9u);
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kTrimmed, 4), &p, &error), 0);
+  EXPECT_EQ(p.trimmed, 9u) << "confirmations only move forward";
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kTrimmed, 10), &p, &error), -EBADMSG);
+  EXPECT_NE(error.find("never sent"), std::string::npos) << error;
+  PeerSession s;
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42, hello_payload(1)), &error), PeerStep::kGreet);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kTrimmed, 1), &error), PeerStep::kClose) << "only peers confirm";
 }
 
 }  // namespace

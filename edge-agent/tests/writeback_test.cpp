@@ -389,6 +389,44 @@ class HeldDevice final : public blockdev::BlockDevice {
 // datastore then completes the newer write first and the destage after it,
 // and the tier flushes last. The datastore must end with the newer data: the
 // write waits for the destage, so the two never race.
+// Peers that acknowledge at once and confirm trims when the test says so.
+class ScriptedPeers final : public wb::ReplicaSink {
+ public:
+  size_t peer_count() const override { return 1; }
+  void start(uint64_t) override {}
+  void send(uint64_t seq, std::span<const std::byte>) override { sent.push_back(seq); }
+  uint64_t acked_through() const override { return sent.empty() ? 0 : sent.back(); }
+  void trim(uint64_t watermark) override { trim_sent = watermark; }
+  uint64_t trimmed_through() const override { return trimmed; }
+  bool failed(std::string*) const override { return false; }
+  int wake_fd() const override { return -1; }
+
+  std::vector<uint64_t> sent;
+  uint64_t trim_sent = 0;
+  uint64_t trimmed = 0;
+};
+
+// A block whose records a peer may still hold (its TRIM not confirmed) is
+// journaled on every write, even one that goes to the datastore: otherwise a
+// peer's takeover could replay the old record over that write.
+TEST_F(WriteBackTest, WritesToABlockStayJournaledUntilThePeersConfirmTheTrim) {
+  ScriptedPeers peers;
+  Volume v(dir_);
+  ASSERT_EQ(v.open(0, &peers), 0) << v.error;
+  ASSERT_EQ(v.write(0, pattern(1, kBlock)), 0);
+  ASSERT_EQ(v.engine->set_mode(CacheMode::kWriteThrough), 0);
+  ASSERT_TRUE(v.pump_until([&] { return !v.engine->busy() && peers.trim_sent == 1; }));
+  ASSERT_EQ(v.write(0, pattern(2, kBlock)), 0);  // write-through, the trim not confirmed yet
+  EXPECT_EQ(peers.sent, (std::vector<uint64_t>{1, 2})) << "the write skipped the journal";
+  EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(2, kBlock));
+  ASSERT_TRUE(v.pump_until([&] { return !v.engine->busy() && peers.trim_sent == 2; }));
+  peers.trimmed = 2;
+  v.pump();
+  ASSERT_EQ(v.write(0, pattern(3, kBlock)), 0);
+  EXPECT_EQ(peers.sent, (std::vector<uint64_t>{1, 2})) << "confirmed trims: write-through needs no record";
+  EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(3, kBlock));
+}
+
 TEST(WriteBackOrdering, WriteToABlockWaitsForItsDestageInFlight) {
   const auto layout = wb::TierLayout::for_entries(kEntries);
   HeldDevice datastore(kTierBytes), tier(layout.slot_base + kTierBytes);

@@ -373,6 +373,7 @@ class CacheEngine {
   void account_destage(DirtyBlock& d, uint64_t seq);
   void destage_failed(uint64_t block, int status);
   void advance_epoch();
+  void forget_trimmed();
   void destage_succeeded();
   void advance_watermark();
   void release_waiters();

@@ -40,6 +40,10 @@ struct CacheEngine::WriteBack {
   std::vector<uint64_t> ring_block;
   std::vector<uint32_t> ring_bytes;
   std::unordered_map<uint64_t, DirtyBlock> dirty;
+  // Blocks that left `dirty` when the watermark passed them, by that watermark,
+  // until every peer confirmed the TRIM (ReplicaSink::trimmed_through): a peer
+  // may still hold their records, so writes to them are still journaled.
+  std::unordered_map<uint64_t, uint64_t> trim_pending;
   std::deque<Request*> ring_waiters;     // writes waiting for ring space, in order
   std::vector<Request*> replica_waiters;  // flushed, waiting for peers or destage
   std::vector<Request*> destage_waiters;  // writes parked until their blocks' destages land
@@ -231,7 +235,8 @@ bool CacheEngine::dirty_pinned(uint64_t block, uint32_t slot) const {
 
 bool CacheEngine::wait_for_ring(Request* r) {
   WriteBack& w = *wb_;
-  if (w.mode == CacheMode::kWriteThrough && w.dirty.empty() && w.ring_waiters.empty()) {
+  if (w.mode == CacheMode::kWriteThrough && w.dirty.empty() && w.trim_pending.empty() &&
+      w.ring_waiters.empty()) {
     return false;  // nothing can be journaled
   }
   const uint64_t blocks = (r->offset + r->length - 1) / kBlockBytes - r->first_block + 1;
@@ -281,7 +286,9 @@ void CacheEngine::plan_journal(Request* r) {
   r->to_datastore = !(w.mode == CacheMode::kWriteBack && all_slots);
   for (uint32_t i = 0; i < r->plan.size(); ++i) {
     const uint64_t block = r->first_block + i;
-    if (r->to_datastore && !w.dirty.contains(block)) continue;
+    // A write that reaches the datastore skips the journal only when no record
+    // of its block can be replayed over it: none live here, none on a peer.
+    if (r->to_datastore && !w.dirty.contains(block) && !w.trim_pending.contains(block)) continue;
     BlockPlan& p = r->plan[i];
     uint64_t lo = 0, hi = 0;
     covered(r, i, &lo, &hi);
@@ -474,6 +481,7 @@ uint64_t CacheEngine::min_slots() const { return wb_ ? 2ULL * wb_->layout.entry_
 void CacheEngine::tick() {
   if (!wb_ || check_ownership()) return;
   check_peers();
+  forget_trimmed();
   release_waiters();
   start_destages();
   advance_watermark();
@@ -505,10 +513,18 @@ void CacheEngine::advance_epoch() {
   event("epoch " + std::to_string(next) + ": the failed peers' replicas of epoch " +
         std::to_string(w.epoch) + " are obsolete");
   w.epoch = next;
+  w.trim_pending.clear();  // the failed peers' records are obsolete now
   advance_watermark();
 }
 
 bool CacheEngine::fenced() const { return wb_ && wb_->fenced; }
+
+void CacheEngine::forget_trimmed() {
+  WriteBack& w = *wb_;
+  if (w.trim_pending.empty()) return;
+  const uint64_t trimmed = w.options.replicas->trimmed_through();
+  std::erase_if(w.trim_pending, [&](const auto& entry) { return entry.second <= trimmed; });
+}
 
 bool CacheEngine::check_ownership() {
   WriteBack& w = *wb_;
@@ -727,6 +743,7 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
         const auto it = w.dirty.find(w.ring_block[w.pos(seq)]);
         if (it != w.dirty.end() && it->second.latest_seq <= w.advance_target &&
             it->second.writer == nullptr && !it->second.destaging) {
+          if (w.options.replicas) w.trim_pending[it->first] = w.advance_target;
           w.dirty.erase(it);
         }
       }

@@ -15,17 +15,19 @@ namespace tierwise::replication {
  *   0  u32 magic "TWRP"    4 u8 type    5 u8 version (1)    6 u16 reserved (0)
  *   8  u32 payload length (<= kMaxPayload)
  *   12 u64 value (HELLO: volume id; RECORD: sequence number; ACK: highest
- *          sequence number stored; TRIM: watermark)
+ *          sequence number stored; TRIM: watermark; TRIMMED: the watermark
+ *          whose TRIM the peer applied)
  *   20 u32 crc32c of bytes [0, 20) then the payload
  *   24 payload
  *
  * Conversation: the owner connects and sends HELLO; then RECORD frames (payload:
  * one journal record, journal_format.hpp encoding, checked again by the peer)
  * and TRIM frames; the peer answers every RECORD with an ACK once it holds the
- * record. A frame that fails its checks ends the connection: the owner then
+ * record, and every TRIM with a TRIMMED once it dropped those records (and,
+ * with a store, flushed that). A frame that fails its checks ends the connection: the owner then
  * counts the peer as failed.
  */
-enum class FrameType : uint8_t { kHello = 1, kRecord = 2, kAck = 3, kTrim = 4 };
+enum class FrameType : uint8_t { kHello = 1, kRecord = 2, kAck = 3, kTrim = 4, kTrimmed = 5 };
 
 inline constexpr size_t kFrameHeaderBytes = 24;
 inline constexpr uint32_t kMaxPayload = 64 * 1024;

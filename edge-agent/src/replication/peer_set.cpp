@@ -96,7 +96,16 @@ void PeerSet::trim(uint64_t watermark) {
   if (failed_.load()) return;
   std::vector<std::byte> frame;
   encode_frame(FrameType::kTrim, watermark, {}, &frame);
-  for (auto& p : peers_) enqueue(*p, frame);
+  for (auto& p : peers_) {
+    p->trim_sent.store(std::max(p->trim_sent.load(), watermark));  // before the peer can confirm it
+    enqueue(*p, frame);
+  }
+}
+
+uint64_t PeerSet::trimmed_through() const {
+  uint64_t low = UINT64_MAX;
+  for (const auto& p : peers_) low = std::min(low, p->trimmed.load());
+  return peers_.empty() ? 0 : low;
 }
 
 uint64_t PeerSet::acked_through() const {
@@ -169,12 +178,13 @@ void PeerSet::run_receiver(Peer& p) {
       fail(p, rc == -EBADMSG ? error : std::string("receive: ") + std::strerror(-rc));
       return;
     }
-    uint64_t acked = p.acked.load();
-    if (on_peer_frame(frame, p.sent.load(), &acked, &error) != 0) {
+    PeerProgress progress{p.sent.load(), p.trim_sent.load(), p.acked.load(), p.trimmed.load()};
+    if (on_peer_frame(frame, &progress, &error) != 0) {
       fail(p, error);
       return;
     }
-    p.acked.store(acked);
+    p.acked.store(progress.acked);
+    p.trimmed.store(progress.trimmed);
     last_progress = now;
     wake();
   }

@@ -47,6 +47,7 @@ class PeerSet final : public cache::writeback::ReplicaSink {
   void start(uint64_t epoch) override;
   void send(uint64_t seq, std::span<const std::byte> record) override;
   uint64_t acked_through() const override;
+  uint64_t trimmed_through() const override;
   void trim(uint64_t watermark) override;
   bool failed(std::string* reason) const override;
   // Readable after an acknowledgement or a failure; read 8 bytes to clear it.
@@ -62,6 +63,8 @@ class PeerSet final : public cache::writeback::ReplicaSink {
     bool closing = false;
     std::atomic<uint64_t> sent{0};   // highest RECORD seq handed to the socket
     std::atomic<uint64_t> acked{0};
+    std::atomic<uint64_t> trim_sent{0};  // highest TRIM watermark handed to the socket
+    std::atomic<uint64_t> trimmed{0};    // highest TRIMMED received
     std::thread sender, receiver;
   };
 

@@ -86,22 +86,31 @@ PeerStep on_owner_frame(PeerSession& session, const Frame& frame, std::string* e
       *error = "invalid record " + std::to_string(frame.value);
       return PeerStep::kClose;
     default:
-      *error = "an ACK from the owner";
+      *error = "an ACK or TRIMMED from the owner";
       return PeerStep::kClose;
   }
 }
 
-int on_peer_frame(const Frame& frame, uint64_t sent, uint64_t* acked, std::string* error) {
+int on_peer_frame(const Frame& frame, PeerProgress* progress, std::string* error) {
+  if (frame.type == FrameType::kTrimmed) {
+    if (frame.value > progress->trim_sent) {
+      *error = "confirmation of a trim through " + std::to_string(frame.value) + ", never sent (highest sent " +
+               std::to_string(progress->trim_sent) + ")";
+      return -EBADMSG;
+    }
+    progress->trimmed = std::max(progress->trimmed, frame.value);
+    return 0;
+  }
   if (frame.type != FrameType::kAck) {
     *error = "unexpected frame type from a peer";
     return -EBADMSG;
   }
-  if (frame.value > sent) {
+  if (frame.value > progress->sent) {
     *error = "acknowledgement of record " + std::to_string(frame.value) + ", never sent (highest sent " +
-             std::to_string(sent) + ")";
+             std::to_string(progress->sent) + ")";
     return -EBADMSG;
   }
-  *acked = std::max(*acked, frame.value);
+  progress->acked = std::max(progress->acked, frame.value);
   return 0;
 }
 

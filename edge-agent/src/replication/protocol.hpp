@@ -54,12 +54,19 @@ PeerStep on_owner_frame(PeerSession& session, const Frame& frame, std::string* e
 // True when `record` is a whole journal record of sequence `seq`.
 bool record_valid(std::span<const std::byte> record, uint64_t seq);
 
-// The owner's check of a frame from a peer: an ACK of at most `sent` (the
-// highest RECORD sequence sent to it). Returns 0 and sets `*acked` to the
-// highest acknowledged sequence (acknowledgements only move forward), or
-// -EBADMSG with `error` for another frame type or an ACK of a record never
-// sent: a peer that acknowledged what it cannot hold must not count as a
-// replica.
-int on_peer_frame(const Frame& frame, uint64_t sent, uint64_t* acked, std::string* error);
+// What the owner has sent one peer and what that peer confirmed.
+struct PeerProgress {
+  uint64_t sent = 0;       // highest RECORD sequence sent
+  uint64_t trim_sent = 0;  // highest TRIM watermark sent
+  uint64_t acked = 0;      // highest sequence acknowledged (ACK)
+  uint64_t trimmed = 0;    // highest watermark confirmed (TRIMMED)
+};
+
+// The owner's check of a frame from a peer: an ACK of at most `sent` or a
+// TRIMMED of at most `trim_sent`. Returns 0 and raises `acked` or `trimmed`
+// (they only move forward), or -EBADMSG with `error` for another frame type or
+// a confirmation of something never sent: a peer that acknowledged what it
+// cannot hold must not count as a replica.
+int on_peer_frame(const Frame& frame, PeerProgress* progress, std::string* error);
 
 }  // namespace tierwise::replication

@@ -107,8 +107,8 @@ void ReplicaServer::drop(uint64_t volume_id, Volume& v) {
   if (store_) store_->drop(volume_id);
 }
 
-bool ReplicaServer::acknowledge(int fd, std::vector<uint64_t>* seqs) {
-  if (seqs->empty()) return true;
+bool ReplicaServer::acknowledge(int fd, std::vector<uint64_t>* seqs, uint64_t trimmed, uint64_t* confirmed) {
+  if (seqs->empty() && trimmed == *confirmed) return true;
   if (store_) {
     std::lock_guard lock(mu_);
     if (const int rc = store_->sync(); rc != 0) {
@@ -117,10 +117,12 @@ bool ReplicaServer::acknowledge(int fd, std::vector<uint64_t>* seqs) {
       return false;
     }
   }
-  std::vector<std::byte> acks;
-  for (uint64_t seq : *seqs) encode_frame(FrameType::kAck, seq, {}, &acks);
+  std::vector<std::byte> frames;
+  for (uint64_t seq : *seqs) encode_frame(FrameType::kAck, seq, {}, &frames);
+  if (trimmed != *confirmed) encode_frame(FrameType::kTrimmed, trimmed, {}, &frames);
   seqs->clear();
-  return write_all(fd, acks) == 0;
+  *confirmed = trimmed;
+  return write_all(fd, frames) == 0;
 }
 
 bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
@@ -152,9 +154,11 @@ void ReplicaServer::serve(int fd) {
   PeerSession session;
   bool counted = false;
   std::vector<uint64_t> unacked;  // stored, acknowledged after the next flush
+  uint64_t trimmed = 0;           // trims applied, confirmed after the next flush
+  uint64_t confirmed = 0;
   for (;;) {
     const bool batch_full = unacked.size() >= kMaxUnacked;
-    if ((batch_full || !readable_now(fd)) && !acknowledge(fd, &unacked)) break;
+    if ((batch_full || !readable_now(fd)) && !acknowledge(fd, &unacked, trimmed, &confirmed)) break;
     const int rc = read_frame(fd, &frame, &error);
     if (rc != 0) {
       if (rc == -EBADMSG) std::cerr << "tierwise-agent peer: closing a connection: " << error << '\n';
@@ -184,6 +188,7 @@ void ReplicaServer::serve(int fd) {
           it = v.records.erase(it);
         }
         if (store_ && store_->trim(session.volume, frame.value, v.records.empty(), v.hello) != 0) break;
+        trimmed = std::max(trimmed, frame.value);
         continue;
       }
       kept = !store_ || store_->record(session.volume, frame.value, frame.payload) == 0;

@@ -27,7 +27,8 @@ namespace tierwise::replication {
  *    and its epoch; every RECORD is checked (frame CRC, then the journal
  *    record's own header and data CRCs), stored in memory (and with a store,
  *    appended to the volume's file) and acknowledged; the ACKs of the records
- *    read together go out after one flush of the store;
+ *    read together go out after one flush of the store, with a TRIMMED for the
+ *    trims applied meanwhile;
  *    TRIM(W) drops the volume's records with seq <= W. A bad frame closes that
  *    connection. A HELLO of an epoch below the volume's newest is refused (a
  *    fenced owner); one above it drops the records of the older epoch (the new
@@ -87,9 +88,10 @@ class ReplicaServer {
   void watch_loop();
   void watch(uint64_t volume_id);
   void drop(uint64_t volume_id, Volume& v);
-  // Sends the ACKs of `seqs` once the store (if any) is flushed; false when
-  // either fails (the connection then closes: the owner fails this peer).
-  bool acknowledge(int fd, std::vector<uint64_t>* seqs);
+  // Sends the ACKs of `seqs`, and TRIMMED(trimmed) when it moved past
+  // `confirmed`, once the store (if any) is flushed; false when either fails
+  // (the connection then closes: the owner fails this peer).
+  bool acknowledge(int fd, std::vector<uint64_t>* seqs, uint64_t trimmed, uint64_t* confirmed);
 
   int listen_fd_;
   int port_;

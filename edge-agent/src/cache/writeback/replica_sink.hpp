@@ -20,6 +20,9 @@ namespace tierwise::cache::writeback {
  *  - acked_through(): the highest sequence number every peer has acknowledged
  *    (peers acknowledge in order, so every lower one is acknowledged too).
  *  - trim(): every record with seq <= watermark is destaged: peers may drop them.
+ *  - trimmed_through(): the highest watermark every peer confirmed it trimmed.
+ *    Until then a peer may still hold (and on a takeover apply) those records,
+ *    so the engine journals every write to their blocks.
  *  - failed(): true, with a reason, once any peer missed an acknowledgement
  *    deadline or its connection broke. A failed set stays failed.
  *  - wake_fd(): a file descriptor that becomes readable when acked_through() or
@@ -33,6 +36,7 @@ class ReplicaSink {
   virtual void send(uint64_t seq, std::span<const std::byte> record) = 0;
   virtual uint64_t acked_through() const = 0;
   virtual void trim(uint64_t watermark) = 0;
+  virtual uint64_t trimmed_through() const = 0;
   virtual bool failed(std::string* reason) const = 0;
   virtual int wake_fd() const = 0;
 };
