@@ -93,7 +93,7 @@ void ReplicaServer::accept_loop() {
   while (!stopping_.load()) {
     pollfd p{listen_fd_, POLLIN, 0};
     if (::poll(&p, 1, kAcceptPollMs) <= 0) continue;
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    const int fd = accept_tcp(listen_fd_);
     if (fd < 0) continue;
     std::lock_guard lock(mu_);
     connections_.push_back(fd);

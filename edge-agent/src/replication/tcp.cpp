@@ -94,6 +94,14 @@ int listen_tcp(const std::string& address) {
   return fd;
 }
 
+int accept_tcp(int listen_fd) {
+  const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) return -errno;
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return fd;
+}
+
 int bound_port(int fd) {
   sockaddr_storage ss{};
   socklen_t len = sizeof ss;

@@ -13,6 +13,9 @@ void split_address(const std::string& address, std::string* host, std::string* p
 int connect_tcp(const std::string& address, std::chrono::milliseconds timeout);
 // Listens on "host:port" (port 0: any free port). Returns the socket or -errno.
 int listen_tcp(const std::string& address);
+// Accepts one connection with TCP_NODELAY (both sides write small frames that
+// must not wait for Nagle's algorithm). Returns the socket or -errno.
+int accept_tcp(int listen_fd);
 // The port a listening socket is bound to.
 int bound_port(int fd);
 
