@@ -55,11 +55,16 @@ void apply(const Frame& f, PeerSession& session, PeerProgress* progress) {
   }
   const PeerProgress before = *progress;
   if (on_peer_frame(f, progress, &error) == 0) {
-    check(f.type == FrameType::kAck || f.type == FrameType::kTrimmed);
+    check(f.type == FrameType::kAck || f.type == FrameType::kTrimmed || f.type == FrameType::kDestaged);
     check(progress->acked <= progress->sent && progress->acked >= before.acked);
     check(progress->trimmed <= progress->trim_sent && progress->trimmed >= before.trimmed);
+    if (f.type == FrameType::kDestaged) {  // one answer to the one DESTAGE asked
+      check(before.destage_asked && !before.destage_answered && progress->destage_answered);
+      check(progress->destaged_through <= std::max(progress->sent, progress->destage_watermark));
+    }
   } else {
-    check(progress->acked == before.acked && progress->trimmed == before.trimmed);
+    check(progress->acked == before.acked && progress->trimmed == before.trimmed &&
+          progress->destage_answered == before.destage_answered);
   }
 }
 
@@ -68,6 +73,8 @@ void stream(std::span<const std::byte> bytes) {
   PeerProgress progress;
   progress.sent = bytes.empty() ? 0 : static_cast<uint64_t>(bytes[0]);
   progress.trim_sent = bytes.size() < 2 ? 0 : static_cast<uint64_t>(bytes[1]);
+  progress.destage_asked = bytes.size() >= 3 && (static_cast<uint8_t>(bytes[2]) & 1) != 0;
+  progress.destage_watermark = progress.trim_sent;
   Frame f;
   std::string error;
   std::vector<std::byte> again;

@@ -26,24 +26,6 @@ namespace {
 using namespace test;  // NOLINT: the shared volume, fixture and constants
 using replication::Lease;
 using replication::LeaseRecord;
-using std::chrono::milliseconds;
-
-constexpr uint64_t kNoDestage = 1;  // 1 byte/s: the destager never gets a whole block
-constexpr milliseconds kLease{400};
-
-LeaseRecord lease_at(const fs::path& p) {
-  std::optional<LeaseRecord> r;
-  std::string error;
-  EXPECT_EQ(replication::read_lease(p.string(), &r, &error), 0) << error;
-  return r.value_or(LeaseRecord{});
-}
-
-template <typename Pred>
-bool wait_for(Pred done, milliseconds limit = milliseconds(5000)) {
-  const auto end = Clock::now() + limit;
-  while (!done() && Clock::now() < end) std::this_thread::sleep_for(milliseconds(10));
-  return done();
-}
 
 using OwnerLossTest = WriteBackTest;
 
@@ -150,53 +132,7 @@ TEST_F(OwnerLossTest, TheReplicaStoreReplaysItsLogAndCutsATornTail) {
 }
 
 // A peer with a volume's records and the owner gone: the peer destages them.
-class Takeover : public OwnerLossTest {
- protected:
-  void start_peer(std::chrono::microseconds ack_delay = std::chrono::microseconds(0), const std::string& store = {}) {
-    ASSERT_EQ(replication::ReplicaServer::start("127.0.0.1:0", &peer, ack_delay,
-                                                [this](const std::string& e) {
-                                                  std::lock_guard lock(mu);
-                                                  peer_events.push_back(e);
-                                                },
-                                                store),
-              0);
-  }
-  void start_owner(Volume& v, std::chrono::microseconds peer_ack_delay = std::chrono::microseconds(0),
-                   const std::string& store = {}) {
-    replication::Hello hello;
-    hello.lease_ms = static_cast<uint32_t>(kLease.count());
-    hello.datastore = (dir_ / "ds.img").string();
-    hello.lease_file = lease_path().string();
-    ASSERT_NO_FATAL_FAILURE(start_peer(peer_ack_delay, store));
-    std::string error;
-    ASSERT_EQ(replication::PeerSet::connect({"127.0.0.1:" + std::to_string(peer->port())}, kVolumeId, hello,
-                                            milliseconds(1000), &peers, &error),
-              0)
-        << error;
-    lease = std::make_unique<Lease>(lease_path().string(), kVolumeId, "owner:/tier", kLease);
-    ASSERT_EQ(v.open(kNoDestage, peers.get(), kVolumeId, lease.get()), 0) << v.error;
-  }
-  // The owner host dies: no destage, no more renewals, the connection closes.
-  void kill_owner(Volume& v) {
-    v.close();
-    peers.reset();
-    lease.reset();
-  }
-  fs::path lease_path() const { return dir_ / "ds.img.lease"; }
-  bool event_says(const std::string& what) {
-    std::lock_guard lock(mu);
-    for (const auto& e : peer_events) {
-      if (e.find(what) != std::string::npos) return true;
-    }
-    return false;
-  }
-
-  std::unique_ptr<replication::ReplicaServer> peer;
-  std::unique_ptr<replication::PeerSet> peers;
-  std::unique_ptr<Lease> lease;
-  std::mutex mu;
-  std::vector<std::string> peer_events;
-};
+using Takeover = OwnerWithPeerTest;
 
 TEST_F(Takeover, APeerDestagesTheRecordsOfAnOwnerThatIsGoneInSequenceOrder) {
   {

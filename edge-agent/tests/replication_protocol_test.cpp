@@ -145,5 +145,26 @@ TEST(ReplicationProtocol, TheOwnerTakesATrimConfirmationOnlyOfATrimItSent) {
   EXPECT_EQ(on_owner_frame(s, frame(FrameType::kTrimmed, 1), &error), PeerStep::kClose) << "only peers confirm";
 }
 
+TEST(ReplicationProtocol, TheOwnerTakesOneDestagedAnsweringItsDestage) {
+  PeerProgress p;
+  p.sent = 12;
+  std::string error;
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kDestaged, 12), &p, &error), -EBADMSG) << "no DESTAGE asked";
+  p.destage_asked = true;
+  p.destage_watermark = 4;
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kDestaged, 13), &p, &error), -EBADMSG) << "beyond every record sent";
+  const std::string reason = "datastore /d: Input/output error";
+  const auto* text = reinterpret_cast<const std::byte*>(reason.data());
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kDestaged, 7, {text, text + reason.size()}), &p, &error), 0);
+  EXPECT_TRUE(p.destage_answered);
+  EXPECT_EQ(p.destaged_through, 7u);
+  EXPECT_EQ(p.destage_error, reason);
+  EXPECT_EQ(on_peer_frame(frame(FrameType::kDestaged, 12), &p, &error), -EBADMSG) << "a second answer";
+  PeerSession s;
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kHello, 42, hello_payload(1)), &error), PeerStep::kGreet);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kDestage, 4), &error), PeerStep::kDestage);
+  EXPECT_EQ(on_owner_frame(s, frame(FrameType::kDestaged, 4), &error), PeerStep::kClose) << "only peers answer";
+}
+
 }  // namespace
 }  // namespace tierwise::replication

@@ -399,6 +399,11 @@ class ScriptedPeers final : public wb::ReplicaSink {
   void trim(uint64_t watermark) override { trim_sent = watermark; }
   uint64_t trimmed_through() const override { return trimmed; }
   bool failed(std::string*) const override { return false; }
+  void destage(uint64_t) override {}
+  int destaged(uint64_t*, std::string* error) const override {
+    *error = "scripted peers hold no data";
+    return -EIO;
+  }
   int wake_fd() const override { return -1; }
 
   std::vector<uint64_t> sent;

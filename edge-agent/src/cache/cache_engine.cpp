@@ -47,7 +47,7 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
     return -EINVAL;
   }
   if (wb_ && direction == Direction::kWrite && !journal_fits(offset, length)) return -EINVAL;
-  if (fenced()) return -EIO;
+  if (fenced() || tier_unavailable()) return -EIO;
   Request* r = requests_.acquire();
   r->engine = this;
   r->direction = direction;
@@ -57,7 +57,16 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
   r->cb = cb;
   r->cb_arg = cb_arg;
   r->first_block = offset / kBlockBytes;
+  reset_attempt(r);
+  ++in_flight_;
+  r->start = Clock::now();
+  start(r);
+  return 0;
+}
+
+void CacheEngine::reset_attempt(Request* r) {
   r->status = 0;
+  r->tier_status = 0;
   r->cache_bytes = 0;
   r->datastore_bytes = 0;
   r->peer_bytes = 0;
@@ -66,15 +75,19 @@ int CacheEngine::submit(Direction direction, uint64_t offset, uint32_t length, v
   r->last_seq = 0;  // no journal records
   r->record_writes = 0;
   r->awaiting_replicas = false;
-  ++in_flight_;
-  r->start = Clock::now();
-  start(r);
-  return 0;
+  r->plan.clear();
+  r->runs.clear();
 }
 
 void CacheEngine::start(Request* r) {
+  if (tier_state_ == TierState::kRecovering) {
+    tier_retry_.push_back(r);  // started again once the journal is on the datastore
+    return;
+  }
   r->pending = 1;  // held here until every part is issued
-  if (r->direction == Direction::kRead) {
+  if (tier_state_ != TierState::kHealthy) {
+    start_direct(r);
+  } else if (r->direction == Direction::kRead) {
     plan_blocks(r);
     start_read(r);
   } else {
@@ -169,7 +182,7 @@ void CacheEngine::plan_blocks(Request* r) {
 
 void CacheEngine::start_read(Request* r) {
   const auto n = static_cast<uint32_t>(r->plan.size());
-  for (uint32_t i = 0; i < n && r->status == 0; ++i) {
+  for (uint32_t i = 0; i < n && r->status == 0 && r->tier_status == 0; ++i) {
     const BlockPlan& p = r->plan[i];
     if (p.slot == TierIndex::kNoSlot || p.fresh) continue;
     uint64_t lo = 0, hi = 0;
@@ -182,10 +195,10 @@ void CacheEngine::start_read(Request* r) {
                                      static_cast<uint32_t>(hi - lo), on_tier_read, r);
     if (rc != 0) {
       --r->pending;
-      fail(r, rc);
+      tier_fail(r, rc);
     }
   }
-  if (r->runs.empty() || r->status != 0 || !reserve_bounce(r)) return;
+  if (r->runs.empty() || r->status != 0 || r->tier_status != 0 || !reserve_bounce(r)) return;
   for (const MissRun& run : r->runs) {
     for (uint32_t i = run.first; i < run.first + run.count; ++i) {
       uint64_t lo = 0, hi = 0;
@@ -240,7 +253,7 @@ void CacheEngine::fill_from_run(MissRun* run) {
     const int rc = tier_.submit_write(block, slot_offset(p.slot), kBlockBytes, on_tier_write, r);
     if (rc != 0) {
       --r->pending;
-      fail(r, rc);
+      tier_fail(r, rc);
     }
   }
 }
@@ -248,7 +261,7 @@ void CacheEngine::fill_from_run(MissRun* run) {
 void CacheEngine::start_write(Request* r) {
   const auto n = static_cast<uint32_t>(r->plan.size());
   size_t fill = 0;  // index into runs: blocks filled from the datastore, in block order
-  for (uint32_t i = 0; i < n && r->status == 0; ++i) {
+  for (uint32_t i = 0; i < n && r->status == 0 && r->tier_status == 0; ++i) {
     const BlockPlan& p = r->plan[i];
     if (p.slot == TierIndex::kNoSlot) continue;
     if (fill < r->runs.size() && r->runs[fill].first == i) {
@@ -263,10 +276,10 @@ void CacheEngine::start_write(Request* r) {
                                       static_cast<uint32_t>(hi - lo), on_tier_write, r);
     if (rc != 0) {
       --r->pending;
-      fail(r, rc);
+      tier_fail(r, rc);
     }
   }
-  if (r->status != 0) return;
+  if (r->status != 0 || r->tier_status != 0) return;
   if (r->last_seq >= r->first_seq) submit_records(r);
   if (r->to_datastore) {
     r->datastore_bytes = r->length;
@@ -292,9 +305,9 @@ void CacheEngine::put(Request* r) {
   if (--r->pending == 0) finish(r);
 }
 
-void CacheEngine::finish(Request* r) {
-  const Clock::time_point end = Clock::now();
+void CacheEngine::release_plan(Request* r) {
   const bool is_write = r->direction == Direction::kWrite;
+  const bool failed = r->status != 0 || r->tier_status != 0;
   if (r->last_seq >= r->first_seq) finish_journal(r);
   uint64_t fresh = 0;
   for (const BlockPlan& p : r->plan) {
@@ -303,13 +316,19 @@ void CacheEngine::finish(Request* r) {
     // whatever happened: its journal record may be durable, and a failed write
     // leaves its bytes undefined, as on a disk.
     const bool dirty = p.seq != 0 && dirty_pinned(r->first_block + (&p - r->plan.data()), p.slot);
-    const bool drop = !dirty && (p.unfilled || (r->status != 0 && (p.fresh || is_write)));
+    const bool drop = !dirty && (p.unfilled || (failed && (p.fresh || is_write)));
     index_.unpin(p.slot, drop);
     if (!drop && p.fresh) ++fresh;
   }
+  r->plan.clear();
   counters_.population_bytes += fresh * kBlockBytes;
-  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  if (!counters_.tier_disabled) counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+}
 
+void CacheEngine::finish(Request* r) {
+  release_plan(r);
+  if (r->tier_status != 0 && r->status == 0 && retry_without_tier(r)) return;
+  const Clock::time_point end = Clock::now();
   IoOutcome out;
   out.status = r->status;
   out.direction = r->direction;
@@ -335,13 +354,13 @@ void CacheEngine::finish(Request* r) {
 void CacheEngine::on_tier_read(void* arg, int status) {
   auto* r = static_cast<Request*>(arg);
   r->cache_end = Clock::now();
-  if (status != 0) r->engine->fail(r, status);
+  if (status != 0) r->engine->tier_fail(r, status);
   r->engine->put(r);
 }
 
 void CacheEngine::on_tier_write(void* arg, int status) {
   auto* r = static_cast<Request*>(arg);
-  if (status != 0) r->engine->fail(r, status);
+  if (status != 0) r->engine->tier_fail(r, status);
   r->engine->put(r);
 }
 
@@ -361,6 +380,7 @@ void CacheEngine::on_datastore_read(void* arg, int status) {
   r->engine->put(r);
 }
 
+// Also the completion of a direct read (start_direct).
 void CacheEngine::on_datastore_write(void* arg, int status) {
   auto* r = static_cast<Request*>(arg);
   r->datastore_end = Clock::now();

@@ -55,6 +55,10 @@ struct CacheCounters {
   uint64_t replicated_bytes = 0;  // record bytes sent to each peer
   uint64_t fallbacks = 0;         // write-back -> write-through after a peer failed
   uint64_t destage_errors = 0;    // destage writes the datastore failed (retried with back-off)
+  // Tier I/O errors (reads, writes, flushes). The first one disables the tier
+  // for good: every I/O goes to the datastore (CacheEngine "Tier failure").
+  uint64_t tier_errors = 0;
+  bool tier_disabled = false;     // the tier failed and is no longer used
   uint64_t destage_rate_limit_bytes_per_s = 0;  // 0: unlimited
   uint32_t healthy_peers = 0;     // peers acknowledging records now
   bool write_back = false;        // mode() is write-back now
@@ -71,7 +75,9 @@ struct SourceShare {
 
 // What happened to one front-end I/O.
 struct IoOutcome {
-  int status = 0;  // 0 or -errno (the first failure of any part)
+  // 0 or -errno (the first failure of any part; a failed tier part is not
+  // one: the I/O is served again from the datastore, "Tier failure").
+  int status = 0;
   Direction direction = Direction::kRead;
   uint32_t length_bytes = 0;
   int64_t frontend_latency_ns = 0;  // submit() to completion: what the VM observes
@@ -188,6 +194,22 @@ struct WriteBackOptions {
  *    flushes the datastore for the write-through writes.
  *  - A RAM tier cannot hold a journal (it does not survive the process): write-back
  *    needs a persistent tier (BlockDevice::persistent()).
+ *
+ * Tier failure (cache_engine_tier_failure.cpp, docs/write-back.md "Tier
+ * failure"). The first error of any tier read, write or flush disables the
+ * tier for good; an I/O that a failed tier part spoiled is served again from
+ * the datastore, so the client sees no error.
+ *  - Write-through: from then on every I/O goes straight to the datastore.
+ *  - Write-back: new and spoiled I/Os are parked while the journal's records
+ *    above the watermark reach the datastore from elsewhere: I/O in flight
+ *    settles, one peer writes every record it holds to the datastore
+ *    (ReplicaSink::destage), the datastore is flushed, the lease moves to the
+ *    next epoch (so a restart on the failed tier discards its journal as
+ *    fenced) and the peers trim. Then the volume runs as write-through without
+ *    the tier and the parked I/Os start. Without a peer (WB+0, or after the
+ *    peers failed) or without a lease, records above the watermark have no
+ *    other copy: the volume becomes unavailable (every I/O fails with EIO,
+ *    tier_unavailable()) until an operator restarts it on a repaired tier.
  */
 class CacheEngine {
  public:
@@ -223,7 +245,7 @@ class CacheEngine {
   // Starts one front-end I/O. Returns 0 (accepted: `cb` will run once), -EINVAL
   // (empty, unaligned or overflowing range, or unaligned buffer; with write-back,
   // a write covering more than half the journal's entries in 4 KiB blocks) or
-  // -EIO once fenced(); `cb` then never runs.
+  // -EIO once fenced() or tier_unavailable(); `cb` then never runs.
   int submit(Direction direction, uint64_t offset, uint32_t length, void* buf,
              FrontendCompletion cb, void* cb_arg);
   // Passes a flush to the datastore: write-through writes become durable
@@ -252,6 +274,12 @@ class CacheEngine {
   // epoch owns the volume, so this engine serves no I/O and writes nothing more
   // to the datastore (docs/write-back.md "Owner loss").
   bool fenced() const;
+  // True once a tier failure left write-back records whose only copy was on
+  // the failed tier: every I/O fails with EIO ("Tier failure").
+  bool tier_unavailable() const { return tier_state_ == TierState::kUnavailable; }
+  // Events (mode changes, peer and tier failures), one line each. open_write_back
+  // takes WriteBackOptions::on_event; a write-through engine gets it here.
+  void set_on_event(std::function<void(std::string_view)> on_event) { on_event_ = std::move(on_event); }
   // True while write-back has anything to do (waiting writes, a backlog).
   bool busy() const;
 
@@ -308,6 +336,7 @@ class CacheEngine {
     uint64_t first_block;
     uint32_t pending;
     int status;
+    int tier_status;  // the first failure of a tier part (the I/O is served again)
     Clock::time_point start, cache_start, cache_end, datastore_start, datastore_end, peer_start,
         peer_end;
     uint32_t cache_bytes, datastore_bytes, peer_bytes;
@@ -338,10 +367,29 @@ class CacheEngine {
     blockdev::AlignedBytes buf;
   };
   struct WriteBack;  // journal and destager state (cache_engine_writeback.cpp)
+  enum class TierState : uint8_t {
+    kHealthy,
+    kRecovering,   // write-back: I/O parked while the peers destage the journal
+    kBypassed,     // the tier is not used: every I/O goes to the datastore
+    kUnavailable,  // write-back records were only on the failed tier: EIO
+  };
   CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier, uint32_t slots,
               const EvictionOptions& eviction);
   uint64_t slot_offset(uint32_t slot) const { return slot_base_ + uint64_t{slot} * kBlockBytes; }
   void start(Request* r);
+  // Clears what one attempt at `r` decided (plan, records, shares, statuses).
+  static void reset_attempt(Request* r);
+  // Tier failure (cache_engine_tier_failure.cpp).
+  void tier_fail(Request* r, int status);       // a tier part of `r` failed
+  void tier_error(int status, std::string_view what);  // the tier failed
+  // A request whose tier part failed, at its end: true when it was parked or
+  // started again from the datastore (instead of completing).
+  bool retry_without_tier(Request* r);
+  void start_direct(Request* r);   // the whole I/O to or from the datastore
+  void continue_tier_recovery();   // write-back: the next step, from tick()
+  void finish_tier_recovery();
+  void make_unavailable(const std::string& why);
+  static void on_tier_recovery_flushed(void* arg, int status);
   // Write-back: true (and `r` queued) when the journal ring lacks room for one
   // record per block of `r`, or earlier writes are queued already.
   bool wait_for_ring(Request* r);
@@ -401,6 +449,8 @@ class CacheEngine {
   void fail(Request* r, int status);
   void put(Request* r);  // one part done
   void finish(Request* r);
+  // Releases the request's tier slots (and dirty-map bookkeeping) at its end.
+  void release_plan(Request* r);
 
   static void on_tier_read(void* arg, int status);
   static void on_tier_write(void* arg, int status);
@@ -421,6 +471,9 @@ class CacheEngine {
   blockdev::RequestPool<Request> requests_;
   uint64_t slot_base_ = 0;  // tier offset of slot 0 (after the journal in write-back)
   std::unique_ptr<WriteBack> wb_;  // null: write-through only
+  TierState tier_state_ = TierState::kHealthy;
+  std::vector<Request*> tier_retry_;  // parked while kRecovering
+  std::function<void(std::string_view)> on_event_;
 };
 
 }  // namespace tierwise::cache

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "cache/cache_engine.hpp"
+#include "cache/cache_engine_writeback_state.hpp"
 
 namespace tierwise::cache {
 namespace {
@@ -17,8 +18,6 @@ using writeback::kSectorBytes;
 constexpr uint32_t kMinJournalEntries = 64;
 constexpr uint32_t kMaxDestagesInFlight = 32;
 constexpr uint64_t kDestageScanWindow = 4096;  // ring entries looked at per tick
-// Burst of the destage rate limit: a tenth of a second at the limit.
-constexpr uint64_t kBurstDivisor = 10;
 // After a failed destage no new destage starts for a back-off that doubles
 // from the first to the last value with every failure in a row (the exponential
 // back-off of RFC 6298 section 5.5; docs/write-back.md "Datastore failures").
@@ -26,59 +25,6 @@ constexpr auto kFirstDestageBackoff = std::chrono::milliseconds(10);
 constexpr auto kLastDestageBackoff = std::chrono::milliseconds(5000);
 
 }  // namespace
-
-struct CacheEngine::WriteBack {
-  WriteBackOptions options;
-  writeback::TierLayout layout;
-  CacheMode mode = CacheMode::kWriteBack;
-  uint64_t next_seq = 1;
-  uint64_t watermark = 0;        // durable W: records <= it are destaged and dead
-  uint64_t durable_through = 0;  // every record <= it is flushed on the tier
-  std::map<uint64_t, uint64_t> durable_ranges;  // flushed [first, last] above durable_through
-  uint64_t generation = 0;       // of the newest superblock
-  // Per ring entry: the block of the record it holds and its data bytes.
-  std::vector<uint64_t> ring_block;
-  std::vector<uint32_t> ring_bytes;
-  std::unordered_map<uint64_t, DirtyBlock> dirty;
-  // Blocks that left `dirty` when the watermark passed them, by that watermark,
-  // until every peer confirmed the TRIM (ReplicaSink::trimmed_through): a peer
-  // may still hold their records, so writes to them are still journaled.
-  std::unordered_map<uint64_t, uint64_t> trim_pending;
-  std::deque<Request*> ring_waiters;     // writes waiting for ring space, in order
-  std::vector<Request*> replica_waiters;  // flushed, waiting for peers or destage
-  std::vector<Request*> destage_waiters;  // writes parked until their blocks' destages land
-  std::vector<Request*> unflushed;       // records written, not yet in a flush
-  std::vector<Request*> flushing;        // covered by the tier flush in flight
-  bool commit_in_flight = false;
-  bool peers_failed = false;
-  bool fenced = false;           // the lease was lost: no I/O, nothing more to the datastore
-  // Destage failures in a row, and no new destage before `destage_resume`.
-  uint64_t destage_failures = 0;
-  std::chrono::milliseconds destage_backoff{0};
-  writeback::TokenBucket::Clock::time_point destage_resume{};
-  // A datastore flush failed: what was destaged since the last good flush may
-  // be lost, so the watermark stays and destaging stops until recovery replays
-  // the journal (a restart).
-  bool datastore_failed = false;
-  uint64_t epoch = 0;            // ownership generation (writeback/ownership.hpp)
-  uint64_t superblock_epoch = 0; // the epoch in the newest durable superblock
-  uint64_t advance_epoch = 0;    // the epoch the watermark advance in flight writes
-  bool drain_reported = true;
-  writeback::TokenBucket bucket;
-  uint32_t destages_in_flight = 0;
-  blockdev::RequestPool<Destage> destages;
-  // Watermark advance in flight: datastore flush, superblock write, tier flush.
-  bool advancing = false;
-  int advance_step = 0;
-  uint64_t advance_target = 0;
-  blockdev::AlignedBytes superblock = blockdev::allocate_aligned(kSectorBytes, 4096);
-
-  WriteBack(const WriteBackOptions& o, const writeback::TierLayout& l)
-      : options(o), layout(l), ring_block(l.entry_count), ring_bytes(l.entry_count),
-        bucket(o.destage_rate_bytes_per_s, o.destage_rate_bytes_per_s / kBurstDivisor) {}
-  size_t pos(uint64_t seq) const { return (seq - 1) % layout.entry_count; }
-  bool needs_destage(const DirtyBlock& d) const { return d.destaged_seq < d.latest_seq; }
-};
 
 // Defined here, where WriteBack is complete.
 CacheEngine::CacheEngine(blockdev::BlockDevice& datastore, blockdev::BlockDevice& tier,
@@ -127,6 +73,8 @@ int CacheEngine::open_write_back(blockdev::BlockDevice& datastore, blockdev::Blo
   w.watermark = w.durable_through = report->next_seq - 1;
   w.generation = report->generation;
   w.epoch = w.superblock_epoch = report->epoch;
+  w.replicated_through = w.watermark;
+  engine->on_event_ = options.on_event;
   if (options.replicas) options.replicas->start(report->epoch);
   engine->slot_base_ = layout.slot_base;
   engine->counters_.destage_rate_limit_bytes_per_s = options.destage_rate_bytes_per_s;
@@ -147,6 +95,7 @@ int CacheEngine::set_mode(CacheMode mode) {
     return 0;
   }
   if (!wb_) return -ENOTSUP;
+  if (tier_state_ != TierState::kHealthy) return -EIO;
   if (wb_->peers_failed) return -EPIPE;
   if (wb_->mode != CacheMode::kWriteBack) event("write-through -> write-back");
   wb_->mode = CacheMode::kWriteBack;
@@ -164,11 +113,12 @@ bool CacheEngine::busy() const {
   if (!wb_) return false;
   const WriteBack& w = *wb_;
   return !w.ring_waiters.empty() || !w.replica_waiters.empty() || w.next_seq - 1 > w.watermark ||
-         w.commit_in_flight || w.advancing || w.destages_in_flight > 0;
+         w.commit_in_flight || w.advancing || w.destages_in_flight > 0 ||
+         tier_state_ == TierState::kRecovering;
 }
 
 void CacheEngine::event(std::string_view text) {
-  if (wb_->options.on_event) wb_->options.on_event(text);
+  if (on_event_) on_event_(text);
 }
 
 bool CacheEngine::journal_fits(uint64_t offset, uint32_t length) const {
@@ -345,7 +295,7 @@ void CacheEngine::submit_records(Request* r) {
                                       static_cast<uint32_t>(entry_size), on_record_written, r);
     if (rc != 0) {
       --r->record_writes;
-      fail(r, rc);
+      tier_fail(r, rc);
       continue;
     }
     counters_.journal_bytes += entry_size;
@@ -357,6 +307,7 @@ void CacheEngine::submit_records(Request* r) {
       if (r->peer_bytes == 0) r->peer_start = Clock::now();
       r->peer_bytes += static_cast<uint32_t>(hi - lo);
       w.options.replicas->send(p.seq, entry);
+      w.replicated_through = p.seq;
       counters_.replicated_bytes += entry_size;
     }
   }
@@ -366,9 +317,9 @@ void CacheEngine::submit_records(Request* r) {
 void CacheEngine::on_record_written(void* arg, int status) {
   auto* r = static_cast<Request*>(arg);
   CacheEngine* e = r->engine;
-  if (status != 0) e->fail(r, status);
+  if (status != 0) e->tier_fail(r, status);
   if (--r->record_writes > 0) return;
-  if (r->status != 0) {
+  if (r->status != 0 || r->tier_status != 0) {
     e->put(r);  // a failed write is not acknowledged: no need to wait for a flush
     return;
   }
@@ -379,6 +330,15 @@ void CacheEngine::on_record_written(void* arg, int status) {
 void CacheEngine::start_group_commit() {
   WriteBack& w = *wb_;
   if (w.commit_in_flight || w.unflushed.empty()) return;
+  if (tier_state_ != TierState::kHealthy) {  // the tier failed: served again once recovered
+    std::vector<Request*> batch;
+    batch.swap(w.unflushed);
+    for (Request* r : batch) {
+      if (r->tier_status == 0) r->tier_status = -EIO;
+      put(r);
+    }
+    return;
+  }
   w.flushing.swap(w.unflushed);
   w.commit_in_flight = true;
 #ifdef TIERWISE_PLANTED_ACK_WITHOUT_FLUSH
@@ -400,7 +360,7 @@ void CacheEngine::on_commit_flushed(void* arg, int status) {
   w.commit_in_flight = false;
   for (Request* r : batch) {
     if (status != 0) {
-      e->fail(r, status);
+      e->tier_fail(r, status);
       e->put(r);
       continue;
     }
@@ -479,10 +439,14 @@ void CacheEngine::finish_journal(Request* r) {
 uint64_t CacheEngine::min_slots() const { return wb_ ? 2ULL * wb_->layout.entry_count : 1; }
 
 void CacheEngine::tick() {
-  if (!wb_ || check_ownership()) return;
+  if (!wb_ || tier_state_ == TierState::kBypassed || tier_unavailable() || check_ownership()) return;
   check_peers();
   forget_trimmed();
   release_waiters();
+  if (tier_state_ == TierState::kRecovering) {
+    continue_tier_recovery();
+    return;
+  }
   start_destages();
   advance_watermark();
   report_drained();
@@ -573,7 +537,7 @@ void CacheEngine::start_destages() {
   WriteBack& w = *wb_;
   const bool draining = w.mode == CacheMode::kWriteThrough;  // unthrottled
   const auto now = writeback::TokenBucket::Clock::now();
-  if (w.datastore_failed || now < w.destage_resume) return;
+  if (w.datastore_failed || tier_state_ != TierState::kHealthy || now < w.destage_resume) return;
   const uint64_t end = std::min(w.next_seq, w.watermark + 1 + kDestageScanWindow);
   for (uint64_t seq = w.watermark + 1;
        seq < end && w.destages_in_flight < kMaxDestagesInFlight; ++seq) {
@@ -599,13 +563,20 @@ void CacheEngine::start_destage(uint64_t block, DirtyBlock& d) {
   ++w.destages_in_flight;
   const int rc = tier_.submit_read(ds->buf.get(), slot_offset(d.pinned_slot), kBlockBytes,
                                    on_destage_read, ds);
-  if (rc != 0) on_destage_written(ds, rc);
+  if (rc != 0) on_destage_read(ds, rc);
 }
 
 void CacheEngine::on_destage_read(void* arg, int status) {
   auto* ds = static_cast<Destage*>(arg);
   if (status != 0) {
-    on_destage_written(ds, status);
+    // The tier failed: this block reaches the datastore from a peer instead.
+    CacheEngine* e = ds->engine;
+    WriteBack& w = *e->wb_;
+    --w.destages_in_flight;
+    w.dirty[ds->block].destaging = false;
+    w.destages.release(ds);
+    e->tier_error(status, "reading a block to destage");
+    e->resume_destage_waiters();
     return;
   }
   const int rc = ds->engine->datastore_.submit_write(ds->buf.get(), ds->block * kBlockBytes,
@@ -673,7 +644,7 @@ void CacheEngine::account_destage(DirtyBlock& d, uint64_t seq) {
 
 void CacheEngine::advance_watermark() {
   WriteBack& w = *wb_;
-  if (w.advancing || w.datastore_failed) return;
+  if (w.advancing || w.datastore_failed || tier_state_ != TierState::kHealthy) return;
   uint64_t target = w.watermark;
   while (target + 1 < w.next_seq) {
     const auto it = w.dirty.find(w.ring_block[w.pos(target + 1)]);
@@ -697,21 +668,20 @@ void CacheEngine::on_watermark_step(void* arg, int status) {
   WriteBack& w = *e->wb_;
   if (status != 0) {
     w.advancing = false;
-    if (w.advance_step == 1) {
-      // The datastore flush failed: blocks destaged since the last good one may
-      // be lost, and a later flush may succeed without them (Linux reports a
-      // writeback error once). Keep every journal record live instead, as
-      // PostgreSQL keeps its WAL after an fsync failure: recovery replays them.
-      w.datastore_failed = true;
-      ++e->counters_.destage_errors;
-      e->event(std::string("datastore flush failed (") + std::strerror(-status) +
-               "): destaging stops and the journal keeps every record after " +
-               std::to_string(w.watermark) + "; restart the agent once the datastore is repaired, "
-               "and recovery writes them again");
+    if (w.advance_step >= 2) {  // the superblock write or the tier flush
+      e->tier_error(status, "raising the journal watermark");
       return;
     }
-    e->event(std::string("raising the journal watermark failed: ") + std::strerror(-status) +
-             " (retried)");  // a superblock write or tier flush: retried on a later tick
+    // The datastore flush failed: blocks destaged since the last good one may
+    // be lost, and a later flush may succeed without them (Linux reports a
+    // writeback error once). Keep every journal record live instead, as
+    // PostgreSQL keeps its WAL after an fsync failure: recovery replays them.
+    w.datastore_failed = true;
+    ++e->counters_.destage_errors;
+    e->event(std::string("datastore flush failed (") + std::strerror(-status) +
+             "): destaging stops and the journal keeps every record after " +
+             std::to_string(w.watermark) + "; restart the agent once the datastore is repaired, "
+             "and recovery writes them again");
     return;
   }
   int rc = 0;

@@ -42,7 +42,7 @@ int check_header(const std::byte* h, uint32_t* length, std::string* error) {
     *error = "not a Tierwise replication frame (bad magic, version or reserved field)";
     return -EBADMSG;
   }
-  if (type < static_cast<uint8_t>(FrameType::kHello) || type > static_cast<uint8_t>(FrameType::kTrimmed)) {
+  if (type < static_cast<uint8_t>(FrameType::kHello) || type > static_cast<uint8_t>(FrameType::kDestaged)) {
     *error = "unknown frame type " + std::to_string(type);
     return -EBADMSG;
   }

@@ -26,8 +26,21 @@ namespace tierwise::replication {
  * record, and every TRIM with a TRIMMED once it dropped those records (and,
  * with a store, flushed that). A frame that fails its checks ends the connection: the owner then
  * counts the peer as failed.
+ * When the owner's tier fails (docs/write-back.md "Tier failure") it sends one
+ * DESTAGE(W) to one peer: the peer writes its records with seq > W to the
+ * shared datastore in sequence order, flushes it and answers DESTAGED(highest
+ * sequence number written, or W when it held none) with an empty payload, or
+ * with the reason as its payload (UTF-8) when the datastore refused.
  */
-enum class FrameType : uint8_t { kHello = 1, kRecord = 2, kAck = 3, kTrim = 4, kTrimmed = 5 };
+enum class FrameType : uint8_t {
+  kHello = 1,
+  kRecord = 2,
+  kAck = 3,
+  kTrim = 4,
+  kTrimmed = 5,
+  kDestage = 6,
+  kDestaged = 7,
+};
 
 inline constexpr size_t kFrameHeaderBytes = 24;
 inline constexpr uint32_t kMaxPayload = 64 * 1024;

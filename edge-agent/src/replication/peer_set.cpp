@@ -102,6 +102,34 @@ void PeerSet::trim(uint64_t watermark) {
   }
 }
 
+void PeerSet::destage(uint64_t watermark) {
+  if (failed_.load() || peers_.empty()) return;
+  Peer& p = *peers_.front();
+  {
+    std::lock_guard lock(p.mu);
+    p.destage.destage_asked = true;  // before the peer can answer
+    p.destage.destage_watermark = watermark;
+  }
+  std::vector<std::byte> frame;
+  encode_frame(FrameType::kDestage, watermark, {}, &frame);
+  enqueue(p, std::move(frame));
+}
+
+int PeerSet::destaged(uint64_t* through, std::string* error) const {
+  if (failed(error)) return -EIO;
+  if (peers_.empty()) {
+    *error = "no peers";
+    return -EIO;
+  }
+  Peer& p = *peers_.front();
+  std::lock_guard lock(p.mu);
+  if (!p.destage.destage_answered) return -EINPROGRESS;
+  *through = p.destage.destaged_through;
+  if (p.destage.destage_error.empty()) return 0;
+  *error = "peer " + p.address + ": " + p.destage.destage_error;
+  return -EIO;
+}
+
 uint64_t PeerSet::trimmed_through() const {
   uint64_t low = UINT64_MAX;
   for (const auto& p : peers_) low = std::min(low, p->trimmed.load());
@@ -178,13 +206,25 @@ void PeerSet::run_receiver(Peer& p) {
       fail(p, rc == -EBADMSG ? error : std::string("receive: ") + std::strerror(-rc));
       return;
     }
-    PeerProgress progress{p.sent.load(), p.trim_sent.load(), p.acked.load(), p.trimmed.load()};
+    PeerProgress progress;
+    {
+      std::lock_guard lock(p.mu);
+      progress = p.destage;
+    }
+    progress.sent = p.sent.load();
+    progress.trim_sent = p.trim_sent.load();
+    progress.acked = p.acked.load();
+    progress.trimmed = p.trimmed.load();
     if (on_peer_frame(frame, &progress, &error) != 0) {
       fail(p, error);
       return;
     }
     p.acked.store(progress.acked);
     p.trimmed.store(progress.trimmed);
+    {
+      std::lock_guard lock(p.mu);
+      p.destage = progress;
+    }
     last_progress = now;
     wake();
   }

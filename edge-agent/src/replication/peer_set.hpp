@@ -31,6 +31,8 @@ namespace tierwise::replication {
  * 3. A peer fails when its connection breaks, a frame is bad, or records stay
  *    unacknowledged longer than `ack_timeout`. The set is then failed for good
  *    (failed() true, wake_fd() readable); further sends are dropped.
+ *    After the owner's tier failed, destage() asks the first peer to write
+ *    its records to the datastore; destaged() reports the answer.
  * 4. Destroy from the engine's thread: connections are shut down, threads joined.
  */
 class PeerSet final : public cache::writeback::ReplicaSink {
@@ -50,6 +52,9 @@ class PeerSet final : public cache::writeback::ReplicaSink {
   uint64_t trimmed_through() const override;
   void trim(uint64_t watermark) override;
   bool failed(std::string* reason) const override;
+  // Asks the first peer (every peer holds every acknowledged record).
+  void destage(uint64_t watermark) override;
+  int destaged(uint64_t* through, std::string* error) const override;
   // Readable after an acknowledgement or a failure; read 8 bytes to clear it.
   int wake_fd() const override { return wake_fd_; }
 
@@ -65,6 +70,7 @@ class PeerSet final : public cache::writeback::ReplicaSink {
     std::atomic<uint64_t> acked{0};
     std::atomic<uint64_t> trim_sent{0};  // highest TRIM watermark handed to the socket
     std::atomic<uint64_t> trimmed{0};    // highest TRIMMED received
+    PeerProgress destage;  // only its DESTAGE fields are used; guarded by mu
     std::thread sender, receiver;
   };
 

@@ -81,17 +81,30 @@ PeerStep on_owner_frame(PeerSession& session, const Frame& frame, std::string* e
   switch (frame.type) {
     case FrameType::kTrim:
       return PeerStep::kTrim;
+    case FrameType::kDestage:
+      return PeerStep::kDestage;
     case FrameType::kRecord:
       if (record_valid(frame.payload, frame.value)) return PeerStep::kStore;
       *error = "invalid record " + std::to_string(frame.value);
       return PeerStep::kClose;
     default:
-      *error = "an ACK or TRIMMED from the owner";
+      *error = "an ACK, TRIMMED or DESTAGED from the owner";
       return PeerStep::kClose;
   }
 }
 
 int on_peer_frame(const Frame& frame, PeerProgress* progress, std::string* error) {
+  if (frame.type == FrameType::kDestaged) {
+    const uint64_t limit = std::max(progress->sent, progress->destage_watermark);
+    if (!progress->destage_asked || progress->destage_answered || frame.value > limit) {
+      *error = "a DESTAGED through " + std::to_string(frame.value) + " that answers no DESTAGE";
+      return -EBADMSG;
+    }
+    progress->destage_answered = true;
+    progress->destaged_through = frame.value;
+    progress->destage_error.assign(reinterpret_cast<const char*>(frame.payload.data()), frame.payload.size());
+    return 0;
+  }
   if (frame.type == FrameType::kTrimmed) {
     if (frame.value > progress->trim_sent) {
       *error = "confirmation of a trim through " + std::to_string(frame.value) + ", never sent (highest sent " +

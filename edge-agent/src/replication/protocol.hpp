@@ -42,6 +42,9 @@ enum class PeerStep {
   kGreet,  // HELLO with a valid Hello payload: the session's volume and Hello are set
   kStore,  // RECORD whose payload is a whole journal record of that sequence: store it, then ACK
   kTrim,   // TRIM(W): drop the volume's records with seq <= W
+  // DESTAGE(W): write the volume's records with seq > W to its datastore in
+  // sequence order, flush it, answer DESTAGED (the owner's tier failed)
+  kDestage,
   kClose,  // anything else: close the connection (`error` says why)
 };
 
@@ -60,13 +63,22 @@ struct PeerProgress {
   uint64_t trim_sent = 0;  // highest TRIM watermark sent
   uint64_t acked = 0;      // highest sequence acknowledged (ACK)
   uint64_t trimmed = 0;    // highest watermark confirmed (TRIMMED)
+  // DESTAGE: asked (with its watermark), answered (DESTAGED: the highest
+  // sequence number the peer wrote and, when it failed, the peer's reason).
+  bool destage_asked = false;
+  uint64_t destage_watermark = 0;
+  bool destage_answered = false;
+  uint64_t destaged_through = 0;
+  std::string destage_error;
 };
 
-// The owner's check of a frame from a peer: an ACK of at most `sent` or a
-// TRIMMED of at most `trim_sent`. Returns 0 and raises `acked` or `trimmed`
-// (they only move forward), or -EBADMSG with `error` for another frame type or
-// a confirmation of something never sent: a peer that acknowledged what it
-// cannot hold must not count as a replica.
+// The owner's check of a frame from a peer: an ACK of at most `sent`, a
+// TRIMMED of at most `trim_sent`, or one DESTAGED answering the DESTAGE asked,
+// through at most max(sent, destage_watermark). Returns 0 and raises `acked`
+// or `trimmed` (they only move forward) or records the answer, or -EBADMSG
+// with `error` for another frame type or a confirmation of something never
+// sent: a peer that acknowledged what it cannot hold must not count as a
+// replica.
 int on_peer_frame(const Frame& frame, PeerProgress* progress, std::string* error);
 
 }  // namespace tierwise::replication

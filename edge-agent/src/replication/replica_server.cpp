@@ -125,6 +125,29 @@ bool ReplicaServer::acknowledge(int fd, std::vector<uint64_t>* seqs, uint64_t tr
   return write_all(fd, frames) == 0;
 }
 
+bool ReplicaServer::destage_for_owner(int fd, const PeerSession& session, uint64_t watermark) {
+  std::map<uint64_t, std::vector<std::byte>> records;
+  {
+    std::lock_guard lock(mu_);
+    const Volume& v = volumes_[session.volume];
+    if (v.hello.epoch != session.hello.epoch) return false;  // superseded by a newer owner
+    records.insert(v.records.upper_bound(watermark), v.records.end());
+  }
+  TakeoverReport report;
+  std::string error;
+  const int rc = destage_records(session.hello.datastore, records, &report, &error);
+  if (on_event_) {
+    on_event_(rc == 0 ? "volume " + std::to_string(session.volume) + ": destaged " + std::to_string(report.records) +
+                            " records (" + std::to_string(report.bytes) + " bytes) for its owner, whose tier failed"
+                      : "volume " + std::to_string(session.volume) + ": destage for its owner failed: " + error);
+  }
+  std::vector<std::byte> frame;
+  const std::span<const std::byte> reason(reinterpret_cast<const std::byte*>(error.data()),
+                                          rc == 0 ? 0 : std::min<size_t>(error.size(), kMaxPayload));
+  encode_frame(FrameType::kDestaged, std::max(watermark, report.destaged_through), reason, &frame);
+  return write_all(fd, frame) == 0;
+}
+
 bool ReplicaServer::greet(const PeerSession& session, std::string* error) {
   std::lock_guard lock(mu_);
   Volume& v = volumes_[session.volume];
@@ -175,6 +198,10 @@ void ReplicaServer::serve(int fd) {
         break;
       }
       counted = true;
+      continue;
+    }
+    if (step == PeerStep::kDestage) {
+      if (!acknowledge(fd, &unacked, trimmed, &confirmed) || !destage_for_owner(fd, session, frame.value)) break;
       continue;
     }
     bool kept = true;

@@ -29,7 +29,9 @@ namespace tierwise::replication {
  *    appended to the volume's file) and acknowledged; the ACKs of the records
  *    read together go out after one flush of the store, with a TRIMMED for the
  *    trims applied meanwhile;
- *    TRIM(W) drops the volume's records with seq <= W. A bad frame closes that
+ *    TRIM(W) drops the volume's records with seq <= W; DESTAGE(W) writes
+ *    those above W to the datastore for an owner whose tier failed and
+ *    answers DESTAGED (they stay until trimmed). A bad frame closes that
  *    connection. A HELLO of an epoch below the volume's newest is refused (a
  *    fenced owner); one above it drops the records of the older epoch (the new
  *    owner recovered them from its journal, or a takeover destaged them).
@@ -85,6 +87,10 @@ class ReplicaServer {
   void serve(int fd);
   // Applies a HELLO's epoch to the volume; false (with `error`) for a fenced owner.
   bool greet(const PeerSession& session, std::string* error);
+  // DESTAGE(watermark) from the owner of `session`: writes the volume's records
+  // above it to the datastore (takeover.hpp destage_records) and answers
+  // DESTAGED; false when the answer cannot be sent or a newer owner superseded it.
+  bool destage_for_owner(int fd, const PeerSession& session, uint64_t watermark);
   void watch_loop();
   void watch(uint64_t volume_id);
   void drop(uint64_t volume_id, Volume& v);

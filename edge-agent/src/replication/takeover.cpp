@@ -12,11 +12,7 @@
 namespace tierwise::replication {
 namespace wb = cache::writeback;
 
-namespace {
-
-// Writes the records' data to the datastore file, lowest sequence first, and
-// flushes it.
-int destage(const std::string& path, const std::map<uint64_t, std::vector<std::byte>>& records,
+int destage_records(const std::string& path, const std::map<uint64_t, std::vector<std::byte>>& records,
             TakeoverReport* report, std::string* error) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -49,8 +45,6 @@ int destage(const std::string& path, const std::map<uint64_t, std::vector<std::b
   return rc;
 }
 
-}  // namespace
-
 int take_over(uint64_t volume_id, const Hello& hello, uint64_t renewals_seen,
               const std::map<uint64_t, std::vector<std::byte>>& records, const std::string& holder,
               TakeoverReport* report, std::string* error) {
@@ -75,7 +69,7 @@ int take_over(uint64_t volume_id, const Hello& hello, uint64_t renewals_seen,
     if (!why.empty()) *error = why;
     return rc;
   }
-  if (const int rc = destage(hello.datastore, records, report, error); rc != 0) return rc;
+  if (const int rc = destage_records(hello.datastore, records, report, error); rc != 0) return rc;
   return update_lease(hello.lease_file, [&](std::optional<LeaseRecord>& r) {
     if (!r || r->epoch != hello.epoch + 1) return -ESTALE;
     r->state = LeaseRecord::State::kReleased;

@@ -20,6 +20,14 @@ struct TakeoverReport {
   uint64_t destaged_through = 0;  // highest sequence number written
 };
 
+// Writes the data of `records` (sequence number -> journal record) to the
+// datastore file `path`, lowest sequence first, then fdatasync(2); counts them
+// in `report` (records, bytes, destaged_through; epoch untouched). Returns 0 or
+// -errno with `error` (-EBADMSG for a damaged record). Used by take_over and
+// by a peer answering its owner's DESTAGE (frame.hpp).
+int destage_records(const std::string& path, const std::map<uint64_t, std::vector<std::byte>>& records,
+                    TakeoverReport* report, std::string* error);
+
 /*
  * Takes volume `volume_id` over from epoch `hello.epoch`:
  *  1. under the lease (hello.lease_file): refuses with -ESTALE when the lease

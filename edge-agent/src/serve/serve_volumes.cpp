@@ -201,6 +201,7 @@ std::unique_ptr<ServedVolume> open_volume(const VolumeConfig& config, blockdev::
       rc != 0) {
     fail(config, "cache engine: " + errno_text(rc));
   }
+  v->engine->set_on_event(std::move(on_event));
   return v;
 }
 

@@ -25,8 +25,14 @@ namespace tierwise::cache::writeback {
  *    so the engine journals every write to their blocks.
  *  - failed(): true, with a reason, once any peer missed an acknowledgement
  *    deadline or its connection broke. A failed set stays failed.
- *  - wake_fd(): a file descriptor that becomes readable when acked_through() or
- *    failed() changed, for the owner's poll(2) loop (-1: none).
+ *  - destage(): the owner's tier failed (docs/write-back.md "Tier failure"):
+ *    one peer writes every record it holds with seq > watermark to the shared
+ *    datastore, in sequence order, and flushes it. Called at most once.
+ *  - destaged(): -EINPROGRESS until that peer answered; then 0 and the highest
+ *    sequence number it wrote (watermark when it held none), or -EIO with the
+ *    reason when it failed or the set failed first.
+ *  - wake_fd(): a file descriptor that becomes readable when acked_through(),
+ *    failed() or destaged() changed, for the owner's poll(2) loop (-1: none).
  */
 class ReplicaSink {
  public:
@@ -38,6 +44,8 @@ class ReplicaSink {
   virtual void trim(uint64_t watermark) = 0;
   virtual uint64_t trimmed_through() const = 0;
   virtual bool failed(std::string* reason) const = 0;
+  virtual void destage(uint64_t watermark) = 0;
+  virtual int destaged(uint64_t* through, std::string* error) const = 0;
   virtual int wake_fd() const = 0;
 };
 
