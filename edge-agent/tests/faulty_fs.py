@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A FUSE file system that passes one directory through and fails on demand.
 
-The write-back fault tests (nbd_datastore_faults_test.sh) put a datastore file
+The fault tests (nbd_device_faults_test.sh) put a datastore or tier file
 here and a loop device over it, so the agent sees the kernel's own errors:
 a write, read or flush (fsync) that this file system fails comes back from the
 loop device as EIO, or ENOSPC for "enospc" writes.

@@ -1,5 +1,5 @@
 # Helpers of the NBD tests that drive `tierwise-agent serve` with fio
-# (nbd_writeback_crash_test.sh, nbd_datastore_faults_test.sh). The caller sets
+# (nbd_writeback_crash_test.sh, nbd_device_faults_test.sh). The caller sets
 # agent (the binary), work (its directory), sock (the NBD socket, volume "wb"),
 # regions and region_bytes (job k writes region k % regions); the job loop
 # keeps its state in $work/next_k, $work/done and $work/failed.
