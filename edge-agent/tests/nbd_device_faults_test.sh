@@ -103,13 +103,6 @@ write_config() {
 JSON
 }
 
-start_peer() {
-  "$agent" peer --listen 127.0.0.1:0 --port-file "$work/peer.port" >>"$work/peer.log" 2>&1 &
-  peer_pid=$!
-  for _ in $(seq 100); do [[ -s $work/peer.port ]] && break; sleep 0.05; done
-  [[ -s $work/peer.port ]] || fail "peer did not listen"
-}
-
 # wait_log <text>: up to 10 s for the agent to log it.
 wait_log() {
   for _ in $(seq 100); do grep -qF "$1" "$work/agent.log" && return 0; sleep 0.1; done
@@ -266,7 +259,6 @@ tier_write_back)
   # The tier is repaired and the agent restarts on it: the journal of the old
   # epoch is fenced, not replayed over the writes made without the tier.
   faults '{}'
-  rm -f "$work/peer.port"
   start_peer
   write_config write-back "[\"127.0.0.1:$(cat "$work/peer.port")\"]" 1MiB
   start_agent

@@ -21,6 +21,18 @@ start_agent() {
   fail "agent did not print its ready line within 10 s"
 }
 
+# start_peer [extra peer options]: a `tierwise-agent peer` (peer_pid) on the
+# port of its first start, if any ($work/peer.port).
+start_peer() {
+  local port=0
+  [[ -s $work/peer.port ]] && port=$(cat "$work/peer.port")
+  rm -f "$work/peer.port"
+  "$agent" peer --listen "127.0.0.1:$port" --port-file "$work/peer.port" "$@" >>"$work/peer.log" 2>&1 &
+  peer_pid=$!
+  for _ in $(seq 100); do [[ -s $work/peer.port ]] && break; sleep 0.05; done
+  [[ -s $work/peer.port ]] || fail "peer did not listen"
+}
+
 kill_agent() {
   kill -KILL "$agent_pid"
   wait "$agent_pid" 2>/dev/null || true

@@ -133,17 +133,6 @@ verify_datastore() {
   done
 }
 
-# start_peer [extra peer options]: on the port of its first start, if any.
-start_peer() {
-  local port=0
-  [[ -s $work/peer.port ]] && port=$(cat "$work/peer.port")
-  rm -f "$work/peer.port"
-  "$agent" peer --listen "127.0.0.1:$port" --port-file "$work/peer.port" "$@" >>"$work/peer.log" 2>&1 &
-  peer_pid=$!
-  for _ in $(seq 100); do [[ -s $work/peer.port ]] && break; sleep 0.05; done
-  [[ -s $work/peer.port ]] || fail "peer did not listen"
-}
-
 echo 0 >"$work/next_k"
 : >"$work/done"
 
