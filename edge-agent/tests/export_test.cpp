@@ -109,7 +109,7 @@ TEST(OtlpMetricsTest, RoundTripsThroughTheGeneratedClasses) {
                        "tierwise.cache.destage.rate", "tierwise.cache.destage.rate_limit",
                        "tierwise.cache.journal.writes", "tierwise.replication.bytes",
                        "tierwise.replication.peers", "tierwise.cache.fallbacks",
-                       "tierwise.cache.destage.errors"}));
+                       "tierwise.cache.destage.errors", "tierwise.cache.tier.errors"}));
 
   // Sums: delta, monotonic; every point carries the interval's start and end.
   const auto* ops = find_metric(scope, "tierwise.io.operations");

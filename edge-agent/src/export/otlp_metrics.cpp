@@ -390,6 +390,10 @@ void write_cache_metrics(MetricWriter& w, const telemetry::CacheInterval& c,
                  "Destage writes and datastore flushes the datastore failed (retried with back-off)")
                ->mutable_sum()->mutable_data_points(),
            c.destage_errors);
+  w.number(w.sum("tierwise.cache.tier.errors", "{error}",
+                 "Tier requests that failed (the first one disables the tier)")
+               ->mutable_sum()->mutable_data_points(),
+           c.tier_errors);
 }
 
 }  // namespace

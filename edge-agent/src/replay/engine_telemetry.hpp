@@ -26,6 +26,7 @@ inline telemetry::CacheTotals totals_of(const cache::CacheCounters& c) {
   t.replicated_bytes = c.replicated_bytes;
   t.fallbacks = c.fallbacks;
   t.destage_errors = c.destage_errors;
+  t.tier_errors = c.tier_errors;
   t.destage_rate_limit_bytes_per_s = c.destage_rate_limit_bytes_per_s;
   t.healthy_peers = c.healthy_peers;
   t.write_back = c.write_back;

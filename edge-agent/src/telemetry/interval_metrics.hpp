@@ -161,6 +161,7 @@ struct CacheInterval {
   uint64_t replicated_bytes = 0;  // record bytes sent to each peer
   uint64_t fallbacks = 0;         // write-back -> write-through after a peer failure
   uint64_t destage_errors = 0;    // destage writes / datastore flushes the datastore failed
+  uint64_t tier_errors = 0;       // tier requests that failed (the first disables the tier)
   uint64_t destage_rate_limit_bytes_per_s = 0;  // gauge, 0: unlimited
   uint64_t healthy_peers = 0;     // gauge
   bool write_back = false;        // gauge: the mode at interval end
@@ -182,6 +183,7 @@ struct CacheTotals {
   uint64_t replicated_bytes = 0;
   uint64_t fallbacks = 0;
   uint64_t destage_errors = 0;
+  uint64_t tier_errors = 0;
   uint64_t destage_rate_limit_bytes_per_s = 0;
   uint64_t healthy_peers = 0;
   bool write_back = false;

@@ -123,6 +123,7 @@ void VolumeCollector::close_interval(const CacheTotals& totals, const CpuUsage& 
   c.replicated_bytes = totals.replicated_bytes - last_totals_.replicated_bytes;
   c.fallbacks = totals.fallbacks - last_totals_.fallbacks;
   c.destage_errors = totals.destage_errors - last_totals_.destage_errors;
+  c.tier_errors = totals.tier_errors - last_totals_.tier_errors;
   c.backlog_bytes = totals.backlog_bytes;
   c.destage_rate_limit_bytes_per_s = totals.destage_rate_limit_bytes_per_s;
   c.healthy_peers = totals.healthy_peers;
