@@ -50,7 +50,9 @@ void apply_mode(const VolumePolicy& p, const VolumeShape& shape, cache::CacheEng
   }
   if (const int rc = engine.set_mode(cache::CacheMode::kWriteBack); rc != 0) {
     notes->problems.push_back(std::string("cannot switch to write-back: ") +
-                              (rc == -EPIPE ? "the peers have failed" : std::strerror(-rc)));
+                              (rc == -EPIPE   ? "the peers have failed"
+                               : rc == -EIO ? "the tier device failed and is disabled until the agent restarts"
+                                            : std::strerror(-rc)));
     return;
   }
   if (!was_write_back) notes->changes.push_back("write-through -> write-back");

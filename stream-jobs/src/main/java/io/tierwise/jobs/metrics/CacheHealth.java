@@ -11,6 +11,13 @@ public class CacheHealth {
   public long dirtyBytes = -1;
   /** Sum tierwise.cache.fallbacks: write-back to write-through fallbacks in the interval. */
   public long fallbacks;
+  /**
+   * Sum tierwise.cache.destage.errors: destage writes and datastore flushes the datastore failed
+   * in the interval (write-back keeps the blocks dirty and retries).
+   */
+  public long destageErrors;
+  /** Sum tierwise.cache.tier.errors: tier device requests that failed in the interval (the first disables the tier). */
+  public long tierErrors;
   /** Gauge tierwise.replication.peers: peers acknowledging journal records at interval end, or -1. */
   public long healthyPeers = -1;
   /**

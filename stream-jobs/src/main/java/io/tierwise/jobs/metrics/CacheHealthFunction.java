@@ -10,7 +10,9 @@ import org.apache.flink.util.Collector;
 /**
  * One volume_cache_health_10s row per volume interval, from the agent's telemetry (keyed by
  * "tenant/volume"): dirty bytes (tierwise.cache.dirty), front-end latency sum and I/Os per
- * ioLength bin (tierwise.io.latency's sum and count), and the configured vs effective cache mode.
+ * ioLength bin (tierwise.io.latency's sum and count), the interval's destage and tier device
+ * errors (tierwise.cache.destage.errors, tierwise.cache.tier.errors; the device_errors alert's
+ * counts), and the configured vs effective cache mode.
  *
  * <p>The agent reports the mode it runs in (resource attribute tierwise.cache.mode) and counts
  * write-back to write-through fallbacks after a peer failure (tierwise.cache.fallbacks), not the
@@ -53,6 +55,8 @@ public class CacheHealthFunction extends KeyedProcessFunction<String, IntervalMe
     row.configuredMode = fallen ? WRITE_BACK : h.mode;
     row.effectiveMode = fallen ? WRITE_THROUGH : h.mode;
     row.dirtyBytes = Math.max(0, h.dirtyBytes);
+    row.destageErrors = h.destageErrors;
+    row.tierErrors = h.tierErrors;
     row.latencySumMicros = h.latencySumMicros.clone();
     row.latencyOps = h.latencyOps.clone();
     row.traceparent = m.traceparent;

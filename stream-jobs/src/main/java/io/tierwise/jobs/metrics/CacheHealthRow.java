@@ -14,6 +14,10 @@ public class CacheHealthRow {
   public String effectiveMode;
   /** Dirty bytes awaiting destage at interval end (0 when not reported). */
   public long dirtyBytes;
+  /** Destage writes and datastore flushes the datastore failed in the interval (0 when not reported). */
+  public long destageErrors;
+  /** Tier device requests that failed in the interval (0 when not reported). */
+  public long tierErrors;
   /** Front-end latency sum per ioLength bin, microseconds (index = bin). */
   public double[] latencySumMicros;
   /** Front-end I/Os per ioLength bin (index = bin). */

@@ -29,9 +29,10 @@ import java.util.TreeMap;
  * bins) and {@code tierwise.io.size.bytes}; {@code tierwise.cache.hits}, {@code .misses},
  * {@code .evictions}; gauges {@code tierwise.cache.occupancy} and {@code .capacity}; for the cache
  * health ({@link CacheHealth}) the resource attribute {@code tierwise.cache.mode}, gauges
- * {@code tierwise.cache.dirty} and {@code tierwise.replication.peers}, the sum
- * {@code tierwise.cache.fallbacks} and the frontend latency histograms' sum and count; the CPU times
- * {@code system.cpu.time} and {@code tierwise.consumer.cpu.time} ({@link CpuTimes}). Other
+ * {@code tierwise.cache.dirty} and {@code tierwise.replication.peers}, the sums
+ * {@code tierwise.cache.fallbacks}, {@code tierwise.cache.destage.errors} and
+ * {@code tierwise.cache.tier.errors} (0 when absent) and the frontend latency histograms' sum and
+ * count; the CPU times {@code system.cpu.time} and {@code tierwise.consumer.cpu.time} ({@link CpuTimes}). Other
  * metrics are ignored. Resource attributes {@code host.id} and {@code tierwise.cluster.id} (both optional)
  * name the host and cluster the volume's rollups add to. Sums and histograms must be delta temporality. Data points are grouped into
  * intervals by their {@code time_unix_nano} (the interval end), the start taken from
@@ -217,10 +218,15 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
             interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health.healthyPeers = gaugeValue(p);
           }
         }
-        case "tierwise.cache.fallbacks" -> {
+        case "tierwise.cache.fallbacks", "tierwise.cache.destage.errors", "tierwise.cache.tier.errors" -> {
           for (NumberDataPoint p : deltaSum()) {
             CacheHealth health = interval(p.getStartTimeUnixNano(), p.getTimeUnixNano()).health;
-            health.fallbacks = SaturatingCounters.add(health.fallbacks, count(p));
+            long v = count(p);
+            switch (metric.getName()) {
+              case "tierwise.cache.fallbacks" -> health.fallbacks = SaturatingCounters.add(health.fallbacks, v);
+              case "tierwise.cache.destage.errors" -> health.destageErrors = SaturatingCounters.add(health.destageErrors, v);
+              default -> health.tierErrors = SaturatingCounters.add(health.tierErrors, v);
+            }
           }
         }
         case "system.cpu.time", "tierwise.consumer.cpu.time" -> readCpuTime(metric.getName().startsWith("system."));

@@ -61,12 +61,13 @@ public final class PostgresSinks {
 
   private static final String CACHE_HEALTH = """
       INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode,
-        effective_mode, dirty_bytes, latency_us_sum, latency_ops)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb))
+        effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), ?, ?)
       ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
         configured_mode = EXCLUDED.configured_mode, effective_mode = EXCLUDED.effective_mode,
         dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
-        latency_ops = EXCLUDED.latency_ops""";
+        latency_ops = EXCLUDED.latency_ops, destage_errors = EXCLUDED.destage_errors,
+        tier_errors = EXCLUDED.tier_errors""";
 
   private static final String VOLUME_IO_STATS = """
       INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval,
@@ -269,6 +270,8 @@ public final class PostgresSinks {
           }
           ps.setString(7, Json.text(sums));
           ps.setString(8, Json.text(ops));
+          ps.setLong(9, r.destageErrors);
+          ps.setLong(10, r.tierErrors);
         });
   }
 

@@ -71,6 +71,18 @@ class CacheHealthFunctionTest {
   }
 
   @Test
+  void theIntervalsDestageAndTierErrorsReachItsRow() throws Exception {
+    IntervalMetrics failing = interval(1, "write-back", 0, 1, 4096);
+    failing.health.destageErrors = 3;
+    failing.health.tierErrors = 1;
+    harness.processElement(interval(0, "write-back", 0, 1, 4096), 0);
+    harness.processElement(failing, 0);
+
+    assertThat(harness.extractOutputValues()).extracting(r -> r.destageErrors + "/" + r.tierErrors)
+        .containsExactly("0/0", "3/1");
+  }
+
+  @Test
   void intervalsWithoutTheModeAttributeGiveNoRow() throws Exception {
     harness.processElement(interval(0, null, 0, -1, -1), 0);
 

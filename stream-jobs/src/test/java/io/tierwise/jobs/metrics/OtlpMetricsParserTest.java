@@ -153,9 +153,12 @@ class OtlpMetricsParserTest {
         io.opentelemetry.proto.metrics.v1.Gauge.newBuilder().addDataPoints(point.setAsInt(65536))));
     scope.addMetrics(Metric.newBuilder().setName("tierwise.replication.peers").setGauge(
         io.opentelemetry.proto.metrics.v1.Gauge.newBuilder().addDataPoints(point.setAsInt(0))));
-    scope.addMetrics(Metric.newBuilder().setName("tierwise.cache.fallbacks").setSum(
-        io.opentelemetry.proto.metrics.v1.Sum.newBuilder().setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA)
-            .addDataPoints(point.setAsInt(1))));
+    for (String errors : List.of("tierwise.cache.fallbacks", "tierwise.cache.destage.errors", "tierwise.cache.tier.errors")) {
+      long count = errors.contains("destage") ? 3 : 1;
+      scope.addMetrics(Metric.newBuilder().setName(errors).setSum(
+          io.opentelemetry.proto.metrics.v1.Sum.newBuilder().setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA)
+              .addDataPoints(point.setAsInt(count))));
+    }
 
     CacheHealth h = parse(b.build()).get(0).health;
 
@@ -163,6 +166,11 @@ class OtlpMetricsParserTest {
     assertThat(h.dirtyBytes).isEqualTo(65536);
     assertThat(h.healthyPeers).isZero();
     assertThat(h.fallbacks).isEqualTo(1);
+    assertThat(h.destageErrors).isEqualTo(3);
+    assertThat(h.tierErrors).isEqualTo(1);
+    CacheHealth quiet = parse(AgentTelemetry.request("h1", "vol-a", i)).get(0).health;
+    assertThat(quiet.destageErrors).as("no error metrics: no errors").isZero();
+    assertThat(quiet.tierErrors).isZero();
     assertThat(h.latencyOps[4]).as("front-end reads and writes of the 4 KiB bin").isEqualTo(30 + 3 + 5);
     assertThat(h.latencySumMicros[4]).isPositive();
     assertThatThrownBy(() -> {
