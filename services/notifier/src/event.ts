@@ -20,7 +20,10 @@ export const recommendationPayloadSchema = z.object({
 /**
  * Payload of alert.firing / alert.resolved (written by the alert evaluator, src/alerts).
  * `value` and `threshold` are in the rule's unit: a ratio (hit_ratio_drop), seconds
- * (agent_silent), microseconds (latency), bytes (destage_backlog), unused (write_back_fallback).
+ * (agent_silent), microseconds (latency), bytes (destage_backlog), unused (write_back_fallback),
+ * errors per window (device_errors). `details` (alert_incidents.details): device_errors' destage
+ * and tier errors and the window they were counted over; null for other kinds, absent in events
+ * written before it.
  */
 export const alertPayloadSchema = z.object({
   incident_id: z.number().int(),
@@ -31,6 +34,9 @@ export const alertPayloadSchema = z.object({
   bin_upper_bytes: z.number().int().nullable(),
   value: z.number(),
   threshold: z.number(),
+  details: z
+    .object({ destage_errors: z.number().int().nonnegative(), tier_errors: z.number().int().nonnegative(), window_seconds: z.number().int().positive() })
+    .nullish(),
   opened_at: z.string(),
   resolved_at: z.string().nullable(),
 });

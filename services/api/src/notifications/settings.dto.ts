@@ -34,7 +34,7 @@ export class AlertRuleDto {
   @ApiProperty({ enum: ALERT_KINDS }) kind!: string;
   @ApiProperty({ type: String, nullable: true }) volume_id!: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'latency rules: ioLength bin upper bound, bytes' }) bin_upper_bytes!: number | null;
-  @ApiProperty({ description: 'in the kind\'s unit: ratio, seconds, microseconds or bytes' }) threshold!: number;
+  @ApiProperty({ description: 'in the kind\'s unit: ratio, seconds, microseconds, bytes or errors' }) threshold!: number;
   @ApiProperty({ description: 'seconds' }) window_seconds!: number;
   @ApiProperty({ enum: SEVERITIES }) severity!: string;
   @ApiProperty() enabled!: boolean;

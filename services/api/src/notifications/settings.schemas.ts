@@ -57,7 +57,7 @@ const ruleFields = {
   name,
   volume_id: pseudonymousIdSchema('volume_id').nullable().describe('one volume, or null for every volume'),
   bin_upper_bytes: z.number().int().positive().nullable().describe('latency rules: the vscsiStats ioLength bin (upper bound, bytes); null otherwise'),
-  threshold: z.number().nonnegative().describe('hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0)'),
+  threshold: z.number().nonnegative().describe('hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0); device_errors: destage and tier errors per window (0 = any error)'),
   window_seconds: z.number().int().min(10).max(86_400).describe('seconds of metrics the rule looks at'),
   severity: z.enum(SEVERITIES),
   enabled: z.boolean(),

@@ -1,6 +1,7 @@
 /**
  * The vocabulary of notifications shared by the api (settings) and the notifier, as the
- * CHECK constraints of db/migrations/1700000000500_notification_settings.sql spell it.
+ * CHECK constraints of db/migrations/1700000000500_notification_settings.sql spell it
+ * (alert_rules.kind: as 1700000000860_device_errors.sql redefines it).
  */
 
 /** Severities of events and route filters, in increasing order (severity_rank). */
@@ -14,7 +15,7 @@ export const CHANNEL_EVENT_KINDS = ['recommendation.created', 'recommendation.up
 export const ACCOUNT_EMAIL_KIND = 'account.email';
 
 /** Kinds of alert rules (alert_rules.kind). */
-export const ALERT_KINDS = ['hit_ratio_drop', 'agent_silent', 'latency', 'destage_backlog', 'write_back_fallback'] as const;
+export const ALERT_KINDS = ['hit_ratio_drop', 'agent_silent', 'latency', 'destage_backlog', 'write_back_fallback', 'device_errors'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** E-mail channel digest preferences (notification_channels.digest). */

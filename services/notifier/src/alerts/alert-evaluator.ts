@@ -8,7 +8,7 @@ const EVALUATION_LOCK = 'tierwise.notifier.alerts';
 /** The outbox payload of an incident (event.ts alertPayloadSchema), for incidents `i` of rules `r`. */
 const ALERT_PAYLOAD = `jsonb_build_object(
   'incident_id', i.id, 'rule_id', r.id, 'rule_name', r.name, 'rule_kind', r.kind, 'subject', i.subject,
-  'bin_upper_bytes', r.bin_upper_bytes, 'value', i.value, 'threshold', r.threshold,
+  'bin_upper_bytes', r.bin_upper_bytes, 'value', i.value, 'threshold', r.threshold, 'details', i.details,
   'opened_at', i.opened_at, 'resolved_at', i.resolved_at)`;
 
 /** Incidents opened and resolved by one evaluation. */
@@ -58,8 +58,8 @@ export class AlertEvaluator {
 async function open(db: Queryable): Promise<number> {
   const { rowCount } = await db.query(
     `WITH i AS (
-       INSERT INTO alert_incidents (tenant_id, rule_id, subject, value)
-       SELECT tenant_id, rule_id, subject, value FROM alert_breaches
+       INSERT INTO alert_incidents (tenant_id, rule_id, subject, value, details)
+       SELECT tenant_id, rule_id, subject, value, details FROM alert_breaches
        ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING
        RETURNING *)
      INSERT INTO outbox (tenant_id, event_kind, severity, payload)

@@ -82,8 +82,37 @@ function recommendationNotice(event: RecommendationEvent, webUrl: string): Notic
   };
 }
 
-/** The alert's condition in words, with value and threshold in the rule's unit. */
-function alertCondition(event: AlertEvent): { title: string; value: string; threshold: string } {
+/** `n` things in words: (1, 'error') → "1 error", (3, 'error') → "3 errors". */
+function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** `text` with its first letter in upper case. */
+function capitalized(text: string): string {
+  return `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+}
+
+/**
+ * A device_errors alert's counts and what they mean, from its details: "3 destage errors and
+ * 1 tier error in the last 5 min" and the consequence of each kind of error counted.
+ */
+function deviceErrors(event: AlertEvent): { counts: string; meaning: string } {
+  const details = event.details;
+  const counted = details
+    ? ([
+        [details.destage_errors, 'destage error', 'the datastore refused destage writes (write-back keeps the data and retries)'],
+        [details.tier_errors, 'tier error', 'the cache tier device failed and was disabled'],
+      ] as const).filter(([n]) => n > 0)
+    : [];
+  if (!details || counted.length === 0) return { counts: countOf(event.value, 'device error'), meaning: '' };
+  return {
+    counts: `${counted.map(([n, noun]) => countOf(n, noun)).join(' and ')} in the last ${formatSeconds(details.window_seconds)}`,
+    meaning: `${capitalized(counted.map(([, , meaning]) => meaning).join('; '))}.`,
+  };
+}
+
+/** The alert's condition in words, with value and threshold in the rule's unit, and what it means (or ''). */
+function alertCondition(event: AlertEvent): { title: string; value: string; threshold: string; meaning?: string } {
   const volume = `volume ${event.subject}`;
   switch (event.rule_kind) {
     case 'hit_ratio_drop':
@@ -99,7 +128,11 @@ function alertCondition(event: AlertEvent): { title: string; value: string; thre
     case 'destage_backlog':
       return { title: `Destage backlog of ${volume} above threshold`, value: formatBytes(event.value), threshold: formatBytes(event.threshold) };
     case 'write_back_fallback':
-      return { title: `${volume[0]!.toUpperCase()}${volume.slice(1)} fell back from write-back to write-through`, value: 'write-through', threshold: 'write-back' };
+      return { title: `${capitalized(volume)} fell back from write-back to write-through`, value: 'write-through', threshold: 'write-back' };
+    case 'device_errors': {
+      const errors = deviceErrors(event);
+      return { title: `${capitalized(volume)}: ${errors.counts}`, value: countOf(event.value, 'error'), threshold: countOf(event.threshold, 'error'), meaning: errors.meaning };
+    }
   }
 }
 
@@ -109,9 +142,12 @@ function alertNotice(event: AlertEvent, webUrl: string): Notice {
   const link = event.rule_kind === 'agent_silent' ? joinUrl(webUrl, '') : volumeUrl(webUrl, event.subject);
   return {
     title: `${resolved ? 'Resolved' : event.severity === 'critical' ? 'Critical' : 'Warning'}: ${condition.title}`,
-    summary: resolved
-      ? `Alert rule "${event.rule_name}" no longer holds (opened ${event.opened_at}, resolved ${event.resolved_at}).`
-      : `Alert rule "${event.rule_name}" fired at ${event.opened_at}.`,
+    summary: [
+      resolved
+        ? `Alert rule "${event.rule_name}" no longer holds (opened ${event.opened_at}, resolved ${event.resolved_at}).`
+        : `Alert rule "${event.rule_name}" fired at ${event.opened_at}.`,
+      ...(condition.meaning ? [condition.meaning] : []),
+    ].join(' '),
     facts: [
       ['Rule', event.rule_name],
       ['Severity', event.severity],
