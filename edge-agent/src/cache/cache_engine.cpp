@@ -35,7 +35,7 @@ int CacheEngine::set_tier_capacity(uint64_t capacity_bytes, uint64_t device_room
   if (capacity_bytes > device_room_bytes || slots >= TierIndex::kNoSlot / 2) return -ENOSPC;
   counters_.eviction_bytes += uint64_t{index_.resize(static_cast<uint32_t>(slots))} * kBlockBytes;
   counters_.capacity_bytes = capacity_bytes;
-  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  count_occupancy();
   return 0;
 }
 
@@ -125,9 +125,13 @@ int CacheEngine::submit_discard(uint64_t offset, uint32_t length, blockdev::IoCo
       index_.unpin(slot, /*drop=*/true);  // leaves the tier; not an eviction
     }
   }
-  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  count_occupancy();
   return datastore_.submit_discard(first * kBlockBytes,
                                    static_cast<uint32_t>((end - first) * kBlockBytes), cb, cb_arg);
+}
+
+void CacheEngine::count_occupancy() {
+  counters_.occupancy_bytes = counters_.tier_disabled ? 0 : uint64_t{index_.size()} * kBlockBytes;
 }
 
 void CacheEngine::covered(const Request* r, uint32_t i, uint64_t* lo, uint64_t* hi) const {
@@ -177,7 +181,7 @@ void CacheEngine::plan_blocks(Request* r) {
     r->plan[i] = BlockPlan{ins.slot, true, false};
     if (needs_fill) r->runs.push_back(MissRun{r, i, 1});
   }
-  counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  count_occupancy();
 }
 
 void CacheEngine::start_read(Request* r) {
@@ -322,7 +326,7 @@ void CacheEngine::release_plan(Request* r) {
   }
   r->plan.clear();
   counters_.population_bytes += fresh * kBlockBytes;
-  if (!counters_.tier_disabled) counters_.occupancy_bytes = uint64_t{index_.size()} * kBlockBytes;
+  count_occupancy();
 }
 
 void CacheEngine::finish(Request* r) {

@@ -432,6 +432,8 @@ class CacheEngine {
   // Fewest slots the tier may be resized to: twice the journal's entries in
   // write-back (open_write_back's rule), else 1.
   uint64_t min_slots() const;
+  // occupancy_bytes: the index's blocks, or 0 once the tier is disabled.
+  void count_occupancy();
   void plan_blocks(Request* r);
   void start_read(Request* r);
   void start_write(Request* r);

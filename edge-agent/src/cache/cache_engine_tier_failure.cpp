@@ -46,7 +46,7 @@ void CacheEngine::tier_error(int status, std::string_view what) {
   ++counters_.tier_errors;
   if (tier_state_ != TierState::kHealthy) return;
   counters_.tier_disabled = true;
-  counters_.occupancy_bytes = 0;
+  count_occupancy();
   const std::string cause = std::string("tier failed (") + std::strerror(-status) + " in " +
                             std::string(what) + ")";
   if (!wb_) {

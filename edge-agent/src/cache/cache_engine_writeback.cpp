@@ -439,7 +439,12 @@ void CacheEngine::finish_journal(Request* r) {
 uint64_t CacheEngine::min_slots() const { return wb_ ? 2ULL * wb_->layout.entry_count : 1; }
 
 void CacheEngine::tick() {
-  if (!wb_ || tier_state_ == TierState::kBypassed || tier_unavailable() || check_ownership()) return;
+  if (!wb_ || tier_state_ == TierState::kBypassed || tier_unavailable()) return;
+  if (check_ownership()) {
+    // Another epoch owns the volume now (a peer took it over): nothing parked may run.
+    if (tier_state_ == TierState::kRecovering) make_unavailable("the lease was lost");
+    return;
+  }
   check_peers();
   forget_trimmed();
   release_waiters();

@@ -31,13 +31,20 @@ async function interval(tenantId: string, volumeId: string, secondsAgo: number, 
   );
 }
 
-async function health(tenantId: string, volumeId: string, secondsAgo: number, row: { mode?: string; dirty?: number; latency?: Record<string, [number, number]> }): Promise<void> {
+async function health(
+  tenantId: string,
+  volumeId: string,
+  secondsAgo: number,
+  row: { mode?: string; dirty?: number; latency?: Record<string, [number, number]>; destageErrors?: number; tierErrors?: number },
+): Promise<void> {
   const latency = Object.entries(row.latency ?? {});
   await h.tenants.owner.query(
-    `INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops)
-     VALUES ($1, $2, date_trunc('second', now()) - make_interval(secs => $3), 'write-back', $4, $5, $6, $7)`,
+    `INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops,
+       destage_errors, tier_errors)
+     VALUES ($1, $2, date_trunc('second', now()) - make_interval(secs => $3), 'write-back', $4, $5, $6, $7, $8, $9)`,
     [tenantId, volumeId, secondsAgo, row.mode ?? 'write-back', row.dirty ?? 0,
-      Object.fromEntries(latency.map(([bin, [sum]]) => [bin, sum])), Object.fromEntries(latency.map(([bin, [, ops]]) => [bin, ops]))],
+      Object.fromEntries(latency.map(([bin, [sum]]) => [bin, sum])), Object.fromEntries(latency.map(([bin, [, ops]]) => [bin, ops])),
+      row.destageErrors ?? 0, row.tierErrors ?? 0],
   );
 }
 
@@ -107,5 +114,42 @@ describe('alert rules', () => {
       ['write_back_fallback', 'd1d1d1d1', 'critical', 1],
     ]);
     expect(fired[0]![3]).toBeGreaterThanOrEqual(1200);
+  });
+
+  it('fires device errors on the errors of the window, says what they mean, and resolves once the window has none', async () => {
+    const tenant = await h.createTenant('device-errors');
+    await h.addChannel(tenant, { kind: 'slack-webhook', target: `${h.slackUrl}/hooks/devices` }, { event_kinds: ['alert.firing', 'alert.resolved'] });
+    await h.addChannel(tenant, { kind: 'email', target: 'ops@example.com' }, { event_kinds: ['alert.firing'] });
+    await rule(tenant, { name: 'disk <errors> & co', kind: 'device_errors', threshold: 1, window_seconds: 300, severity: 'critical' });
+    // Volume e1: 3 destage errors over two intervals and 1 tier error in the window; e2: errors
+    // only before the window; e3: 1 error, not more than the threshold.
+    await health(tenant, 'e1e1e1e1', 50, { destageErrors: 2 });
+    await health(tenant, 'e1e1e1e1', 40, { destageErrors: 1, tierErrors: 1 });
+    await health(tenant, 'e2e2e2e2', 30, {});
+    await health(tenant, 'e2e2e2e2', 900, { tierErrors: 5 });
+    await health(tenant, 'e3e3e3e3', 30, { destageErrors: 1 });
+    const evaluator = new AlertEvaluator(h.jobs, 0);
+
+    expect(await evaluator.evaluate()).toEqual({ opened: 1, resolved: 0 });
+    expect(await evaluator.evaluate()).toEqual({ opened: 0, resolved: 0 });
+    expect(await events(tenant)).toEqual([{ event_kind: 'alert.firing', severity: 'critical', rule_kind: 'device_errors', subject: 'e1e1e1e1', value: 4 }]);
+
+    // Five minutes on: the errored intervals left the window.
+    await h.tenants.owner.query(`UPDATE volume_cache_health_10s SET interval_start = interval_start - interval '5 minutes' WHERE tenant_id = $1`, [tenant]);
+    await health(tenant, 'e1e1e1e1', 10, {});
+    expect(await evaluator.evaluate()).toEqual({ opened: 0, resolved: 1 });
+    expect((await events(tenant)).map((e) => e.event_kind)).toEqual(['alert.firing', 'alert.resolved']);
+
+    await h.drain(h.notifier(), [tenant]);
+    const title = 'Volume e1e1e1e1: 3 destage errors and 1 tier error in the last 5 min';
+    expect(h.slack.accepted.map((r) => (r.body as { text: string }).text)).toEqual([`Critical: ${title}`, `Resolved: ${title}`]);
+    const mail = h.smtp.mails[0]!;
+    expect(mail.subject).toBe(`[Tierwise] Critical: ${title}`);
+    expect(mail.text).toContain('Alert rule "disk <errors> & co" fired at ');
+    expect(mail.text).toContain(
+      'The datastore refused destage writes (write-back keeps the data and retries); the cache tier device failed and was disabled.',
+    );
+    expect(mail.html).toContain('Alert rule &quot;disk &lt;errors&gt; &amp; co&quot;');
+    expect(mail.html).not.toContain('<errors>');
   });
 });

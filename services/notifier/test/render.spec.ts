@@ -44,6 +44,23 @@ describe('rendering', () => {
     expect(mail.subject).toBe('[Tierwise] New recommendation for volume ab12cd34: 3 TiB RAM write-through');
   });
 
+  it('says which device errors a device_errors alert counted, also for events written without the breakdown', () => {
+    const alert = (details: unknown) => {
+      const event = parseEvent('alert.firing', 'warning', {
+        incident_id: 7, rule_id: '0b7e6a52-3f41-4a5e-9d8c-2f1e0a9b8c7d', rule_name: 'devices', rule_kind: 'device_errors', subject: 'e1e1e1e1',
+        bin_upper_bytes: null, value: 1, threshold: 0, ...(details === undefined ? {} : { details }), opened_at: '2026-11-21T00:00:00Z', resolved_at: null,
+      });
+      if (event.kind === 'account.email') throw new Error('unexpected');
+      return noticeOf(event, WEB);
+    };
+    const tier = alert({ destage_errors: 0, tier_errors: 1, window_seconds: 60 });
+    expect(tier.title).toBe('Warning: Volume e1e1e1e1: 1 tier error in the last 60 s');
+    expect(tier.summary).toBe('Alert rule "devices" fired at 2026-11-21T00:00:00Z. The cache tier device failed and was disabled.');
+    expect(tier.facts).toContainEqual(['Threshold', '0 errors']);
+    expect(alert(undefined).title).toBe('Warning: Volume e1e1e1e1: 1 device error');
+    expect(alert(null).summary).toBe('Alert rule "devices" fired at 2026-11-21T00:00:00Z.');
+  });
+
   it('refuses unknown kinds and malformed payloads with a reason', () => {
     expect(() => parseEvent('volume.deleted', 'info', {})).toThrow('unknown event kind "volume.deleted"');
     expect(() => parseEvent('account.email', 'info', { to: 'nobody', subject: 's', text: 't', html: 'h' })).toThrow(/malformed account.email payload: to:/);
