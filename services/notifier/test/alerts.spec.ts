@@ -1,3 +1,4 @@
+import { ALERT_KINDS } from '@tierwise/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEvaluator } from '../src/alerts/alert-evaluator.js';
 import { Harness } from './support/harness.js';
@@ -58,6 +59,13 @@ async function events(tenantId: string): Promise<Array<{ event_kind: string; sev
 }
 
 describe('alert rules', () => {
+  it('has the kinds the database accepts (alert_rules_kind_check), in order', async () => {
+    const { rows } = await h.tenants.owner.query<{ def: string }>(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'alert_rules'::regclass AND conname = 'alert_rules_kind_check'`,
+    );
+    expect([...rows[0]!.def.matchAll(/'([a-z_]+)'::text/g)].map((m) => m[1])).toEqual([...ALERT_KINDS]);
+  });
+
   it('fires a hit ratio drop once per incident, resolves it once, and delivers both', async () => {
     const tenant = await h.createTenant('hit-drop');
     await h.addChannel(tenant, { kind: 'slack-webhook', target: `${h.slackUrl}/hooks/alerts` }, { event_kinds: ['alert.firing', 'alert.resolved'] });
