@@ -2462,11 +2462,11 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            kind: "hit_ratio_drop" | "agent_silent" | "latency" | "destage_backlog" | "write_back_fallback";
+            kind: "hit_ratio_drop" | "agent_silent" | "latency" | "destage_backlog" | "write_back_fallback" | "device_errors";
             volume_id: string | null;
             /** @description latency rules: ioLength bin upper bound, bytes */
             bin_upper_bytes: number | null;
-            /** @description in the kind's unit: ratio, seconds, microseconds or bytes */
+            /** @description in the kind's unit: ratio, seconds, microseconds, bytes or errors */
             threshold: number;
             /** @description seconds */
             window_seconds: number;
@@ -7911,7 +7911,7 @@ export interface operations {
                      * @default null
                      */
                     bin_upper_bytes?: number | null;
-                    /** @description hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0) */
+                    /** @description hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0); device_errors: destage and tier errors per window (0 = any error) */
                     threshold: number;
                     /**
                      * @description seconds of metrics the rule looks at
@@ -7926,7 +7926,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @enum {string} */
-                    kind: "hit_ratio_drop" | "agent_silent" | "latency" | "destage_backlog" | "write_back_fallback";
+                    kind: "hit_ratio_drop" | "agent_silent" | "latency" | "destage_backlog" | "write_back_fallback" | "device_errors";
                 };
             };
         };
@@ -8088,7 +8088,7 @@ export interface operations {
                     volume_id?: string | null;
                     /** @description latency rules: the vscsiStats ioLength bin (upper bound, bytes); null otherwise */
                     bin_upper_bytes?: number | null;
-                    /** @description hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0) */
+                    /** @description hit_ratio_drop: ratio (0.2 = 20 points); agent_silent: seconds; latency: microseconds; destage_backlog: bytes; write_back_fallback: unused (0); device_errors: destage and tier errors per window (0 = any error) */
                     threshold?: number;
                     /** @description seconds of metrics the rule looks at */
                     window_seconds?: number;
