@@ -117,6 +117,8 @@ describe('notification settings and delivery log (HTTP, real PostgreSQL)', () =>
     const rule = await call('POST', '/v1/notifications/alert-rules', writeKey, { name: '64 KiB latency', kind: 'latency', bin_upper_bytes: 65_536, threshold: 5000, severity: 'critical' });
     expect(rule.body).toMatchObject({ kind: 'latency', bin_upper_bytes: 65_536, threshold: 5000, window_seconds: 300, severity: 'critical', enabled: true, open_incidents: 0 });
     expect((await call('PATCH', `/v1/notifications/alert-rules/${rule.body.id}`, writeKey, { enabled: false })).body).toMatchObject({ enabled: false });
+    const devices = await call('POST', '/v1/notifications/alert-rules', writeKey, { name: 'device errors', kind: 'device_errors', threshold: 0 });
+    expect(devices).toMatchObject({ status: 201, body: { kind: 'device_errors', bin_upper_bytes: null, threshold: 0, window_seconds: 300, severity: 'warning' } });
 
     const window = await call('POST', '/v1/notifications/mute-windows', writeKey, { name: 'Night', channel_id: channel.id, timezone: 'America/New_York', days: [1, 2, 3, 4, 5], starts: '22:00', ends: '07:30' });
     expect(window.body).toMatchObject({ name: 'Night', timezone: 'America/New_York', days: [1, 2, 3, 4, 5], starts: '22:00', ends: '07:30' });
