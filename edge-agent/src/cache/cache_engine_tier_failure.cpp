@@ -58,6 +58,7 @@ void CacheEngine::tier_error(int status, std::string_view what) {
   WriteBack& w = *wb_;
   tier_state_ = TierState::kRecovering;
   w.tier_step = 0;
+  w.tier_failed_at = Clock::now();
   event(cause + ": parking I/O while " + std::to_string(counters_.dirty_bytes) +
         " dirty bytes reach the datastore from the peers");
   tier_retry_.insert(tier_retry_.end(), w.ring_waiters.begin(), w.ring_waiters.end());
@@ -177,9 +178,12 @@ void CacheEngine::finish_tier_recovery() {
   counters_.backlog_bytes = 0;
   counters_.write_back = false;
   tier_state_ = TierState::kBypassed;
+  const auto parked_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - w.tier_failed_at).count();
   event("tier disabled: the journal is on the datastore (epoch " + std::to_string(w.epoch) +
         "); the volume runs write-through without a tier and " + std::to_string(tier_retry_.size()) +
-        " parked I/Os resume; replace the tier device and restart the agent to cache again");
+        " I/Os parked for " + std::to_string(parked_ms) +
+        " ms resume; replace the tier device and restart the agent to cache again");
   release_waiters();  // the writes that waited for their peers are on the datastore now
   std::vector<Request*> parked;
   parked.swap(tier_retry_);

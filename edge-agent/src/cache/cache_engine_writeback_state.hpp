@@ -43,6 +43,7 @@ struct CacheEngine::WriteBack {
   uint64_t replicated_through = 0;  // highest sequence number sent to the peers
   // Tier failure: 0 settling, 1 waiting for the peer's destage, 2 flushing the datastore.
   int tier_step = 0;
+  std::chrono::steady_clock::time_point tier_failed_at{};  // I/O parked since then
   bool fenced = false;           // the lease was lost: no I/O, nothing more to the datastore
   // Destage failures in a row, and no new destage before `destage_resume`.
   uint64_t destage_failures = 0;
