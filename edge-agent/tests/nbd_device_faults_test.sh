@@ -255,7 +255,7 @@ tier_write_back)
   peer_pid=
   stop_agent
   verify_written file
-  echo "tier write-back (WB+1): the tier failed for good, 0 fio jobs failed; $(grep -o 'destaged [0-9]* records' "$work/peer.log" | head -1) by the peer; $verified regions verify through the agent and on the datastore alone"
+  echo "tier write-back (WB+1): the tier failed for good, 0 fio jobs failed; $(grep -o 'destaged [0-9]* records' "$work/peer.log" | head -1) by the peer, I/O $(grep -o 'parked for [0-9]* ms' "$work/agent.log" | head -1); $verified regions verify through the agent and on the datastore alone"
   # The tier is repaired and the agent restarts on it: the journal of the old
   # epoch is fenced, not replayed over the writes made without the tier.
   faults '{}'
