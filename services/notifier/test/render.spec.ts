@@ -34,6 +34,15 @@ describe('rendering', () => {
     expect((huge.blocks[0] as { text: { text: string } }).text.text).toHaveLength(150);
   });
 
+  it('escapes Slack control sequences in every mrkdwn string', () => {
+    const event = recommendation('<!channel> see <https://evil.example|the portal> & more');
+    const message = renderSlack(noticeOf(event, WEB));
+    const section = message.blocks[1] as { text: { text: string }; fields: Array<{ text: string }> };
+    const mrkdwn = [message.text, section.text.text, ...section.fields.map((f) => f.text)];
+    for (const text of mrkdwn) expect(text).not.toMatch(/[<>]/);
+    expect(section.text.text).toContain('&lt;!channel&gt; see &lt;https://evil.example|the portal&gt; &amp; more');
+  });
+
   it('escapes HTML in the e-mail and keeps the text part plain', () => {
     const event = recommendation('<script>alert(1)</script> & more');
     if (event.kind === 'account.email') throw new Error('unexpected');
