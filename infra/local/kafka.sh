@@ -94,6 +94,9 @@ group.initial.rebalance.delay.ms=0
 # Topics are created explicitly by kafka.sh with $TOPIC_PARTITIONS partitions.
 auto.create.topics.enable=false
 num.partitions=$TOPIC_PARTITIONS
+# Ingest publishes one request's records (a body of up to 8 MiB) in one produce call; they may
+# all land in one partition, whose record batch must fit (services/ingest/src/ingest.constants.ts).
+message.max.bytes=10485760
 log.retention.hours=168
 EOF
 }

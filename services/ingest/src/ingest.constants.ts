@@ -9,7 +9,14 @@ export const INGEST_ENV = [
   ...KAFKA_SECURITY_ENV,
 ] as const satisfies readonly EnvName[];
 
-/** Largest accepted request body, bytes (after Content-Encoding is undone): 8 MiB. */
+/**
+ * Largest accepted request body, bytes (after Content-Encoding is undone): 8 MiB. It also
+ * bounds what one request publishes: its Kafka records (the body split per volume, each with a
+ * small envelope) go out in one produce call and may all land in one partition, whose record
+ * batch the broker takes whole or refuses. So the telemetry topics' `max.message.bytes` must
+ * exceed this with room for the envelopes: 10 MiB (infra/local/kafka.sh, the MSK configuration
+ * in infra/terraform/modules/kafka; docs/deployment.md "Kafka").
+ */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Largest JSON request body (policy applied reports), bytes: 256 KiB. */
@@ -20,13 +27,6 @@ export const MAX_RESOURCE_METRICS = 1000;
 
 /** Most references in one ReferenceBatch (the agent sends at most 10,000). */
 export const MAX_REFERENCES = 100_000;
-
-/**
- * Largest Kafka record value ingest writes, bytes: below Kafka's default
- * message.max.bytes (1,048,588) with room for the record batch overhead. A batch that
- * would need a larger record is refused with 413 rather than retried forever.
- */
-export const MAX_RECORD_BYTES = 1_000_000;
 
 /** A data point may lie at most this far in the future (clock skew), nanoseconds: 5 minutes. */
 export const MAX_FUTURE_SKEW_NANOS = 5n * 60n * 1_000_000_000n;

@@ -152,6 +152,17 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     expect(Buffer.from(inflated.record.payload).equals(Buffer.from(gzipped))).toBe(true);
   });
 
+  it('publishes a reference batch larger than Kafka\'s default 1 MiB message (65,536 references, one record)', async () => {
+    // One request's records go out in one produce call, and a partition's share of them must fit
+    // the broker's message.max.bytes (10 MiB: infra/local/kafka.sh, docs/deployment.md "Kafka").
+    const body = referenceBatch(testVolume(), 65_536);
+    expect(body.byteLength).toBeGreaterThan(1024 * 1024);
+    expect((await post('/v1/refs', body)).status).toBe(200);
+    const [published, ...rest] = await refsTap.drain();
+    expect(rest).toEqual([]);
+    expect(ReferenceBatch.decode(published.record.payload).references).toHaveLength(65_536);
+  });
+
   it('refuses a body over 8 MiB (413), a non-protobuf content type (415) and a missing batch id (400)', async () => {
     const huge = await postMetrics(new Uint8Array(8 * 1024 * 1024 + 1));
     expect(huge.status).toBe(413);

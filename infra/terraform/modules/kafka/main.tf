@@ -34,6 +34,7 @@ resource "aws_msk_configuration" "this" {
     default.replication.factor=3
     min.insync.replicas=2
     log.retention.hours=${var.retention_hours}
+    message.max.bytes=10485760
   PROPERTIES
 }
 

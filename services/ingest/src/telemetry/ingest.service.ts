@@ -9,7 +9,7 @@ import {
   ProtoDecodeError,
   ReferenceBatch,
 } from '@tierwise/proto';
-import { MAX_IN_FLIGHT_BATCHES, MAX_RECORD_BYTES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
+import { MAX_IN_FLIGHT_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
 import { type BatchKind, BatchRepository } from './batch.repository.js';
 import { InventoryRepository, type VolumeSighting } from './inventory.repository.js';
 import { type TelemetryRecord, TelemetryPublishError, TelemetryPublisher } from './telemetry-publisher.js';
@@ -102,14 +102,6 @@ export class IngestService {
    * (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
    */
   private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
-    for (const record of batch.records) {
-      if (record.value.byteLength > MAX_RECORD_BYTES) {
-        throw new ApiError(
-          ErrorCode.PayloadTooLarge,
-          `the data of volume ${record.key.split('/')[1]} is ${record.value.byteLength} bytes; at most ${MAX_RECORD_BYTES} bytes per volume and batch are accepted, send smaller batches`,
-        );
-      }
-    }
     if (this.inFlight >= MAX_IN_FLIGHT_BATCHES) {
       throw new ApiError(
         ErrorCode.Unavailable,
