@@ -103,6 +103,7 @@ TEST_F(TierFailureTest, APeerDestagesTheJournalAndTheVolumeGoesOnWithoutItsTier)
     EXPECT_EQ(v.datastore_bytes(0, 16 * kBlock), want) << "an acknowledged write is not on the datastore";
     const CacheCounters& c = v.engine->counters();
     EXPECT_TRUE(c.tier_disabled);
+    EXPECT_EQ(c.fallbacks, 1u) << "a write-back volume that runs write-through now fell back";
     EXPECT_EQ(c.dirty_bytes, 0u);
     EXPECT_EQ(v.engine->mode(), CacheMode::kWriteThrough);
     EXPECT_EQ(v.engine->set_mode(CacheMode::kWriteBack), -EIO) << "write-back without a tier";

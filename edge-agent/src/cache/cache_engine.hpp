@@ -53,7 +53,7 @@ struct CacheCounters {
   uint64_t backlog_bytes = 0;     // journal data bytes not yet reclaimed, now
   uint64_t journal_bytes = 0;     // record bytes (header + data) written to the journal
   uint64_t replicated_bytes = 0;  // record bytes sent to each peer
-  uint64_t fallbacks = 0;         // write-back -> write-through after a peer failed
+  uint64_t fallbacks = 0;         // write-back -> write-through after a peer or the tier failed
   uint64_t destage_errors = 0;    // destage writes the datastore failed (retried with back-off)
   // Tier I/O errors (reads, writes, flushes). The first one disables the tier
   // for good: every I/O goes to the datastore (CacheEngine "Tier failure").

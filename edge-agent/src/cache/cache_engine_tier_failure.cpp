@@ -56,6 +56,7 @@ void CacheEngine::tier_error(int status, std::string_view what) {
     return;
   }
   WriteBack& w = *wb_;
+  if (mode() == CacheMode::kWriteBack) ++counters_.fallbacks;  // it ends write-through
   tier_state_ = TierState::kRecovering;
   w.tier_step = 0;
   w.tier_failed_at = Clock::now();
