@@ -56,7 +56,9 @@ void CacheEngine::tier_error(int status, std::string_view what) {
     return;
   }
   WriteBack& w = *wb_;
-  if (mode() == CacheMode::kWriteBack) ++counters_.fallbacks;  // it ends write-through
+  // A WB+n volume ends write-through: a fallback, as after a peer failure (only
+  // volumes with peers fall back: the metrics job clears the flag when peers are healthy again).
+  if (mode() == CacheMode::kWriteBack && w.options.replicas) ++counters_.fallbacks;
   tier_state_ = TierState::kRecovering;
   w.tier_step = 0;
   w.tier_failed_at = Clock::now();
