@@ -15,8 +15,9 @@ import org.apache.flink.util.Collector;
  * counts), and the configured vs effective cache mode.
  *
  * <p>The agent reports the mode it runs in (resource attribute tierwise.cache.mode) and counts
- * write-back to write-through fallbacks after a peer failure (tierwise.cache.fallbacks), not the
- * mode its policy asks for. So the function keeps one flag per volume, "fell back": set by an
+ * write-back to write-through fallbacks after a peer or tier device failure of a volume with
+ * peers (tierwise.cache.fallbacks), not the mode its policy asks for. So the function keeps one
+ * flag per volume, "fell back": set by an
  * interval with a fallback; cleared by an interval in write-back with a peer acknowledging again
  * (tierwise.replication.peers &gt; 0; a write-back volume with peers that restarted healthy), since
  * a fallback only happens with peers. While it is set the row says configured write-back,
