@@ -121,19 +121,12 @@ phase() {
 # on the datastore's backing file alone. Run right after the faults, before
 # later jobs could overwrite what was written under them.
 verify_written() {
-  local r k n=0
-  for r in $(seq 0 $((regions - 1))); do
-    k=$(last_job_of "$r")
-    [[ -n $k ]] || continue
-    if [[ $1 == agent ]]; then
-      verify_region "$r" "$k" --ioengine=nbd --uri="nbd+unix:///wb?socket=$sock" --iodepth=16
-    else
-      verify_region "$r" "$k" --ioengine=psync --filename="$ds_file"
-    fi
-    n=$((n + 1))
-  done
-  (( n >= 4 )) || fail "only $n regions were written: too few jobs ran"
-  verified=$n
+  if [[ $1 == agent ]]; then
+    verify_regions -1 --ioengine=nbd --uri="nbd+unix:///wb?socket=$sock" --iodepth=16
+  else
+    verify_regions -1 --ioengine=psync --filename="$ds_file"
+  fi
+  (( verified >= 4 )) || fail "only $verified regions were written: too few jobs ran"
 }
 
 # Stops the agent, starts it again (recovery writes what the journal holds to

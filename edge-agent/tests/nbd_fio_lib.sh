@@ -69,6 +69,20 @@ verify_region() {
   fi
 }
 
+# verify_regions <skip> <fio target options...>: verify_region of every region
+# some job completed, but region <skip> (-1: none); sets `verified` to their count.
+verify_regions() {
+  local skip=$1 r k
+  shift
+  verified=0
+  for r in $(seq 0 $((regions - 1))); do
+    k=$(last_job_of "$r")
+    [[ -z $k ]] || (( r == skip )) && continue
+    verify_region "$r" "$k" "$@"
+    verified=$((verified + 1))
+  done
+}
+
 # The last job k with k % 16 == r, or nothing.
 last_job_of() { awk -v r="$1" -v n="$regions" '$1 % n == r' "$work/done" | sort -n | tail -1; }
 
