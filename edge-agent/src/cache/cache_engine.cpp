@@ -130,6 +130,10 @@ int CacheEngine::submit_discard(uint64_t offset, uint32_t length, blockdev::IoCo
                                    static_cast<uint32_t>((end - first) * kBlockBytes), cb, cb_arg);
 }
 
+void CacheEngine::event(std::string_view text) {
+  if (on_event_) on_event_(text);
+}
+
 void CacheEngine::count_occupancy() {
   counters_.occupancy_bytes = counters_.tier_disabled ? 0 : uint64_t{index_.size()} * kBlockBytes;
 }

@@ -262,7 +262,8 @@ class CacheEngine {
   int submit_discard(uint64_t offset, uint32_t length, blockdev::IoCompletion cb, void* cb_arg);
 
   // Switches the mode live. Returns 0; -ENOTSUP for write-back on an engine made
-  // by create() (no journal); -EPIPE for write-back when the peers have failed.
+  // by create() (no journal); -EPIPE for write-back when the peers have failed;
+  // -EIO for write-back once the tier failed ("Tier failure").
   int set_mode(CacheMode mode);
   // kWriteBack while any record is not yet destaged (also while draining).
   CacheMode mode() const;

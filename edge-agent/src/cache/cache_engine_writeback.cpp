@@ -117,10 +117,6 @@ bool CacheEngine::busy() const {
          tier_state_ == TierState::kRecovering;
 }
 
-void CacheEngine::event(std::string_view text) {
-  if (on_event_) on_event_(text);
-}
-
 bool CacheEngine::journal_fits(uint64_t offset, uint32_t length) const {
   const uint64_t blocks = (offset + length - 1) / kBlockBytes - offset / kBlockBytes + 1;
   return blocks <= wb_->layout.entry_count / 2;
