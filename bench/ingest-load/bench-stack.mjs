@@ -9,6 +9,8 @@
  * stackPids()             -> {name: pid} of every running process of the stack
  * ingestUp()              -> whether ingest answers GET /healthz
  * seedTenant()            -> a fresh tenant {tenant_id, agent_token, api_key, ...} (api's seed, read-write key)
+ * enrollAgents(tenant, hostIds) -> one agent credential per host id, enrolled in `tenant` as an
+ *   agent enrolls (below)
  * agentCorpora({trace, agents, workDir, tenant}) -> {batches, corpora}: what the real agent sends for
  *   `trace` (capture.mjs), and one remapped copy per simulated agent (remap.mjs), each with its
  *   own agent credential (`token`, enrolled in `tenant` through the api): ingest bounds the
@@ -61,11 +63,11 @@ export async function seedTenant() {
 }
 
 /**
- * `count` agent credentials of `tenant`, each enrolled as an agent enrolls: a one-time token from
+ * One agent credential of `tenant` per host id, each enrolled as an agent enrolls: a one-time token from
  * the api (POST /v1/enrollment-tokens), exchanged at the agent gateway (POST /v1/agents/enroll,
  * docs/agent-gateway.md), waiting out its per-address rate limit (429 with Retry-After).
  */
-async function enrollAgents(tenant, count) {
+export async function enrollAgents(tenant, hostIds) {
   const post = async (url, body, headers = {}) => {
     for (;;) {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -80,9 +82,8 @@ async function enrollAgents(tenant, count) {
     }
   };
   const credentials = [];
-  for (let i = 0; i < count; i++) {
+  for (const [i, hostId] of hostIds.entries()) {
     const { token } = await post(`${process.env.TIERWISE_API_URL}/v1/enrollment-tokens`, { name: `bench agent ${i}` }, { authorization: `Bearer ${tenant.api_key}` });
-    const hostId = (0xbe7c_0000_0000 + i).toString(16).padStart(16, '0');
     credentials.push((await post(`${process.env.TIERWISE_INGEST_URL}/v1/agents/enroll`, { enrollment_token: token, host_id: hostId, version: '0.0.0-bench' })).credential);
   }
   return credentials;
@@ -92,6 +93,7 @@ export async function agentCorpora({ trace, agents, workDir, tenant }) {
   console.log(`capturing the agent's batches for ${path.basename(trace)}`);
   const batches = await captureBatches({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), trace, workDir });
   console.log(`  ${batches.metrics.length} OTLP metrics batches, ${batches.refs.length} reference batches per agent`);
-  const credentials = await enrollAgents(tenant, agents);
+  const hostIds = Array.from({ length: agents }, (_, i) => (0xbe7c_0000_0000 + i).toString(16).padStart(16, '0'));
+  const credentials = await enrollAgents(tenant, hostIds);
   return { batches, corpora: credentials.map((token, i) => ({ ...remapCorpus(batches, i), token })) };
 }

@@ -16,48 +16,20 @@
  *   -> {samples, statuses, latency, verdicts: [{process, firstMiB, lastMiB, minMiB, maxMiB,
  *       slopeMiBPerMin, projectedMiB, liveHeapStartMiB, liveHeapEndMiB, grows}], grew}
  */
-import { loadavg } from 'node:os';
-import { heapUsedBytes, jvmPid, liveHeapBytes } from './jvm.mjs';
+import { memoryVerdicts, memoryWatch } from './memory.mjs';
 import { openLoop } from './open-loop.mjs';
-import { treeUsage } from './procstat.mjs';
-
-const MIB = 1024 * 1024;
-
-/** Least-squares slope of ys over xs (same length >= 2). */
-function slope(xs, ys) {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (xs[i] - mx) * (ys[i] - my);
-    den += (xs[i] - mx) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
-}
 
 export async function soak({ url, corpora, seconds, rate, pids, sampleSeconds = 10, warmupSeconds = 60, maxGrowthMiB = 64 }) {
-  const jvms = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, jvmPid(pid)]).filter(([, p]) => p));
+  const watch = memoryWatch(pids);
   const samples = [];
   const liveHeap = { start: {}, end: {} };
   const started = performance.now();
   const sample = async () => {
-    const row = { t_s: Math.round((performance.now() - started) / 1000), load1: Number(loadavg()[0].toFixed(2)) };
-    for (const [name, pid] of Object.entries(pids)) {
-      const usage = treeUsage(pid);
-      row[`${name} MiB`] = Math.round(usage.pssBytes / MIB);
-      row[`${name} RSS MiB`] = Math.round(usage.rssBytes / MIB);
-    }
-    for (const [name, pid] of Object.entries(jvms)) {
-      row[`${name} heap MiB`] = await heapUsedBytes(pid).then((h) => Math.round(h.usedBytes / MIB), () => null);
-    }
+    const row = await watch.sample(Math.round((performance.now() - started) / 1000));
     samples.push(row);
     console.log(JSON.stringify(row));
   };
-  const collectLive = async (into) => {
-    for (const [name, pid] of Object.entries(jvms)) into[name] = Math.round((await liveHeapBytes(pid)) / MIB);
-  };
+  const collectLive = (into) => watch.collectLive(into);
   await sample();
   const sampler = setInterval(sample, sampleSeconds * 1000);
   let warm = Promise.resolve();
@@ -69,26 +41,7 @@ export async function soak({ url, corpora, seconds, rate, pids, sampleSeconds = 
   await sample();
   await collectLive(liveHeap.end);
 
-  const steady = samples.filter((s) => s.t_s >= warmupSeconds);
-  const minutes = (steady.at(-1).t_s - steady[0].t_s) / 60;
-  const verdicts = Object.keys(pids).map((name) => {
-    const key = `${name} MiB`;
-    const perMin = slope(steady.map((s) => s.t_s / 60), steady.map((s) => s[key]));
-    const v = {
-      process: name,
-      firstMiB: steady[0][key],
-      lastMiB: steady.at(-1)[key],
-      minMiB: Math.min(...steady.map((s) => s[key])),
-      maxMiB: Math.max(...steady.map((s) => s[key])),
-      slopeMiBPerMin: Number(perMin.toFixed(2)),
-      projectedMiB: Number((perMin * minutes).toFixed(1)),
-      liveHeapStartMiB: liveHeap.start[name] ?? null,
-      liveHeapEndMiB: liveHeap.end[name] ?? null,
-    };
-    const heapGrowth = v.liveHeapStartMiB === null ? 0 : v.liveHeapEndMiB - v.liveHeapStartMiB;
-    v.grows = v.projectedMiB > maxGrowthMiB || heapGrowth > maxGrowthMiB;
-    return v;
-  });
+  const verdicts = memoryVerdicts({ samples, names: Object.keys(pids), warmupSeconds, liveHeap, maxGrowthMiB });
   const sent = Object.values(statuses).reduce((a, b) => a + b, 0);
   console.log(`soak: ${seconds} s at ${rate} batches/s offered; ${(sent / seconds).toFixed(1)} answered/s; statuses ${JSON.stringify(statuses)};`
     + ` latency p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(1)} ms, p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(1)} ms;`

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * The fleet benchmark (issue 17): N hosts x M volumes of real agent telemetry into the running
+ * local stack, open loop, for a warm-up and then the measured span; then the drain.
+ *
+ *   bench/fleet/run.sh [--hosts 200] [--volumes-per-host 100] [--minutes 10] [--warmup-minutes 2]
+ *       [--traces a.csv,b.csv] [--probes 10] [--seed 1] [--max-growth-mib 64] [--out FILE.json] [--keep-stack]
+ *
+ * Starts the stack with `./tierwise up` unless ingest answers (stopped at the end unless
+ * --keep-stack). Prints, and writes to --out: the counts (volume-intervals and reference batches
+ * offered, accepted, lost: refused or never accepted by the end of the drain; the volume's rows
+ * in volume_metrics_10s against those accepted), freshness percentiles, the memory verdict of
+ * every process, and the per-stage cost table (report.mjs). Exits 1 when any interval was lost,
+ * a process's memory grew, or freshness p99 exceeded --max-freshness-s (30).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { enrollAgents, ingestUp, requireEnv, ROOT, seedTenant, stackPids } from '../ingest-load/bench-stack.mjs';
+import { memoryVerdicts, memoryWatch } from '../ingest-load/memory.mjs';
+import { snapshot } from './costs.mjs';
+import { buildFleet, runFleet } from './fleet.mjs';
+import { FreshnessProbes } from './freshness.mjs';
+import { verifyRows } from './verify.mjs';
+import { costReport, markdownTable, percentile } from './report.mjs';
+import { FleetSender } from './sender.mjs';
+import { volumeTemplates } from './templates.mjs';
+
+const run = promisify(execFile);
+const env = requireEnv();
+const { values: args } = parseArgs({
+  options: {
+    hosts: { type: 'string', default: '200' },
+    'volumes-per-host': { type: 'string', default: '100' },
+    minutes: { type: 'string', default: '10' },
+    'warmup-minutes': { type: 'string', default: '2' },
+    'drain-seconds': { type: 'string', default: '120' },
+    traces: { type: 'string', default: path.join(env.TIERWISE_TRACES_DIR ?? path.resolve(ROOT, '../shared/traces'), 'cloudphysics_w_sample.csv') },
+    probes: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '1' },
+    'max-growth-mib': { type: 'string', default: '64' },
+    'max-freshness-s': { type: 'string', default: '30' },
+    out: { type: 'string' },
+    'keep-stack': { type: 'boolean', default: false },
+  },
+});
+const log = (message) => console.log(`fleet: ${message}`);
+const copy = (stats) => ({ bytes: stats.bytes, volumeIntervals: stats.volumeIntervals });
+const minus = (a, b) => ({ bytes: a.bytes - b.bytes, volumeIntervals: a.volumeIntervals - b.volumeIntervals });
+
+async function tierwise(command) {
+  log(`./tierwise ${command}`);
+  await run(path.join(ROOT, 'tierwise'), [command], { cwd: ROOT, env: { ...env, TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE: '100000' }, maxBuffer: 64 << 20 });
+}
+
+const workDir = mkdtempSync(path.join(tmpdir(), 'tierwise-fleet-'));
+let started = false;
+try {
+  if (!(await ingestUp())) started = await tierwise('up').then(() => true);
+  const [hostCount, perHost] = [Number(args.hosts), Number(args['volumes-per-host'])];
+  const volumes = hostCount * perHost;
+  const templates = await volumeTemplates({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), traces: args.traces.split(','), workDir });
+  log(`${templates.length} volume templates from ${args.traces}; ${hostCount} hosts x ${perHost} volumes = ${volumes} volumes`);
+  const tenant = await seedTenant();
+  const hosts = buildFleet({ templates, hosts: hostCount, volumesPerHost: perHost, seed: Number(args.seed) });
+  const tokens = await enrollAgents(tenant, hosts.map((h) => h.hostId));
+  hosts.forEach((host, i) => { host.token = tokens[i]; });
+
+  const sender = new FleetSender({ url: env.TIERWISE_INGEST_URL });
+  const step = Math.max(1, Math.floor(hostCount / Number(args.probes)));
+  const probeIds = hosts.filter((_, i) => i % step === 0).slice(0, Number(args.probes)).map((h) => h.volumes[0].volumeId);
+  const probes = new FreshnessProbes({ apiUrl: env.TIERWISE_API_URL, apiKey: tenant.api_key, volumeIds: probeIds });
+  const onMetricsAck = (host, reported, closedAtMs) => {
+    for (const { volumeId, startMs } of reported) probes.reported(volumeId, startMs, closedAtMs);
+  };
+  const pids = stackPids();
+  const watch = memoryWatch(pids);
+  const samples = [];
+  const liveHeap = { start: {}, end: {} };
+  const t0 = Date.now();
+  const sampler = setInterval(async () => {
+    const row = await watch.sample(Math.round((Date.now() - t0) / 1000));
+    samples.push(row);
+    log(`t=${row.t_s}s backlog ${sender.backlog()} requests, accepted ${sender.stats.metrics.volumeIntervals} volume-intervals, load ${row.load1}`);
+  }, 10_000);
+  const costInput = { pids, stateDir: env.TIERWISE_STATE_DIR, pgUrl: env.TIERWISE_PG_JOBS_URL };
+  const warmupSeconds = Number(args['warmup-minutes']) * 60;
+  const measuredSeconds = Number(args.minutes) * 60;
+  probes.start();
+  let before;
+  const warmup = setTimeout(async () => {
+    probes.fromMs = Date.now();
+    before = { costs: await snapshot(costInput), metrics: copy(sender.stats.metrics), refs: copy(sender.stats.refs) };
+    await watch.collectLive(liveHeap.start);
+    log('warm-up over: measuring');
+  }, warmupSeconds * 1000);
+  await runFleet({ hosts, sender, seconds: warmupSeconds + measuredSeconds, onMetricsAck });
+  clearTimeout(warmup);
+  const after = { costs: await snapshot(costInput), metrics: copy(sender.stats.metrics), refs: copy(sender.stats.refs) };
+  await watch.collectLive(liveHeap.end);
+  clearInterval(sampler);
+  log(`sending over; draining ${sender.backlog()} queued requests (at most ${args['drain-seconds']} s)`);
+  await Promise.race([sender.idle(), new Promise((resolve) => setTimeout(resolve, Number(args['drain-seconds']) * 1000))]);
+  const rows = await verifyRows({ pgUrl: env.TIERWISE_PG_JOBS_URL, tenantId: tenant.tenant_id, expected: sender.stats.metrics.volumeIntervals });
+  await probes.stop();
+  sender.close();
+
+  const { metrics, refs } = sender.stats;
+  const lost = { metrics: metrics.queued - metrics.accepted, refs: refs.queued - refs.accepted };
+  const freshness = Object.fromEntries([50, 90, 99, 100].map((p) => [`p${p}`, percentile(probes.samples, p)]));
+  const verdicts = memoryVerdicts({ samples, names: Object.keys(pids), warmupSeconds, liveHeap, maxGrowthMiB: Number(args['max-growth-mib']) });
+  const costs = costReport({ before: before.costs, after: after.costs, volumes, sent: { metrics: minus(after.metrics, before.metrics), refs: minus(after.refs, before.refs) } });
+  const summary = {
+    hosts: hostCount, volumesPerHost: perHost, volumes, minutes: Number(args.minutes), warmupMinutes: Number(args['warmup-minutes']),
+    offered: { metricsRequests: metrics.queued, referenceBatches: refs.queued },
+    accepted: { metricsRequests: metrics.accepted, volumeIntervals: metrics.volumeIntervals, referenceBatches: refs.accepted, references: refs.references },
+    lost, refusals: sender.stats.refusals, retries: { metrics: metrics.retries, refs: refs.retries }, rows,
+    latencyMs: { metricsP50: metrics.latency.getValueAtPercentile(50) / 1000, metricsP99: metrics.latency.getValueAtPercentile(99) / 1000 },
+    freshnessSeconds: { ...freshness, samples: probes.samples.length, notSeen: probes.pendingCount() },
+    memory: verdicts, costs: costs.rows,
+  };
+  console.log(JSON.stringify({ ...summary, memory: undefined, costs: undefined }, null, 1));
+  console.table(verdicts);
+  console.log(markdownTable(costs.rows));
+  if (args.out) writeFileSync(args.out, JSON.stringify(summary, null, 1));
+  const failures = [
+    lost.metrics + lost.refs > 0 && `${lost.metrics} metrics requests and ${lost.refs} reference batches lost`,
+    rows.missing > 0 && `${rows.missing} accepted volume-intervals not in volume_metrics_10s`,
+    verdicts.some((v) => v.grows) && `memory grows in ${verdicts.filter((v) => v.grows).map((v) => v.process).join(', ')}`,
+    !(freshness.p99 <= Number(args['max-freshness-s'])) && `freshness p99 ${freshness.p99} s (limit ${args['max-freshness-s']} s)`,
+  ].filter(Boolean);
+  for (const failure of failures) console.error(`fleet: FAILED: ${failure}`);
+  if (!failures.length) log('every goal held: nothing lost, memory flat, freshness within bounds');
+  process.exitCode = failures.length ? 1 : 0;
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+  if (started && !args['keep-stack']) await tierwise('down');
+}

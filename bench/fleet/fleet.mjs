@@ -1,0 +1,97 @@
+/**
+ * The fleet: N hosts x M volumes, each host sending, every 10 s at its own phase, one OTLP
+ * request with the interval of each of its volumes that saw I/O (as the agent does,
+ * VolumeExporter::end_interval) and then each volume's reference batches of that interval.
+ * Open loop: a tick does not wait for earlier requests; they queue in the sender (the agents'
+ * spools) when ingest is slower than the fleet.
+ *
+ * buildFleet({templates, hosts, volumesPerHost, seed}) -> Host[]
+ *   Host: {index, hostId, phaseMs, volumes: SimulatedVolume[], token (set by the caller: the
+ *   host's agent credential)}; the same fleet for the same seed
+ * runFleet({hosts, sender, seconds, onMetricsAck?(host, {volumeId, startMs}[], closedAtMs, ackedAtMs)})
+ *   -> {ticks}: sends for `seconds`, then returns (requests may still be queued in the sender)
+ */
+import { createHash } from 'node:crypto';
+import proto from '@tierwise/proto';
+import { SimulatedVolume } from './simulated-volume.mjs';
+
+const { BATCH_ID_HEADER } = proto;
+const INTERVAL_MS = 10_000;
+
+function hexId(seed, name, length) {
+  return createHash('sha256').update(`${seed}/${name}`).digest('hex').slice(0, length);
+}
+
+/** mulberry32: a small seeded PRNG, so a fleet is the same for the same seed. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function buildFleet({ templates, hosts, volumesPerHost, seed = 1 }) {
+  const next = random(seed);
+  return Array.from({ length: hosts }, (_, index) => {
+    const hostId = hexId(seed, `host ${index}`, templates[0].hostId.length);
+    const volumes = Array.from({ length: volumesPerHost }, (_, j) => {
+      const template = templates[(index * volumesPerHost + j) % templates.length];
+      return new SimulatedVolume({
+        template, hostId,
+        volumeId: hexId(seed, `volume ${index}/${j}`, template.volumeId.length),
+        offset: Math.floor(next() * template.slots),
+        salt: Math.floor(next() * 2 ** 40),
+      });
+    });
+    return { index, token: null, hostId, phaseMs: Math.floor(next() * INTERVAL_MS), volumes };
+  });
+}
+
+function sendTick(host, k, sender, onMetricsAck) {
+  const closedAtMs = Date.now();
+  const endNano = BigInt(closedAtMs) * 1_000_000n;
+  const bodies = [];
+  const reported = [];
+  for (const volume of host.volumes) {
+    const body = volume.interval(k, endNano);
+    if (body) {
+      bodies.push(body);
+      reported.push({ volumeId: volume.volumeId, startMs: closedAtMs - INTERVAL_MS });
+    }
+  }
+  if (bodies.length) {
+    sender.enqueue(host, {
+      stream: 'metrics', path: '/v1/metrics', body: Buffer.concat(bodies),
+      headers: { [BATCH_ID_HEADER]: crypto.randomUUID() }, volumeIntervals: bodies.length, references: 0,
+      onAck: onMetricsAck && ((ackedAtMs) => onMetricsAck(host, reported, closedAtMs, ackedAtMs)),
+    });
+  }
+  for (const volume of host.volumes) {
+    for (const { body, references } of volume.referenceBatches(k, endNano)) {
+      sender.enqueue(host, { stream: 'refs', path: '/v1/refs', body, headers: {}, volumeIntervals: 0, references });
+    }
+  }
+}
+
+export async function runFleet({ hosts, sender, seconds, onMetricsAck }) {
+  const started = Date.now();
+  let ticks = 0;
+  const timers = hosts.map((host) => {
+    let k = 0;
+    const tick = () => {
+      sendTick(host, k++, sender, onMetricsAck);
+      ticks += 1;
+      const due = started + host.phaseMs + k * INTERVAL_MS;
+      if (due - started < seconds * 1000) host.timer = setTimeout(tick, Math.max(0, due - Date.now()));
+    };
+    host.timer = setTimeout(tick, host.phaseMs);
+    return host;
+  });
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
+  for (const host of timers) clearTimeout(host.timer);
+  return { ticks };
+}

@@ -1,0 +1,58 @@
+/**
+ * The fleet run's figures: per-stage cost per volume from two cost snapshots (costs.mjs) taken
+ * at the start and the end of the measured span, and the sender's counts over that span.
+ *
+ * costReport({before, after, volumes, sent: {metrics, refs}}) -> {rows: [{stage, measure, value, unit}]}
+ *   sent: the sender's accepted bytes and volume-intervals over the span (differences)
+ * percentile(values, p) -> the p-th percentile (nearest rank) of values, or null
+ * markdownTable(rows) -> the rows as a Markdown table
+ */
+import { TABLE_GROUPS } from './costs.mjs';
+
+const DAY_S = 86_400;
+
+export function percentile(values, p) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function costReport({ before, after, volumes, sent }) {
+  const seconds = (after.atMs - before.atMs) / 1000;
+  const volumeHours = (volumes * seconds) / 3600;
+  const volumeDays = (volumes * seconds) / DAY_S;
+  const intervals = sent.metrics.volumeIntervals;
+  const rows = [];
+  const add = (stage, measure, value, unit) => rows.push({ stage, measure, value: Number(value.toPrecision(3)), unit });
+  for (const [name, cpu] of Object.entries(after.cpuSeconds)) {
+    add(name, 'CPU', (cpu - (before.cpuSeconds[name] ?? 0)) / volumeHours, 'CPU-s per volume-hour');
+  }
+  for (const [name, cpu] of Object.entries(after.flinkCpuSeconds)) {
+    add(`stream-jobs: ${name}`, 'CPU', (cpu - (before.flinkCpuSeconds[name] ?? 0)) / volumeHours, 'CPU-s per volume-hour');
+  }
+  add('wire', 'metrics request bytes', sent.metrics.bytes / intervals, 'bytes per volume-interval');
+  add('wire', 'reference batch bytes', sent.refs.bytes / intervals, 'bytes per volume-interval');
+  for (const [topic, bytes] of Object.entries(after.kafkaBytes)) {
+    add('Kafka', `${topic} log`, (bytes - before.kafkaBytes[topic]) / intervals, 'bytes per volume-interval');
+  }
+  for (const [group, { seconds: width, window }] of Object.entries(TABLE_GROUPS)) {
+    const end = after.tables[group];
+    if (window) {
+      const perVolumeDay = end.rows && end.windows ? (end.bytes / end.rows) * (end.rows / end.windows / volumes) * (DAY_S / width) : 0;
+      add('PostgreSQL', group, perVolumeDay, 'bytes per volume-day');
+    } else if (group === 'ingested_batches') {
+      add('PostgreSQL', group, (end.bytes - before.tables[group].bytes) / volumeDays, 'bytes per volume-day');
+    } else {
+      add('PostgreSQL', group, end.bytes / volumes, 'bytes per volume');
+    }
+  }
+  add('PostgreSQL', 'WAL written', (after.walBytes - before.walBytes) / volumeDays, 'bytes per volume-day');
+  if (after.checkpointBytes !== null) add('stream-jobs', 'state (newest checkpoint)', after.checkpointBytes / volumes, 'bytes per volume');
+  return { seconds, rows };
+}
+
+export function markdownTable(rows) {
+  const lines = ['| stage | measure | value | unit |', '| --- | --- | ---: | --- |'];
+  for (const r of rows) lines.push(`| ${r.stage} | ${r.measure} | ${r.value.toLocaleString('en-US')} | ${r.unit} |`);
+  return lines.join('\n');
+}

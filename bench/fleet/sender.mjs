@@ -1,0 +1,115 @@
+/**
+ * Sends the fleet's requests as agents do: per host and stream (metrics, references) one request
+ * at a time, in order; a request answered 429 or 5xx, or lost on the network, is sent again,
+ * unchanged (same batch id), after the answer's Retry-After (else 1 s), like the agent's spool.
+ * Any other 4xx is a refusal: the request is counted as lost with its reason.
+ *
+ * new FleetSender({url}); sender.enqueue(host, item)
+ *   host: {index, token}
+ *   item: {stream: 'metrics' | 'refs', path, body, headers, volumeIntervals, references, onAck?(ackedAtMs)}
+ * sender.stats: per stream {queued, sent, accepted, refused, retries, bytes, volumeIntervals,
+ *   references, latency (HdrHistogram, microseconds, first send to acceptance), maxBacklog},
+ *   refusals: {reason: count}
+ * sender.backlog() -> requests queued or in flight; sender.idle() -> Promise resolved at 0
+ */
+import http from 'node:http';
+import hdr from 'hdr-histogram-js';
+
+const RETRY_DEFAULT_MS = 1000;
+
+function streamStats() {
+  return {
+    queued: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0, maxBacklog: 0,
+    latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 }),
+  };
+}
+
+export class FleetSender {
+  constructor({ url }) {
+    this.url = new URL(url);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    this.queues = new Map();
+    this.pending = 0;
+    this.stats = { metrics: streamStats(), refs: streamStats(), refusals: {} };
+    this.waiters = [];
+  }
+
+  enqueue(host, item) {
+    const key = `${host.index}/${item.stream}`;
+    if (!this.queues.has(key)) this.queues.set(key, { items: [], busy: false, token: host.token });
+    const queue = this.queues.get(key);
+    queue.items.push({ ...item, firstSentMs: null });
+    const stats = this.stats[item.stream];
+    stats.queued += 1;
+    this.pending += 1;
+    stats.maxBacklog = Math.max(stats.maxBacklog, this.pending);
+    if (!queue.busy) this.pump(queue);
+  }
+
+  backlog() {
+    return this.pending;
+  }
+
+  idle() {
+    return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+
+  async pump(queue) {
+    queue.busy = true;
+    while (queue.items.length) {
+      const item = queue.items[0];
+      const stats = this.stats[item.stream];
+      item.firstSentMs ??= performance.now();
+      stats.sent += 1;
+      const answer = await this.post(item, queue.token);
+      if (answer.status >= 200 && answer.status < 300) {
+        queue.items.shift();
+        Object.assign(stats, {
+          accepted: stats.accepted + 1, bytes: stats.bytes + item.body.length,
+          volumeIntervals: stats.volumeIntervals + item.volumeIntervals, references: stats.references + item.references,
+        });
+        stats.latency.recordValue(Math.max(1, Math.round((performance.now() - item.firstSentMs) * 1000)));
+        item.onAck?.(Date.now());
+        this.done();
+      } else if (answer.status === 'error' || answer.status === 429 || answer.status >= 500) {
+        stats.retries += 1;
+        await new Promise((resolve) => setTimeout(resolve, answer.retryAfterMs ?? RETRY_DEFAULT_MS));
+      } else {
+        queue.items.shift();
+        stats.refused += 1;
+        const reason = `${answer.status} ${answer.text.slice(0, 160)}`;
+        this.stats.refusals[reason] = (this.stats.refusals[reason] ?? 0) + 1;
+        this.done();
+      }
+    }
+    queue.busy = false;
+  }
+
+  done() {
+    this.pending -= 1;
+    if (this.pending === 0) for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  post(item, token) {
+    return new Promise((resolve) => {
+      const request = http.request({
+        host: this.url.hostname, port: this.url.port, path: item.path, method: 'POST', agent: this.agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-protobuf', 'content-length': item.body.length, ...item.headers },
+      }, (response) => {
+        const chunks = [];
+        response.on('data', (c) => chunks.push(c));
+        response.on('end', () => {
+          const retryAfter = Number(response.headers['retry-after']);
+          resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString(), retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : null });
+        });
+        response.on('error', () => resolve({ status: 'error' }));
+      });
+      request.on('error', () => resolve({ status: 'error' }));
+      request.end(item.body);
+    });
+  }
+}
