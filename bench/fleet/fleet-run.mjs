@@ -6,12 +6,14 @@
  *   bench/fleet/run.sh [--hosts 200] [--volumes-per-host 100] [--minutes 10] [--warmup-minutes 2]
  *       [--traces a.csv,b.csv] [--probes 10] [--seed 1] [--max-growth-mib 64] [--out FILE.json] [--keep-stack]
  *
- * Starts the stack with `./tierwise up` unless ingest answers (stopped at the end unless
- * --keep-stack). Prints, and writes to --out: the counts (volume-intervals and reference batches
+ * Starts a fresh stack with `./tierwise up` unless ingest answers (run.sh gives it its own ports
+ * and state directory, .local/fleet, emptied first), stopped at the end unless --keep-stack. Prints, and writes to --out: the counts (volume-intervals and reference batches
  * offered, accepted, lost: refused or never accepted by the end of the drain; the volume's rows
- * in volume_metrics_10s against those accepted), freshness percentiles, the memory verdict of
+ * in volume_metrics_10s against those accepted), the jobs' Kafka lag at the end of the sending and
+ * after the drain (lag.mjs), freshness percentiles, the memory verdict of
  * every process, and the per-stage cost table (report.mjs). Exits 1 when any interval was lost,
- * a process's memory grew, or freshness p99 exceeded --max-freshness-s (30).
+ * the jobs had not caught up by the end of the drain, a process's memory grew, or freshness p99
+ * exceeded --max-freshness-s (30).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { memoryVerdicts, memoryWatch } from '../ingest-load/memory.mjs';
 import { snapshot } from './costs.mjs';
 import { buildFleet, runFleet } from './fleet.mjs';
 import { FreshnessProbes } from './freshness.mjs';
+import { consumerLag } from './lag.mjs';
 import { verifyRows } from './verify.mjs';
 import { costReport, markdownTable, percentile } from './report.mjs';
 import { FleetSender } from './sender.mjs';
@@ -58,7 +61,10 @@ async function tierwise(command) {
 const workDir = mkdtempSync(path.join(tmpdir(), 'tierwise-fleet-'));
 let started = false;
 try {
-  if (!(await ingestUp())) started = await tierwise('up').then(() => true);
+  if (!(await ingestUp())) {
+    if (path.basename(env.TIERWISE_STATE_DIR) === 'fleet') rmSync(env.TIERWISE_STATE_DIR, { recursive: true, force: true });
+    started = await tierwise('up').then(() => true);
+  }
   const [hostCount, perHost] = [Number(args.hosts), Number(args['volumes-per-host'])];
   const volumes = hostCount * perHost;
   const templates = await volumeTemplates({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), traces: args.traces.split(','), workDir });
@@ -101,8 +107,16 @@ try {
   const after = { costs: await snapshot(costInput), metrics: copy(sender.stats.metrics), refs: copy(sender.stats.refs) };
   await watch.collectLive(liveHeap.end);
   clearInterval(sampler);
-  log(`sending over; draining ${sender.backlog()} queued requests (at most ${args['drain-seconds']} s)`);
-  await Promise.race([sender.idle(), new Promise((resolve) => setTimeout(resolve, Number(args['drain-seconds']) * 1000))]);
+  const brokers = env.TIERWISE_KAFKA_BROKERS.split(',');
+  const lagAtEnd = await consumerLag(brokers);
+  log(`sending over; draining ${sender.backlog()} queued requests and the jobs' lag ${JSON.stringify(lagAtEnd)} (at most ${args['drain-seconds']} s)`);
+  const drainEnd = Date.now() + Number(args['drain-seconds']) * 1000;
+  await Promise.race([sender.idle(), new Promise((resolve) => setTimeout(resolve, drainEnd - Date.now()))]);
+  let lagAfterDrain = await consumerLag(brokers);
+  while (Object.values(lagAfterDrain).some((n) => n > 0) && Date.now() < drainEnd) {
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    lagAfterDrain = await consumerLag(brokers);
+  }
   const rows = await verifyRows({ pgUrl: env.TIERWISE_PG_JOBS_URL, tenantId: tenant.tenant_id, expected: sender.stats.metrics.volumeIntervals });
   await probes.stop();
   sender.close();
@@ -116,7 +130,7 @@ try {
     hosts: hostCount, volumesPerHost: perHost, volumes, minutes: Number(args.minutes), warmupMinutes: Number(args['warmup-minutes']),
     offered: { metricsRequests: metrics.queued, referenceBatches: refs.queued },
     accepted: { metricsRequests: metrics.accepted, volumeIntervals: metrics.volumeIntervals, referenceBatches: refs.accepted, references: refs.references },
-    lost, refusals: sender.stats.refusals, retries: { metrics: metrics.retries, refs: refs.retries }, rows,
+    lost, lagAtEnd, lagAfterDrain, refusals: sender.stats.refusals, retries: { metrics: metrics.retries, refs: refs.retries }, rows,
     latencyMs: { metricsP50: metrics.latency.getValueAtPercentile(50) / 1000, metricsP99: metrics.latency.getValueAtPercentile(99) / 1000 },
     freshnessSeconds: { ...freshness, samples: probes.samples.length, notSeen: probes.pendingCount() },
     memory: verdicts, costs: costs.rows,
@@ -128,11 +142,12 @@ try {
   const failures = [
     lost.metrics + lost.refs > 0 && `${lost.metrics} metrics requests and ${lost.refs} reference batches lost`,
     rows.missing > 0 && `${rows.missing} accepted volume-intervals not in volume_metrics_10s`,
+    Object.values(lagAfterDrain).some((n) => n > 0) && `the jobs were still behind after the drain: ${JSON.stringify(lagAfterDrain)} records`,
     verdicts.some((v) => v.grows) && `memory grows in ${verdicts.filter((v) => v.grows).map((v) => v.process).join(', ')}`,
     !(freshness.p99 <= Number(args['max-freshness-s'])) && `freshness p99 ${freshness.p99} s (limit ${args['max-freshness-s']} s)`,
   ].filter(Boolean);
   for (const failure of failures) console.error(`fleet: FAILED: ${failure}`);
-  if (!failures.length) log('every goal held: nothing lost, memory flat, freshness within bounds');
+  if (!failures.length) log('every goal held: nothing lost, the jobs caught up, memory flat, freshness within bounds');
   process.exitCode = failures.length ? 1 : 0;
 } finally {
   rmSync(workDir, { recursive: true, force: true });

@@ -38,8 +38,13 @@ export function costReport({ before, after, volumes, sent }) {
   for (const [group, { seconds: width, window }] of Object.entries(TABLE_GROUPS)) {
     const end = after.tables[group];
     if (window) {
-      const perVolumeDay = end.rows && end.windows ? (end.bytes / end.rows) * (end.rows / end.windows / volumes) * (DAY_S / width) : 0;
-      add('PostgreSQL', group, perVolumeDay, 'bytes per volume-day');
+      // Rows per volume-day: the rows the span added, where the span holds many windows;
+      // for windows longer than a quarter of the span, rows per window (volume, host, cluster
+      // and tenant scopes) times windows per day.
+      const rowsPerVolumeDay = width <= seconds / 4
+        ? (end.rows - before.tables[group].rows) / volumeDays
+        : (end.windows ? end.rows / end.windows / volumes : 0) * (DAY_S / width);
+      add('PostgreSQL', group, end.rows ? (end.bytes / end.rows) * rowsPerVolumeDay : 0, 'bytes per volume-day');
     } else if (group === 'ingested_batches') {
       add('PostgreSQL', group, (end.bytes - before.tables[group].bytes) / volumeDays, 'bytes per volume-day');
     } else {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The fleet benchmark (fleet-run.mjs): N hosts x M volumes of real agent telemetry, per-stage cost.
+# It runs its own stack (ports TIERWISE_PORT_BASE=200, state .local/fleet) unless told otherwise.
 #   bench/fleet/run.sh [--hosts 200] [--volumes-per-host 100] [--minutes 10] [--out FILE.json]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export TIERWISE_PORT_BASE=${TIERWISE_PORT_BASE:-200}
+export TIERWISE_STATE_DIR=${TIERWISE_STATE_DIR:-$(cd "$here/../.." && pwd)/.local/fleet}
 source "$here/../../infra/local/env.sh"
 exec node "$here/fleet-run.mjs" "$@"
