@@ -51,6 +51,12 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * and so rebuilds every total, working set and miss ratio curve.
    */
   public static final int STATE_VERSION = 9;
+  /**
+   * Key groups of the keyed state (Flink's max parallelism), set explicitly so that a savepoint
+   * restores at any parallelism up to it; Flink's own default for parallelism up to 85, so
+   * checkpoints taken before it was set restore unchanged.
+   */
+  public static final int MAX_PARALLELISM = 128;
   /** How long an interval aggregate stays open to late records of the same interval. */
   public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */

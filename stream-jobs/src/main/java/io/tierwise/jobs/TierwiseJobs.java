@@ -117,13 +117,15 @@ public final class TierwiseJobs {
 
   /**
    * The execution environment: checkpoints every {@code checkpointInterval} (Kafka offsets are
-   * committed on each), no Kryo fallback. Embedded: checkpoints retained in
-   * {@code checkpointDir}, the newest restored on start, every endpoint bound to 127.0.0.1.
+   * committed on each), no Kryo fallback, max parallelism {@link JobSettings#MAX_PARALLELISM}.
+   * Embedded: checkpoints retained in {@code checkpointDir}, the newest restored on start, every
+   * endpoint bound to 127.0.0.1.
    */
   static StreamExecutionEnvironment environment(JobSettings settings) throws Exception {
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.checkpointInterval());
     conf.set(PipelineOptions.GENERIC_TYPES, false);
+    conf.set(PipelineOptions.MAX_PARALLELISM, JobSettings.MAX_PARALLELISM);
     settings.telemetry().addMetricReporter(conf);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     if (!(env instanceof LocalStreamEnvironment)) {

@@ -33,8 +33,8 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p><b>Order.</b> A reference is released once every volume of the cluster has sent batches up to
  * its time: {@link #watermark} is the earliest of the volumes' latest reference times, and
- * {@link #release} processes the queued references up to a time in time order (ties: the volume
- * seen first). A volume that stops sending would hold the cluster back; the caller releases past
+ * {@link #release} processes the queued references up to a time in time order (ties: the lower
+ * volume id, so the order does not depend on which volume's batch came first). A volume that stops sending would hold the cluster back; the caller releases past
  * it after a timeout ({@link #release} with a later time), as Flink's idle sources do.
  *
  * <p><b>Blocks.</b> Two volumes' block {@code L} are different blocks of the shared tier, but have
@@ -163,9 +163,12 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       long nextTime = Long.MAX_VALUE;
       for (Volume v : volumes.values()) {
         ReferenceBatchEvent head = startHead(v);
-        if (head != null && head.referenceTimeUnixNano(v.cursor) < nextTime) {
+        long time = head == null ? Long.MAX_VALUE : head.referenceTimeUnixNano(v.cursor);
+        // Ties by volume id, not by arrival: the volumes' batches come from different Kafka
+        // partitions and subtasks, so the order they were first seen in is not reproducible.
+        if (head != null && (time < nextTime || time == nextTime && v.volumeId.compareTo(next.volumeId) < 0)) {
           next = v;
-          nextTime = head.referenceTimeUnixNano(v.cursor);
+          nextTime = time;
         }
       }
       if (next == null || nextTime > untilUnixNano) {

@@ -17,8 +17,10 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -128,6 +130,25 @@ public class ClusterStreamTest {
     assertThat(cluster.release(Long.MAX_VALUE)).as("v1's second").isEqualTo(1);
     assertThat(cluster.estimators().all().references()).isEqualTo(3);
     assertThat(cluster.volumeIds()).containsExactly("v1", "v2");
+  }
+
+  @Test
+  void referencesOfTheSameTimeComeOutInVolumeIdOrderWhicheverVolumeCameFirst() throws Exception {
+    byte[][] states = new byte[2][];
+    for (int order = 0; order < 2; order++) {
+      ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
+      List<ReferenceBatchEvent> batches = new ArrayList<>(List.of(batch("v1", 1 << 24, 1_000, 3_000),
+          batch("v2", 1 << 24, 1_000, 2_000)));
+      if (order == 1) {
+        Collections.reverse(batches); // as when v2's partition is read first
+      }
+      batches.forEach(cluster::offer);
+      cluster.release(Long.MAX_VALUE);
+      var out = new DataOutputSerializer(1 << 12);
+      cluster.estimators().writeTo(out);
+      states[order] = out.getCopyOfBuffer();
+    }
+    assertThat(states[1]).as("v1's reference at 1 us first either way").isEqualTo(states[0]);
   }
 
   /** A batch of volume {@code volumeId} with one read of block i at each offset (ns, from 1 s). */
