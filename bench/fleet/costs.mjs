@@ -3,7 +3,7 @@
  * of the load between them (report.mjs divides it per volume).
  *
  * snapshot({pids, stateDir, pgUrl}) -> {atMs, cpuSeconds: {process: s}, flinkCpuSeconds: {pipeline: s},
- *   kafkaBytes: {topic: bytes}, walBytes, tables: {group: {bytes, rows, windows}}, checkpointBytes}
+ *   kafkaBytes: {topic: bytes}, walBytes, tables: {group: {bytes, rows, windows}}, stateBytes}
  *   cpuSeconds:      user + system CPU of each stack process tree (procstat.mjs), seconds
  *   flinkCpuSeconds: the stream-jobs JVM's threads (/proc/<pid>/task, named by `jcmd Thread.print`)
  *                    grouped (PIPELINES): checkpoints (asynchronous snapshots), JVM (JIT, GC),
@@ -12,7 +12,7 @@
  *   walBytes:        PostgreSQL's WAL position (pg_current_wal_lsn), bytes
  *   tables:          per table group (TABLE_GROUPS): total relation bytes (heap, indexes, TOAST),
  *                    live rows and distinct windows (time-series tables), from the catalogue
- *   checkpointBytes: bytes of the newest retained Flink checkpoint (embedded run), the jobs' state
+ *   stateBytes:      {operator: bytes} of the jobs' newest completed checkpoint (flink-state.mjs)
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,6 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { jvmPid } from '../ingest-load/jvm.mjs';
+import { flinkRestUrl, stateBytesByOperator } from './flink-state.mjs';
 import { treeUsage } from '../ingest-load/procstat.mjs';
 
 const run = promisify(execFile);
@@ -74,6 +75,12 @@ async function flinkThreads(rootPid) {
   return spent;
 }
 
+async function stateBytes(rootPid) {
+  const pid = jvmPid(rootPid);
+  const url = pid && (await flinkRestUrl(pid));
+  return url ? stateBytesByOperator(url) : {};
+}
+
 async function tables(pgUrl) {
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();
@@ -94,23 +101,6 @@ async function tables(pgUrl) {
   }
 }
 
-function newestCheckpointBytes(stateDir) {
-  const root = path.join(stateDir, 'flink', 'checkpoints');
-  let newest = null;
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      const full = path.join(dir, entry.name);
-      if (/^chk-\d+$/.test(entry.name)) {
-        const mtime = statSync(full).mtimeMs;
-        if (!newest || mtime > newest.mtime) newest = { full, mtime };
-      } else walk(full);
-    }
-  };
-  try { walk(root); } catch { return null; }
-  return newest ? dirBytes(newest.full) : null;
-}
-
 export async function snapshot({ pids, stateDir, pgUrl }) {
   const kafkaDir = path.join(stateDir, 'kafka', 'data');
   const kafkaBytes = Object.fromEntries(TOPICS.map((topic) => [topic, readdirSync(kafkaDir)
@@ -121,6 +111,6 @@ export async function snapshot({ pids, stateDir, pgUrl }) {
     flinkCpuSeconds: pids['stream-jobs'] ? await flinkThreads(pids['stream-jobs']) : {},
     kafkaBytes,
     ...(await tables(pgUrl)),
-    checkpointBytes: newestCheckpointBytes(stateDir),
+    stateBytes: pids['stream-jobs'] ? await stateBytes(pids['stream-jobs']) : {},
   };
 }

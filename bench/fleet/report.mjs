@@ -52,7 +52,11 @@ export function costReport({ before, after, volumes, sent }) {
     }
   }
   add('PostgreSQL', 'WAL written', (after.walBytes - before.walBytes) / volumeDays, 'bytes per volume-day');
-  if (after.checkpointBytes !== null) add('stream-jobs', 'state (newest checkpoint)', after.checkpointBytes / volumes, 'bytes per volume');
+  for (const [operator, bytes] of Object.entries(after.stateBytes).sort((x, y) => y[1] - x[1])) {
+    if (bytes >= 100 * volumes) add('stream-jobs state', operator, bytes / volumes, 'bytes per volume');
+  }
+  const total = Object.values(after.stateBytes).reduce((a, b) => a + b, 0);
+  add('stream-jobs state', 'all operators (newest checkpoint)', total / volumes, 'bytes per volume');
   return { seconds, rows };
 }
 

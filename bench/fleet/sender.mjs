@@ -2,12 +2,14 @@
  * Sends the fleet's requests as agents do: per host and stream (metrics, references) one request
  * at a time, in order; a request answered 429 or 5xx, or lost on the network, is sent again,
  * unchanged (same batch id), after the answer's Retry-After (else 1 s), like the agent's spool.
- * Any other 4xx is a refusal: the request is counted as lost with its reason.
+ * Any other 4xx is a refusal: the request is counted as lost with its reason. Like the agent's
+ * bounded spool, the requests queued fleet-wide hold at most `maxBacklogBytes`: a request that
+ * does not fit is dropped and counted lost (`spoolFull`).
  *
- * new FleetSender({url}); sender.enqueue(host, item)
+ * new FleetSender({url, maxBacklogBytes}); sender.enqueue(host, item)
  *   host: {index, token}
  *   item: {stream: 'metrics' | 'refs', path, body, headers, volumeIntervals, references, onAck?(ackedAtMs)}
- * sender.stats: per stream {queued, sent, accepted, refused, retries, bytes, volumeIntervals,
+ * sender.stats: per stream {queued, spoolFull, sent, accepted, refused, retries, bytes, volumeIntervals,
  *   references, latency (HdrHistogram, microseconds, first send to acceptance), maxBacklog},
  *   refusals: {reason: count}
  * sender.backlog() -> requests queued or in flight; sender.idle() -> Promise resolved at 0
@@ -19,14 +21,16 @@ const RETRY_DEFAULT_MS = 1000;
 
 function streamStats() {
   return {
-    queued: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0, maxBacklog: 0,
+    queued: 0, spoolFull: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0, maxBacklog: 0,
     latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 }),
   };
 }
 
 export class FleetSender {
-  constructor({ url }) {
+  constructor({ url, maxBacklogBytes = 2 ** 31 }) {
     this.url = new URL(url);
+    this.maxBacklogBytes = maxBacklogBytes;
+    this.backlogBytes = 0;
     this.agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
     this.queues = new Map();
     this.pending = 0;
@@ -38,9 +42,14 @@ export class FleetSender {
     const key = `${host.index}/${item.stream}`;
     if (!this.queues.has(key)) this.queues.set(key, { items: [], busy: false, token: host.token });
     const queue = this.queues.get(key);
-    queue.items.push({ ...item, firstSentMs: null });
     const stats = this.stats[item.stream];
     stats.queued += 1;
+    if (this.backlogBytes + item.body.length > this.maxBacklogBytes) {
+      stats.spoolFull += 1;
+      return;
+    }
+    this.backlogBytes += item.body.length;
+    queue.items.push({ ...item, firstSentMs: null });
     this.pending += 1;
     stats.maxBacklog = Math.max(stats.maxBacklog, this.pending);
     if (!queue.busy) this.pump(queue);
@@ -74,7 +83,7 @@ export class FleetSender {
         });
         stats.latency.recordValue(Math.max(1, Math.round((performance.now() - item.firstSentMs) * 1000)));
         item.onAck?.(Date.now());
-        this.done();
+        this.done(item);
       } else if (answer.status === 'error' || answer.status === 429 || answer.status >= 500) {
         stats.retries += 1;
         await new Promise((resolve) => setTimeout(resolve, answer.retryAfterMs ?? RETRY_DEFAULT_MS));
@@ -83,14 +92,15 @@ export class FleetSender {
         stats.refused += 1;
         const reason = `${answer.status} ${answer.text.slice(0, 160)}`;
         this.stats.refusals[reason] = (this.stats.refusals[reason] ?? 0) + 1;
-        this.done();
+        this.done(item);
       }
     }
     queue.busy = false;
   }
 
-  done() {
+  done(item) {
     this.pending -= 1;
+    this.backlogBytes -= item.body.length;
     if (this.pending === 0) for (const resolve of this.waiters.splice(0)) resolve();
   }
 

@@ -15,10 +15,9 @@
  *   and the number of references each carries
  */
 import { randomUUID } from 'node:crypto';
-import proto from '@tierwise/proto';
+import { patchReferenceBatch } from './reference-template.mjs';
 import { INTERVAL_NANO } from './templates.mjs';
 
-const { ReferenceBatch } = proto;
 const HASH_BITS = (1n << 64n) - 1n;
 
 export class SimulatedVolume {
@@ -49,15 +48,12 @@ export class SimulatedVolume {
   }
 
   referenceBatches(k, endNano) {
-    const delta = this.shift(k, endNano);
-    return this.template.refBatches[this.slot(k)].map((batch) => ({ references: batch.references.length, body: Buffer.from(ReferenceBatch.encode({
-      ...batch,
-      batchId: randomUUID(),
-      hostId: this.hostId,
-      volumeId: this.volumeId,
-      sequence: BigInt(this.sequence++),
-      baseTimeUnixNano: BigInt(batch.baseTimeUnixNano) + delta,
-      references: batch.references.map((r) => ({ ...r, blockHash: BigInt(r.blockHash) ^ this.saltBits })),
-    })) }));
+    const shiftNano = this.shift(k, endNano);
+    return this.template.refBatches[this.slot(k)].map((template) => ({
+      references: template.references,
+      body: patchReferenceBatch(template, {
+        batchId: randomUUID(), hostId: this.hostId, volumeId: this.volumeId, shiftNano, saltBits: this.saltBits, sequence: this.sequence++,
+      }),
+    }));
   }
 }

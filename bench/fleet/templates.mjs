@@ -4,11 +4,12 @@
  * sends real intervals and real sampled references under its own ids and times.
  *
  * volumeTemplates({agentBin, traces, workDir}) -> VolumeTemplate[]
- *   VolumeTemplate: {trace, hostId, volumeId, startNano, slots, intervals: (Interval | undefined)[], refBatches: ReferenceBatch[][]}
+ *   VolumeTemplate: {trace, hostId, volumeId, startNano, slots, intervals: (Interval | undefined)[], refBatches: ReferenceTemplate[][]}
  *     startNano:    the start of the stream's first interval, Unix ns (bigint)
  *     slots:        the stream's length in 10-s intervals (slot = (interval start - stream start) / 10 s)
  *     intervals[s]: the interval of slot s, or undefined when the volume was idle then
- *     refBatches[s]: the reference batches whose last reference falls in slot s (decoded, in send order)
+ *     refBatches[s]: the reference batches whose last reference falls in slot s, in send order
+ *                    (reference-template.mjs: encoded once, patched per send)
  *   Interval: {body, endNano, timeOffsets, hostIdOffsets, volumeIdOffsets}
  *     body: an ExportMetricsServiceRequest holding only this volume's ResourceMetrics. Requests
  *           are concatenations of such bodies (a repeated field's encodings concatenate).
@@ -19,6 +20,7 @@
 import path from 'node:path';
 import proto from '@tierwise/proto';
 import { captureBatches } from '../ingest-load/capture.mjs';
+import { referenceTemplate } from './reference-template.mjs';
 
 const { ExportMetricsServiceRequest, ReferenceBatch } = proto;
 export const INTERVAL_NANO = 10_000_000_000n;
@@ -99,7 +101,7 @@ export async function volumeTemplates({ agentBin, traces, workDir }) {
       const intervals = new Array(slots);
       for (const interval of v.intervals) intervals[slotOf(interval.endNano)] = interval;
       const refBatches = Array.from({ length: slots }, () => []);
-      for (const batch of v.refs) refBatches[Math.min(slots - 1, slotOf(lastReferenceNano(batch)))].push(batch);
+      for (const batch of v.refs) refBatches[Math.min(slots - 1, slotOf(lastReferenceNano(batch)))].push(referenceTemplate(batch));
       templates.push({ trace: v.trace, hostId: v.hostId, volumeId: v.volumeId, startNano, slots, intervals, refBatches });
     }
   }

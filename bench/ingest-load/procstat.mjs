@@ -4,8 +4,9 @@
  * in .local/<profile>/run/<name>.pid: the whole tree is measured.
  *
  * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pssBytes, pids}
- *   cpuSeconds: user + system time of every live process of the tree (proc(5) utime+stime
- *               in clock ticks / sysconf(_SC_CLK_TCK) = 100 on Linux), seconds
+ *   cpuSeconds: user + system time of every live process of the tree and of the children
+ *               they have reaped (proc(5) utime+stime+cutime+cstime in clock ticks /
+ *               sysconf(_SC_CLK_TCK) = 100 on Linux: PostgreSQL's ended backends count), seconds
  *   rssBytes:   sum of their resident set sizes (proc(5) statm resident * page size 4096), bytes
  *   pssBytes:   sum of their proportional set sizes (proc(5) smaps_rollup Pss: a page shared by
  *               n processes counts 1/n to each), bytes; the tree's real footprint where its
@@ -23,7 +24,7 @@ function stat(pid) {
     // Fields after the command name, which is in parentheses and may hold spaces.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     const resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssBytes: resident * PAGE_BYTES };
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]), rssBytes: resident * PAGE_BYTES };
   } catch {
     return null; // the process ended while we looked
   }
