@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# A standalone Flink 2.3 session cluster (one JobManager, one TaskManager with 2 slots) on
-# 127.0.0.1, assembled from Maven Central jars: org.apache.flink:flink-dist (the binary
-# distribution with bin/flink) is not published there, so this script runs the entry points
-# that bin/start-cluster.sh and bin/flink run. It shows that the same jar runs on a cluster
-# (docs/flink-cluster.md); with a downloaded Flink 2.3 use its bin/ scripts instead.
+# A standalone Flink 2.3 session cluster (one JobManager, two TaskManagers with one slot each, every
+# one its own JVM) on 127.0.0.1, assembled from Maven Central jars: org.apache.flink:flink-dist (the
+# binary distribution with bin/flink) is not published there, so this script runs the entry points
+# that bin/start-cluster.sh and bin/flink run. It shows that the same jar runs on a cluster and
+# rescales through a savepoint (docs/flink-cluster.md); with a downloaded Flink 2.3 use its bin/
+# scripts instead.
 #
-#   stream-jobs/scripts/flink-cluster.sh start          # JobManager + TaskManager
+#   stream-jobs/scripts/flink-cluster.sh start          # JobManager + 2 TaskManagers
 #   stream-jobs/scripts/flink-cluster.sh run [args]     # = flink run [args] stream-jobs/target/tierwise-stream-jobs.jar
+#   stream-jobs/scripts/flink-cluster.sh job            # prints the running job's id
+#   stream-jobs/scripts/flink-cluster.sh stop-with-savepoint [job id]   # prints the savepoint's path
 #   stream-jobs/scripts/flink-cluster.sh stop
 #
 # Ports: REST 58081 + TIERWISE_PORT_BASE, RPC 56123 + TIERWISE_PORT_BASE. State (jars, config,
-# logs, checkpoints): $TIERWISE_STATE_DIR/flink-cluster, else .local/flink-cluster.
+# logs, checkpoints, savepoints): $TIERWISE_STATE_DIR/flink-cluster, else .local/flink-cluster.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 base=${TIERWISE_PORT_BASE:-0}
@@ -51,11 +54,16 @@ config() {
   mkdir -p "$dir/conf" "$dir/log"
   cat > "$dir/conf/config.yaml" <<YAML
 jobmanager: {rpc: {address: 127.0.0.1, port: $((56123 + base))}, bind-host: 127.0.0.1, memory: {process: {size: 1024m}}}
-taskmanager: {host: 127.0.0.1, bind-host: 127.0.0.1, numberOfTaskSlots: 2, memory: {process: {size: 1728m}}}
+taskmanager: {host: 127.0.0.1, bind-host: 127.0.0.1, numberOfTaskSlots: 1, memory: {process: {size: 1536m}}}
+parallelism: {default: 1}
 rest: {address: 127.0.0.1, bind-address: 127.0.0.1, port: $rest_port}
-execution: {checkpointing: {dir: "file://$dir/checkpoints", externalized-checkpoint-retention: RETAIN_ON_CANCELLATION}}
+execution: {checkpointing: {dir: "file://$dir/checkpoints", savepoint-dir: "file://$dir/savepoints",
+  externalized-checkpoint-retention: RETAIN_ON_CANCELLATION}}
 YAML
 }
+
+# shellcheck source=stream-jobs/scripts/flink-rest.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flink-rest.sh"
 
 case "${1:-}" in
   start)
@@ -67,27 +75,37 @@ case "${1:-}" in
     # The TaskManager's JVM and memory options, derived as bin/taskmanager.sh derives them.
     mapfile -t params < <(java -cp "$dir/lib/*" org.apache.flink.runtime.util.bash.BashJavaUtils GET_TM_RESOURCE_PARAMS \
       --configDir "$dir/conf" 2>/dev/null | sed -n 's/^BASH_JAVA_UTILS_EXEC_RESULT://p')
-    # shellcheck disable=SC2086 # the two lines are space-separated option lists
-    java ${params[0]} "${java_opts[@]}" -cp "$dir/lib/*" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
-      --configDir "$dir/conf" ${params[1]} > "$dir/log/taskmanager.log" 2>&1 &
-    echo $! > "$dir/taskmanager.pid"
+    for tm in 1 2; do
+      # shellcheck disable=SC2086 # the two lines are space-separated option lists
+      java ${params[0]} "${java_opts[@]}" -cp "$dir/lib/*" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
+        --configDir "$dir/conf" ${params[1]} > "$dir/log/taskmanager-$tm.log" 2>&1 &
+      echo $! > "$dir/taskmanager-$tm.pid"
+    done
     for _ in $(seq 60); do
-      if curl -sf "127.0.0.1:$rest_port/overview" | grep -q '"taskmanagers":1'; then
+      if curl -sf "127.0.0.1:$rest_port/overview" | grep -q '"taskmanagers":2'; then
         echo "flink-cluster: ready, REST http://127.0.0.1:$rest_port (logs $dir/log)"
         exit 0
       fi
       sleep 1
     done
-    echo "flink-cluster: no TaskManager registered within 60 s (logs $dir/log)" >&2
+    echo "flink-cluster: the two TaskManagers did not register within 60 s (logs $dir/log)" >&2
     exit 1 ;;
   run)
     shift
     FLINK_CONF_DIR=$dir/conf exec java "${java_opts[@]}" -cp "$dir/lib/*" org.apache.flink.client.cli.CliFrontend \
       run "$@" "$jar" ;;
+  job)
+    running_job ;;
+  stop-with-savepoint)
+    stop_with_savepoint "${2:-$(running_job)}" ;;
   stop)
-    for p in taskmanager jobmanager; do
-      [ -f "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null || true
+    for p in taskmanager-1 taskmanager-2 jobmanager; do
+      if [ -f "$dir/$p.pid" ]; then
+        pid=$(cat "$dir/$p.pid")
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+      fi
       rm -f "$dir/$p.pid"
     done ;;
-  *) echo "usage: $0 start | run [flink run options] | stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start | run [flink run options] | job | stop-with-savepoint [job id] | stop" >&2; exit 2 ;;
 esac
