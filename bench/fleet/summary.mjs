@@ -7,13 +7,16 @@
  *   lost: offered minus accepted, per stream (refused, dropped from the full spool, or still
  *   queued after the drain); failures: any lost, rows missing in volume_metrics_10s, the jobs
  *   still behind after the drain, a process whose memory grows, freshness p99 over the limit
+ *   (an interval never seen counts as infinitely late)
  */
 import { percentile } from './report.mjs';
 
 export function summarize({ args, hosts, volumesPerHost, sender, probes, rows, lagAtEnd, lagAfterDrain, memory, costs }) {
   const { metrics, refs } = sender.stats;
   const lost = { metrics: metrics.queued - metrics.accepted, refs: refs.queued - refs.accepted };
-  const freshness = Object.fromEntries([50, 90, 99, 100].map((p) => [`p${p}`, percentile(probes.samples, p)]));
+  // An interval never seen counts as infinitely late (JSON: null), so a stalled job shows in p99.
+  const seen = probes.samples.concat(Array(probes.pendingCount()).fill(Infinity));
+  const freshness = Object.fromEntries([50, 90, 99, 100].map((p) => [`p${p}`, percentile(seen, p)]));
   const summary = {
     hosts, volumesPerHost, volumes: hosts * volumesPerHost, minutes: Number(args.minutes), warmupMinutes: Number(args['warmup-minutes']),
     offered: { metricsRequests: metrics.queued, referenceBatches: refs.queued },

@@ -23,7 +23,6 @@ export type {
   Metric,
   NumberDataPoint,
   Resource,
-  ResourceMetrics,
   ScopeMetrics,
   Sum,
 } from "./types";
@@ -32,6 +31,7 @@ export { ProtoDecodeError, ProtoEncodeError } from "./errors";
 export { messageCodec, type Json, type MessageCodec } from "./codec";
 export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
 export { resolveProtoDir } from "./proto-dir";
+export { resourceMetricsSlices, singleResourceMetricsRequest } from "./otlp-slices";
 export * from "./metrics";
 
 /** OTLP/HTTP `POST /v1/metrics` body. */
@@ -39,6 +39,9 @@ export type ExportMetricsServiceRequest = t.ExportMetricsServiceRequest;
 export const ExportMetricsServiceRequest = messageCodec<t.ExportMetricsServiceRequest>(
   "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest",
 );
+/** One resource's (a volume's) metrics within an ExportMetricsServiceRequest. */
+export type ResourceMetrics = t.ResourceMetrics;
+export const ResourceMetrics = messageCodec<t.ResourceMetrics>("opentelemetry.proto.metrics.v1.ResourceMetrics");
 /** OTLP/HTTP `POST /v1/metrics` response body. */
 export type ExportMetricsServiceResponse = t.ExportMetricsServiceResponse;
 export const ExportMetricsServiceResponse = messageCodec<t.ExportMetricsServiceResponse>(

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { type AgentPrincipal, ApiError, DatabaseService, ErrorCode } from '@tierwise/common';
 import {
   BATCH_ID_HEADER,
-  ExportMetricsServiceRequest,
   IngestRecord,
   KAFKA_TOPICS,
   type MessageCodec,
   ProtoDecodeError,
   ReferenceBatch,
+  ResourceMetrics,
+  resourceMetricsSlices,
+  singleResourceMetricsRequest,
 } from '@tierwise/proto';
 import { MAX_IN_FLIGHT_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
 import { type BatchKind, BatchRepository } from './batch.repository.js';
@@ -54,7 +56,8 @@ export class IngestService {
   /**
    * Accepts an OTLP ExportMetricsServiceRequest: one Kafka record per ResourceMetrics (volume)
    * on telemetry.metrics.v1, each an IngestRecord whose payload is a request holding only
-   * that ResourceMetrics and whose batch id is `<batchId>#<n>` (n = index in the request).
+   * that ResourceMetrics, its bytes as received (not re-encoded), and whose batch id is
+   * `<batchId>#<n>` (n = index in the request).
    *
    * @param batchId the X-Tierwise-Batch-Id header.
    * @param body the protobuf request body.
@@ -62,7 +65,10 @@ export class IngestService {
    */
   async ingestMetrics(agent: AgentPrincipal, batchId: string | undefined, body: Buffer): Promise<IngestOutcome> {
     const id = checkBatchId(batchId, `header ${BATCH_ID_HEADER}`);
-    const request = decodeBody(ExportMetricsServiceRequest, 'ExportMetricsServiceRequest', body);
+    const slices = splitMetricsRequest(body);
+    const request = {
+      resourceMetrics: slices.map((slice, i) => decodeBody(ResourceMetrics, `ExportMetricsServiceRequest (resourceMetrics[${i}])`, slice)),
+    };
     const receivedUnixNano = unixNanoNow();
     const volumes = validateMetricsRequest(request, receivedUnixNano);
     return this.accept(agent, {
@@ -71,7 +77,7 @@ export class IngestService {
       sightings: volumes,
       topic: KAFKA_TOPICS.metrics,
       records: volumes.map((volume, n) =>
-        ingestRecord(agent, volume.volumeId, `${id}#${n}`, receivedUnixNano, ExportMetricsServiceRequest.encode({ resourceMetrics: [volume.resourceMetrics] })),
+        ingestRecord(agent, volume.volumeId, `${id}#${n}`, receivedUnixNano, singleResourceMetricsRequest(slices[n])),
       ),
     });
   }
@@ -133,8 +139,20 @@ export class IngestService {
   }
 }
 
+/** The request's ResourceMetrics as byte slices; a malformed body is a 400 naming protobufjs' reason. */
+function splitMetricsRequest(body: Buffer): Uint8Array[] {
+  try {
+    return resourceMetricsSlices(body);
+  } catch (error) {
+    if (error instanceof ProtoDecodeError) {
+      reject(`body is not a valid ExportMetricsServiceRequest: ${error.reason}`);
+    }
+    throw error;
+  }
+}
+
 /** Decodes a protobuf body; a decoding failure is a 400 naming protobufjs' reason. */
-function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Buffer): T {
+function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Uint8Array): T {
   try {
     return codec.decode(body);
   } catch (error) {

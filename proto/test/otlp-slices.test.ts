@@ -1,0 +1,41 @@
+/** Splitting an OTLP metrics request per volume without re-encoding (ingest's Kafka records). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  ExportMetricsServiceRequest,
+  ProtoDecodeError,
+  ResourceMetrics,
+  resourceMetricsSlices,
+  singleResourceMetricsRequest,
+} from "../src/index";
+import { goldenBin } from "./golden-files";
+
+describe("resourceMetricsSlices", () => {
+  const one = ExportMetricsServiceRequest.decode(goldenBin("export_metrics_request")).resourceMetrics[0];
+  const volumes = ["aa", "bb", "cc"].map((id) => ({
+    ...one,
+    resource: { attributes: [{ key: "tierwise.volume.id", value: { stringValue: id } }], droppedAttributesCount: 0 },
+  }));
+  const body = ExportMetricsServiceRequest.encode({ resourceMetrics: volumes });
+
+  it("returns each ResourceMetrics' bytes, in order, and frames one as a request of its own", () => {
+    const slices = resourceMetricsSlices(body);
+    assert.equal(slices.length, 3);
+    slices.forEach((slice, i) => {
+      assert.deepEqual(ResourceMetrics.decode(slice), ResourceMetrics.decode(ResourceMetrics.encode(volumes[i])));
+      assert.deepEqual(
+        ExportMetricsServiceRequest.decode(singleResourceMetricsRequest(slice)),
+        ExportMetricsServiceRequest.decode(ExportMetricsServiceRequest.encode({ resourceMetrics: [volumes[i]] })),
+      );
+    });
+  });
+
+  it("rejects a truncated body with ProtoDecodeError", () => {
+    assert.throws(() => resourceMetricsSlices(body.subarray(0, body.length - 3)), ProtoDecodeError);
+  });
+
+  it("skips other top-level fields as a decoder skips unknown ones", () => {
+    const unknown = Uint8Array.from([(9 << 3) | 0, 42]);
+    assert.equal(resourceMetricsSlices(Buffer.concat([unknown, body])).length, 3);
+  });
+});
