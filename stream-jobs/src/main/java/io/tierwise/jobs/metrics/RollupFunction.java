@@ -39,32 +39,50 @@ import org.slf4j.LoggerFactory;
  * checkpoint; the rows here are full values anyway, so idempotence is the simpler guarantee.
  *
  * <p>Rows are not written per record: the first record after a flush starts a processing-time
- * timer of {@code flushDelayMillis}; the flush emits each changed window once. Each key keeps an
- * event clock, the latest interval end it has seen; a window is dropped from state once it ends
- * more than {@code latenessMillis} before that clock, and a record ending more than that before it
- * is late: it is dropped (WARN, metric {@code lateIntervals}) instead of overwriting a window
- * whose aggregate is gone.
+ * timer of {@code flushDelayMillis}; the flush emits each changed window once.
+ *
+ * <h2>Lateness: how long a window stays open</h2>
+ *
+ * <p>Each key keeps an event clock, the latest interval end it has seen. A window stays open
+ * while it ends less than its resolution's lateness before that clock: {@link #OPEN_WINDOWS}
+ * windows of its resolution, at most {@code latenessMillis} (10 s windows 5 min, 1 min windows
+ * 30 min, 1 h and 1 d windows {@code latenessMillis}); then its aggregate leaves the state. A
+ * record is added only to the windows still open for it: a window whose aggregate is gone (or
+ * would be at once) is never overwritten with a partial value. A record late for some
+ * resolutions only (an agent that spooled through an outage, at a cluster or tenant scope whose
+ * clock other hosts moved on) counts in its coarser windows (metric {@code lateWindows}); one
+ * late for all of them is dropped (WARN, metric {@code lateIntervals}). A volume's and a host's
+ * own intervals arrive in order, so their scopes miss nothing. Bounding the fine windows keeps a
+ * scope's state at about 64 windows instead of the 424 of a 1 h lateness for every resolution
+ * (issue 17: state per volume; docs/rollups.md).
  */
 public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, RollupRow> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(RollupFunction.class);
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  /** A window stays open for this many windows of its resolution (at most the lateness). */
+  public static final int OPEN_WINDOWS = 30;
 
   private final long flushDelayMillis;
-  private final long latenessSeconds;
+  private final long[] latenessSeconds;
 
   private transient MapState<Long, RollupCell> windows;
   private transient ValueState<Long> clockSeconds;
   private transient ValueState<Long> flushAt;
   private transient Counter lateIntervals;
+  private transient Counter lateWindows;
 
   /**
    * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
-   * @param latenessMillis how long behind the key's latest interval end a window stays open, ms
+   * @param latenessMillis the longest a window stays open behind the key's latest interval end,
+   *     ms (the coarse resolutions'; see "Lateness")
    */
   public RollupFunction(long flushDelayMillis, long latenessMillis) {
     this.flushDelayMillis = flushDelayMillis;
-    this.latenessSeconds = latenessMillis / 1000;
+    this.latenessSeconds = new long[Resolutions.SECONDS.length];
+    for (int r = 0; r < latenessSeconds.length; r++) {
+      latenessSeconds[r] = Math.min(latenessMillis / 1000, OPEN_WINDOWS * Resolutions.SECONDS[r]);
+    }
   }
 
   @Override
@@ -74,25 +92,23 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     clockSeconds = getRuntimeContext().getState(new ValueStateDescriptor<>("clock", Types.LONG));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
     lateIntervals = getRuntimeContext().getMetricGroup().counter("lateIntervals");
+    lateWindows = getRuntimeContext().getMetricGroup().counter("lateWindows");
   }
 
   @Override
   public void processElement(ScopedMetrics s, Context ctx, Collector<RollupRow> out) throws Exception {
     IntervalMetrics m = s.metrics;
     long endSeconds = Math.floorDiv(m.intervalEndUnixNano, NANOS_PER_SECOND);
-    Long clock = clockSeconds.value();
-    if (clock != null && endSeconds < clock - latenessSeconds) {
-      lateIntervals.inc();
-      LOG.warn("rollup {}: interval of volume {} ending at {} s is more than {} s behind the latest ({} s); dropped",
-          s.scopeKey, m.volumeId, endSeconds, latenessSeconds, clock);
-      return;
-    }
-    if (clock == null || endSeconds > clock) {
-      clockSeconds.update(endSeconds);
-    }
     long startSeconds = Math.floorDiv(m.intervalStartUnixNano, NANOS_PER_SECOND);
+    Long before = clockSeconds.value();
+    long clock = before == null ? endSeconds : Math.max(before, endSeconds);
+    boolean added = false;
     for (int r = 0; r < Resolutions.NAMES.length; r++) {
       long start = Resolutions.windowStart(r, startSeconds);
+      if (start + Resolutions.SECONDS[r] < clock - latenessSeconds[r]) {
+        lateWindows.inc();
+        continue;
+      }
       long key = start * Resolutions.NAMES.length + r;
       RollupCell cell = windows.get(key);
       if (cell == null) {
@@ -102,7 +118,15 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       }
       cell.add(m);
       windows.put(key, cell);
+      added = true;
     }
+    if (!added) {
+      lateIntervals.inc();
+      LOG.warn("rollup {}: interval of volume {} ending at {} s is too far behind the latest ({} s) for every window; dropped",
+          s.scopeKey, m.volumeId, endSeconds, clock);
+      return;
+    }
+    clockSeconds.update(clock);
     if (flushAt.value() == null) {
       long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
       ctx.timerService().registerProcessingTimeTimer(at);
@@ -114,14 +138,15 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<RollupRow> out) throws Exception {
     flushAt.clear();
     String[] key = ctx.getCurrentKey().split("\\|", 3);
-    long horizon = clockSeconds.value() - latenessSeconds;
+    long clock = clockSeconds.value();
     List<Map.Entry<Long, RollupCell>> changed = new ArrayList<>();
     Iterator<Map.Entry<Long, RollupCell>> it = windows.iterator();
     while (it.hasNext()) {
       Map.Entry<Long, RollupCell> e = it.next();
-      if (e.getValue().dirty) {
+      RollupCell cell = e.getValue();
+      if (cell.dirty) {
         changed.add(e);
-      } else if (e.getValue().windowEndSeconds() < horizon) {
+      } else if (cell.windowEndSeconds() < clock - latenessSeconds[cell.resolution]) {
         it.remove();
       }
     }

@@ -142,4 +142,28 @@ class RollupFunctionTest {
         .filter(r -> r.scope.equals("volume") && r.resolution.equals("1m") && r.windowStartSeconds == T0_S))
         .as("the late interval does not overwrite the closed window").hasSize(2);
   }
+
+  @Test
+  void keepsFineWindowsOpenForThirtyWindowsAndCountsALateIntervalInTheCoarserOnes() throws Exception {
+    send(interval("vol-a", 40, 7, 6, 0)); // 400 s in
+    send(interval("vol-a", 0, 3, 6, 0)); // 400 s behind: past the 10 s windows' 5 min, within the others'
+    harness.setProcessingTime(FLUSH_MS);
+    Map<String, RollupRow> rows = rows();
+    assertThat(rows).as("no partial 10 s window for the late interval").doesNotContainKey("volume|vol-a|10s|0");
+    assertThat(rows.get("volume|vol-a|1m|0").io.readOps).isEqualTo(3);
+    assertThat(rows.get("volume|vol-a|1h|0").io.readOps).isEqualTo(3 + 7);
+    assertThat(rows.get("tenant|" + TENANT + "|1h|0").io.readOps).isEqualTo(3 + 7);
+  }
+
+  @Test
+  void boundsTheStateOfAScopeWhateverItsAge() throws Exception {
+    for (int n = 0; n < 720; n++) { // 2 h of intervals
+      send(interval("vol-a", n, 1, 6, 0));
+      harness.setProcessingTime((n + 1) * FLUSH_MS);
+    }
+    int scopes = ScopedMetrics.scopesOf(interval("vol-a", 0, 1, 6, 0)).length;
+    // Per scope: 30 + 1 windows of 10 s, of 1 min, 2 of 1 h, 1 of 1 d, the clock; not 2 h of windows.
+    assertThat(harness.numKeyedStateEntries()).isLessThanOrEqualTo(scopes * (31 + 31 + 2 + 1 + 1));
+    assertThat(rows().get("volume|vol-a|1h|3600").io.readOps).as("the 1 h windows stay whole").isEqualTo(360);
+  }
 }
