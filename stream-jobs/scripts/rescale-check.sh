@@ -64,7 +64,8 @@ if $skip; then
 else
   submit -p 2 -s "$savepoint"
 fi
-echo "rescale-check: running at parallelism 2: $(curl -sf "$rest/overview" | grep -o '"slots-total":[0-9]*,"slots-available":[0-9]*')"
+slots=$(curl -sf "$rest/overview" | grep -o '"slots-total":[0-9]*,"slots-available":[0-9]*')
+echo "rescale-check: running at parallelism 2: $slots"
 half 2
 cancel
 dump "$base/out/a"

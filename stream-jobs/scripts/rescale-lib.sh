@@ -3,8 +3,8 @@
 # $base $tenant $t0 $cp.
 
 # The tables the jobs write: PostgresSinks.TABLES, read from the source so none is left out.
-tables=$(sed -n '/List<String> TABLES = List.of(/,/);/p' stream-jobs/src/main/java/io/tierwise/jobs/sink/PostgresSinks.java \
-  | grep -o '"[a-z0-9_]*"' | tr -d '"')
+sinks=stream-jobs/src/main/java/io/tierwise/jobs/sink/PostgresSinks.java
+tables=$(sed -n '/List<String> TABLES = List.of(/,/);/p' "$sinks" | grep -o '"[a-z0-9_]*"' | tr -d '"')
 # Columns left out of the comparison: stamped with the time of the write (processing time), not
 # computed from the input.
 excluded="'updated_at', 'created_at', 'measured_at'"
@@ -44,7 +44,9 @@ wait_for() {
 # timeout (JobSettings.SEQUENCE_GAP_TIMEOUT), after which they release what they hold.
 wait_quiet() {
   local q="SELECT concat_ws(' '" t last="" now since=$SECONDS
-  for t in $tables; do q+=", (SELECT count(*) || md5(coalesce(string_agg(x::text, ''), '')) FROM $t x WHERE tenant_id = '$tenant')"; done
+  for t in $tables; do
+    q+=", (SELECT count(*) || md5(coalesce(string_agg(x::text, ''), '')) FROM $t x WHERE tenant_id = '$tenant')"
+  done
   q+=")"
   while [ $((SECONDS - since)) -lt 40 ]; do
     now=$(sql "$q")
