@@ -3,6 +3,7 @@
  * at the start and the end of the measured span, and the sender's counts over that span.
  *
  * costReport({before, after, volumes, sent: {metrics, refs}}) -> {rows: [{stage, measure, value, unit}]}
+ *   value null: not measurable in this run (the unit says why)
  *   sent: the sender's accepted bytes and volume-intervals over the span (differences)
  * percentile(values, p) -> the p-th percentile (nearest rank) of values, or null
  * markdownTable(rows) -> the rows as a Markdown table
@@ -28,7 +29,11 @@ export function costReport({ before, after, volumes, sent }) {
     add(name, 'CPU', (cpu - (before.cpuSeconds[name] ?? 0)) / volumeHours, 'CPU-s per volume-hour');
   }
   for (const [name, cpu] of Object.entries(after.flinkCpuSeconds)) {
-    add(`stream-jobs: ${name}`, 'CPU', (cpu - (before.flinkCpuSeconds[name] ?? 0)) / volumeHours, 'CPU-s per volume-hour');
+    // A thread's CPU leaves with the thread: fewer seconds than before means the job restarted
+    // its tasks (a failure) within the span, and the group's figure is unknown.
+    const spent = cpu - (before.flinkCpuSeconds[name] ?? 0);
+    if (spent >= 0) add(`stream-jobs: ${name}`, 'CPU', spent / volumeHours, 'CPU-s per volume-hour');
+    else rows.push({ stage: `stream-jobs: ${name}`, measure: 'CPU', value: null, unit: 'unknown: the job restarted its tasks' });
   }
   add('wire', 'metrics request bytes', sent.metrics.bytes / intervals, 'bytes per volume-interval');
   add('wire', 'reference batch bytes', sent.refs.bytes / intervals, 'bytes per volume-interval');
@@ -56,12 +61,13 @@ export function costReport({ before, after, volumes, sent }) {
     if (bytes >= 100 * volumes) add('stream-jobs state', operator, bytes / volumes, 'bytes per volume');
   }
   const total = Object.values(after.stateBytes).reduce((a, b) => a + b, 0);
-  add('stream-jobs state', 'all operators (newest checkpoint)', total / volumes, 'bytes per volume');
+  if (total > 0) add('stream-jobs state', 'all operators (newest checkpoint)', total / volumes, 'bytes per volume');
+  else rows.push({ stage: 'stream-jobs state', measure: 'all operators', value: null, unit: 'unknown: no running job at the end' });
   return { seconds, rows };
 }
 
 export function markdownTable(rows) {
   const lines = ['| stage | measure | value | unit |', '| --- | --- | ---: | --- |'];
-  for (const r of rows) lines.push(`| ${r.stage} | ${r.measure} | ${r.value.toLocaleString('en-US')} | ${r.unit} |`);
+  for (const r of rows) lines.push(`| ${r.stage} | ${r.measure} | ${r.value === null ? '–' : r.value.toLocaleString('en-US')} | ${r.unit} |`);
   return lines.join('\n');
 }
