@@ -106,6 +106,9 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
           (error: ApiError) => ({ ok: false, code: error.code, retryAfter: error.retryAfterSeconds, after: Date.now() - started }),
         ),
     );
+    // At capacity a batch is refused before it is decoded: a body that is not protobuf gets the 503 too.
+    const garbage = await hung.ingestMetrics(agent, randomUUID(), Buffer.from([0xff, 0xff, 0xff])).catch((error: ApiError) => error);
+    expect(garbage).toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
     const settled = await Promise.all(outcomes);
     for (const socket of sockets) socket.destroy();
     blackHole.close();

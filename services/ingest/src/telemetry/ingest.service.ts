@@ -64,6 +64,7 @@ export class IngestService {
    * @throws ApiError invalid_body (400), payload_too_large (413), unavailable (503, retry).
    */
   async ingestMetrics(agent: AgentPrincipal, batchId: string | undefined, body: Buffer): Promise<IngestOutcome> {
+    this.checkCapacity();
     const id = checkBatchId(batchId, `header ${BATCH_ID_HEADER}`);
     const slices = splitMetricsRequest(body);
     const request = {
@@ -89,6 +90,7 @@ export class IngestService {
    * @throws ApiError invalid_body (400), payload_too_large (413), unavailable (503, retry).
    */
   async ingestReferences(agent: AgentPrincipal, body: Buffer): Promise<IngestOutcome> {
+    this.checkCapacity();
     const batch = decodeBody(ReferenceBatch, 'ReferenceBatch', body);
     const receivedUnixNano = unixNanoNow();
     validateReferenceBatch(batch, receivedUnixNano);
@@ -102,12 +104,13 @@ export class IngestService {
   }
 
   /**
-   * In one tenant transaction: claim the batch id (a duplicate stops here, answered as
-   * accepted), upsert the inventory, publish and wait for Kafka's acks, then commit. When
-   * Kafka fails the transaction rolls back, so the agent's retry is not taken for a duplicate.
-   * (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
+   * Refuses a batch before any work is spent on it (decoding a large request costs
+   * milliseconds) while {@link MAX_IN_FLIGHT_BATCHES} are being accepted. The entry points run
+   * synchronously from this check to {@link accept}'s count, so no other batch slips between.
+   *
+   * @throws ApiError unavailable (503, Retry-After {@link RETRY_AFTER_BUSY_SECONDS}).
    */
-  private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
+  private checkCapacity(): void {
     if (this.inFlight >= MAX_IN_FLIGHT_BATCHES) {
       throw new ApiError(
         ErrorCode.Unavailable,
@@ -115,6 +118,15 @@ export class IngestService {
         { retryAfterSeconds: RETRY_AFTER_BUSY_SECONDS },
       );
     }
+  }
+
+  /**
+   * In one tenant transaction: claim the batch id (a duplicate stops here, answered as
+   * accepted), upsert the inventory, publish and wait for Kafka's acks, then commit. When
+   * Kafka fails the transaction rolls back, so the agent's retry is not taken for a duplicate.
+   * (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
+   */
+  private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
     this.inFlight += 1;
     try {
       return await this.database.withTenant(agent.tenantId, async (db) => {
