@@ -15,13 +15,13 @@
  *   stateBytes:      {operator: bytes} of the jobs' newest completed checkpoint (flink-state.mjs)
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { jvmPid } from '../ingest-load/jvm.mjs';
+import { threadCpuSeconds, treeUsage } from '../ingest-load/procstat.mjs';
 import { flinkRestUrl, stateBytesByOperator } from './flink-state.mjs';
-import { treeUsage } from '../ingest-load/procstat.mjs';
 
 const run = promisify(execFile);
 const TOPICS = ['telemetry.metrics.v1', 'telemetry.refs.v1'];
@@ -64,13 +64,9 @@ async function flinkThreads(rootPid) {
   const names = new Map([...stdout.matchAll(/^"(.*?)".*?nid=(0x[0-9a-f]+|\d+)/gm)].map((m) => [Number(m[2]), m[1]]));
   const spent = Object.fromEntries([...PIPELINES.map(([name]) => [name, 0]), ['other', 0]]);
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const name = names.get(Number(tid)) ?? '';
-      const pipeline = PIPELINES.find(([, pattern]) => pattern.test(name))?.[0] ?? 'other';
-      spent[pipeline] += (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch { /* the thread ended */ }
+    const name = names.get(Number(tid)) ?? '';
+    const pipeline = PIPELINES.find(([, pattern]) => pattern.test(name))?.[0] ?? 'other';
+    spent[pipeline] += threadCpuSeconds(pid, tid) ?? 0; // null: the thread ended
   }
   return spent;
 }

@@ -9,9 +9,9 @@
  *   Host: {index, hostId, phaseMs, volumes: SimulatedVolume[], token (set by the caller: the
  *   host's agent credential)}; the same fleet for the same seed
  * runFleet({hosts, sender, seconds, onMetricsAck?(host, {volumeId, startMs}[], closedAtMs, ackedAtMs)})
- *   -> {ticks}: sends for `seconds`, then returns (requests may still be queued in the sender)
+ *   sends for `seconds`, then returns (requests may still be queued in the sender)
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import proto from '@tierwise/proto';
 import { SimulatedVolume } from './simulated-volume.mjs';
 
@@ -66,7 +66,7 @@ function sendTick(host, k, sender, onMetricsAck) {
   if (bodies.length) {
     sender.enqueue(host, {
       stream: 'metrics', path: '/v1/metrics', body: Buffer.concat(bodies),
-      headers: { [BATCH_ID_HEADER]: crypto.randomUUID() }, volumeIntervals: bodies.length, references: 0,
+      headers: { [BATCH_ID_HEADER]: randomUUID() }, volumeIntervals: bodies.length, references: 0,
       onAck: onMetricsAck && ((ackedAtMs) => onMetricsAck(host, reported, closedAtMs, ackedAtMs)),
     });
   }
@@ -79,12 +79,10 @@ function sendTick(host, k, sender, onMetricsAck) {
 
 export async function runFleet({ hosts, sender, seconds, onMetricsAck }) {
   const started = Date.now();
-  let ticks = 0;
   const timers = hosts.map((host) => {
     let k = 0;
     const tick = () => {
       sendTick(host, k++, sender, onMetricsAck);
-      ticks += 1;
       const due = started + host.phaseMs + k * INTERVAL_MS;
       if (due - started < seconds * 1000) host.timer = setTimeout(tick, Math.max(0, due - Date.now()));
     };
@@ -93,5 +91,4 @@ export async function runFleet({ hosts, sender, seconds, onMetricsAck }) {
   });
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
   for (const host of timers) clearTimeout(host.timer);
-  return { ticks };
 }

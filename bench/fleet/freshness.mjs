@@ -8,7 +8,7 @@
  * probes.reported(volumeId, startMs, closedAtMs)  the interval was accepted by ingest
  * probes.start() / await probes.stop()
  * probes.samples: seconds from close to visible, of intervals with closedAtMs >= probes.fromMs
- * probes.pendingCount(): intervals accepted but not seen yet
+ * probes.pendingCount(): intervals accepted but not seen yet; probes.errors: polls that failed
  */
 export class FreshnessProbes {
   constructor({ apiUrl, apiKey, volumeIds, pollMs = 500 }) {

@@ -4,7 +4,8 @@
  * (a fleet sends hundreds of thousands of references per second).
  *
  * referenceTemplate(batch) -> {body, references, offsets}: batch (a decoded ReferenceBatch)
- *   encoded with a placeholder batch id of 36 characters and no sequence
+ *   encoded with a batch id slot of 36 characters (a UUID's length, overwritten by every send)
+ *   and no sequence
  * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence}) -> Buffer
  *   batchId: a UUID (36 characters); hostId, volumeId: the template's lengths; shiftNano: added to
  *   base_time_unix_nano (bigint); saltBits: XORed into every block_hash (bigint); sequence: the
@@ -15,12 +16,12 @@ import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
 
 const { ReferenceBatch } = proto;
-const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
+const BATCH_ID_SLOT = ' '.repeat(36);
 const FIELD = { batchId: 1, hostId: 2, volumeId: 3, baseTime: 6, references: 7, sequence: 8 };
 const LENGTH_DELIMITED = 2;
 
 export function referenceTemplate(batch) {
-  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: PLACEHOLDER_ID, sequence: 0n }));
+  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: BATCH_ID_SLOT, sequence: 0n }));
   const offsets = { hashes: [] };
   const reader = protobuf.Reader.create(body);
   while (reader.pos < reader.len) {

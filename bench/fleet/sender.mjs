@@ -10,7 +10,7 @@
  *   host: {index, token}
  *   item: {stream: 'metrics' | 'refs', path, body, headers, volumeIntervals, references, onAck?(ackedAtMs)}
  * sender.stats: per stream {queued, spoolFull, sent, accepted, refused, retries, bytes, volumeIntervals,
- *   references, latency (HdrHistogram, microseconds, first send to acceptance), maxBacklog},
+ *   references, latency (HdrHistogram, microseconds, first send to acceptance)},
  *   refusals: {reason: count}
  * sender.backlog() -> requests queued or in flight; sender.idle() -> Promise resolved at 0
  */
@@ -21,7 +21,7 @@ const RETRY_DEFAULT_MS = 1000;
 
 function streamStats() {
   return {
-    queued: 0, spoolFull: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0, maxBacklog: 0,
+    queued: 0, spoolFull: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0,
     latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 }),
   };
 }
@@ -51,7 +51,6 @@ export class FleetSender {
     this.backlogBytes += item.body.length;
     queue.items.push({ ...item, firstSentMs: null });
     this.pending += 1;
-    stats.maxBacklog = Math.max(stats.maxBacklog, this.pending);
     if (!queue.busy) this.pump(queue);
   }
 

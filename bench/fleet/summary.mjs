@@ -24,7 +24,7 @@ export function summarize({ args, hosts, volumesPerHost, sender, probes, rows, l
     lost, spoolFull: { metrics: metrics.spoolFull, refs: refs.spoolFull }, lagAtEnd, lagAfterDrain,
     refusals: sender.stats.refusals, retries: { metrics: metrics.retries, refs: refs.retries }, rows,
     latencyMs: { metricsP50: metrics.latency.getValueAtPercentile(50) / 1000, metricsP99: metrics.latency.getValueAtPercentile(99) / 1000 },
-    freshnessSeconds: { ...freshness, samples: probes.samples.length, notSeen: probes.pendingCount() },
+    freshnessSeconds: { ...freshness, samples: probes.samples.length, notSeen: probes.pendingCount(), pollErrors: probes.errors },
     memory, costs: costs.rows,
   };
   const failures = [

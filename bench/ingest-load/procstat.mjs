@@ -12,17 +12,33 @@
  *               n processes counts 1/n to each), bytes; the tree's real footprint where its
  *               processes share memory (PostgreSQL's shared buffers), which the RSS sum counts
  *               once per process that touched it
+ *
+ * threadCpuSeconds(pid, tid) -> user + system time of one thread (/proc/<pid>/task/<tid>/stat),
+ *   seconds, or null when it ended
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
 const CLOCK_TICKS_PER_SECOND = 100;
 const PAGE_BYTES = 4096;
 
+/** proc(5) stat fields after the command name (in parentheses, which may hold spaces): field 3 on. */
+function statFields(file) {
+  const text = readFileSync(file, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+export function threadCpuSeconds(pid, tid) {
+  try {
+    const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 function stat(pid) {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(`/proc/${pid}/stat`);
     const resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
     return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]), rssBytes: resident * PAGE_BYTES };
   } catch {

@@ -29,17 +29,16 @@ export async function soak({ url, corpora, seconds, rate, pids, sampleSeconds = 
     samples.push(row);
     console.log(JSON.stringify(row));
   };
-  const collectLive = (into) => watch.collectLive(into);
   await sample();
   const sampler = setInterval(sample, sampleSeconds * 1000);
   let warm = Promise.resolve();
-  const warmup = setTimeout(() => { warm = collectLive(liveHeap.start); }, warmupSeconds * 1000);
+  const warmup = setTimeout(() => { warm = watch.collectLive(liveHeap.start); }, warmupSeconds * 1000);
   const { statuses, latency } = await openLoop({ url, corpora, seconds, rate });
   clearInterval(sampler);
   clearTimeout(warmup);
   await warm;
   await sample();
-  await collectLive(liveHeap.end);
+  await watch.collectLive(liveHeap.end);
 
   const verdicts = memoryVerdicts({ samples, names: Object.keys(pids), warmupSeconds, liveHeap, maxGrowthMiB });
   const sent = Object.values(statuses).reduce((a, b) => a + b, 0);

@@ -13,7 +13,7 @@ import { MAX_RESOURCE_METRICS } from '../../ingest.constants.js';
 import { checkMetricPoints } from './metric-points.js';
 import { checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
-/** One volume of an OTLP request: its ids, its opted-in names, and its ResourceMetrics. */
+/** One volume of an OTLP request: its ids, its opted-in names and where its figures come from. */
 export interface VolumeMetrics {
   hostId: string;
   volumeId: string;
@@ -25,7 +25,6 @@ export interface VolumeMetrics {
   clusterId: string | null;
   /** Where the figures come from: `tierwise.volume.source`, `agent` when absent. */
   source: VolumeSource;
-  resourceMetrics: ResourceMetrics;
 }
 
 const MAX_NAME_LENGTH = 256;
@@ -63,7 +62,6 @@ export function validateMetricsRequest(request: ExportMetricsServiceRequest, now
       volumeName: optionalName(attributes, ATTR.volumeName, where),
       clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
       source: sourceOf(attributes, where),
-      resourceMetrics,
     };
     const mode = stringAttribute(attributes, ATTR.cacheMode, where);
     if (mode !== undefined && !(CACHE_MODES as readonly string[]).includes(mode)) {
