@@ -9,7 +9,7 @@ import io.tierwise.jobs.workingset.estimate.EvictionDifferences;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MissRatioFunction;
-import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
@@ -136,7 +136,7 @@ public final class TierRecommender {
      *
      * @throws IllegalStateException when the estimator has no reference
      */
-    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io) {
+    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimate e, IoProfile io) {
       return of(tenantId, volumeId, windowName, e, io, null);
     }
 
@@ -144,7 +144,7 @@ public final class TierRecommender {
      * The same with every eviction policy's curve from the stream's simulations ({@code w} null, or
      * without simulations: LRU alone).
      */
-    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimator e, IoProfile io,
+    public static Input of(String tenantId, String volumeId, String windowName, MrcEstimate e, IoProfile io,
         WindowedEstimators w) {
       WindowEstimate estimate = WindowEstimate.of(windowName, e, io, w);
       estimate.tenantId = tenantId;

@@ -1,33 +1,27 @@
 package io.tierwise.jobs.workingset.estimate;
 
 import java.io.IOException;
-import java.util.Optional;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * A SHARDS estimator of one reference stream's LRU miss ratio curve and working set sizes, fed
  * the sampled 4 KiB block references in time order and the agent's stream totals. Two
  * implementations: {@link ShardsFixedRate} (memory grows with the distinct sampled blocks) and
- * {@link ShardsFixedSize} (bounded memory). Serialised for Flink state by {@link MrcEstimators#write}
- * (inside {@link WindowedEstimatorsSerializer}). Not thread-safe.
+ * {@link ShardsFixedSize} (bounded memory); what it estimates is read through {@link MrcEstimate}.
+ * Serialised for Flink state by {@link MrcEstimators#write} (inside {@link
+ * WindowedEstimatorsSerializer}). Not thread-safe.
  */
-public interface MrcEstimator {
+public interface MrcEstimator extends MrcEstimate {
   /** volume_mrcs.method of fixed-rate SHARDS. */
   String METHOD_FIXED_RATE = "shards-fixed-rate";
   /** volume_mrcs.method of fixed-size SHARDS. */
   String METHOD_FIXED_SIZE = "shards-fixed-size";
-
-  /** {@link #METHOD_FIXED_RATE} or {@link #METHOD_FIXED_SIZE}. */
-  String method();
 
   /** The agent's hash modulus {@code P} (unsigned). */
   long modulus();
 
   /** The agent's threshold {@code T} the estimator was started with (unsigned). */
   long threshold();
-
-  /** The sampling rate the estimate is at now, {@code T / P} (fixed size: lowered as it fills). */
-  double rate();
 
   /**
    * Processes one sampled reference, in time order.
@@ -65,56 +59,6 @@ public interface MrcEstimator {
 
   /** p of the distinct-block sketch, 0 before any batch brought one. */
   int sketchPrecision();
-
-  /** Sampled references processed (fixed size: including those of blocks evicted since). */
-  long references();
-
-  /** Sampled references that were reads. */
-  long readReferences();
-
-  /** Estimated working set size, bytes. */
-  long workingSetBytes();
-
-  /** Estimated read working set size (distinct blocks read at least once), bytes. */
-  long readWorkingSetBytes();
-
-  /** Estimated write working set size (distinct blocks written at least once), bytes. */
-  long writeWorkingSetBytes();
-
-  /**
-   * The estimated MRC at the given cache sizes.
-   *
-   * @param cacheBytes cache sizes in bytes, strictly increasing
-   * @throws IllegalStateException when no reference has been processed
-   * @throws IllegalArgumentException when the sizes do not increase
-   */
-  MissRatioCurve missRatioCurve(long[] cacheBytes);
-
-  /**
-   * The estimated LRU miss ratio of the reads alone (a write-through tier serves only reads), or
-   * empty before any sampled read.
-   */
-  Optional<MissRatioCurve> readMissRatioCurve(long[] cacheBytes);
-
-  /**
-   * The estimated MRC as a function of the cache size, apart from the estimator: the same miss
-   * ratios as {@link #missRatioCurve} now, at any size, however the estimator goes on.
-   *
-   * @throws IllegalStateException when no reference has been processed
-   */
-  MissRatioFunction missRatioFunction();
-
-  /** The same of the reads alone ({@link #readMissRatioCurve}), or empty before any sampled read. */
-  Optional<MissRatioFunction> readMissRatioFunction();
-
-  /**
-   * Estimated LRU miss ratio of a cache of {@code cacheBytes} bytes, in [0, 1].
-   *
-   * @throws IllegalStateException when no reference has been processed
-   */
-  default double missRatioAt(long cacheBytes) {
-    return missRatioCurve(new long[] {cacheBytes}).missRatio(0);
-  }
 
   /** Bytes of the serialised state ({@link #writeTo}), the checkpoint cost of this estimator. */
   long stateBytes();

@@ -28,7 +28,7 @@ public record MrcEstimators(String method, int maxSamples) implements Serializab
   }
 
   /** An empty estimator for the agent's {@code P} and {@code T} (unsigned). */
-  public MrcEstimator create(long modulus, long threshold) {
+  public ShardsEstimator create(long modulus, long threshold) {
     return method.equals(MrcEstimator.METHOD_FIXED_SIZE) ? new ShardsFixedSize(modulus, threshold, maxSamples)
         : new ShardsFixedRate(modulus, threshold);
   }
@@ -39,7 +39,7 @@ public record MrcEstimators(String method, int maxSamples) implements Serializab
   }
 
   /** Reads an estimator written by {@link #write}. */
-  static MrcEstimator read(DataInputView in) throws IOException {
+  static ShardsEstimator read(DataInputView in) throws IOException {
     return ShardsEstimator.readFrom(in);
   }
 }

@@ -64,8 +64,8 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   /** Bytes per block: the unit of the MRC and the working set (DESIGN section 3). */
   public static final int BLOCK_BYTES = 4096;
 
-  /** {@link #writeTo}'s layout (5: the stream totals with the LRU anchor). */
-  private static final int STATE_FORMAT = 5;
+  /** {@link #writeTo}'s layout (6: the LRU stack with its blocks' epochs; 5 is read too, as epoch 0). */
+  private static final int STATE_FORMAT = 6;
   /** {@code maxSamples} of an unbounded (fixed-rate) estimator. */
   static final int UNBOUNDED = Integer.MAX_VALUE;
 
@@ -182,6 +182,33 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   }
 
   /**
+   * What a stream's windows ({@link WindowedEstimators}) learn from the estimator's stack: each
+   * sampled reference, with the referenced block's marks before it (the epochs of its last read and
+   * write, {@link ReuseDistanceStack#previousMarks}), and each block the sample evicts.
+   */
+  interface SampleObserver {
+    /**
+     * A sampled reference.
+     *
+     * @param previous {@link ReuseDistanceStack#FIRST_REFERENCE}, or {@code (sampled distance << 2) | flags}
+     * @param marks the block's marks before it (0 for a first reference)
+     * @param scale {@code 1 / R} at this reference
+     */
+    void sampled(long previous, long marks, double scale, boolean write);
+
+    /** A block left the sample (the threshold fell below its {@code T_i}), with its marks. */
+    void evicted(long marks);
+  }
+
+  private static final SampleObserver NO_OBSERVER = new SampleObserver() {
+    @Override
+    public void sampled(long previous, long marks, double scale, boolean write) {}
+
+    @Override
+    public void evicted(long marks) {}
+  };
+
+  /**
    * Processes one reference in time order; references to blocks outside the sample ({@code T_i
    * >= T}) are ignored.
    *
@@ -190,12 +217,20 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
    */
   @Override
   public void reference(long blockHash, boolean write) {
+    reference(blockHash, write, 0, NO_OBSERVER);
+  }
+
+  /**
+   * {@link #reference(long, boolean)} in window epoch {@code epoch}, telling {@code observer} of
+   * the sampled reference and of any block it makes the sample evict.
+   */
+  void reference(long blockHash, boolean write, int epoch, SampleObserver observer) {
     if (!isSampled(blockHash)) {
       return;
     }
     double scale = 1 / rate();
     long flag = write ? ReuseDistanceStack.WRITE : ReuseDistanceStack.READ;
-    long previous = stack.reference(blockHash, flag);
+    long previous = stack.reference(blockHash, flag, epoch);
     long flags = 0;
     references++;
     weight += scale;
@@ -222,8 +257,9 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
         distinctRead++;
       }
     }
+    observer.sampled(previous, stack.previousMarks(), scale, write);
     if (stack.size() > maxSamples) {
-      lowerThreshold(priority(byPriority.firstLong()));
+      lowerThreshold(priority(byPriority.firstLong()), observer);
     }
   }
 
@@ -236,6 +272,11 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
    * @throws IllegalStateException on an unbounded (fixed-rate) estimator
    */
   public void lowerThreshold(long lowered) {
+    lowerThreshold(lowered, NO_OBSERVER);
+  }
+
+  /** {@link #lowerThreshold(long)}, telling {@code observer} of each block evicted. */
+  void lowerThreshold(long lowered, SampleObserver observer) {
     if (byPriority == null) {
       throw new IllegalStateException("fixed-rate SHARDS keeps its threshold");
     }
@@ -244,9 +285,11 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     }
     samplingRate(modulus, lowered);
     while (!byPriority.isEmpty() && Long.compareUnsigned(priority(byPriority.firstLong()), lowered) >= 0) {
-      long flags = stack.remove(byPriority.dequeueLong());
+      long marks = stack.remove(byPriority.dequeueLong());
+      long flags = ReuseDistanceStack.flags(marks);
       distinctRead -= flags & ReuseDistanceStack.READ;
       distinctWrite -= (flags & ReuseDistanceStack.WRITE) >>> 1;
+      observer.evicted(marks);
     }
     threshold = lowered;
   }
@@ -384,6 +427,18 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     return Math.max(totals.distinctBlocks(), stack.size()) / firstWeight;
   }
 
+  /** Empty distance counts of this estimator's layout (a window pane's, {@link WindowPane}). */
+  DistanceCounts newDistanceCounts() {
+    return maxSamples == UNBOUNDED ? new SampledDistanceCounts(1 / samplingRate(modulus, initialThreshold))
+        : new DistanceHistogram();
+  }
+
+  /** Reads distance counts of this estimator's layout, written by {@link DistanceCounts#writeTo}. */
+  DistanceCounts readDistanceCounts(DataInputView in) throws IOException {
+    return maxSamples == UNBOUNDED ? SampledDistanceCounts.readFrom(in, 1 / samplingRate(modulus, initialThreshold))
+        : DistanceHistogram.readFrom(in);
+  }
+
   @Override
   public long stateBytes() {
     return 4 + 8 * 3 + 4 + 8 * 5 + ReuseDistanceStack.serializedBytes(stack.size()) + hits.serializedBytes()
@@ -438,7 +493,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
    */
   static ShardsEstimator readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT) {
+    if (format != STATE_FORMAT && format != STATE_FORMAT - 1) {
       throw new IOException("SHARDS state format " + format + " is not " + STATE_FORMAT
           + " (state from another version of the job)");
     }
@@ -451,7 +506,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     double weight = in.readDouble();
     double readWeight = in.readDouble();
     double firstWeight = in.readDouble();
-    ReuseDistanceStack stack = ReuseDistanceStack.readFrom(in);
+    ReuseDistanceStack stack = ReuseDistanceStack.readFrom(in, format == STATE_FORMAT - 1);
     DistanceCounts hits;
     DistanceCounts readHits;
     if (maxSamples == UNBOUNDED) {

@@ -52,7 +52,7 @@ public class WindowEstimate {
    * @param w the stream's estimators, or null: LRU alone
    * @throws IllegalStateException when the estimator has no reference
    */
-  public static WindowEstimate of(String windowName, MrcEstimator e, IoProfile io, WindowedEstimators w) {
+  public static WindowEstimate of(String windowName, MrcEstimate e, IoProfile io, WindowedEstimators w) {
     WindowEstimate x = new WindowEstimate();
     x.windowName = windowName;
     x.method = e.method();

@@ -9,24 +9,29 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * One reference stream's SHARDS estimators over the windows of DESIGN section 6: the last 1 h,
- * 24 h and 7 d, and 'all' (everything since the stream (re)started).
+ * One reference stream's SHARDS estimates over the windows of DESIGN section 6: the last 1 h,
+ * 24 h and 7 d, and 'all' (everything since the stream (re)started), from <b>one sample</b>.
  *
- * <p>Sliding windows from panes (the "panes" of Li et al., "No pane, no gain", SIGMOD Record
- * 34(1), 2005): a window of length W starts a fresh estimator every W / {@value #PANES} of
- * reference time (event time: the references' own timestamps) and drops one once it is older than
- * W, so {@value #PANES} estimators are live and the oldest covers between 3W/4 and W of the most
- * recent references; that one is reported. The estimator of 'all' receives the agent's stream
- * totals (considered references, distinct-block sketch); the pane estimators cannot (the sketch
- * updates are register rises since the stream's start, meaningless for a pane that starts later),
- * so they normalise by the references their sample stands for and scale the working set by
- * {@code 1/R} (classic SHARDS). Memory: 1 + 3 x {@value #PANES} = 13 estimators, each bounded with
- * fixed-size SHARDS ({@link #stateBytes}).
+ * <p>'all' is a {@link ShardsEstimator} (fixed size by default): the stream's sample, its LRU
+ * stack, the agent's stream totals (considered references, distinct-block sketch) and LRU anchor.
+ * Sliding windows from panes (the "panes" of Li et al., "No pane, no gain", SIGMOD Record 34(1),
+ * 2005): a window of length W starts a pane every W / {@value #PANES} of reference time (event
+ * time: the references' own timestamps) and drops one once it is older than W, so {@value #PANES}
+ * panes are live and the oldest covers between 3W/4 and W of the most recent references; that one
+ * is reported. A pane ({@link WindowPane}) holds no sample of its own: each sampled reference's
+ * stack distance in 'all''s stack, and the epoch of the block's previous access, tell every pane
+ * whether it re-references a block of the pane (and at which distance) or is the pane's first
+ * reference to it, so a pane costs two distance histograms, not a stack. A pane's sample is
+ * therefore 'all''s: about {@code sMax} x (the pane's footprint / the stream's) blocks. The panes
+ * cannot use the agent's stream totals (the sketch updates are register rises since the stream's
+ * start), so they normalise by the references their sample stands for and scale the working set
+ * by {@code 1/R} (classic SHARDS). State: one estimator and 12 panes ({@link #stateBytes}).
  *
  * <p>A volume's or a shared tier's stream ({@link #withPolicies}) also runs {@link MiniatureSimulations} of every eviction
  * policy over everything since the stream started, on {@link #POLICY_GRID}: each window's curve of
  * a policy is that window's LRU curve plus the policy's difference from LRU there
- * ({@link #evictionMissRatios}). Not thread-safe.
+ * ({@link #evictionMissRatios}). A state of the layout before the shared sample (format 2, 13
+ * estimators) is read with 'all' alone: the sliding windows start again. Not thread-safe.
  */
 public final class WindowedEstimators implements BinaryStateSerializer.State<WindowedEstimators> {
   /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
@@ -37,52 +42,65 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       new Window("7d", 7 * 86_400));
   /** Name of the window of everything received. */
   public static final String ALL = "all";
-  /** Estimators per sliding window. */
+  /** Panes per sliding window. */
   public static final int PANES = 4;
-  private static final int STATE_FORMAT = 2;
+  /** 3: one sample, panes of distance counts; 2 (13 estimators) is read as 'all' alone. */
+  private static final int STATE_FORMAT = 3;
   /**
    * The cache sizes the eviction policies are simulated at: {@link MissRatioCurve#cacheSizeGrid}'s
    * steps from 4 MiB to 64 GiB (a window's grid is a prefix of them up to 32 GiB of working set).
    */
   public static final long[] POLICY_GRID = MissRatioCurve.cacheSizeGrid(32 * MissRatioCurve.GIB);
-  private static final int[] NO_UPDATES = new int[0];
 
-  /** A window's result: the estimator and the time span of the references it has seen. */
-  public record Result(String window, MrcEstimator estimator, long startUnixNano, long endUnixNano) {}
-
-  private static final class Pane {
-    final long startUnixNano;
-    final MrcEstimator estimator;
-    long firstUnixNano;
-    long lastUnixNano;
-
-    Pane(long startUnixNano, MrcEstimator estimator) {
-      this.startUnixNano = startUnixNano;
-      this.estimator = estimator;
-    }
-  }
+  /** A window's result: its estimate and the time span of the references it has seen. */
+  public record Result(String window, MrcEstimate estimator, long startUnixNano, long endUnixNano) {}
 
   private final MrcEstimators factory;
   private final long modulus;
   private long threshold;
-  private final Pane all;
-  private final List<ArrayDeque<Pane>> panes = new ArrayList<>();
+  /** The stream's sample: the estimator of 'all'. */
+  private final ShardsEstimator all;
+  private long allFirstUnixNano;
+  private long allLastUnixNano;
+  /** Panes started so far: the epoch the stack marks references with ({@link WindowPane}). */
+  private int epoch;
+  private final List<ArrayDeque<WindowPane>> panes = new ArrayList<>();
   /** Every eviction policy simulated over the stream; null when built without ({@link #simulatesPolicies}). */
   private final MiniatureSimulations policies;
+  /** Passes 'all''s sampled references and evictions to every live pane. */
+  private final ShardsEstimator.SampleObserver paneFeed = new ShardsEstimator.SampleObserver() {
+    @Override
+    public void sampled(long previous, long marks, double scale, boolean write) {
+      for (ArrayDeque<WindowPane> window : panes) {
+        for (WindowPane p : window) {
+          p.sampled(previous, marks, scale, write);
+        }
+      }
+    }
+
+    @Override
+    public void evicted(long marks) {
+      for (ArrayDeque<WindowPane> window : panes) {
+        for (WindowPane p : window) {
+          p.evicted(marks);
+        }
+      }
+    }
+  };
 
   /** Empty estimators for the agent's {@code P} and {@code T} (unsigned), without policy simulations (LRU alone). */
   public WindowedEstimators(MrcEstimators factory, long modulus, long threshold) {
-    this(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)), null);
+    this(factory, modulus, threshold, factory.create(modulus, threshold), null);
   }
 
   /** Empty estimators of a volume's or a shared tier's stream, with every eviction policy simulated ({@link #evictionMissRatios}). */
   public static WindowedEstimators withPolicies(MrcEstimators factory, long modulus, long threshold) {
-    return new WindowedEstimators(factory, modulus, threshold, new Pane(0, factory.create(modulus, threshold)),
+    return new WindowedEstimators(factory, modulus, threshold, factory.create(modulus, threshold),
         new MiniatureSimulations(List.of(EvictionPolicy.values()), POLICY_GRID, modulus, threshold,
             MiniatureSimulations.DEFAULT_MAX_BLOCKS));
   }
 
-  private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, Pane all,
+  private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, ShardsEstimator all,
       MiniatureSimulations policies) {
     this.factory = factory;
     this.modulus = modulus;
@@ -105,59 +123,45 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   }
 
   /**
-   * Follows the agent's lower threshold (its bounded sample) without restarting: every fixed-size
-   * estimator evicts the blocks at or above it ({@link ShardsFixedSize#lowerThreshold}), and new
-   * panes start from it.
+   * Follows the agent's lower threshold (its bounded sample) without restarting: the sample
+   * evicts the blocks at or above it ({@link ShardsFixedSize#lowerThreshold}), from every pane too.
    *
    * @throws IllegalStateException when the estimators are fixed-rate (they must restart instead)
    */
   public void lowerThreshold(long lowered) {
-    if (!(all.estimator instanceof ShardsFixedSize)) {
+    if (!followsLowerThreshold()) {
       throw new IllegalStateException("fixed-rate SHARDS cannot follow a lower threshold; restart it");
     }
     threshold = lowered;
     if (policies != null) {
       policies.followAgentThreshold(lowered);
     }
-    ((ShardsFixedSize) all.estimator).lowerThreshold(lowered);
-    for (ArrayDeque<Pane> window : panes) {
-      for (Pane p : window) {
-        ((ShardsFixedSize) p.estimator).lowerThreshold(lowered);
-      }
-    }
+    all.lowerThreshold(lowered, paneFeed);
   }
 
   /** Whether {@link #lowerThreshold} applies (fixed-size estimators). */
   public boolean followsLowerThreshold() {
-    return all.estimator instanceof ShardsFixedSize;
+    return all instanceof ShardsFixedSize;
   }
 
   /** The estimator of 'all'. */
   public MrcEstimator all() {
-    return all.estimator;
+    return all;
   }
 
-  /**
-   * Adds a batch's stream totals: all of them to 'all', the considered references alone to the
-   * live panes (see class doc).
-   */
+  /** Adds a batch's stream totals, to 'all' (see class doc). */
   public void addStreamTotals(long consideredReferences, int hllPrecision, int[] hllUpdates) {
     addStreamTotals(0, consideredReferences, hllPrecision, hllUpdates);
   }
 
-  /** The batch's LRU anchor, to 'all' alone (the panes have no stream totals; see class doc). */
+  /** The batch's LRU anchor, to 'all' (the panes have no stream totals; see class doc). */
   public void addLruAnchor(long hits, int blocks) {
-    all.estimator.addLruAnchor(hits, blocks);
+    all.addLruAnchor(hits, blocks);
   }
 
   /** The same for part {@code part} of a merged stream ({@link MrcEstimator#addStreamTotals(int, long, int, int[])}). */
   public void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
-    all.estimator.addStreamTotals(part, consideredReferences, hllPrecision, hllUpdates);
-    for (ArrayDeque<Pane> window : panes) {
-      for (Pane p : window) {
-        p.estimator.addStreamTotals(part, consideredReferences, 0, NO_UPDATES);
-      }
-    }
+    all.addStreamTotals(part, consideredReferences, hllPrecision, hllUpdates);
   }
 
   /**
@@ -168,35 +172,30 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    * @param timeUnixNano the reference's time, Unix epoch nanoseconds, non-decreasing
    */
   public void reference(long blockHash, boolean write, long timeUnixNano) {
-    touch(all, timeUnixNano);
-    all.estimator.reference(blockHash, write);
+    if (allFirstUnixNano == 0) {
+      allFirstUnixNano = timeUnixNano;
+    }
+    allLastUnixNano = timeUnixNano;
+    for (int w = 0; w < SLIDING.size(); w++) {
+      for (WindowPane p : roll(w, timeUnixNano)) {
+        p.touch(timeUnixNano);
+      }
+    }
+    all.reference(blockHash, write, epoch, paneFeed);
     if (policies != null) {
       policies.reference(blockHash, write);
     }
-    for (int w = 0; w < SLIDING.size(); w++) {
-      ArrayDeque<Pane> window = roll(w, timeUnixNano);
-      for (Pane p : window) {
-        touch(p, timeUnixNano);
-        p.estimator.reference(blockHash, write);
-      }
-    }
   }
 
-  private static void touch(Pane p, long timeUnixNano) {
-    if (p.firstUnixNano == 0) {
-      p.firstUnixNano = timeUnixNano;
-    }
-    p.lastUnixNano = timeUnixNano;
-  }
-
-  /** Starts the pane of {@code now} when due and drops the panes older than the window. */
-  private ArrayDeque<Pane> roll(int w, long now) {
+  /** Starts the pane of {@code now} when due (the next epoch) and drops the panes older than the window. */
+  private ArrayDeque<WindowPane> roll(int w, long now) {
     long length = SLIDING.get(w).seconds() * 1_000_000_000L;
     long hop = length / PANES;
     long start = Math.floorDiv(now, hop) * hop;
-    ArrayDeque<Pane> window = panes.get(w);
+    ArrayDeque<WindowPane> window = panes.get(w);
     if (window.isEmpty() || window.peekLast().startUnixNano < start) {
-      window.addLast(new Pane(start, factory.create(modulus, threshold)));
+      epoch = Math.min(epoch + 1, ReuseDistanceStack.MAX_EPOCH);
+      window.addLast(new WindowPane(start, epoch, all));
     }
     while (window.peekFirst().startUnixNano < now - length) {
       window.removeFirst();
@@ -212,12 +211,12 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    */
   public List<Result> results() {
     List<Result> out = new ArrayList<>();
-    out.add(new Result(ALL, all.estimator, all.firstUnixNano, all.lastUnixNano));
+    out.add(new Result(ALL, all, allFirstUnixNano, allLastUnixNano));
     for (int w = 0; w < SLIDING.size(); w++) {
-      Pane oldest = panes.get(w).peekFirst();
-      if (oldest != null && oldest.estimator.references() > 0) {
-        MrcEstimator estimator = oldest.firstUnixNano == all.firstUnixNano ? all.estimator : oldest.estimator;
-        out.add(new Result(SLIDING.get(w).name(), estimator, oldest.firstUnixNano, all.lastUnixNano));
+      WindowPane oldest = panes.get(w).peekFirst();
+      if (oldest != null && oldest.references() > 0) {
+        MrcEstimate estimate = oldest.firstUnixNano == allFirstUnixNano ? all : oldest;
+        out.add(new Result(SLIDING.get(w).name(), estimate, oldest.firstUnixNano, allLastUnixNano));
       }
     }
     return out;
@@ -280,12 +279,14 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return policies.differences();
   }
 
-  /** Bytes of the serialised state of every estimator: the checkpoint size of one volume. */
+  /** Bytes of the serialised state: the checkpoint size of one volume. */
   public long stateBytes() {
-    long bytes = all.estimator.stateBytes() + 1 + (policies == null ? 0 : policies.serializedBytes());
-    for (ArrayDeque<Pane> window : panes) {
-      for (Pane p : window) {
-        bytes += 24 + p.estimator.stateBytes();
+    long header = 4 + 2 + factory.method().length() + 4 + 8 * 4 + 4;
+    long bytes = header + all.stateBytes() + 1 + (policies == null ? 0 : policies.serializedBytes());
+    for (ArrayDeque<WindowPane> window : panes) {
+      bytes += 4;
+      for (WindowPane p : window) {
+        bytes += p.stateBytes();
       }
     }
     return bytes;
@@ -294,24 +295,21 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** An independent deep copy. */
   @Override
   public WindowedEstimators copy() {
-    WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, copyOf(all),
+    ShardsEstimator sample = all.copy();
+    WindowedEstimators c = new WindowedEstimators(factory, modulus, threshold, sample,
         policies == null ? null : policies.copy());
+    c.allFirstUnixNano = allFirstUnixNano;
+    c.allLastUnixNano = allLastUnixNano;
+    c.epoch = epoch;
     for (int w = 0; w < panes.size(); w++) {
-      for (Pane p : panes.get(w)) {
-        c.panes.get(w).addLast(copyOf(p));
+      for (WindowPane p : panes.get(w)) {
+        c.panes.get(w).addLast(p.copy(sample));
       }
     }
     return c;
   }
 
-  private static Pane copyOf(Pane p) {
-    Pane c = new Pane(p.startUnixNano, p.estimator.copy());
-    c.firstUnixNano = p.firstUnixNano;
-    c.lastUnixNano = p.lastUnixNano;
-    return c;
-  }
-
-  /** Writes the format, the factory, P, T, every pane, and the policy simulations when there are. */
+  /** Writes the format, the factory, P, T, 'all', the epoch, every pane, and the policy simulations when there are. */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -319,11 +317,14 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     out.writeInt(factory.maxSamples());
     out.writeLong(modulus);
     out.writeLong(threshold);
-    writePane(all, out);
-    for (ArrayDeque<Pane> window : panes) {
+    out.writeLong(allFirstUnixNano);
+    out.writeLong(allLastUnixNano);
+    MrcEstimators.write(all, out);
+    out.writeInt(epoch);
+    for (ArrayDeque<WindowPane> window : panes) {
       out.writeInt(window.size());
-      for (Pane p : window) {
-        writePane(p, out);
+      for (WindowPane p : window) {
+        p.writeTo(out);
       }
     }
     out.writeBoolean(policies != null);
@@ -332,21 +333,15 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     }
   }
 
-  private static void writePane(Pane p, DataOutputView out) throws IOException {
-    out.writeLong(p.startUnixNano);
-    out.writeLong(p.firstUnixNano);
-    out.writeLong(p.lastUnixNano);
-    MrcEstimators.write(p.estimator, out);
-  }
-
   /**
-   * Reads estimators written by {@link #writeTo}.
+   * Reads estimators written by {@link #writeTo}, or by the layout before the shared sample
+   * (format 2: 'all' is kept, the sliding windows start again).
    *
    * @throws IOException on a read error or an inconsistent state
    */
   public static WindowedEstimators readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT) {
+    if (format != STATE_FORMAT && format != 2) {
       throw new IOException("windowed SHARDS state format " + format + " is not " + STATE_FORMAT);
     }
     MrcEstimators factory;
@@ -357,30 +352,51 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     }
     long modulus = in.readLong();
     long threshold = in.readLong();
-    Pane all = readPane(in);
-    List<ArrayDeque<Pane>> windows = new ArrayList<>();
+    if (format == 2) {
+      return readFormat2(in, factory, modulus, threshold);
+    }
+    long first = in.readLong();
+    long last = in.readLong();
+    ShardsEstimator all = MrcEstimators.read(in);
+    int epoch = in.readInt();
+    List<ArrayDeque<WindowPane>> windows = new ArrayList<>();
     for (int w = 0; w < SLIDING.size(); w++) {
-      ArrayDeque<Pane> window = new ArrayDeque<>();
+      ArrayDeque<WindowPane> window = new ArrayDeque<>();
       for (int n = in.readInt(); n > 0; n--) {
-        window.addLast(readPane(in));
+        window.addLast(WindowPane.readFrom(in, all));
       }
       windows.add(window);
     }
     MiniatureSimulations policies = in.readBoolean() ? MiniatureSimulations.readFrom(in) : null;
     WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, all, policies);
+    w.allFirstUnixNano = first;
+    w.allLastUnixNano = last;
+    w.epoch = epoch;
     for (int i = 0; i < windows.size(); i++) {
       w.panes.get(i).addAll(windows.get(i));
     }
     return w;
   }
 
-  private static Pane readPane(DataInputView in) throws IOException {
-    long start = in.readLong();
+  /** Format 2: 'all' and the policy simulations; each pane's own estimator is read and dropped. */
+  private static WindowedEstimators readFormat2(DataInputView in, MrcEstimators factory, long modulus,
+      long threshold) throws IOException {
+    in.readLong();
     long first = in.readLong();
     long last = in.readLong();
-    Pane p = new Pane(start, MrcEstimators.read(in));
-    p.firstUnixNano = first;
-    p.lastUnixNano = last;
-    return p;
+    ShardsEstimator all = MrcEstimators.read(in);
+    for (int w = 0; w < SLIDING.size(); w++) {
+      for (int n = in.readInt(); n > 0; n--) {
+        in.readLong();
+        in.readLong();
+        in.readLong();
+        MrcEstimators.read(in);
+      }
+    }
+    MiniatureSimulations policies = in.readBoolean() ? MiniatureSimulations.readFrom(in) : null;
+    WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, all, policies);
+    w.allFirstUnixNano = first;
+    w.allLastUnixNano = last;
+    return w;
   }
 }

@@ -1,7 +1,7 @@
 package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
-import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.util.Arrays;
@@ -79,7 +79,7 @@ public class VolumeAnalysis {
   }
 
   private static VolumeAnalysis of(String tenantId, String volumeId, WindowedEstimators.Result r, long stateBytes) {
-    MrcEstimator s = r.estimator();
+    MrcEstimate s = r.estimator();
     VolumeAnalysis a = new VolumeAnalysis();
     a.tenantId = tenantId;
     a.volumeId = volumeId;

@@ -7,7 +7,7 @@ import io.tierwise.jobs.recommend.TierRecommender;
 import io.tierwise.jobs.testing.AgentReferenceSource;
 import io.tierwise.jobs.testing.Repo;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
-import io.tierwise.jobs.workingset.estimate.MrcEstimator;
+import io.tierwise.jobs.workingset.estimate.MrcEstimate;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
@@ -62,7 +62,7 @@ class SharedTierTest {
       Recommendation r = TierRecommender.recommend(
           TierRecommender.Input.of(TENANT, null, window.window(), window.estimator(), host.io(), w)).orElseThrow();
       EvictionPolicy eviction = EvictionPolicy.parseService(r.eviction);
-      MrcEstimator e = window.estimator();
+      MrcEstimate e = window.estimator();
       double lruMiss = e.missRatioAt(r.tierBytes);
       double coldMiss = e.missRatioAt(Long.MAX_VALUE / 2);
       double predicted = 1 - w.evictionMissRatio(eviction, r.tierBytes, lruMiss, coldMiss, false);
