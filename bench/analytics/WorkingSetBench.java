@@ -73,8 +73,8 @@ public class WorkingSetBench {
     System.out.printf(Locale.ROOT, "one volume's estimators, median of %d paired rounds: LRU alone %,.0f references/s,"
         + " with every eviction policy simulated %,.0f references/s (%.2fx)%n", rounds, median(lruOnly),
         median(withPolicies), median(lruOnly) / median(withPolicies));
-    System.out.printf(Locale.ROOT, "state of one volume (windows all, 1h, 24h, 7d; %d estimators): %,d bytes"
-        + " (LRU alone: %,d); window 'all' alone: %,d bytes%n", 1 + 3 * WindowedEstimators.PANES,
+    System.out.printf(Locale.ROOT, "state of one volume (windows all, 1h, 24h, 7d: one sample, %d panes): %,d bytes"
+        + " (LRU alone: %,d); window 'all' alone: %,d bytes%n", 3 * WindowedEstimators.PANES,
         last[1].stateBytes(), last[0].stateBytes(), last[0].all().stateBytes());
 
     long[] sizes = java.util.Arrays.stream(MissRatioCurve.cacheSizeGrid(0))
