@@ -67,4 +67,28 @@ class WindowedEstimatorsTest {
     }
     assertThat(curves[0]).as("LRU's row is the LRU curve").containsExactly(lru.missRatios());
   }
+
+  @Test
+  void aCheckpointOfThirteenEstimatorsRestoresAllAndStartsTheWindowsAgain() throws Exception {
+    // Written by main at 776d6a2 (state format 2: 'all' and 12 panes, each its own estimator):
+    // 3 h of one reference a second, 100 blocks for 2 h then 20 others, with the policies.
+    byte[] old;
+    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format2.bin")) {
+      old = in.readAllBytes();
+    }
+    WindowedEstimators w = WindowedEstimatorsSerializer.INSTANCE.deserialize(new DataInputDeserializer(old));
+    assertThat(w.all().references()).isEqualTo(3 * 3600);
+    assertThat(w.all().workingSetBytes()).isEqualTo(120 * 4096L);
+    assertThat(w.simulatesPolicies()).isTrue();
+    assertThat(w.results()).extracting(WindowedEstimators.Result::window).containsExactly("all");
+    long t = T0 + 3 * 3600 * SECOND;
+    for (long i = 0; i < 600; i++) {
+      w.reference(20_000 + i % 10, false, t + i * SECOND);
+    }
+    Map<String, WindowedEstimators.Result> r = w.results().stream()
+        .collect(Collectors.toMap(WindowedEstimators.Result::window, x -> x));
+    assertThat(r).containsOnlyKeys("all", "1h", "24h", "7d");
+    assertThat(r.get("1h").estimator().workingSetBytes()).isEqualTo(10 * 4096L);
+    assertThat(r.get("all").estimator().workingSetBytes()).isEqualTo(130 * 4096L);
+  }
 }
