@@ -97,16 +97,42 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * the Kafka security variables of {@link KafkaSecurity}, the OTEL_* variables of
    * {@link JobTelemetry}, and
    * TIERWISE_STATE_DIR (checkpoints under its flink/checkpoints/v{@value #STATE_VERSION}; default
-   * java.io.tmpdir); consumer groups tierwise-stream-jobs.v{@value #STATE_VERSION}.{metrics,refs}.
+   * java.io.tmpdir), TIERWISE_CHECKPOINT_INTERVAL_SECONDS (default {@link #CHECKPOINT_INTERVAL});
+   * consumer groups tierwise-stream-jobs.v{@value #STATE_VERSION}.{metrics,refs}.
    *
-   * @throws IllegalArgumentException naming a missing variable
+   * @throws IllegalArgumentException naming a missing or invalid variable
    */
   public static JobSettings fromEnvironment(Map<String, String> env) {
     String stateDir = env.getOrDefault("TIERWISE_STATE_DIR", System.getProperty("java.io.tmpdir") + "/tierwise");
     return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), JdbcUrls.withPgEnvironment(required(env, "TIERWISE_JDBC_URL"), env),
         "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs.v" + STATE_VERSION,
-        Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), Duration.ofSeconds(10),
+        Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), checkpointInterval(env),
         Duration.ofSeconds(1), KafkaSecurity.properties(env), JobTelemetry.from(env));
+  }
+
+  /**
+   * The checkpoint interval when TIERWISE_CHECKPOINT_INTERVAL_SECONDS does not set it. A
+   * checkpoint of the heap state backend snapshots every volume's state (its cost at fleet scale:
+   * docs/fleet-scale.md); the sinks are idempotent upserts, so a longer interval costs only a
+   * longer replay from Kafka after a failure and a later offset commit.
+   */
+  public static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(60);
+
+  private static Duration checkpointInterval(Map<String, String> env) {
+    String value = env.get("TIERWISE_CHECKPOINT_INTERVAL_SECONDS");
+    if (value == null || value.isBlank()) {
+      return CHECKPOINT_INTERVAL;
+    }
+    try {
+      long seconds = Long.parseLong(value.trim());
+      if (seconds >= 1) {
+        return Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new IllegalArgumentException("TIERWISE_CHECKPOINT_INTERVAL_SECONDS '" + value
+        + "' is not a whole number of seconds >= 1");
   }
 
   private static String required(Map<String, String> env, String name) {

@@ -70,4 +70,17 @@ class JobSettingsTest {
     assertThatThrownBy(() -> JobSettings.fromEnvironment(env))
         .hasMessageContaining("TIERWISE_KAFKA_SECURITY_PROTOCOL 'SASL_TLS' is not one of");
   }
+
+  @Test
+  void theCheckpointIntervalIsAMinuteUnlessSetAndNonsenseIsRefusedByName() {
+    assertThat(JobSettings.fromEnvironment(ENV).checkpointInterval()).isEqualTo(java.time.Duration.ofSeconds(60));
+    Map<String, String> env = new java.util.HashMap<>(ENV);
+    env.put("TIERWISE_CHECKPOINT_INTERVAL_SECONDS", "15");
+    assertThat(JobSettings.fromEnvironment(env).checkpointInterval()).isEqualTo(java.time.Duration.ofSeconds(15));
+    env.put("TIERWISE_CHECKPOINT_INTERVAL_SECONDS", "0");
+    assertThatThrownBy(() -> JobSettings.fromEnvironment(env))
+        .hasMessageContaining("TIERWISE_CHECKPOINT_INTERVAL_SECONDS '0' is not a whole number of seconds >= 1");
+    env.put("TIERWISE_CHECKPOINT_INTERVAL_SECONDS", "1m");
+    assertThatThrownBy(() -> JobSettings.fromEnvironment(env)).hasMessageContaining("'1m'");
+  }
 }
