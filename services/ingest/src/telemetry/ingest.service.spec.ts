@@ -76,6 +76,25 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
 
     await expect(ingest.ingestMetrics(agent, batchId, body)).resolves.toEqual({ batchId, duplicate: false, records: 1 });
     expect((await tap.drain()).map((r) => r.record.batchId)).toEqual([`${batchId}#0`]);
+    // The rolled-back attempt did not count as written: the retry wrote the volume.
+    const after = await tenants.owner.query('SELECT count(*)::int AS n FROM volumes WHERE volume_id = $1', [volume.volumeId]);
+    expect(after.rows).toEqual([{ n: 1 }]);
+  });
+
+  it('writes an unchanged inventory once a minute, and a change at once', async () => {
+    const volume = testVolume();
+    const lastSeen = async () => (await tenants.owner.query<{ last_seen: Date; cluster_id: string | null }>(
+      'SELECT last_seen, cluster_id FROM volumes WHERE volume_id = $1', [volume.volumeId])).rows[0];
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([volume])));
+    const first = await lastSeen();
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([volume])));
+    expect(await lastSeen()).toEqual(first);
+
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([{ ...volume, clusterId: 'c0ffee0123456789' }])));
+    const moved = await lastSeen();
+    expect(moved.cluster_id).toBe('c0ffee0123456789');
+    expect(moved.last_seen.getTime()).toBeGreaterThan(first.last_seen.getTime());
+    await tap.drain();
   });
 
   it('pushes back when Kafka hangs: beyond the in-flight bound it answers 503 with Retry-After 1 at once, and keeps nothing', async () => {

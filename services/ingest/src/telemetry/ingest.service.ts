@@ -122,21 +122,26 @@ export class IngestService {
 
   /**
    * In one tenant transaction: claim the batch id (a duplicate stops here, answered as
-   * accepted), upsert the inventory, publish and wait for Kafka's acks, then commit. When
-   * Kafka fails the transaction rolls back, so the agent's retry is not taken for a duplicate.
-   * (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
+   * accepted), upsert the inventory where it changed or is a minute old
+   * ({@link InventoryRepository.recordChanged}), publish and wait for Kafka's acks, then commit.
+   * When Kafka fails the transaction rolls back, so the agent's retry is not taken for a
+   * duplicate. (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
    */
   private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
     this.inFlight += 1;
     try {
-      return await this.database.withTenant(agent.tenantId, async (db) => {
+      const outcome = await this.database.withTenant(agent.tenantId, async (db) => {
         if (!(await this.batches.claim(db, agent, batch.kind, batch.batchId))) {
           return { batchId: batch.batchId, duplicate: true, records: 0 };
         }
-        await this.inventory.record(db, agent, batch.sightings);
+        await this.inventory.recordChanged(db, agent, batch.sightings);
         await this.telemetry.publish(batch.topic, batch.records);
         return { batchId: batch.batchId, duplicate: false, records: batch.records.length };
       });
+      if (!outcome.duplicate) {
+        this.inventory.remember(agent, batch.sightings);
+      }
+      return outcome;
     } catch (error) {
       if (error instanceof TelemetryPublishError) {
         throw new ApiError(ErrorCode.Unavailable, 'telemetry broker unavailable, retry later', {

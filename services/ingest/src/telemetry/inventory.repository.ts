@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentPrincipal, Queryable } from '@tierwise/common';
 import type { VolumeSource } from '@tierwise/proto';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * How long a sighting written to the inventory is not written again: hosts.last_seen and
+ * volumes.last_seen are as fresh as this, and an agent's every batch costs no inventory write
+ * while nothing about its volumes changes (docs/fleet-scale.md).
+ */
+export const INVENTORY_REFRESH_MS = 60_000;
+/** Sightings one ingest process remembers as written (the least recently used go first). */
+const REMEMBERED_SIGHTINGS = 200_000;
 
 /** A volume seen in a batch, with the names the host opted in to send (else null). */
 export interface VolumeSighting {
@@ -16,6 +26,31 @@ export interface VolumeSighting {
 
 @Injectable()
 export class InventoryRepository {
+  /** The sightings committed in the last {@link INVENTORY_REFRESH_MS}, by agent and content. */
+  private readonly written = new LRUCache<string, true>({ max: REMEMBERED_SIGHTINGS, ttl: INVENTORY_REFRESH_MS });
+
+  /**
+   * Upserts the sightings of a batch that this process has not written in the last
+   * {@link INVENTORY_REFRESH_MS} (a new volume, or any change of host, cluster, name or source,
+   * is a sighting not written yet); no query when there is none. Call {@link remember} once the
+   * transaction committed.
+   *
+   * @param db a client in the agent's tenant transaction.
+   */
+  async recordChanged(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
+    const unwritten = sightings.filter((s) => !this.written.has(sightingKey(agent, s)));
+    if (unwritten.length > 0) {
+      await this.record(db, agent, unwritten);
+    }
+  }
+
+  /** Notes sightings as written: their transaction committed. */
+  remember(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): void {
+    for (const s of sightings) {
+      this.written.set(sightingKey(agent, s), true);
+    }
+  }
+
   /**
    * Upserts the hosts and volumes of a batch: first_seen stays, last_seen becomes now, a
    * volume follows the host and the cluster (or none) it was last seen in and the source its last
@@ -25,7 +60,7 @@ export class InventoryRepository {
    *
    * @param db a client in the agent's tenant transaction.
    */
-  async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
+  private async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
     const hosts = latestById(sightings.map((s) => ({ id: s.hostId, name: s.hostName })));
     const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId, clusterId: s.clusterId, source: s.source })));
     await db.query(
@@ -60,4 +95,9 @@ function latestById<T extends { id: string; name: string | null; source?: Volume
     byId.set(entry.id, { ...entry, name: entry.name ?? before?.name ?? null, source: entry.source ?? before?.source ?? null });
   }
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A sighting's identity in the written cache: the agent and everything the upsert writes. */
+function sightingKey(agent: AgentPrincipal, s: VolumeSighting): string {
+  return JSON.stringify([agent.tenantId, agent.agentId, s.hostId, s.volumeId, s.hostName, s.volumeName, s.clusterId, s.source]);
 }
