@@ -21,7 +21,7 @@ volumes="${1:-8}"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# The agent's own sampler with its defaults (initial rate 1, sample bounded at 32,768 blocks).
+# The agent's own sampler with its defaults (initial rate 1, sample bounded at 10,923 blocks).
 "$agent" sample-refs "$trace" --key "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
   --out "$work/refs.bin" >&2
 echo "agent: $(stat -c %s "$work/refs.bin") bytes of ReferenceBatch for $(stat -c %s "$trace") bytes of trace"

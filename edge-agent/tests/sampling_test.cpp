@@ -337,7 +337,12 @@ TEST(ReferenceBatcher, SplitsIntoNumberedBatchesOfAtMostTenThousand) {
   KeyedHasher hasher(sequential_key());
   ShardsSampler sampler(hasher, 1.0);
   Collected out;
-  ReferenceBatcher batcher("host-a", "vol-a", sampler, out.sink());
+  // A bound above the 25,000-block footprint, so T never falls and every
+  // reference is kept (the default, 10,923, would lower T: the fall is
+  // BoundedSampleLowersTheThresholdAtBatchBoundaries's).
+  constexpr size_t kAboveTheFootprint = 32'768;
+  ReferenceBatcher batcher("host-a", "vol-a", sampler, out.sink(), DistinctBlockSketch::kDefaultPrecision,
+                           kAboveTheFootprint);
   constexpr int64_t kStartUs = 1'700'000'000'000'000;
   // 12,500 I/Os of 2 blocks (block 2i and 2i + 1): 25,000 references.
   for (uint64_t i = 0; i < 12'500; ++i) {
@@ -494,6 +499,55 @@ TEST(ReferenceBatcher, BoundedSampleLowersTheThresholdAtBatchBoundaries) {
   EXPECT_EQ(final_refs % 2, 0u);
   EXPECT_GE(final_refs / 2, 3 * kMax / 4);
   EXPECT_LE(final_refs / 2, kMax + 5);  // blocks sharing a priority count once
+}
+
+// The default bound against the service's fixed-size sample (s_max): each time
+// T falls, the blocks seen so far below the new T, which the service keeps
+// (the 8,192 with the smallest priorities), are at least s_max, so the service's
+// sample is always part of the agent's; and the agent never holds more than
+// its bound.
+TEST(ReferenceBatcher, TheDefaultBoundStillHoldsTheServicesSampleWhenTFalls) {
+  KeyedHasher hasher(sequential_key());
+  ShardsSampler sampler(hasher, 1.0);
+  Collected out;
+  ReferenceBatcher batcher("h", "v", sampler, out.sink());
+  // 200,000 distinct blocks, one I/O each at time = block: T falls about
+  // log_{4/3}(200,000 / 10,923) = 10 times.
+  constexpr uint64_t kBlocks = 200'000;
+  for (uint64_t block = 0; block < kBlocks; ++block) {
+    batcher.add(trace::IoRecord{0, block * 4096, 4096, trace::Direction::kRead, -1, ""},
+                static_cast<int64_t>(block));
+  }
+  batcher.flush();
+  // (time, priority) of every shipped reference.
+  std::vector<std::pair<uint64_t, uint64_t>> shipped;
+  for (const auto& b : out.batches) {
+    for (const auto& r : b.references()) {
+      shipped.emplace_back(b.base_time_unix_nano() / 1000 + r.time_offset_us(), r.block_hash() % sampler.modulus());
+    }
+  }
+  // Distinct priorities below `threshold` among the references up to time `until`.
+  const auto sample_below = [&](uint64_t threshold, uint64_t until) {
+    std::set<uint64_t> priorities;
+    for (const auto& [time, priority] : shipped) {
+      if (time <= until && priority < threshold) priorities.insert(priority);
+    }
+    return priorities.size();
+  };
+  int falls = 0;
+  for (size_t i = 1; i < out.batches.size(); ++i) {
+    const auto& b = out.batches[i];
+    if (b.sampling_threshold() == out.batches[i - 1].sampling_threshold()) continue;
+    ++falls;
+    // The I/O that made T fall opens the batch (time = its base time).
+    const size_t held = sample_below(b.sampling_threshold(), b.base_time_unix_nano() / 1000);
+    EXPECT_GE(held, ReferenceBatcher::kServiceMaxSamples) << "batch " << i;
+    EXPECT_LE(held, ReferenceBatcher::kDefaultMaxSampledBlocks) << "batch " << i;
+  }
+  EXPECT_GE(falls, 8);
+  const size_t final_sample = sample_below(batcher.threshold(), kBlocks);
+  EXPECT_GE(final_sample, ReferenceBatcher::kServiceMaxSamples);
+  EXPECT_LE(final_sample, ReferenceBatcher::kDefaultMaxSampledBlocks);
 }
 
 // The batcher against the definition of bounded SHARDS, recorded reference by

@@ -8,6 +8,7 @@
 
 #include "cache/eviction/eviction_policy.hpp"
 #include "cache/sequential_cutoff.hpp"
+#include "sampling/reference_batcher.hpp"
 #include "trace/trace_reader.hpp"
 
 namespace tierwise::replay {
@@ -26,7 +27,8 @@ struct ReplayOptions {
   uint64_t sequential_cutoff_bytes = 0;
   int64_t interval_us = 10'000'000;          // telemetry interval of trace time, >= 1 s
   double sample_rate = 1.0;                  // initial SHARDS sampling rate R
-  size_t max_sampled_blocks = 32'768;        // bound of each volume's sample (0: fixed rate)
+  // Bound of each volume's sample (0: fixed rate).
+  size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;
   std::string datastore_dir;                 // empty: a temporary directory, removed at the end
   bool send_names = false;                   // add host.name / tierwise.volume.name
   std::string host_name;                     // empty: gethostname()

@@ -16,9 +16,12 @@
 // holds between 3/4 and 1 x max_sampled_blocks blocks whatever the footprint,
 // and T falls only about log_{4/3}(footprint / max) times. A batch carries one
 // T, so the open batch is emitted before T falls. The service's fixed-size
-// estimator (8,192 blocks, stream-jobs ShardsFixedSize) lowers T further; the
-// margin leaves its 1-h/24-h/7-d windows, whose footprints are smaller, a
-// sample of their own. max_sampled_blocks = 0 keeps the fixed rate.
+// estimator (kServiceMaxSamples = 8,192 blocks, stream-jobs ShardsFixedSize)
+// keeps the 8,192 smallest priorities and lowers T further, and every window
+// reads off that one sample; the default bound is 4/3 of it (rounded up), so
+// the sample still holds the service's 8,192 blocks after a drop and the agent
+// ships little that the service throws away (docs/analytics.md, "Sampling:
+// where the bound is"). max_sampled_blocks = 0 keeps the fixed rate.
 #pragma once
 
 #include <cstddef>
@@ -43,8 +46,17 @@ class ReferenceBatcher {
  public:
   // Most references per batch (keeps a batch well below ingest's size limit).
   static constexpr size_t kMaxReferencesPerBatch = 10'000;
-  // Default bound of the sample: 4 x the service's fixed-size sample of 8,192.
-  static constexpr size_t kDefaultMaxSampledBlocks = 32'768;
+  // s_max of the service's fixed-size sample, the one every window reads off
+  // (stream-jobs ShardsFixedSize.DEFAULT_MAX_SAMPLES; docs/analytics.md,
+  // "Sampling: where the bound is"). Change both together.
+  static constexpr size_t kServiceMaxSamples = 8'192;
+  // Default bound of the sample: ceil(kServiceMaxSamples x 4/3) = 10,923, so
+  // that after dropping its largest quarter the sample still holds the
+  // service's s_max blocks (8,193): the service's sample is always a subset of
+  // the agent's, and the agent ships little more than the service keeps.
+  static constexpr size_t kDefaultMaxSampledBlocks = (kServiceMaxSamples * 4 + 2) / 3;
+  static_assert(kDefaultMaxSampledBlocks - kDefaultMaxSampledBlocks / 4 >= kServiceMaxSamples,
+                "after a drop the sample must still hold the service's s_max blocks");
 
   // Receives each complete batch.
   using Sink = std::function<void(const tierwise::v1::ReferenceBatch&)>;
@@ -150,8 +162,9 @@ class ReferenceBatcher {
   std::vector<uint32_t> priorities_;  // sorted distinct H(L) mod P of the sampled blocks
   // Index of priorities_ by bucket (priority >> bucket_shift_): bucket b holds
   // priorities_[bucket_start_[b], bucket_start_[b + 1]). Sampled references
-  // look their block up on every access; with the sample full (32,768 blocks)
-  // a search of the whole array took 15 steps, a bucket's takes 3 or 4.
+  // look their block up on every access; with the sample full (32,768 blocks,
+  // the default bound then) a search of the whole array took 15 steps, a
+  // bucket's 3 or 4.
   static constexpr unsigned kBucketBits = 12;
   unsigned bucket_shift_ = 0;
   std::vector<uint32_t> bucket_start_;

@@ -47,7 +47,7 @@ after(async () => {
 
 /**
  * Starts `serve` with 10-second intervals, a spool and SHARDS rate 1 (fio's 16 MiB footprint,
- * 4,096 blocks, is under the agent's 32,768-block bound and the service's fixed-size SHARDS
+ * 4,096 blocks, is under the agent's 10,923-block bound and the service's fixed-size SHARDS
  * bound of 8,192: every 4 KiB I/O is one sampled reference); resolves fio's NBD URI once it listens.
  */
 async function startAgent(tenant, spoolDir) {

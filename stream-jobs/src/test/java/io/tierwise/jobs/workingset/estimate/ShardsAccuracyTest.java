@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * 269,210 distinct 4 KiB blocks = 1,051.6 MiB; exact MRC from {@code tierwise-agent mrc --exact}),
  * for {@value #KEYS} random hash keys drawn per run (never a chosen key). The sampled references
  * and stream totals come from the edge agent's own sampler ({@code tierwise-agent sample-refs} with
- * its defaults: initial rate 1, sample bounded at 32,768 blocks) and go through the job's
+ * its defaults: initial rate 1, sample bounded at 10,923 blocks) and go through the job's
  * validation ({@link ReferenceBatchParser}). From each key's one stream:
  *
  * <ul>
