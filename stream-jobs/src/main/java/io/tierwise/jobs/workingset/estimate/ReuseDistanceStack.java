@@ -21,7 +21,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * re-reference is the number of marks after the block's previous time. When the time counter
  * reaches the tree's capacity the live times are renumbered 0..n-1 (order kept) into a tree of
  * capacity 2n, so memory is proportional to the blocks held, not to the references: 16 bytes per
- * block in the map (plus the open-addressing slack) and 4 in the tree. Blocks can be removed
+ * block in the map (plus the open-addressing slack) and 8 in the tree. Blocks can be removed
  * (fixed-size SHARDS evicts them).
  *
  * <p>A map value packs the time (high {@value #TIME_BITS} bits) and the marks (read epoch + 1,
