@@ -8,20 +8,6 @@ export interface TelemetryRecord {
   value: Uint8Array;
 }
 
-/** How long a publish waits for others to share its produce request, ms. */
-export const PUBLISH_LINGER_MS = 2;
-/** A produce request is sent at once when it holds this many records. */
-const MAX_LINGERING_RECORDS = 1_000;
-
-type Message = { topic: string; key: Buffer; value: Buffer; headers: Map<Buffer, Buffer> };
-
-/** Publishes waiting for the next produce request. */
-interface Lingering {
-  messages: Message[];
-  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
-  timer: NodeJS.Timeout;
-}
-
 /** Kafka did not acknowledge a publish (broker down, timeout, leader change past the retries). */
 export class TelemetryPublishError extends Error {
   override readonly name = 'TelemetryPublishError';
@@ -36,17 +22,10 @@ export class TelemetryPublishError extends Error {
  * shrinks the OTLP payloads several times on the wire and on disk. TLS and SASL/SCRAM as configured
  * (`kafkaSecurity`). An agent's resend of a batch after a lost answer is still a second
  * produce: consumers deduplicate on IngestRecord.batch_id, which is unique per record.
- *
- * Publishes that come within {@link PUBLISH_LINGER_MS} of each other share one produce request
- * (as the Java client's `linger.ms`): each caller still waits for the acknowledgement of its own
- * records, and a failed request fails every publish in it (each batch's transaction rolls back
- * and its agent retries). One request per batch cost Kafka and ingest several times what the
- * OpenTelemetry Collector's Kafka exporter spends per batch (docs/ingest-load.md).
  */
 @Injectable()
 export class TelemetryPublisher implements OnModuleDestroy {
   private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
-  private lingering: Lingering | undefined;
 
   constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS' | (typeof KAFKA_SECURITY_ENV)[number]>) {
     this.producer = new Producer({
@@ -82,7 +61,9 @@ export class TelemetryPublisher implements OnModuleDestroy {
           // The publish span's context travels on every record (W3C traceparent header), so
           // the stream jobs continue the batch's trace down to their database write.
           const headers = new Map(Object.entries(traceHeaders()).map(([key, value]) => [Buffer.from(key), Buffer.from(value)]));
-          await this.send(records.map((record) => ({ topic, key: Buffer.from(record.key), value: toBuffer(record.value), headers })));
+          await this.producer.send({
+            messages: records.map((record) => ({ topic, key: Buffer.from(record.key), value: toBuffer(record.value), headers })),
+          });
         },
       );
     } catch (error) {
@@ -92,35 +73,7 @@ export class TelemetryPublisher implements OnModuleDestroy {
     }
   }
 
-  /** Adds `messages` to the lingering produce request; resolves when Kafka acknowledged it. */
-  private send(messages: Message[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (!this.lingering) {
-        const timer = setTimeout(() => this.flush(), PUBLISH_LINGER_MS);
-        this.lingering = { messages: [], waiters: [], timer };
-      }
-      this.lingering.messages.push(...messages);
-      this.lingering.waiters.push({ resolve, reject });
-      if (this.lingering.messages.length >= MAX_LINGERING_RECORDS) {
-        this.flush();
-      }
-    });
-  }
-
-  /** Sends the lingering request and settles its publishes. */
-  private flush(): void {
-    const request = this.lingering;
-    if (!request) return;
-    this.lingering = undefined;
-    clearTimeout(request.timer);
-    this.producer.send({ messages: request.messages }).then(
-      () => request.waiters.forEach((w) => w.resolve()),
-      (error: unknown) => request.waiters.forEach((w) => w.reject(error)),
-    );
-  }
-
   async onModuleDestroy(): Promise<void> {
-    this.flush();
     await this.producer.close();
   }
 }
