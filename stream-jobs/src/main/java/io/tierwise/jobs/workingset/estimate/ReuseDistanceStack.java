@@ -73,11 +73,6 @@ final class ReuseDistanceStack {
     this.clock = clock;
   }
 
-  /** {@link #reference(long, long, int)} in epoch 0. */
-  long reference(long key, long flag) {
-    return reference(key, flag, 0);
-  }
-
   /**
    * References block {@code key} now, with {@code flag} ({@link #READ} or {@link #WRITE}), in
    * {@code epoch} (clipped to {@link #MAX_EPOCH}); the block's marks before it are then

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tierwise.jobs.testing.BlockHashes;
 import io.tierwise.jobs.testing.ExactLru;
 import java.util.Arrays;
 import java.util.Random;
@@ -14,14 +15,6 @@ import org.junit.jupiter.api.Test;
 class ShardsFixedSizeTest {
   private static final long P = 1L << 24;
   private static final long[] SIZES = MissRatioCurve.cacheSizeGrid(64 * MissRatioCurve.MIB);
-
-  /** A random 64-bit hash per block, as the agent's SipHash gives. */
-  private static long hash(long block) {
-    long z = block * 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
 
   /** A skewed stream over {@code blocks} blocks: 80 % of references to the first 20 % of blocks. */
   private static long[] stream(int n, int blocks, long seed) {
@@ -41,7 +34,7 @@ class ShardsFixedSizeTest {
     ShardsFixedSize s = new ShardsFixedSize(P, P, 8192);
     ExactLru exact = new ExactLru(SIZES);
     for (int i = 0; i < refs.length; i++) {
-      s.reference(hash(refs[i]), i % 4 == 0);
+      s.reference(BlockHashes.of(refs[i]), i % 4 == 0);
       exact.reference(refs[i]);
     }
     assertThat(s.rate()).isEqualTo(1.0);
@@ -60,7 +53,7 @@ class ShardsFixedSizeTest {
     ExactLru exact = new ExactLru(sizes);
     long maxState = 0;
     for (int i = 0; i < refs.length; i++) {
-      s.reference(hash(refs[i]), false);
+      s.reference(BlockHashes.of(refs[i]), false);
       exact.reference(refs[i]);
       if (i % 50_000 == 0) {
         maxState = Math.max(maxState, s.stateBytes());
@@ -80,7 +73,7 @@ class ShardsFixedSizeTest {
   void aLowerAgentThresholdEvictsTheBlocksAboveIt() {
     ShardsFixedSize s = new ShardsFixedSize(P, P, 8192);
     for (long b = 0; b < 1000; b++) {
-      s.reference(hash(b), b % 2 == 0);
+      s.reference(BlockHashes.of(b), b % 2 == 0);
     }
     s.lowerThreshold(P / 4);
     assertThat(s.currentThreshold()).isEqualTo(P / 4);
@@ -97,8 +90,8 @@ class ShardsFixedSizeTest {
     ShardsFixedSize uninterrupted = new ShardsFixedSize(P, P / 2, 1024);
     ShardsFixedSize first = new ShardsFixedSize(P, P / 2, 1024);
     for (int i = 0; i < 30_000; i++) {
-      uninterrupted.reference(hash(refs[i]), i % 3 == 0);
-      first.reference(hash(refs[i]), i % 3 == 0);
+      uninterrupted.reference(BlockHashes.of(refs[i]), i % 3 == 0);
+      first.reference(BlockHashes.of(refs[i]), i % 3 == 0);
     }
     DataOutputSerializer out = new DataOutputSerializer(1024);
     MrcEstimators.write(first, out);
@@ -107,7 +100,7 @@ class ShardsFixedSizeTest {
     ShardsFixedSize copied = first.copy();
     for (int i = 30_000; i < refs.length; i++) {
       for (ShardsFixedSize s : new ShardsFixedSize[] {uninterrupted, restored, copied}) {
-        s.reference(hash(refs[i]), i % 3 == 0);
+        s.reference(BlockHashes.of(refs[i]), i % 3 == 0);
       }
     }
     for (ShardsFixedSize s : new ShardsFixedSize[] {restored, copied}) {

@@ -3,6 +3,7 @@ package io.tierwise.jobs.workingset.estimate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tierwise.jobs.testing.BlockHashes;
 import io.tierwise.jobs.testing.ExactLru;
 import java.util.HashSet;
 import java.util.Random;
@@ -17,14 +18,6 @@ class WindowPaneTest {
   private static final long T0 = 1_700_000_000L * SECOND;
   private static final long P = 1L << 24;
   private static final long[] SIZES = MissRatioCurve.cacheSizeGrid(256 * MissRatioCurve.MIB);
-
-  /** A random 64-bit hash per block, as the agent's SipHash gives. */
-  private static long hash(long block) {
-    long z = block * 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
 
   /**
    * Three hours of references, one every 100 ms: a hot set that moves every hour, a cold scan,
@@ -50,7 +43,7 @@ class WindowPaneTest {
     long[][] refs = threeHours(2000, 20_000, 1);
     WindowedEstimators w = new WindowedEstimators(new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, 1 << 20), P, P);
     for (int i = 0; i < refs.length; i++) {
-      w.reference(hash(refs[i][0]), refs[i][1] == 1, T0 + i * SECOND / 10);
+      w.reference(BlockHashes.of(refs[i][0]), refs[i][1] == 1, T0 + i * SECOND / 10);
     }
     WindowedEstimators.Result hour = window(w, "1h");
     assertThat(hour.estimator()).isInstanceOf(WindowPane.class);
@@ -59,7 +52,7 @@ class WindowPaneTest {
     Set<Long> written = new HashSet<>();
     for (int i = 0; i < refs.length; i++) {
       if (T0 + i * SECOND / 10 >= hour.startUnixNano()) {
-        own.reference(hash(refs[i][0]), refs[i][1] == 1);
+        own.reference(BlockHashes.of(refs[i][0]), refs[i][1] == 1);
         (refs[i][1] == 1 ? written : read).add(refs[i][0]);
       }
     }
@@ -83,7 +76,7 @@ class WindowPaneTest {
     WindowedEstimators w = WindowedEstimators.withPolicies(new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, 4096),
         P, P);
     for (int i = 0; i < refs.length; i++) {
-      w.reference(hash(refs[i][0]), refs[i][1] == 1, T0 + i * SECOND / 10);
+      w.reference(BlockHashes.of(refs[i][0]), refs[i][1] == 1, T0 + i * SECOND / 10);
     }
     WindowedEstimators.Result hour = window(w, "1h");
     ExactLru exact = new ExactLru(SIZES);
@@ -119,8 +112,8 @@ class WindowPaneTest {
     WindowedEstimators copy = w.copy();
     for (int i = 0; i < 1000; i++) {
       long t = T0 + (refs.length + i) * SECOND / 10;
-      restored.reference(hash(5_000_000 + i), false, t);
-      copy.reference(hash(5_000_000 + i), false, t);
+      restored.reference(BlockHashes.of(5_000_000 + i), false, t);
+      copy.reference(BlockHashes.of(5_000_000 + i), false, t);
     }
     assertThat(window(restored, "1h").estimator().missRatioCurve(SIZES).missRatios())
         .containsExactly(window(copy, "1h").estimator().missRatioCurve(SIZES).missRatios());
