@@ -3,7 +3,7 @@
  * of the load between them (report.mjs divides it per volume).
  *
  * snapshot({pids, stateDir, pgUrl}) -> {atMs, cpuSeconds: {process: s}, flinkCpuSeconds: {pipeline: s},
- *   kafkaBytes: {topic: bytes}, walBytes, tables: {group: {bytes, rows, windows}}, stateBytes}
+ *   kafkaBytes: {topic: bytes}, walBytes, tables: {group: {bytes, rows, windows}}, rowWrites, stateBytes}
  *   cpuSeconds:      user + system CPU of each stack process tree (procstat.mjs), seconds
  *   flinkCpuSeconds: the stream-jobs JVM's threads (/proc/<pid>/task, named by `jcmd Thread.print`)
  *                    grouped (PIPELINES): checkpoints (asynchronous snapshots), JVM (JIT, GC),
@@ -12,6 +12,8 @@
  *   walBytes:        PostgreSQL's WAL position (pg_current_wal_lsn), bytes
  *   tables:          per table group (TABLE_GROUPS): total relation bytes (heap, indexes, TOAST),
  *                    live rows and distinct windows (time-series tables), from the catalogue
+ *   rowWrites:       {table: rows inserted + updated} since the statistics were reset, partitions
+ *                    counted under their root table (pg_stat_user_tables)
  *   stateBytes:      {operator: bytes} of the jobs' newest completed checkpoint (flink-state.mjs)
  */
 import { execFile } from 'node:child_process';
@@ -91,6 +93,10 @@ async function tables(pgUrl) {
         : { rows: 0 };
       result.tables[group] = { bytes: Number(size.bytes), rows: Number(counted.rows), windows: Number(counted.windows ?? 0) };
     }
+    const { rows: writes } = await client.query(
+      `SELECT coalesce(pg_partition_root(relid), relid)::regclass::text AS name, sum(n_tup_ins + n_tup_upd) AS n
+         FROM pg_stat_user_tables GROUP BY 1`);
+    result.rowWrites = Object.fromEntries(writes.map((w) => [w.name, Number(w.n)]));
     return result;
   } finally {
     await client.end();

@@ -57,6 +57,11 @@ export function costReport({ before, after, volumes, sent }) {
     }
   }
   add('PostgreSQL', 'WAL written', (after.walBytes - before.walBytes) / volumeDays, 'bytes per volume-day');
+  const writes = Object.entries(after.rowWrites ?? {})
+    .map(([table, n]) => [table, (n - (before.rowWrites?.[table] ?? 0)) / intervals])
+    .filter(([, perInterval]) => perInterval >= 0.001)
+    .sort((x, y) => y[1] - x[1]);
+  for (const [table, perInterval] of writes) add('PostgreSQL row writes', table, perInterval, 'rows inserted or updated per volume-interval');
   for (const [operator, bytes] of Object.entries(after.stateBytes).sort((x, y) => y[1] - x[1])) {
     if (bytes >= 100 * volumes) add('stream-jobs state', operator, bytes / volumes, 'bytes per volume');
   }

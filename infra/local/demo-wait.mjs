@@ -13,7 +13,10 @@
 //             to it, and to its host (a shared tier waits up to 30 s for a volume that
 //             stopped sending before it releases the rest: docs/analytics.md, "Shared
 //             tiers"), and those counts have not moved for 5 s (their results are written
-//             a second after).
+//             a second after), and
+//         (4) the I/Os have been complete for 17 s: the jobs rewrite a volume's windows of
+//             1 min and longer and its block-size totals 15 s after its last interval
+//             (docs/rollups.md, "When rows are written").
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -26,6 +29,8 @@ const POLL_MS = 2_000;
 const SETTLE_MS = 20_000;
 // The shared tiers' results, once their merged volumes stop moving for this long (the jobs flush within a second).
 const CLUSTER_SETTLE_MS = 5_000;
+// The coarse rollup windows and block-size totals, once the I/Os are complete (15 s, and the flush).
+const COARSE_SETTLE_MS = 17_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;
@@ -90,12 +95,16 @@ async function main() {
   let refsSince = t0;
   let lastClusterVolumes = -1;
   let clustersSince = t0;
+  let opsCompleteSince = null;
   for (;;) {
     const ops = await fleetOps(api);
     if (ops > expectedOps) {
       throw new Error(`the tenant holds ${ops} I/Os but ${expectedOps} were replayed: I/Os were counted twice`);
     }
-    if (ops === expectedOps) ws = await workingSets(api);
+    if (ops === expectedOps) {
+      ws = await workingSets(api);
+      opsCompleteSince ??= Date.now();
+    }
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }
@@ -113,7 +122,8 @@ async function main() {
       clustersSince = Date.now();
     }
     const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS
-      && merged >= ws.volumes && mergedByHosts >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS;
+      && merged >= ws.volumes && mergedByHosts >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS
+      && opsCompleteSince !== null && Date.now() - opsCompleteSince >= COARSE_SETTLE_MS;
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;

@@ -28,7 +28,12 @@ before(async () => {
   assert.equal(agentRun.code, 0, `agent replay failed:\n${agentRun.stderr}`);
   await waitForVolumes(tenant, { volumeCount: 1, ops: 113_872 });
   const list = await apiGet(tenant.api_key, '/v1/volumes');
-  volume = (await apiGet(tenant.api_key, `/v1/volumes/${list.body.data[0].volume_id}`)).body;
+  // The block-size totals are rewritten less often than the I/O totals: at most once a minute,
+  // and 15 s after the volume's last interval (docs/rollups.md, "When rows are written").
+  volume = await waitFor('the block-size totals of every I/O', async () => {
+    const { body } = await apiGet(tenant.api_key, `/v1/volumes/${list.body.data[0].volume_id}`);
+    return body.block_sizes.reduce((sum, b) => sum + b.ops, 0) === 113_872 ? body : false;
+  }, { timeoutMs: 60_000 });
 });
 
 after(async () => {

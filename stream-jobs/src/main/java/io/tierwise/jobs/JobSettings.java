@@ -27,20 +27,26 @@ import java.util.Properties;
  * @param checkpointDir local directory for checkpoints when running embedded
  * @param checkpointInterval checkpoint (and Kafka offset commit) interval
  * @param flushDelay results are written at most this long after the records that changed them
+ * @param coarseWritePeriod how often an open rollup window of 1 min or longer, and a volume's
+ *     block-size totals, are rewritten (they change at every interval; writing each change would
+ *     cost PostgreSQL a row version per interval: docs/rollups.md)
  * @param kafkaSecurity Kafka client security properties ({@link KafkaSecurity}); empty: PLAINTEXT
  * @param telemetry the jobs' own traces and Flink metrics over OTLP ({@link JobTelemetry})
  */
 public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTopic, String refsTopic,
     String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay,
-    Map<String, String> kafkaSecurity, JobTelemetry telemetry) {
+    Duration coarseWritePeriod, Map<String, String> kafkaSecurity, JobTelemetry telemetry) {
   /** The Managed Flink runtime property group holding the settings (keys as the variables). */
   public static final String PROPERTY_GROUP = "tierwise";
 
-  /** Settings with a PLAINTEXT Kafka and telemetry off (tests). */
+  /**
+   * Settings with a PLAINTEXT Kafka and telemetry off (tests): every result, coarse windows too,
+   * written within {@code flushDelay}.
+   */
   public JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTopic, String refsTopic,
       String consumerGroupPrefix, Path checkpointDir, Duration checkpointInterval, Duration flushDelay) {
     this(kafkaBrokers, jdbcUrl, metricsTopic, refsTopic, consumerGroupPrefix, checkpointDir, checkpointInterval,
-        flushDelay, Map.of(), JobTelemetry.off());
+        flushDelay, flushDelay, Map.of(), JobTelemetry.off());
   }
 
   /**
@@ -97,7 +103,8 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * the Kafka security variables of {@link KafkaSecurity}, the OTEL_* variables of
    * {@link JobTelemetry}, and
    * TIERWISE_STATE_DIR (checkpoints under its flink/checkpoints/v{@value #STATE_VERSION}; default
-   * java.io.tmpdir), TIERWISE_CHECKPOINT_INTERVAL_SECONDS (default {@link #CHECKPOINT_INTERVAL});
+   * java.io.tmpdir), TIERWISE_CHECKPOINT_INTERVAL_SECONDS (default {@link #CHECKPOINT_INTERVAL}),
+   * TIERWISE_COARSE_WRITE_SECONDS (default {@link #COARSE_WRITE_PERIOD});
    * consumer groups tierwise-stream-jobs.v{@value #STATE_VERSION}.{metrics,refs}.
    *
    * @throws IllegalArgumentException naming a missing or invalid variable
@@ -106,8 +113,10 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
     String stateDir = env.getOrDefault("TIERWISE_STATE_DIR", System.getProperty("java.io.tmpdir") + "/tierwise");
     return new JobSettings(required(env, "TIERWISE_KAFKA_BROKERS"), JdbcUrls.withPgEnvironment(required(env, "TIERWISE_JDBC_URL"), env),
         "telemetry.metrics.v1", "telemetry.refs.v1", "tierwise-stream-jobs.v" + STATE_VERSION,
-        Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(), checkpointInterval(env),
-        Duration.ofSeconds(1), KafkaSecurity.properties(env), JobTelemetry.from(env));
+        Paths.get(stateDir, "flink", "checkpoints", "v" + STATE_VERSION).toAbsolutePath(),
+        seconds(env, "TIERWISE_CHECKPOINT_INTERVAL_SECONDS", CHECKPOINT_INTERVAL), Duration.ofSeconds(1),
+        seconds(env, "TIERWISE_COARSE_WRITE_SECONDS", COARSE_WRITE_PERIOD), KafkaSecurity.properties(env),
+        JobTelemetry.from(env));
   }
 
   /**
@@ -118,10 +127,17 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    */
   public static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(60);
 
-  private static Duration checkpointInterval(Map<String, String> env) {
-    String value = env.get("TIERWISE_CHECKPOINT_INTERVAL_SECONDS");
+  /**
+   * How often open coarse rollup windows and block-size totals are rewritten when
+   * TIERWISE_COARSE_WRITE_SECONDS does not set it: a 1 h chart point lags by at most this much.
+   */
+  public static final Duration COARSE_WRITE_PERIOD = Duration.ofSeconds(60);
+
+  /** The variable {@code name} as whole seconds >= 1, or {@code otherwise} when it is unset. */
+  private static Duration seconds(Map<String, String> env, String name, Duration otherwise) {
+    String value = env.get(name);
     if (value == null || value.isBlank()) {
-      return CHECKPOINT_INTERVAL;
+      return otherwise;
     }
     try {
       long seconds = Long.parseLong(value.trim());
@@ -131,8 +147,7 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
     } catch (NumberFormatException e) {
       // refused below
     }
-    throw new IllegalArgumentException("TIERWISE_CHECKPOINT_INTERVAL_SECONDS '" + value
-        + "' is not a whole number of seconds >= 1");
+    throw new IllegalArgumentException(name + " '" + value + "' is not a whole number of seconds >= 1");
   }
 
   private static String required(Map<String, String> env, String name) {

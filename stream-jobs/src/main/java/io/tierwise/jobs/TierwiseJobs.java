@@ -93,7 +93,8 @@ public final class TierwiseJobs {
             settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class),
             settings.kafkaSecurity(), settings.telemetry()),
         pg.volumeMetrics(settings.telemetry()), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(),
-        pg.cacheHealth(settings.telemetry()), settings.flushDelay(), JobSettings.INTERVAL_RETENTION)
+        pg.cacheHealth(settings.telemetry()), settings.flushDelay(), settings.coarseWritePeriod(),
+        JobSettings.INTERVAL_RETENTION)
         .addTo(env);
     new WorkingSetJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),

@@ -83,4 +83,15 @@ class JobSettingsTest {
     env.put("TIERWISE_CHECKPOINT_INTERVAL_SECONDS", "1m");
     assertThatThrownBy(() -> JobSettings.fromEnvironment(env)).hasMessageContaining("'1m'");
   }
+
+  @Test
+  void coarseWindowsAreRewrittenEveryMinuteUnlessSet() {
+    assertThat(JobSettings.fromEnvironment(ENV).coarseWritePeriod()).isEqualTo(java.time.Duration.ofSeconds(60));
+    Map<String, String> env = new java.util.HashMap<>(ENV);
+    env.put("TIERWISE_COARSE_WRITE_SECONDS", "5");
+    assertThat(JobSettings.fromEnvironment(env).coarseWritePeriod()).isEqualTo(java.time.Duration.ofSeconds(5));
+    env.put("TIERWISE_COARSE_WRITE_SECONDS", "-1");
+    assertThatThrownBy(() -> JobSettings.fromEnvironment(env))
+        .hasMessageContaining("TIERWISE_COARSE_WRITE_SECONDS '-1' is not a whole number of seconds >= 1");
+  }
 }

@@ -23,7 +23,9 @@ import org.apache.flink.util.OutputTag;
  * <p>Every row carries the full aggregate (all records of the interval, all intervals of the
  * volume), so the PostgreSQL upserts are idempotent. Rows are not written per record: the first
  * record after a flush starts a processing-time timer of {@code flushDelayMillis}, and the flush
- * emits each changed row once. An interval's aggregate is kept {@code intervalRetentionMillis}
+ * emits each changed row once; the block-size rows (a changed bin per direction and ioLength bin,
+ * lifetime totals that change at almost every interval) at most once per {@code
+ * coarseWriteMillis}, or soon after the volume goes quiet ({@link CoarseWrites}). An interval's aggregate is kept {@code intervalRetentionMillis}
  * after its last flush so that late records of the same interval (a split or retried batch) add
  * to it; then it is dropped, together with its timer. The volume totals are kept for good.
  *
@@ -40,6 +42,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   public static final OutputTag<BlockSizeRow> BLOCK_SIZES = new OutputTag<>("volume-block-sizes") {};
 
   private final long flushDelayMillis;
+  private final CoarseWrites blockSizeWrites;
   private final long intervalRetentionMillis;
 
   private transient MapState<Long, IntervalState> intervals;
@@ -50,11 +53,13 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
 
   /**
    * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
+   * @param coarseWriteMillis the least time between two writes of the block-size rows, ms
    * @param intervalRetentionMillis how long an interval's aggregate is kept after its last
    *     flush, ms
    */
-  public MetricsRollupFunction(long flushDelayMillis, long intervalRetentionMillis) {
+  public MetricsRollupFunction(long flushDelayMillis, long coarseWriteMillis, long intervalRetentionMillis) {
     this.flushDelayMillis = flushDelayMillis;
+    this.blockSizeWrites = new CoarseWrites(coarseWriteMillis);
     this.intervalRetentionMillis = intervalRetentionMillis;
   }
 
@@ -64,6 +69,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
         new MapStateDescriptor<>("intervals", Types.LONG, Types.POJO(IntervalState.class)));
     totals = getRuntimeContext().getState(new ValueStateDescriptor<>("totals", Types.POJO(VolumeTotals.class)));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    blockSizeWrites.open(getRuntimeContext(), "block-sizes");
     traces = new HashMap<>();
   }
 
@@ -108,11 +114,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     t.dirty = true;
     totals.update(t);
 
-    if (flushAt.value() == null) {
-      long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
-      ctx.timerService().registerProcessingTimeTimer(at);
-      flushAt.update(at);
-    }
+    FlushTimer.atOrBefore(flushAt, ctx.timerService(), ctx.timerService().currentProcessingTime() + flushDelayMillis);
   }
 
   @Override
@@ -121,6 +123,8 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     if (due != null && timestamp >= due) {
       flushAt.clear();
       flush(timestamp, ctx, out);
+    } else if (blockSizeWrites.due(timestamp)) {
+      writeBlockSizes(timestamp, ctx);
     }
     dropExpiredIntervals(timestamp);
   }
@@ -156,14 +160,30 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
       stats.capacityBytes = t.stats.capacityBytes;
       ctx.output(IO_STATS, stats);
     }
+    t.dirty = false;
+    totals.update(t);
+    writeBlockSizes(now, ctx);
+  }
+
+  /** Emits the changed block-size rows if their write is due, else leaves them waiting. */
+  private void writeBlockSizes(long now, OnTimerContext ctx) throws Exception {
+    VolumeTotals t = totals.value();
+    if (t == null || t.dirtyBins == 0) {
+      blockSizeWrites.idle(now);
+      return;
+    }
+    if (!blockSizeWrites.due(now)) {
+      blockSizeWrites.waiting(ctx.timerService(), now);
+      return;
+    }
     for (int cell = 0; cell < 2 * IoLengthBins.COUNT; cell++) {
       if ((t.dirtyBins & (1L << cell)) != 0) {
         ctx.output(BLOCK_SIZES, blockSizeRow(t, cell));
       }
     }
-    t.dirty = false;
     t.dirtyBins = 0;
     totals.update(t);
+    blockSizeWrites.written(ctx.timerService(), now);
   }
 
   private void dropExpiredIntervals(long now) throws Exception {

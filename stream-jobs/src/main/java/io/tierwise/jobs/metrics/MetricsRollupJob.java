@@ -26,6 +26,7 @@ public final class MetricsRollupJob {
   private final Sink<RollupRow> rollups;
   private final Sink<CacheHealthRow> cacheHealth;
   private final Duration flushDelay;
+  private final Duration coarseWritePeriod;
   private final Duration intervalRetention;
 
   /**
@@ -36,12 +37,14 @@ public final class MetricsRollupJob {
    * @param rollups sink of metric_rollups rows
    * @param cacheHealth sink of volume_cache_health_10s rows
    * @param flushDelay rows are written at most this long after the first new record
+   * @param coarseWritePeriod how often open windows of 1 min and longer, and a volume's block-size
+   *     totals, are rewritten ({@link RollupFunction}, {@link MetricsRollupFunction})
    * @param intervalRetention how long an interval's aggregate stays open to late records, and
    *     how far behind a scope's latest interval a rollup window stays open
    */
   public MetricsRollupJob(Source<IntervalMetrics, ?, ?> source, Sink<VolumeMetricsRow> volumeMetrics,
       Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Sink<CacheHealthRow> cacheHealth,
-      Duration flushDelay, Duration intervalRetention) {
+      Duration flushDelay, Duration coarseWritePeriod, Duration intervalRetention) {
     this.source = source;
     this.volumeMetrics = volumeMetrics;
     this.volumeIoStats = volumeIoStats;
@@ -49,6 +52,7 @@ public final class MetricsRollupJob {
     this.rollups = rollups;
     this.cacheHealth = cacheHealth;
     this.flushDelay = flushDelay;
+    this.coarseWritePeriod = coarseWritePeriod;
     this.intervalRetention = intervalRetention;
   }
 
@@ -63,7 +67,7 @@ public final class MetricsRollupJob {
         .uid("metrics-source");
     SingleOutputStreamOperator<VolumeMetricsRow> rows = intervals
         .keyBy(IntervalMetrics::volumeKey, Types.STRING)
-        .process(new MetricsRollupFunction(flushDelay.toMillis(), intervalRetention.toMillis()))
+        .process(new MetricsRollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), intervalRetention.toMillis()))
         .uid("metrics-rollup")
         .name("metrics rollup");
     rows.sinkTo(volumeMetrics).uid("sink-volume-metrics-10s").name("volume_metrics_10s");
@@ -79,7 +83,7 @@ public final class MetricsRollupJob {
         }, Types.POJO(ScopedMetrics.class))
         .uid("rollup-scopes").name("rollup scopes")
         .keyBy(s -> s.scopeKey, Types.STRING)
-        .process(new RollupFunction(flushDelay.toMillis(), intervalRetention.toMillis()), Types.POJO(RollupRow.class))
+        .process(new RollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), intervalRetention.toMillis()), Types.POJO(RollupRow.class))
         .uid("rollup").name("rollup 10s/1m/1h/1d")
         .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
     intervals

@@ -38,8 +38,16 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL transaction open per checkpoint interval per sink subtask and delays every row by a
  * checkpoint; the rows here are full values anyway, so idempotence is the simpler guarantee.
  *
+ * <h2>When rows are written</h2>
+ *
  * <p>Rows are not written per record: the first record after a flush starts a processing-time
- * timer of {@code flushDelayMillis}; the flush emits each changed window once.
+ * timer of {@code flushDelayMillis}; the flush emits each changed 10 s window once. A changed
+ * window of 1 min or longer is emitted by that flush when it has closed on the key's event clock
+ * (the clock has passed its end: its final value, barring late records); an open one waits and
+ * is written with the key's other open coarse windows at most once per {@code
+ * coarseWriteMillis}, or soon after the key goes quiet ({@link CoarseWrites}). So a volume's 1 h
+ * row is written about once a minute instead of at every interval, and its 1 min row once or
+ * twice (docs/rollups.md: PostgreSQL writes at fleet scale, issue 17).
  *
  * <h2>Lateness: how long a window stays open</h2>
  *
@@ -64,6 +72,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
   public static final int OPEN_WINDOWS = 30;
 
   private final long flushDelayMillis;
+  private final CoarseWrites coarseWrites;
   private final long[] latenessSeconds;
 
   private transient MapState<Long, RollupCell> windows;
@@ -73,12 +82,15 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
   private transient Counter lateWindows;
 
   /**
-   * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
+   * @param flushDelayMillis how long after the first unflushed record the 10 s rows are emitted, ms
+   * @param coarseWriteMillis how often open windows of 1 min and longer are rewritten, ms (see
+   *     "When rows are written")
    * @param latenessMillis the longest a window stays open behind the key's latest interval end,
    *     ms (the coarse resolutions'; see "Lateness")
    */
-  public RollupFunction(long flushDelayMillis, long latenessMillis) {
+  public RollupFunction(long flushDelayMillis, long coarseWriteMillis, long latenessMillis) {
     this.flushDelayMillis = flushDelayMillis;
+    this.coarseWrites = new CoarseWrites(coarseWriteMillis);
     this.latenessSeconds = new long[Resolutions.SECONDS.length];
     for (int r = 0; r < latenessSeconds.length; r++) {
       latenessSeconds[r] = Math.min(latenessMillis / 1000, OPEN_WINDOWS * Resolutions.SECONDS[r]);
@@ -91,6 +103,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
         new MapStateDescriptor<>("windows", Types.LONG, Types.POJO(RollupCell.class)));
     clockSeconds = getRuntimeContext().getState(new ValueStateDescriptor<>("clock", Types.LONG));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    coarseWrites.open(getRuntimeContext(), "coarse");
     lateIntervals = getRuntimeContext().getMetricGroup().counter("lateIntervals");
     lateWindows = getRuntimeContext().getMetricGroup().counter("lateWindows");
   }
@@ -127,28 +140,42 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       return;
     }
     clockSeconds.update(clock);
-    if (flushAt.value() == null) {
-      long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
-      ctx.timerService().registerProcessingTimeTimer(at);
-      flushAt.update(at);
-    }
+    FlushTimer.atOrBefore(flushAt, ctx.timerService(), ctx.timerService().currentProcessingTime() + flushDelayMillis);
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<RollupRow> out) throws Exception {
-    flushAt.clear();
+    Long due = flushAt.value();
+    if (due != null && timestamp >= due) {
+      flushAt.clear();
+    }
     String[] key = ctx.getCurrentKey().split("\\|", 3);
     long clock = clockSeconds.value();
+    boolean coarseDue = coarseWrites.due(timestamp);
+    boolean coarseWritten = false;
+    boolean coarseWaiting = false;
     List<Map.Entry<Long, RollupCell>> changed = new ArrayList<>();
     Iterator<Map.Entry<Long, RollupCell>> it = windows.iterator();
     while (it.hasNext()) {
       Map.Entry<Long, RollupCell> e = it.next();
       RollupCell cell = e.getValue();
       if (cell.dirty) {
-        changed.add(e);
+        if (cell.resolution == 0 || coarseDue || cell.windowEndSeconds() <= clock) {
+          changed.add(e);
+          coarseWritten |= cell.resolution > 0 && coarseDue;
+        } else {
+          coarseWaiting = true;
+        }
       } else if (cell.windowEndSeconds() < clock - latenessSeconds[cell.resolution]) {
         it.remove();
       }
+    }
+    if (coarseWritten) {
+      coarseWrites.written(ctx.timerService(), timestamp);
+    } else if (coarseWaiting) {
+      coarseWrites.waiting(ctx.timerService(), timestamp);
+    } else {
+      coarseWrites.idle(timestamp);
     }
     for (Map.Entry<Long, RollupCell> e : changed) {
       RollupCell cell = e.getValue();

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class MetricsRollupFunctionTest {
   private static final long FLUSH_MS = 1000;
+  private static final long COARSE_MS = 30_000;
   private static final long RETENTION_MS = 60_000;
   private static final long T0 = 1_700_000_000_000_000_000L;
   private static final long TEN_S = 10_000_000_000L;
@@ -22,7 +23,7 @@ class MetricsRollupFunctionTest {
   @BeforeEach
   void open() throws Exception {
     harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-        new MetricsRollupFunction(FLUSH_MS, RETENTION_MS), IntervalMetrics::volumeKey, Types.STRING);
+        new MetricsRollupFunction(FLUSH_MS, COARSE_MS, RETENTION_MS), IntervalMetrics::volumeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
 
@@ -103,7 +104,8 @@ class MetricsRollupFunctionTest {
 
     harness.setProcessingTime(5_000 + FLUSH_MS + RETENTION_MS);
     assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
-    assertThat(harness.numKeyedStateEntries()).as("only the volume totals remain").isEqualTo(1);
+    assertThat(harness.numKeyedStateEntries()).as("only the volume totals and their last block-size write remain")
+        .isEqualTo(2);
   }
 
   @Test
@@ -113,6 +115,21 @@ class MetricsRollupFunctionTest {
     harness.getOutput().clear();
     harness.setProcessingTime(10 * RETENTION_MS);
     assertThat(harness.getOutput()).isEmpty();
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+  }
+
+  @Test
+  void writesBlockSizesAtMostOncePerPeriodAndTheLastChangeInTheEnd() throws Exception {
+    for (int n = 0; n < 6; n++) { // an interval every 10 s for a minute
+      harness.setProcessingTime(n * 10_000L);
+      harness.processElement(record("a", n, 10, 0), n * 10_000L);
+      harness.setProcessingTime(n * 10_000L + FLUSH_MS);
+    }
+    assertThat(ioStats()).as("the totals at every interval").hasSize(6);
+    assertThat(blockSizes()).extracting(r -> r.ops).as("at 1 s (first) and 31 s").containsExactly(10L, 40L);
+    harness.setProcessingTime(61_000);
+    assertThat(blockSizes()).extracting(r -> r.ops).as("the last change, a period after 31 s").containsExactly(10L, 40L, 60L);
+    harness.setProcessingTime(61_000 + RETENTION_MS);
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class RollupFunctionTest {
   private static final long FLUSH_MS = 1000;
+  private static final long COARSE_MS = 60_000;
   private static final long LATENESS_MS = 3_600_000;
   private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
   /** 2023-11-14T22:00:00Z: a whole hour, so 1 h windows start here. */
@@ -26,7 +27,7 @@ class RollupFunctionTest {
   @BeforeEach
   void open() throws Exception {
     harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-        new RollupFunction(FLUSH_MS, LATENESS_MS), s -> s.scopeKey, Types.STRING);
+        new RollupFunction(FLUSH_MS, COARSE_MS, LATENESS_MS), s -> s.scopeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
 
@@ -130,14 +131,14 @@ class RollupFunctionTest {
     send(interval("vol-a", 0, 10, 6, 0));
     harness.setProcessingTime(FLUSH_MS);
     send(interval("vol-a", 1, 5, 6, 0));
-    harness.setProcessingTime(2 * FLUSH_MS);
+    harness.setProcessingTime(FLUSH_MS + COARSE_MS);
     List<RollupRow> minute = harness.extractOutputValues().stream()
         .filter(r -> r.scope.equals("volume") && r.resolution.equals("1m")).toList();
     assertThat(minute).extracting(r -> r.io.readOps).as("complete values, not increments").containsExactly(10L, 15L);
 
     send(interval("vol-a", 2 * 360 + 6, 1, 6, 0)); // two hours later
     send(interval("vol-a", 2, 99, 6, 0)); // more than an hour behind: late
-    harness.setProcessingTime(3 * FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS + 2 * COARSE_MS);
     assertThat(harness.extractOutputValues().stream()
         .filter(r -> r.scope.equals("volume") && r.resolution.equals("1m") && r.windowStartSeconds == T0_S))
         .as("the late interval does not overwrite the closed window").hasSize(2);
@@ -162,8 +163,45 @@ class RollupFunctionTest {
       harness.setProcessingTime((n + 1) * FLUSH_MS);
     }
     int scopes = ScopedMetrics.scopesOf(interval("vol-a", 0, 1, 6, 0)).length;
-    // Per scope: 30 + 1 windows of 10 s, of 1 min, 2 of 1 h, 1 of 1 d, the clock; not 2 h of windows.
-    assertThat(harness.numKeyedStateEntries()).isLessThanOrEqualTo(scopes * (31 + 31 + 2 + 1 + 1));
+    // Per scope: 30 + 1 windows of 10 s, of 1 min, 2 of 1 h, 1 of 1 d, the clock, the pending
+    // flush, the last coarse write and its timer; not 2 h of windows.
+    assertThat(harness.numKeyedStateEntries()).isLessThanOrEqualTo(scopes * (31 + 31 + 2 + 1 + 4));
     assertThat(rows().get("volume|vol-a|1h|3600").io.readOps).as("the 1 h windows stay whole").isEqualTo(360);
+  }
+
+  @Test
+  void writesACoarseWindowWhenItClosesAndOtherwiseOncePerPeriod() throws Exception {
+    for (int n = 0; n < 18; n++) { // three minutes of one volume, an interval every 10 s
+      harness.setProcessingTime(n * 10_000L);
+      send(interval("vol-a", n, 1 + n, 6, 0));
+      harness.setProcessingTime(n * 10_000L + FLUSH_MS);
+      if (n == 5) {
+        assertThat(rows().get("volume|vol-a|1m|0").io.readOps)
+            .as("minute 0 written as it closed (interval 5 ends it), not a period later").isEqualTo(1 + 2 + 3 + 4 + 5 + 6);
+      }
+    }
+    harness.setProcessingTime(400_000);
+    List<RollupRow> volumeRows = harness.extractOutputValues().stream().filter(r -> r.scope.equals("volume")).toList();
+    assertThat(volumeRows.stream().filter(r -> r.resolution.equals("10s"))).as("every 10 s window once").hasSize(18);
+    assertThat(volumeRows.stream().filter(r -> r.resolution.equals("1h")))
+        .as("the 1 h window at 1 s (first), 61, 121 and 181 s (the last change)")
+        .extracting(r -> r.io.readOps).containsExactly(1L, 1L + 2 + 3 + 4 + 5 + 6 + 7, 28L + 8 + 9 + 10 + 11 + 12 + 13, 171L);
+    assertThat(volumeRows.stream().filter(r -> r.resolution.equals("1m")).count())
+        .as("each 1 min window at most twice, not six times").isLessThanOrEqualTo(3 + 3);
+    assertThat(rows().get("volume|vol-a|1m|120").io.readOps).isEqualTo(13 + 14 + 15 + 16 + 17 + 18);
+    assertThat(harness.numProcessingTimeTimers()).as("no timer left once all is written").isZero();
+  }
+
+  @Test
+  void writesTheCoarseWindowsOfAScopeThatWentQuietSoonNotAPeriodLater() throws Exception {
+    for (int n = 0; n < 3; n++) {
+      harness.setProcessingTime(n * 10_000L);
+      send(interval("vol-a", n, 1 + n, 6, 0));
+      harness.setProcessingTime(n * 10_000L + FLUSH_MS);
+    }
+    harness.setProcessingTime(20_000 + FLUSH_MS + 15_000);
+    assertThat(harness.extractOutputValues().stream().filter(r -> r.scope.equals("volume") && r.resolution.equals("1h")))
+        .as("first at 1 s, then 15 s after the last flush").extracting(r -> r.io.readOps).containsExactly(1L, 6L);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
   }
 }
