@@ -15,14 +15,21 @@ public final class JdbcUrls {
    * the URL sets them.
    */
   public static String withPgEnvironment(String url, Map<String, String> env) {
-    StringBuilder u = new StringBuilder(url);
+    String u = url;
     for (var p : List.of(Map.entry("password", "PGPASSWORD"), Map.entry("sslmode", "PGSSLMODE"))) {
       String value = env.get(p.getValue());
-      if (value != null && !value.isEmpty() && !url.matches(".*[?&]" + p.getKey() + "=.*")) {
-        u.append(u.indexOf("?") < 0 ? '?' : '&').append(p.getKey()).append('=')
-            .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+      if (value != null && !value.isEmpty()) {
+        u = withParameter(u, p.getKey(), value);
       }
     }
-    return u.toString();
+    return u;
+  }
+
+  /** {@code url} with the query parameter {@code name=value} (URL-encoded), unless it sets {@code name}. */
+  public static String withParameter(String url, String name, String value) {
+    if (url.matches(".*[?&]" + name + "=.*")) {
+      return url;
+    }
+    return url + (url.indexOf('?') < 0 ? '?' : '&') + name + '=' + URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

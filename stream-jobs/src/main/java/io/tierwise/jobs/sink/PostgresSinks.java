@@ -38,8 +38,10 @@ import org.apache.flink.util.function.SerializableFunction;
  * JDBC sinks writing the jobs' rows into the PostgreSQL tables of
  * db/migrations/1700000000000_spine.sql as idempotent upserts ({@code INSERT ... ON CONFLICT
  * (primary key) DO UPDATE}): every row carries a full aggregate, so writing it twice is harmless.
- * Batched per {@value #BATCH_ROWS} rows or {@value #BATCH_INTERVAL_MS} ms, and on each checkpoint
- * (at-least-once). The connection role is tierwise_jobs (BYPASSRLS), given in the JDBC URL.
+ * Batched per {@value #BATCH_ROWS} keys or {@value #BATCH_INTERVAL_MS} ms, and on each checkpoint
+ * (at-least-once), the newest row per key ({@link UpsertBatchSink}); a batch goes out as
+ * multi-row INSERTs (pgjdbc {@code reWriteBatchedInserts}: one statement per up to 128 rows
+ * instead of one per row). The connection role is tierwise_jobs (BYPASSRLS), given in the JDBC URL.
  */
 public final class PostgresSinks {
   private static final int BATCH_ROWS = 1000;
@@ -233,7 +235,8 @@ public final class PostgresSinks {
    * the consume spans of the records it writes ({@link TracedSink}).
    */
   public Sink<VolumeMetricsRow> volumeMetrics(JobTelemetry telemetry) {
-    return traced("volume_metrics_10s", telemetry, r -> Arrays.asList(r.traceparents), VOLUME_METRICS, (ps, r) -> {
+    return traced("volume_metrics_10s", telemetry, r -> Arrays.asList(r.traceparents), VOLUME_METRICS,
+        r -> key(r.tenantId, r.volumeId, Math.floorDiv(r.intervalStartUnixNano, 1000)), (ps, r) -> {
       ps.setString(1, r.tenantId);
       ps.setString(2, r.volumeId);
       ps.setObject(3, timestamp(r.intervalStartUnixNano));
@@ -251,7 +254,8 @@ public final class PostgresSinks {
    */
   public Sink<CacheHealthRow> cacheHealth(JobTelemetry telemetry) {
     return traced("volume_cache_health_10s", telemetry,
-        r -> r.traceparent == null ? List.of() : List.of(r.traceparent), CACHE_HEALTH, (ps, r) -> {
+        r -> r.traceparent == null ? List.of() : List.of(r.traceparent), CACHE_HEALTH,
+        r -> key(r.tenantId, r.volumeId, Math.floorDiv(r.intervalStartUnixNano, 1000)), (ps, r) -> {
           ps.setString(1, r.tenantId);
           ps.setString(2, r.volumeId);
           ps.setObject(3, timestamp(r.intervalStartUnixNano));
@@ -277,7 +281,7 @@ public final class PostgresSinks {
 
   /** volume_io_stats, one row per volume. */
   public Sink<VolumeIoStatsRow> volumeIoStats() {
-    return sink(VOLUME_IO_STATS, (ps, r) -> {
+    return sink(VOLUME_IO_STATS, r -> key(r.tenantId, r.volumeId), (ps, r) -> {
       ps.setString(1, r.tenantId);
       ps.setString(2, r.volumeId);
       ps.setObject(3, timestamp(r.firstIntervalUnixNano));
@@ -289,7 +293,7 @@ public final class PostgresSinks {
 
   /** volume_block_sizes, one row per (volume, direction, ioLength bin). */
   public Sink<BlockSizeRow> blockSizes() {
-    return sink(BLOCK_SIZES, (ps, r) -> {
+    return sink(BLOCK_SIZES, r -> key(r.tenantId, r.volumeId, r.direction, r.binLabel), (ps, r) -> {
       ps.setString(1, r.tenantId);
       ps.setString(2, r.volumeId);
       ps.setString(3, r.direction);
@@ -309,7 +313,8 @@ public final class PostgresSinks {
    * upsert replaces (see {@link RollupFunction} on exactly-once).
    */
   public Sink<RollupRow> metricRollups() {
-    return sink(METRIC_ROLLUPS, (ps, r) -> {
+    return sink(METRIC_ROLLUPS, r -> key(r.tenantId, r.scope, r.scopeId, r.resolution, r.windowStartSeconds),
+        (ps, r) -> {
       ps.setString(1, r.tenantId);
       ps.setString(2, r.scope);
       ps.setString(3, r.scopeId);
@@ -328,7 +333,7 @@ public final class PostgresSinks {
 
   /** volume_working_sets, one row per window. */
   public Sink<VolumeAnalysis> workingSets() {
-    return sink(WORKING_SETS, (ps, a) -> setWorkingSet(ps, a, a.volumeId));
+    return sink(WORKING_SETS, a -> key(a.tenantId, a.volumeId, a.windowName), (ps, a) -> setWorkingSet(ps, a, a.volumeId));
   }
 
   /** Sets the working-set columns of a volume's or shared tier's row; returns the next index. */
@@ -349,7 +354,7 @@ public final class PostgresSinks {
 
   /** volume_mrcs, one row per window. */
   public Sink<VolumeAnalysis> missRatioCurves() {
-    return sink(MRCS, (ps, a) -> setMrc(ps, a, a.volumeId));
+    return sink(MRCS, a -> key(a.tenantId, a.volumeId, a.windowName), (ps, a) -> setMrc(ps, a, a.volumeId));
   }
 
   private static void setMrc(PreparedStatement ps, VolumeAnalysis a, String id) throws SQLException {
@@ -364,23 +369,25 @@ public final class PostgresSinks {
 
   /** recommendations, the current one per volume. */
   public Sink<Recommendation> recommendations() {
-    return sink(RECOMMENDATIONS, (ps, r) -> setPrediction(ps, r, r.volumeId));
+    return sink(RECOMMENDATIONS, r -> key(r.tenantId, r.volumeId), (ps, r) -> setPrediction(ps, r, r.volumeId));
   }
 
   /** A shared tier's {@code <kind>_working_sets}, one row per window (kind {@code cluster} or {@code host}). */
   public Sink<VolumeAnalysis> sharedTierWorkingSets(SharedTier tier) {
     return sink(workingSetsSql(prefix(tier) + "working_sets", idColumn(tier), "volumes"),
-        (ps, a) -> ps.setInt(setWorkingSet(ps, a, tier.id(a)), a.volumes));
+        a -> key(a.tenantId, tier.id(a), a.windowName), (ps, a) -> ps.setInt(setWorkingSet(ps, a, tier.id(a)), a.volumes));
   }
 
   /** A shared tier's {@code <kind>_mrcs}, one row per window. */
   public Sink<VolumeAnalysis> sharedTierMissRatioCurves(SharedTier tier) {
-    return sink(mrcsSql(prefix(tier) + "mrcs", idColumn(tier)), (ps, a) -> setMrc(ps, a, tier.id(a)));
+    return sink(mrcsSql(prefix(tier) + "mrcs", idColumn(tier)), a -> key(a.tenantId, tier.id(a), a.windowName),
+        (ps, a) -> setMrc(ps, a, tier.id(a)));
   }
 
   /** A shared tier's {@code <kind>_recommendations}, the current one per tier. */
   public Sink<Recommendation> sharedTierRecommendations(SharedTier tier) {
     return sink(sharedTierRecommendationsSql(prefix(tier) + "recommendations", idColumn(tier)),
+        r -> key(r.tenantId, tier.id(r.clusterId, r.hostId)),
         (ps, r) -> ps.setInt(setPrediction(ps, r, tier.id(r.clusterId, r.hostId)), r.volumes));
   }
 
@@ -407,39 +414,36 @@ public final class PostgresSinks {
     return 19;
   }
 
-  private <T> Sink<T> sink(String sql, JdbcStatementBuilder<T> binder) {
-    return JdbcSink.<T>builder()
-        .withQueryStatement(sql, binder)
-        .withExecutionOptions(JdbcExecutionOptions.builder()
-            .withBatchSize(BATCH_ROWS)
-            .withBatchIntervalMs(BATCH_INTERVAL_MS)
-            .withMaxRetries(MAX_RETRIES)
-            .build())
-        .buildAtLeastOnce(connection());
+  /** The upsert {@code sql} of rows keyed by {@code primaryKey} (its table's), batched. */
+  private <T> Sink<T> sink(String sql, SerializableFunction<T, Object> primaryKey, JdbcStatementBuilder<T> binder) {
+    return new UpsertBatchSink<>(jdbc(sql, binder), primaryKey, BATCH_ROWS, BATCH_INTERVAL_MS);
   }
 
-  /**
-   * A sink whose batching is done by {@link TracedSink} (every statement execution a span): the
-   * JDBC sink below it flushes only when told.
-   */
+  /** {@link #sink}, every batch's execution a span ({@link TracedSink}). */
   private <T> Sink<T> traced(String table, JobTelemetry telemetry, SerializableFunction<T, List<String>> traceparents,
-      String sql, JdbcStatementBuilder<T> binder) {
-    Sink<T> jdbc = JdbcSink.<T>builder()
+      String sql, SerializableFunction<T, Object> primaryKey, JdbcStatementBuilder<T> binder) {
+    return new UpsertBatchSink<>(new TracedSink<>(jdbc(sql, binder), table, traceparents, telemetry), primaryKey,
+        BATCH_ROWS, BATCH_INTERVAL_MS);
+  }
+
+  /** The JDBC sink of {@code sql}: it writes only when flushed (the batching is {@link UpsertBatchSink}'s). */
+  private <T> Sink<T> jdbc(String sql, JdbcStatementBuilder<T> binder) {
+    return JdbcSink.<T>builder()
         .withQueryStatement(sql, binder)
         .withExecutionOptions(JdbcExecutionOptions.builder()
             .withBatchSize(Integer.MAX_VALUE)
             .withBatchIntervalMs(0)
             .withMaxRetries(MAX_RETRIES)
             .build())
-        .buildAtLeastOnce(connection());
-    return new TracedSink<>(jdbc, table, traceparents, telemetry, BATCH_ROWS, BATCH_INTERVAL_MS);
+        .buildAtLeastOnce(new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
+            .withUrl(JdbcUrls.withParameter(jdbcUrl, "reWriteBatchedInserts", "true"))
+            .withDriverName("org.postgresql.Driver")
+            .build());
   }
 
-  private JdbcConnectionOptions connection() {
-    return new JdbcConnectionOptions.JdbcConnectionOptionsBuilder()
-        .withUrl(jdbcUrl)
-        .withDriverName("org.postgresql.Driver")
-        .build();
+  /** A primary key of the columns' values (nulls allowed: a missing id is a value too). */
+  private static Object key(Object... columns) {
+    return Arrays.asList(columns);
   }
 
   /** Binds the nine counters from parameter {@code first}; returns the next parameter index. */

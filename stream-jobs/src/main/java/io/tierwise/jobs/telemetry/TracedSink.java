@@ -12,14 +12,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.util.function.SerializableFunction;
 
 /**
- * A batching sink (the JDBC sink of {@code PostgresSinks}) whose every flush, one batched
+ * A batched sink (the JDBC sink of {@code PostgresSinks}) whose every flush, one batched
  * statement execution, is a CLIENT span "INSERT &lt;table&gt;" (OpenTelemetry database semantic
  * conventions: db.system.name, db.collection.name, db.operation.name, db.operation.batch.size)
  * related to the consume span of every Kafka record whose results the batch writes.
@@ -32,10 +31,9 @@ import org.apache.flink.util.function.SerializableFunction;
  * publish spans, the jobs' consume span as the publish span's child, the write span), while the
  * other batches of the same write find it through their link.
  *
- * <p>Batching moves here so that every execution is spanned: the wrapped sink must not flush on
- * its own (no interval timer, a batch size above {@code batchRows}); this writer flushes it when
- * {@code batchRows} rows wait, {@code batchIntervalMillis} after the first waiting row (a
- * processing-time timer on the task thread), and at every checkpoint.
+ * <p>Every execution is spanned because the wrapped sink writes only when flushed (no size or
+ * interval of its own): the batching is the caller's ({@code UpsertBatchSink}), which flushes
+ * this sink once per batch.
  *
  * @param <T> the row type
  */
@@ -52,43 +50,34 @@ public final class TracedSink<T> implements Sink<T> {
   private final String table;
   private final SerializableFunction<T, List<String>> traceparents;
   private final JobTelemetry telemetry;
-  private final int batchRows;
-  private final long batchIntervalMillis;
 
   /**
-   * @param inner the sink that writes; it must flush only when told (see the class comment)
+   * @param inner the sink that writes; it must write only when flushed (see the class comment)
    * @param table the table written, for the span's name and db.collection.name
    * @param traceparents the consume spans a row derives from (W3C traceparent strings)
    * @param telemetry where spans go
-   * @param batchRows flush when this many rows wait
-   * @param batchIntervalMillis flush at most this long after the first waiting row, ms
    */
   public TracedSink(Sink<T> inner, String table, SerializableFunction<T, List<String>> traceparents,
-      JobTelemetry telemetry, int batchRows, long batchIntervalMillis) {
+      JobTelemetry telemetry) {
     this.inner = inner;
     this.table = table;
     this.traceparents = traceparents;
     this.telemetry = telemetry;
-    this.batchRows = batchRows;
-    this.batchIntervalMillis = batchIntervalMillis;
   }
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) throws IOException {
-    return new Writer(inner.createWriter(context), context.getProcessingTimeService());
+    return new Writer(inner.createWriter(context));
   }
 
   private final class Writer implements SinkWriter<T> {
     private final SinkWriter<T> delegate;
-    private final ProcessingTimeService time;
     private final Tracer tracer = telemetry.tracer();
     private final List<String> links = new ArrayList<>();
     private int rows;
-    private boolean timerSet;
 
-    Writer(SinkWriter<T> delegate, ProcessingTimeService time) {
+    Writer(SinkWriter<T> delegate) {
       this.delegate = delegate;
-      this.time = time;
     }
 
     @Override
@@ -97,15 +86,6 @@ public final class TracedSink<T> implements Sink<T> {
       rows++;
       if (links.size() < MAX_LINKS) {
         links.addAll(traceparents.apply(row));
-      }
-      if (rows >= batchRows) {
-        flushSpanned();
-      } else if (!timerSet) {
-        timerSet = true;
-        time.registerTimer(time.getCurrentProcessingTime() + batchIntervalMillis, t -> {
-          timerSet = false;
-          flushSpanned();
-        });
       }
     }
 
