@@ -25,8 +25,8 @@ import org.apache.flink.util.OutputTag;
  * record after a flush starts a processing-time timer of {@code flushDelayMillis}, and the flush
  * emits each changed row once; the block-size rows (a changed bin per direction and ioLength bin,
  * lifetime totals that change at almost every interval) at most once per {@code
- * coarseWriteMillis}, or soon after the volume goes quiet ({@link CoarseWrites}). An interval's aggregate is kept {@code intervalRetentionMillis}
- * after its last flush so that late records of the same interval (a split or retried batch) add
+ * coarseWriteMillis}, or soon after the volume goes quiet ({@link CoarseWrites}). An interval's
+ * aggregate is kept {@code intervalRetentionMillis} after its last flush so that late records of the same interval (a split or retried batch) add
  * to it; then it is dropped, together with its timer. The volume totals are kept for good.
  *
  * <p>Each interval row carries the traceparents of the records that changed it since the last
@@ -114,7 +114,11 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     t.dirty = true;
     totals.update(t);
 
-    FlushTimer.atOrBefore(flushAt, ctx.timerService(), ctx.timerService().currentProcessingTime() + flushDelayMillis);
+    if (flushAt.value() == null) {
+      long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
+      ctx.timerService().registerProcessingTimeTimer(at);
+      flushAt.update(at);
+    }
   }
 
   @Override

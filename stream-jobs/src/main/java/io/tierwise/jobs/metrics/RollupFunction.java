@@ -140,7 +140,11 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       return;
     }
     clockSeconds.update(clock);
-    FlushTimer.atOrBefore(flushAt, ctx.timerService(), ctx.timerService().currentProcessingTime() + flushDelayMillis);
+    if (flushAt.value() == null) {
+      long at = ctx.timerService().currentProcessingTime() + flushDelayMillis;
+      ctx.timerService().registerProcessingTimeTimer(at);
+      flushAt.update(at);
+    }
   }
 
   @Override
