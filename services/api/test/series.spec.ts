@@ -14,7 +14,8 @@ import type { SeriesDto } from '../src/series/series.dto.js';
 import type { WorkingSetHistoryDto } from '../src/series/working-set-history.dto.js';
 import { startApi } from './support/live-api.js';
 
-const START = new Date(Date.now() - 6 * 3600_000 - ((Date.now() - 6 * 3600_000) % 3600_000)); // an hour boundary 6-7 h ago
+const SIX_HOURS_AGO = Date.now() - 6 * 3600_000; // read once: two reads of the clock a millisecond apart put START 1 ms before the hour
+const START = new Date(SIX_HOURS_AGO - (SIX_HOURS_AGO % 3600_000)); // an hour boundary 6-7 h ago
 const HOUR = 360; // 10 s windows
 const iso = (ms: number) => new Date(ms).toISOString();
 
