@@ -38,7 +38,6 @@ export const TABLE_GROUPS = {
   'metric_rollups 1 min': { like: ['metric\\_rollups\\_1m%'], from: "metric_rollups WHERE resolution = '1m'", window: 'window_start', seconds: 60 },
   'metric_rollups 1 h': { like: ['metric\\_rollups\\_1h%'], from: "metric_rollups WHERE resolution = '1h'", window: 'window_start', seconds: 3600 },
   'metric_rollups 1 d': { like: ['metric\\_rollups\\_1d%'], from: "metric_rollups WHERE resolution = '1d'", window: 'window_start', seconds: 86400 },
-  'ingested_batches': { like: ['ingested\\_batches%'], from: 'ingested_batches', window: null },
   'working sets, MRCs': { like: ['volume\\_working\\_sets%', 'volume\\_mrcs%'], from: null, window: null },
 };
 /** The stream-jobs JVM's threads by name: task threads are named after their operator chain. */

@@ -50,8 +50,6 @@ export function costReport({ before, after, volumes, sent }) {
         ? (end.rows - before.tables[group].rows) / volumeDays
         : (end.windows ? end.rows / end.windows / volumes : 0) * (DAY_S / width);
       add('PostgreSQL', group, end.rows ? (end.bytes / end.rows) * rowsPerVolumeDay : 0, 'bytes per volume-day');
-    } else if (group === 'ingested_batches') {
-      add('PostgreSQL', group, (end.bytes - before.tables[group].bytes) / volumeDays, 'bytes per volume-day');
     } else {
       add('PostgreSQL', group, end.bytes / volumes, 'bytes per volume');
     }

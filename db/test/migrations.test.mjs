@@ -17,7 +17,7 @@ if (!ownerUrl) {
 const dbDir = new URL('..', import.meta.url).pathname;
 const migrations = readdirSync(new URL('../migrations/', import.meta.url)).filter((f) => f.endsWith('.sql'));
 const scratch = `tierwise_scratch_${process.pid}`;
-const TABLES = ['tenants', 'agents', 'api_keys', 'ingested_batches', 'hosts', 'volumes',
+const TABLES = ['tenants', 'agents', 'api_keys', 'hosts', 'volumes',
   'volume_metrics_10s', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets',
   'volume_mrcs', 'recommendations', 'recommendation_history'];
 

@@ -83,12 +83,12 @@ describe("the agents page in headless Chromium", { timeout: 180_000 }, () => {
     assert.match((await row.textContent()) ?? "", new RegExp(`host ${hostId}.*never reported`));
     assert.equal(await page.getByTestId("token-row").count(), 0, "the used token is no longer offered");
 
-    // An agent that only replays traces reports no health: ingest's acceptance of its batch (the
-    // row ingest writes, services/ingest batch.repository) shows it alive, with the time.
+    // An agent that only replays traces reports no health: ingest's sighting of its host (the
+    // inventory row ingest writes, services/ingest inventory.repository) shows it alive, with the time.
     const db = new pg.Client({ connectionString: env.TIERWISE_PG_OWNER_URL });
     await db.connect();
     try {
-      await db.query("INSERT INTO ingested_batches (tenant_id, kind, batch_id, agent_id, received_at) VALUES ($1, 'metrics', $2, $3, now() - interval '30 seconds')", [tenantId, randomBytes(8).toString("hex"), agentId]);
+      await db.query("INSERT INTO hosts (tenant_id, host_id, agent_id, last_seen) VALUES ($1, $2, $3, now() - interval '30 seconds') ON CONFLICT (tenant_id, host_id) DO UPDATE SET agent_id = EXCLUDED.agent_id, last_seen = EXCLUDED.last_seen", [tenantId, hostId, agentId]);
     } finally {
       await db.end();
     }

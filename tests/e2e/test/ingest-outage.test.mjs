@@ -4,8 +4,8 @@
 // itself (spooled batches are retried with backoff capped at 30 s: no
 // `send-spool`). Every 10-second interval the agent closed arrives exactly once:
 // the stored I/Os equal fio's, the stored intervals are the agent's, end to end
-// with no gap across the outage, and ingest accepted each batch once. The block
-// references (sampling rate 1) arrive once too: one per fio I/O.
+// with no gap across the outage. The block references (sampling rate 1) arrive
+// once too: one per fio I/O.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -180,17 +180,9 @@ test('ingest down for 3 minutes under a serving agent: the spool drains by itsel
   assert.equal(chain.gaps, 0, 'intervals follow each other without a gap');
   assert.ok(chain.first_start.getTime() < stoppedAt && chain.last_start.getTime() > restartedAt,
     `intervals from ${chain.first_start.toISOString()} to ${chain.last_start.toISOString()} span the outage`);
-  // Ingest accepted each batch the agent delivered once (batch-id dedup): metric batches are
-  // the intervals, and all batches are those the agent counted as sent, directly or from the spool.
-  const { rows: batches } = await owner.query(
-    'SELECT kind, count(*)::int AS n FROM ingested_batches WHERE tenant_id = $1 GROUP BY kind', [tenant.tenant_id]);
-  const accepted = Object.fromEntries(batches.map((b) => [b.kind, b.n]));
-  assert.equal(accepted.metrics, intervals);
-  assert.equal((accepted.metrics ?? 0) + (accepted.refs ?? 0), Number(exported[1]) + sentFromSpool);
-
   console.log(`ingest down ${Math.round((restartedAt - stoppedAt) / 1000)} s; spool drained ${(drainedMs / 1000).toFixed(1)} s `
     + `after ingest was back; ${spooled} batches spooled and sent from the spool, ${exported[1]} sent directly; `
-    + `${intervals} intervals (${outageRows} from the outage) holding fio's ${ios} I/Os and ${accepted.refs ?? 0} reference batches `
-    + `holding ${summary.sampled_references} references, each stored once`);
+    + `${intervals} intervals (${outageRows} from the outage) holding fio's ${ios} I/Os and `
+    + `${summary.sampled_references} sampled references, each stored once`);
   assert.ok(drainedMs <= DRAIN_BOUND_MS, `the spool drained ${drainedMs} ms after ingest was back`);
 });

@@ -2368,7 +2368,7 @@ export interface components {
             last_error_at: string | null;
             /**
              * Format: date-time
-             * @description when ingest last accepted a batch of the agent’s telemetry (metrics or references); set for an agent that only replays traces, which reports no health
+             * @description when ingest last saw telemetry (metrics or references) from one of the agent’s hosts, at most a minute behind; set for an agent that only replays traces, which reports no health
              */
             last_telemetry_at: string | null;
         };

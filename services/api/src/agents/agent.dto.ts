@@ -47,7 +47,7 @@ export class AgentHealthDto {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'when ingest last accepted a batch of the agent’s telemetry (metrics or references); set for an agent that only replays traces, which reports no health',
+    description: 'when ingest last saw telemetry (metrics or references) from one of the agent’s hosts, at most a minute behind; set for an agent that only replays traces, which reports no health',
   })
   last_telemetry_at!: string | null;
 }

@@ -4,12 +4,12 @@ import { type CreatedCursor, listRevocable, type RevocationStatus } from '../htt
 import type { AgentRow } from './agent.dto.js';
 
 // host_display_name: the host's name when it opted in (--send-names).
-// last_telemetry_at: the agent's newest batch accepted by ingest (index ingested_batches_agent_received_idx).
+// last_telemetry_at: when ingest last saw telemetry of the agent's hosts (hosts.last_seen, at most a minute old; index hosts_agent_last_seen_idx).
 const COLUMNS = `id, name, host_id,
   (SELECT h.display_name FROM hosts h WHERE h.tenant_id = agents.tenant_id AND h.host_id = agents.host_id) AS host_display_name,
   version, created_at, enrolled_at, revoked_at, last_report_at, uptime_seconds, tier_used_bytes,
   tier_capacity_bytes, volume_count, error_count, last_error, last_error_at,
-  (SELECT max(b.received_at) FROM ingested_batches b WHERE b.tenant_id = agents.tenant_id AND b.agent_id = agents.id) AS last_telemetry_at`;
+  (SELECT max(h.last_seen) FROM hosts h WHERE h.tenant_id = agents.tenant_id AND h.agent_id = agents.id) AS last_telemetry_at`;
 
 /** A tenant's agents, in the tenant's transaction (what agents write themselves: AgentSelfRepository in @tierwise/common). */
 @Injectable()

@@ -12,7 +12,6 @@ import {
   singleResourceMetricsRequest,
 } from '@tierwise/proto';
 import { MAX_IN_FLIGHT_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
-import { type BatchKind, BatchRepository } from './batch.repository.js';
 import { InventoryRepository, type VolumeSighting } from './inventory.repository.js';
 import { type TelemetryRecord, TelemetryPublishError, TelemetryPublisher } from './telemetry-publisher.js';
 import { validateMetricsRequest } from './validation/metrics-request.js';
@@ -22,15 +21,12 @@ import { checkBatchId, reject } from './validation/validation.js';
 /** What happened to an accepted batch. */
 export interface IngestOutcome {
   batchId: string;
-  /** True when the batch id was accepted before: nothing was published this time. */
-  duplicate: boolean;
-  /** Kafka records published for this request (0 for a duplicate). */
+  /** Kafka records published for this request. */
   records: number;
 }
 
-/** A batch ready to be accepted: its dedup identity, inventory and Kafka records. */
+/** A batch ready to be accepted: its id, inventory and Kafka records. */
 interface AcceptedBatch {
-  kind: BatchKind;
   batchId: string;
   sightings: VolumeSighting[];
   topic: string;
@@ -38,8 +34,8 @@ interface AcceptedBatch {
 }
 
 /**
- * Accepts agent batches: decode, validate and bound, deduplicate by batch id, record the
- * inventory, publish to Kafka. A batch is accepted whole or not at all.
+ * Accepts agent batches: decode, validate and bound, record the inventory, publish to Kafka. A
+ * batch is accepted whole or not at all; accepted means acknowledged by Kafka (acks=all).
  */
 @Injectable()
 export class IngestService {
@@ -48,7 +44,6 @@ export class IngestService {
 
   constructor(
     private readonly database: DatabaseService,
-    private readonly batches: BatchRepository,
     private readonly inventory: InventoryRepository,
     private readonly telemetry: TelemetryPublisher,
   ) {}
@@ -73,7 +68,6 @@ export class IngestService {
     const receivedUnixNano = unixNanoNow();
     const volumes = validateMetricsRequest(request, receivedUnixNano);
     return this.accept(agent, {
-      kind: 'metrics',
       batchId: id,
       sightings: volumes,
       topic: KAFKA_TOPICS.metrics,
@@ -95,7 +89,6 @@ export class IngestService {
     const receivedUnixNano = unixNanoNow();
     validateReferenceBatch(batch, receivedUnixNano);
     return this.accept(agent, {
-      kind: 'refs',
       batchId: batch.batchId,
       sightings: [{ hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null }],
       topic: KAFKA_TOPICS.refs,
@@ -121,27 +114,24 @@ export class IngestService {
   }
 
   /**
-   * In one tenant transaction: claim the batch id (a duplicate stops here, answered as
-   * accepted), upsert the inventory where it changed or is a minute old
-   * ({@link InventoryRepository.recordChanged}), publish and wait for Kafka's acks, then commit.
-   * When Kafka fails the transaction rolls back, so the agent's retry is not taken for a
-   * duplicate. (PostgreSQL being unreachable is answered 503 by the common ErrorFilter.)
+   * Publishes and waits for Kafka's acks, then upserts the inventory where it changed or is a
+   * minute old ({@link InventoryRepository.unwritten}), in a tenant transaction only then: a batch
+   * Kafka refused leaves no trace. Nothing is remembered per batch: an agent's resend of a batch
+   * whose answer it lost (or that was published before the inventory failed) is published again,
+   * and the jobs drop it (a resent interval by its id, a resent reference batch by its sequence;
+   * docs/fleet-scale.md "Deduplication"). (PostgreSQL being unreachable is answered 503 by the
+   * common ErrorFilter.)
    */
   private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
     this.inFlight += 1;
     try {
-      const outcome = await this.database.withTenant(agent.tenantId, async (db) => {
-        if (!(await this.batches.claim(db, agent, batch.kind, batch.batchId))) {
-          return { batchId: batch.batchId, duplicate: true, records: 0 };
-        }
-        await this.inventory.recordChanged(db, agent, batch.sightings);
-        await this.telemetry.publish(batch.topic, batch.records);
-        return { batchId: batch.batchId, duplicate: false, records: batch.records.length };
-      });
-      if (!outcome.duplicate) {
-        this.inventory.remember(agent, batch.sightings);
+      await this.telemetry.publish(batch.topic, batch.records);
+      const unwritten = this.inventory.unwritten(agent, batch.sightings);
+      if (unwritten.length > 0) {
+        await this.database.withTenant(agent.tenantId, (db) => this.inventory.record(db, agent, unwritten));
+        this.inventory.remember(agent, unwritten);
       }
-      return outcome;
+      return { batchId: batch.batchId, records: batch.records.length };
     } catch (error) {
       if (error instanceof TelemetryPublishError) {
         throw new ApiError(ErrorCode.Unavailable, 'telemetry broker unavailable, retry later', {

@@ -30,18 +30,12 @@ export class InventoryRepository {
   private readonly written = new LRUCache<string, true>({ max: REMEMBERED_SIGHTINGS, ttl: INVENTORY_REFRESH_MS });
 
   /**
-   * Upserts the sightings of a batch that this process has not written in the last
+   * The sightings of a batch that this process has not written in the last
    * {@link INVENTORY_REFRESH_MS} (a new volume, or any change of host, cluster, name or source,
-   * is a sighting not written yet); no query when there is none. Call {@link remember} once the
-   * transaction committed.
-   *
-   * @param db a client in the agent's tenant transaction.
+   * is a sighting not written yet): what {@link record} must upsert; most batches have none.
    */
-  async recordChanged(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
-    const unwritten = sightings.filter((s) => !this.written.has(sightingKey(agent, s)));
-    if (unwritten.length > 0) {
-      await this.record(db, agent, unwritten);
-    }
+  unwritten(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): VolumeSighting[] {
+    return sightings.filter((s) => !this.written.has(sightingKey(agent, s)));
   }
 
   /** Notes sightings as written: their transaction committed. */
@@ -58,9 +52,11 @@ export class InventoryRepository {
    * batch carries one (a batch without names never erases a stored name). Rows are written in
    * id order so that concurrent batches lock them in the same order.
    *
+   * Call {@link remember} once the transaction committed.
+   *
    * @param db a client in the agent's tenant transaction.
    */
-  private async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
+  async record(db: Queryable, agent: AgentPrincipal, sightings: readonly VolumeSighting[]): Promise<void> {
     const hosts = latestById(sightings.map((s) => ({ id: s.hostId, name: s.hostName })));
     const volumes = latestById(sightings.map((s) => ({ id: s.volumeId, name: s.volumeName, hostId: s.hostId, clusterId: s.clusterId, source: s.source })));
     await db.query(

@@ -10,7 +10,7 @@ import { PROTOBUF_MEDIA_TYPE, ProtobufBody } from './protobuf-body.js';
 export class MetricsController {
   constructor(private readonly ingest: IngestService) {}
 
-  /** `POST /v1/metrics`: 200 with an empty ExportMetricsServiceResponse (full success), also for a duplicate batch. */
+  /** `POST /v1/metrics`: 200 with an empty ExportMetricsServiceResponse (full success) once Kafka has the batch, also for a resent one (the jobs drop it). */
   @Post()
   @HttpCode(200)
   async export(

@@ -9,11 +9,11 @@ import { ProtobufBody } from './protobuf-body.js';
 export class ReferencesController {
   constructor(private readonly ingest: IngestService) {}
 
-  /** `POST /v1/refs`: 200 `{batch_id, duplicate, records}`. */
+  /** `POST /v1/refs`: 200 `{batch_id, records}` once Kafka has the batch. */
   @Post()
   @HttpCode(200)
-  async ingestBatch(@CurrentAgent() agent: AgentPrincipal, @ProtobufBody() body: Buffer): Promise<{ batch_id: string; duplicate: boolean; records: number }> {
+  async ingestBatch(@CurrentAgent() agent: AgentPrincipal, @ProtobufBody() body: Buffer): Promise<{ batch_id: string; records: number }> {
     const outcome: IngestOutcome = await this.ingest.ingestReferences(agent, body);
-    return { batch_id: outcome.batchId, duplicate: outcome.duplicate, records: outcome.records };
+    return { batch_id: outcome.batchId, records: outcome.records };
   }
 }

@@ -20,8 +20,8 @@ export class TelemetryPublishError extends Error {
  * key, so all records of a volume land on one partition; record batches compressed with zstd
  * (RFC 8878; the brokers keep them as produced, the jobs' Kafka client decompresses them), which
  * shrinks the OTLP payloads several times on the wire and on disk. TLS and SASL/SCRAM as configured
- * (`kafkaSecurity`). An agent's resend of a batch after a lost answer is still a second
- * produce: consumers deduplicate on IngestRecord.batch_id, which is unique per record.
+ * (`kafkaSecurity`). An agent's resend of a batch after a lost answer is a second produce: the
+ * jobs drop it (a metrics interval by IngestRecord.batch_id and its end, a reference batch by its sequence).
  */
 @Injectable()
 export class TelemetryPublisher implements OnModuleDestroy {

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AgentAuthGuard } from '@tierwise/common';
-import { BatchRepository } from './batch.repository.js';
 import { IngestService } from './ingest.service.js';
 import { InventoryRepository } from './inventory.repository.js';
 import { MetricsController } from './metrics.controller.js';
 import { ReferencesController } from './references.controller.js';
 import { TelemetryPublisher } from './telemetry-publisher.js';
 
-/** Telemetry of agents: POST /v1/metrics (OTLP) and /v1/refs (ReferenceBatch), validated, deduplicated and published to Kafka. */
+/** Telemetry of agents: POST /v1/metrics (OTLP) and /v1/refs (ReferenceBatch), validated and published to Kafka (the jobs drop resent batches). */
 @Module({
   controllers: [MetricsController, ReferencesController],
-  providers: [AgentAuthGuard, IngestService, BatchRepository, InventoryRepository, TelemetryPublisher],
+  providers: [AgentAuthGuard, IngestService, InventoryRepository, TelemetryPublisher],
 })
 export class TelemetryModule {}

@@ -39,6 +39,11 @@ public class IntervalMetrics implements Traced {
   public long capacityBytes = -1;
   /** Cache health of the interval (mode, dirty bytes, fallbacks, latency sums per bin). */
   public CacheHealth health = new CacheHealth();
+  /**
+   * The interval's identity for deduplication: a 64-bit hash of the ingest record's batch id and
+   * the interval's end ({@link OtlpMetricsParser#recordId}), the same for an agent's resend.
+   */
+  public long recordId;
   /** W3C traceparent of the span that consumed the record, or null (tracing off). */
   public String traceparent;
 

@@ -6,13 +6,16 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
 
 /**
- * The metrics pipeline: interval telemetry of every volume -> {@link MetricsRollupFunction} keyed by
- * tenant/volume -> volume_metrics_10s, volume_io_stats and volume_block_sizes; and the same
+ * The metrics pipeline: interval telemetry of every volume, keyed by tenant/volume, resent
+ * intervals dropped ({@link DuplicateIntervalFilter}) -> {@link MetricsRollupFunction} on the same
+ * keyed stream (chained: no second shuffle) -> volume_metrics_10s, volume_io_stats and volume_block_sizes; and the same
  * intervals routed to their volume, host, cluster and tenant ({@link ScopedMetrics}) -> {@link
  * RollupFunction} keyed by scope -> metric_rollups (10 s, 1 min, 1 h, 1 d); and the intervals'
  * cache health ({@link CacheHealthFunction}) -> volume_cache_health_10s. Source and sinks are
@@ -59,14 +62,16 @@ public final class MetricsRollupJob {
   /**
    * Adds the pipeline to {@code env} (operator uids are stable for checkpoint restore).
    *
-   * @return the parsed metrics intervals, for the working-set pipeline's measured latency
+   * @return the parsed metrics intervals without resent ones, for the working-set pipeline's measured latency
    */
   public DataStream<IntervalMetrics> addTo(StreamExecutionEnvironment env) {
-    DataStream<IntervalMetrics> intervals = env
+    KeyedStream<IntervalMetrics, String> intervals = DataStreamUtils.reinterpretAsKeyedStream(env
         .fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry.metrics.v1")
-        .uid("metrics-source");
-    SingleOutputStreamOperator<VolumeMetricsRow> rows = intervals
+        .uid("metrics-source")
         .keyBy(IntervalMetrics::volumeKey, Types.STRING)
+        .process(new DuplicateIntervalFilter(DuplicateIntervalFilter.DEFAULT_REMEMBERED), Types.POJO(IntervalMetrics.class))
+        .uid("duplicate-intervals").name("drop resent intervals"), IntervalMetrics::volumeKey, Types.STRING);
+    SingleOutputStreamOperator<VolumeMetricsRow> rows = intervals
         .process(new MetricsRollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), intervalRetention.toMillis()))
         .uid("metrics-rollup")
         .name("metrics rollup");
@@ -87,7 +92,6 @@ public final class MetricsRollupJob {
         .uid("rollup").name("rollup 10s/1m/1h/1d")
         .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
     intervals
-        .keyBy(IntervalMetrics::volumeKey, Types.STRING)
         .process(new CacheHealthFunction(), Types.POJO(CacheHealthRow.class))
         .uid("cache-health").name("cache health")
         .sinkTo(cacheHealth).uid("sink-volume-cache-health-10s").name("volume_cache_health_10s");

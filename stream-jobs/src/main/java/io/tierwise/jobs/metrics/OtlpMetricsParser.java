@@ -12,6 +12,10 @@ import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.tierwise.jobs.ingest.InvalidRecordException;
 import io.tierwise.jobs.ingest.PayloadParser;
 import io.tierwise.proto.v1.IngestRecord;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,7 +78,30 @@ public final class OtlpMetricsParser implements PayloadParser<IntervalMetrics> {
     for (ResourceMetrics resource : request.getResourceMetricsList()) {
       out.addAll(parseResource(record.getTenantId(), resource));
     }
+    long batch = batchHash(record.getBatchId());
+    for (IntervalMetrics m : out) {
+      m.recordId = recordId(batch, m.intervalEndUnixNano);
+    }
     return out;
+  }
+
+  /**
+   * An interval's identity ({@link IntervalMetrics#recordId}): the batch id's hash
+   * ({@link #batchHash}) mixed with the interval end by a multiply (Fibonacci hashing, Knuth,
+   * TAOCP vol. 3, 6.4), so the intervals of one record differ and a resent record's are equal.
+   */
+  static long recordId(long batchHash, long intervalEndUnixNano) {
+    return batchHash ^ (intervalEndUnixNano * 0x9E3779B97F4A7C15L);
+  }
+
+  /** The first 8 bytes of the SHA-256 of a batch id's UTF-8 bytes: ids of different batches collide with probability 2^-64. */
+  static long batchHash(String batchId) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(batchId.getBytes(StandardCharsets.UTF_8));
+      return ByteBuffer.wrap(digest).getLong();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
   }
 
   private static List<IntervalMetrics> parseResource(String tenantId, ResourceMetrics resource)

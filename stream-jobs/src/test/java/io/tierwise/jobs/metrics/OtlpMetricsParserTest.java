@@ -47,6 +47,23 @@ class OtlpMetricsParserTest {
   }
 
   @Test
+  void anIntervalIsKnownByItsBatchIdAndEndSoAResendIsTheSame() throws Exception {
+    ExportMetricsServiceRequest request = AgentTelemetry.request("h1", "vol-a", interval(T0, 40), interval(T0 + 10_000_000_000L, 7));
+    java.util.function.Function<String, List<Long>> ids = batch -> {
+      try {
+        return new OtlpMetricsParser().parse(IngestRecord.newBuilder().setTenantId(TENANT).setBatchId(batch)
+            .setPayload(request.toByteString()).build()).stream().map(m -> m.recordId).toList();
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    };
+    List<Long> sent = ids.apply("7d6b1c1e-0b8e-4a5e-9d55-5f2f6f0c9a11#0");
+    assertThat(sent).doesNotHaveDuplicates().hasSize(2);
+    assertThat(ids.apply("7d6b1c1e-0b8e-4a5e-9d55-5f2f6f0c9a11#0")).as("resent").isEqualTo(sent);
+    assertThat(ids.apply("7d6b1c1e-0b8e-4a5e-9d55-5f2f6f0c9a11#1")).as("another record").doesNotContainAnyElementsOf(sent);
+  }
+
+  @Test
   void readsFrontEndCountersCacheCountersGaugesAndSizeBinsPerInterval() throws Exception {
     List<IntervalMetrics> out = parse(AgentTelemetry.request("h1", "vol-a",
         interval(T0, 40), interval(T0 + 10_000_000_000L, 7)));
