@@ -14,9 +14,11 @@
 //             stopped sending before it releases the rest: docs/analytics.md, "Shared
 //             tiers"), and those counts have not moved for 5 s (their results are written
 //             a second after), and
-//         (4) the I/Os have been complete for 17 s: the jobs rewrite a volume's windows of
-//             1 min and longer and its block-size totals 15 s after its last interval
-//             (docs/rollups.md, "When rows are written").
+//         (4) the I/Os have been complete for 30 s: the jobs rewrite a volume's windows of
+//             1 min and longer, its block-size totals, and its and its tiers' working sets
+//             and curves 15 s after its last interval or reference batch, the references
+//             processed up to several seconds after the I/Os (docs/rollups.md, "When rows
+//             are written").
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -29,8 +31,9 @@ const POLL_MS = 2_000;
 const SETTLE_MS = 20_000;
 // The shared tiers' results, once their merged volumes stop moving for this long (the jobs flush within a second).
 const CLUSTER_SETTLE_MS = 5_000;
-// The coarse rollup windows and block-size totals, once the I/Os are complete (15 s, and the flush).
-const COARSE_SETTLE_MS = 17_000;
+// The coarse rows (rollup windows, block-size totals, working sets), once the I/Os are complete:
+// 15 s after the last batch, the flush, and the reference batches' lag behind the intervals.
+const COARSE_SETTLE_MS = 30_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;

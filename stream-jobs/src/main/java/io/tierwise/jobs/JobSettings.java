@@ -27,9 +27,10 @@ import java.util.Properties;
  * @param checkpointDir local directory for checkpoints when running embedded
  * @param checkpointInterval checkpoint (and Kafka offset commit) interval
  * @param flushDelay results are written at most this long after the records that changed them
- * @param coarseWritePeriod how often an open rollup window of 1 min or longer, and a volume's
- *     block-size totals, are rewritten (they change at every interval; writing each change would
- *     cost PostgreSQL a row version per interval: docs/rollups.md)
+ * @param coarseWritePeriod how often an open rollup window of 1 min or longer, a volume's
+ *     block-size totals, and a volume's or shared tier's working sets, curves and recommendation
+ *     are rewritten (they change at every interval; writing each change would cost PostgreSQL a
+ *     row version per interval: docs/rollups.md)
  * @param kafkaSecurity Kafka client security properties ({@link KafkaSecurity}); empty: PLAINTEXT
  * @param telemetry the jobs' own traces and Flink metrics over OTLP ({@link JobTelemetry})
  */
@@ -128,8 +129,9 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
   public static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(60);
 
   /**
-   * How often open coarse rollup windows and block-size totals are rewritten when
-   * TIERWISE_COARSE_WRITE_SECONDS does not set it: a 1 h chart point lags by at most this much.
+   * How often open coarse rollup windows, block-size totals, working sets, curves and
+   * recommendations are rewritten when TIERWISE_COARSE_WRITE_SECONDS does not set it: a 1 h chart
+   * point or a working set lags by at most this much.
    */
   public static final Duration COARSE_WRITE_PERIOD = Duration.ofSeconds(60);
 

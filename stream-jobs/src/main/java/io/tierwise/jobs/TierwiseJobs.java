@@ -102,7 +102,7 @@ public final class TierwiseJobs {
             Types.POJO(ReferenceBatchEvent.class), settings.kafkaSecurity(), settings.telemetry()),
         new WorkingSetJob.Sinks(pg.workingSets(), pg.missRatioCurves(), pg.recommendations()),
         Map.of(SharedTier.CLUSTER, sharedTier(pg, SharedTier.CLUSTER), SharedTier.HOST, sharedTier(pg, SharedTier.HOST)),
-        settings.flushDelay(),
+        settings.flushDelay(), settings.coarseWritePeriod(),
         JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env, metrics);
     JobClient client = env.executeAsync(JOB_NAME);

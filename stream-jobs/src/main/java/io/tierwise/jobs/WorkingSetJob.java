@@ -48,6 +48,7 @@ public final class WorkingSetJob {
   private final Sinks volumes;
   private final Map<SharedTier, Sinks> sharedTiers;
   private final Duration flushDelay;
+  private final Duration coarseWritePeriod;
   private final Duration gapTimeout;
   private final int maxPendingBatches;
 
@@ -56,19 +57,22 @@ public final class WorkingSetJob {
    * @param volumes sinks of volume_working_sets, volume_mrcs and recommendations rows
    * @param sharedTiers sinks of each shared tier's rows (cluster_*, host_*); a kind left out is not
    *     computed
-   * @param flushDelay results are written at most this long after new references
+   * @param flushDelay results are due this long after new references
+   * @param coarseWritePeriod the least time between two writes of a steadily reporting volume's or
+   *     shared tier's results ({@link io.tierwise.jobs.pacing.CoarseWrites}); its first at once
    * @param gapTimeout how long batches wait for a missing sequence number, and a shared tier for a
    *     volume that stopped sending; also how far (in reference time) a shared tier's references
    *     wait for its other volumes
    * @param maxPendingBatches how many batches may wait for one
    */
   public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sinks volumes, Map<SharedTier, Sinks> sharedTiers,
-      Duration flushDelay, Duration gapTimeout, int maxPendingBatches) {
+      Duration flushDelay, Duration coarseWritePeriod, Duration gapTimeout, int maxPendingBatches) {
     this.source = source;
     this.volumes = volumes;
     this.sharedTiers = new EnumMap<>(SharedTier.class);
     this.sharedTiers.putAll(sharedTiers);
     this.flushDelay = flushDelay;
+    this.coarseWritePeriod = coarseWritePeriod;
     this.gapTimeout = gapTimeout;
     this.maxPendingBatches = maxPendingBatches;
   }
@@ -94,7 +98,7 @@ public final class WorkingSetJob {
         .uid("refs-source")
         .keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
         .connect(latencies)
-        .process(new WorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(), maxPendingBatches,
+        .process(new WorkingSetFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), gapTimeout.toMillis(), maxPendingBatches,
             MrcEstimators.DEFAULT), Types.POJO(VolumeAnalysis.class))
         .uid("working-set")
         .name("working set / MRC");
@@ -108,7 +112,7 @@ public final class WorkingSetJob {
       SingleOutputStreamOperator<VolumeAnalysis> tiers = shared
           .filter(b -> tier.key(b) != null).uid(name + "-batches").name(name + " batches")
           .keyBy(tier::key, Types.STRING)
-          .process(new SharedTierWorkingSetFunction(flushDelay.toMillis(), gapTimeout.toMillis(),
+          .process(new SharedTierWorkingSetFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), gapTimeout.toMillis(),
               gapTimeout.toMillis(), MrcEstimators.DEFAULT, tier), Types.POJO(VolumeAnalysis.class))
           .uid(name + "-working-set")
           .name(name + " working set / MRC");

@@ -1,5 +1,6 @@
 package io.tierwise.jobs.metrics;
 
+import io.tierwise.jobs.pacing.CoarseWrites;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

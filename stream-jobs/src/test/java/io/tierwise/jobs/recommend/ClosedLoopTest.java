@@ -117,7 +117,7 @@ class ClosedLoopTest {
     ReferenceBatchParser parser = new ReferenceBatchParser();
     try (KeyedTwoInputStreamOperatorTestHarness<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> harness =
         ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
-            new WorkingSetFunction(1000, 30_000, 64, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+            new WorkingSetFunction(1000, 1000, 30_000, 64, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
             VolumeLatency::volumeKey, Types.STRING)) {
       harness.setProcessingTime(0);
       for (ReferenceBatch b : batches) {

@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset.pipeline;
 
+import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
@@ -26,14 +27,16 @@ import org.slf4j.LoggerFactory;
  * VolumeAnalysis#clusterId} or {@link VolumeAnalysis#hostId}) and every eviction policy's curve,
  * and for the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the shared tier's {@link
  * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
- * WorkingSetFunction#RECOMMENDATION_ESTIMATES}, at most once per {@code flushDelayMillis} of
- * processing time.
+ * WorkingSetFunction#RECOMMENDATION_ESTIMATES}: due {@code flushDelayMillis} after released
+ * references, emitted as a volume's are (the first at once, then at most once per {@code
+ * coarseWriteMillis} or soon after the tier goes quiet: {@link CoarseWrites}).
  */
 public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(SharedTierWorkingSetFunction.class);
 
   private final long flushDelayMillis;
+  private final CoarseWrites resultWrites;
   private final long idleTimeoutMillis;
   private final long holdBackNanos;
   private final MrcEstimators estimators;
@@ -44,9 +47,12 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
   private transient ValueState<Long> flushAt;
   /** Processing time of the latest batch, ms. */
   private transient ValueState<Long> lastBatchAt;
+  /** True while due results wait for their coarse write; null otherwise. */
+  private transient ValueState<Boolean> resultsWaiting;
 
   /**
-   * @param flushDelayMillis at most this long after released references the result is emitted, ms
+   * @param flushDelayMillis this long after released references the results are due, ms
+   * @param coarseWriteMillis the least time between two emissions of a steadily reporting tier, ms
    * @param idleTimeoutMillis after this long without a batch, everything queued is released, ms
    * @param holdBackMillis references wait until every volume is this far past them, ms of
    *     reference time
@@ -54,11 +60,12 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
    * @param tier what shares the tier: the function's key is {@link SharedTier#key}
    * @throws IllegalArgumentException when {@code estimators} is fixed-rate
    */
-  public SharedTierWorkingSetFunction(long flushDelayMillis, long idleTimeoutMillis, long holdBackMillis,
-      MrcEstimators estimators, SharedTier tier) {
+  public SharedTierWorkingSetFunction(long flushDelayMillis, long coarseWriteMillis, long idleTimeoutMillis,
+      long holdBackMillis, MrcEstimators estimators, SharedTier tier) {
     ClusterStream.requireFixedSize(estimators);
     this.tier = tier;
     this.flushDelayMillis = flushDelayMillis;
+    this.resultWrites = new CoarseWrites(coarseWriteMillis);
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.holdBackNanos = holdBackMillis * 1_000_000;
     this.estimators = estimators;
@@ -69,6 +76,8 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     cluster = getRuntimeContext().getState(new ValueStateDescriptor<>("cluster", ClusterStreamSerializer.INSTANCE));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
     lastBatchAt = getRuntimeContext().getState(new ValueStateDescriptor<>("last-batch-at", Types.LONG));
+    resultsWaiting = getRuntimeContext().getState(new ValueStateDescriptor<>("results-waiting", Types.BOOLEAN));
+    resultWrites.open(getRuntimeContext(), "results");
   }
 
   @Override
@@ -114,23 +123,39 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     Long due = flushAt.value();
     if (due != null && timestamp >= due) {
       flushAt.clear();
-      WindowedEstimators w = c.estimators();
-      if (w != null && w.all().references() > 0) {
-        String[] key = ctx.getCurrentKey().split("/", 2);
-        long stateBytes = c.stateBytes();
-        for (WindowedEstimators.Result r : w.results()) {
-          VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
-          tier.stamp(a, key[1]);
-          a.volumes = c.volumeCount();
-          out.collect(a);
-          if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-            WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), c.io(), w);
-            e.tenantId = key[0];
-            tier.stamp(e, key[1]);
-            e.volumes = c.volumeCount();
-            ctx.output(WorkingSetFunction.RECOMMENDATION_ESTIMATES, e);
-          }
-        }
+      resultsWaiting.update(true);
+      if (!resultWrites.due(timestamp)) {
+        resultWrites.waiting(ctx.timerService(), timestamp);
+      }
+    }
+    if (resultsWaiting.value() == null) {
+      resultWrites.idle(timestamp);
+    } else if (resultWrites.due(timestamp)) {
+      resultsWaiting.clear();
+      emit(c, ctx, out);
+      resultWrites.written(ctx.timerService(), timestamp);
+    }
+  }
+
+  /** Every window's analysis, and the recommendation window's estimate. */
+  private void emit(ClusterStream c, OnTimerContext ctx, Collector<VolumeAnalysis> out) {
+    WindowedEstimators w = c.estimators();
+    if (w == null || w.all().references() == 0) {
+      return;
+    }
+    String[] key = ctx.getCurrentKey().split("/", 2);
+    long stateBytes = c.stateBytes();
+    for (WindowedEstimators.Result r : w.results()) {
+      VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
+      tier.stamp(a, key[1]);
+      a.volumes = c.volumeCount();
+      out.collect(a);
+      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+        WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), c.io(), w);
+        e.tenantId = key[0];
+        tier.stamp(e, key[1]);
+        e.volumes = c.volumeCount();
+        ctx.output(WorkingSetFunction.RECOMMENDATION_ESTIMATES, e);
       }
     }
   }

@@ -16,6 +16,8 @@ public class VolumeStream {
   public long windowEndUnixNano;
   /** References were processed since the last emission. */
   public boolean processedSinceFlush;
+  /** Results are due but wait for their coarse write ({@code CoarseWrites}). */
+  public boolean resultsWaiting;
   /** Processing time of the pending flush timer, ms (0: none). */
   public long flushAtMillis;
   /** Processing time when a sequence gap is given up on, ms (0: no gap). */

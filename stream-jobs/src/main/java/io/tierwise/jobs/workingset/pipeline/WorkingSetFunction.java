@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.metrics.MeasuredLatency;
+import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
@@ -30,7 +31,14 @@ import org.slf4j.LoggerFactory;
  * (working set sizes, the MRC on {@link MissRatioCurve#cacheSizeGrid}), and for the
  * {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window its {@link WindowEstimate} (curves, I/O mix,
  * measured latency) on {@link #RECOMMENDATION_ESTIMATES}, which the job's recommendation step
- * reads, at most once per {@code flushDelayMillis} of processing time. Keyed by "tenant/volume".
+ * reads. Keyed by "tenant/volume".
+ *
+ * <p>When results are emitted: {@code flushDelayMillis} after a processed batch the results are
+ * due; the volume's first are emitted then, later ones at most once per {@code coarseWriteMillis}
+ * or {@value CoarseWrites#QUIET_MILLIS} ms after the volume's last flush when no batch came since
+ * ({@link CoarseWrites}; docs/rollups.md "When rows are written"): every window's working set and
+ * curve, and the recommendation computed from them, change a little with each batch, and each
+ * emission costs three PostgreSQL rows per window and a recommendation.
  *
  * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
  * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
@@ -69,6 +77,7 @@ public class WorkingSetFunction
   private static final Logger LOG = LoggerFactory.getLogger(WorkingSetFunction.class);
 
   private final long flushDelayMillis;
+  private final CoarseWrites resultWrites;
   private final long gapTimeoutMillis;
   private final int maxPendingBatches;
   private final MrcEstimators estimators;
@@ -80,14 +89,16 @@ public class WorkingSetFunction
   private transient MapState<Long, ReferenceBatchEvent> pending;
 
   /**
-   * @param flushDelayMillis at most this long after a processed batch its result is emitted, ms
+   * @param flushDelayMillis this long after a processed batch its results are due, ms
+   * @param coarseWriteMillis the least time between two emissions of a steadily reporting volume, ms
    * @param gapTimeoutMillis how long batches wait for a missing sequence number, ms
    * @param maxPendingBatches how many batches may wait before the gap is skipped at once
    * @param estimators the SHARDS method of every window
    */
-  public WorkingSetFunction(long flushDelayMillis, long gapTimeoutMillis, int maxPendingBatches,
+  public WorkingSetFunction(long flushDelayMillis, long coarseWriteMillis, long gapTimeoutMillis, int maxPendingBatches,
       MrcEstimators estimators) {
     this.flushDelayMillis = flushDelayMillis;
+    this.resultWrites = new CoarseWrites(coarseWriteMillis);
     this.gapTimeoutMillis = gapTimeoutMillis;
     this.maxPendingBatches = maxPendingBatches;
     this.estimators = estimators;
@@ -102,6 +113,7 @@ public class WorkingSetFunction
     stream = getRuntimeContext().getState(new ValueStateDescriptor<>("stream", Types.POJO(VolumeStream.class)));
     pending = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
+    resultWrites.open(getRuntimeContext(), "results");
   }
 
   @Override
@@ -159,19 +171,35 @@ public class WorkingSetFunction
     if (st.flushAtMillis != 0 && timestamp >= st.flushAtMillis) {
       st.flushAtMillis = 0;
       st.processedSinceFlush = false;
-      WindowedEstimators w = shards.value();
-      if (w.all().references() > 0) {
-        long stateBytes = w.stateBytes();
-        for (WindowedEstimators.Result r : w.results()) {
-          out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
-          if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-            ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
-          }
-        }
+      st.resultsWaiting = true;
+      if (!resultWrites.due(timestamp)) {
+        resultWrites.waiting(ctx.timerService(), timestamp);
       }
+    }
+    if (st.resultsWaiting && resultWrites.due(timestamp)) {
+      st.resultsWaiting = false;
+      emit(st, ctx, out);
+      resultWrites.written(ctx.timerService(), timestamp);
+    } else if (!st.resultsWaiting) {
+      resultWrites.idle(timestamp);
     }
     scheduleTimers(st, ctx, timestamp);
     stream.update(st);
+  }
+
+  /** Every window's analysis, and the recommendation window's estimate. */
+  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
+    WindowedEstimators w = shards.value();
+    if (w.all().references() == 0) {
+      return;
+    }
+    long stateBytes = w.stateBytes();
+    for (WindowedEstimators.Result r : w.results()) {
+      out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+        ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
+      }
+    }
   }
 
   /** Registers the flush timer after new references, and the gap timer while batches wait. */

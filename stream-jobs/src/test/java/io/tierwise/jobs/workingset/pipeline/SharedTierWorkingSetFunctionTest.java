@@ -37,7 +37,7 @@ class SharedTierWorkingSetFunctionTest {
       OperatorSubtaskState restoreFrom, SharedTier tier) throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
         new KeyedProcessOperator<>(
-            new SharedTierWorkingSetFunction(FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
+            new SharedTierWorkingSetFunction(FLUSH_MS, FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
         tier::key, Types.STRING);
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
@@ -84,6 +84,35 @@ class SharedTierWorkingSetFunctionTest {
 
   private static VolumeAnalysis latestAll(List<VolumeAnalysis> out) {
     return out.stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).reduce((a, b) -> b).orElseThrow();
+  }
+
+  @Test
+  void aSteadyTiersResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet() throws Exception {
+    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
+        new SharedTierWorkingSetFunction(FLUSH_MS, 60_000, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, SharedTier.CLUSTER)),
+        SharedTier.CLUSTER::key, Types.STRING)) {
+      h.open();
+      // Two volumes, a batch each every 10 s for 2 minutes, then nothing.
+      List<Long> emittedAt = new java.util.ArrayList<>();
+      int emitted = 0;
+      for (long t = 0; t <= 240_000; t += 1000) {
+        h.setProcessingTime(t);
+        if (t % 10_000 == 0 && t < 120_000) {
+          h.processElement(batch("v1", t / 10_000, t), t);
+          h.processElement(batch("v2", t / 10_000, t), t);
+        }
+        long all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).count();
+        if (all > emitted) {
+          emittedAt.add(t / 1000);
+          emitted = (int) all;
+        }
+      }
+      // The first results (both volumes past the hold-back at 10 s) at once, then once a period
+      // (71 s); the release of the last batches (flushed at 111 s) 15 s after that flush; what
+      // the hold-back kept is released at the idle timeout (140 s) and written 15 s after.
+      assertThat(emittedAt).containsExactly(11L, 71L, 126L, 156L);
+      assertThat(latestAll(h.extractOutputValues()).sampledReferences).as("every reference").isEqualTo(24 * 100);
+    }
   }
 
   @Test

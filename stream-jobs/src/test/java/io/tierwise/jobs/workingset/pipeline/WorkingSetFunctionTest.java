@@ -35,7 +35,7 @@ class WorkingSetFunctionTest {
   @BeforeEach
   void open() throws Exception {
     harness = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
-        new WorkingSetFunction(FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        new WorkingSetFunction(FLUSH_MS, FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
         VolumeLatency::volumeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
@@ -91,6 +91,35 @@ class WorkingSetFunctionTest {
   }
 
   @Test
+  void aSteadyVolumesResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet() throws Exception {
+    long coarseMs = 60_000;
+    try (var h = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
+        new WorkingSetFunction(FLUSH_MS, coarseMs, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        VolumeLatency::volumeKey, Types.STRING)) {
+      // A batch every 10 s for 3 minutes (the agent's interval), then nothing.
+      List<Long> emittedAt = new java.util.ArrayList<>();
+      int emitted = 0;
+      for (long t = 0; t <= 240_000; t += 1000) {
+        h.setProcessingTime(t);
+        if (t % 10_000 == 0 && t < 180_000) {
+          h.processElement1(batch(t / 10_000, t / 10_000), t);
+        }
+        long all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).count();
+        if (all > emitted) {
+          emittedAt.add(t / 1000);
+          emitted = (int) all;
+        }
+      }
+      // The first results at once; then once a period (not 18 times); the last batch's (processed
+      // at 170 s) 15 s after its flush at 171 s, not a period later.
+      assertThat(emittedAt).containsExactly(1L, 61L, 121L, 181L);
+      List<VolumeAnalysis> last = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
+      assertThat(last.get(last.size() - 1).sampledReferences).as("the last emission holds every batch").isEqualTo(18 * 500);
+      assertThat(h.numProcessingTimeTimers()).as("no timer left").isZero();
+    }
+  }
+
+  @Test
   void outOfOrderBatchesGiveTheInOrderResultInOneEmission() throws Exception {
     ReferenceBatchEvent[] b = {batch(0, 0), batch(1, 1), batch(2, 2), batch(3, 3)};
     harness.processElement1(b[2], 0);
@@ -130,8 +159,8 @@ class WorkingSetFunctionTest {
     assertThat(r.windowName).isEqualTo("24h");
 
     assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
-    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix and stream position, no waiting batches")
-        .isEqualTo(3);
+    assertThat(harness.numKeyedStateEntries())
+        .as("estimators, I/O mix, stream position and the last write's time, no waiting batches").isEqualTo(4);
   }
 
   @Test
@@ -157,8 +186,8 @@ class WorkingSetFunctionTest {
     Recommendation r = RecommendStep.of(estimates(), true).stream().findFirst().orElseThrow();
     assertThat(r.datastoreLatencyMicros).as("every I/O to the datastore, as measured").isCloseTo(2000, within(1e-9));
     assertThat(r.explanation).contains("the datastore's as the agent measured it;");
-    assertThat(harness.numKeyedStateEntries()).as("estimators, I/O mix, stream position and measured latency")
-        .isEqualTo(4);
+    assertThat(harness.numKeyedStateEntries())
+        .as("estimators, I/O mix, stream position, measured latency and the last write's time").isEqualTo(5);
   }
 
   @Test
@@ -173,7 +202,7 @@ class WorkingSetFunctionTest {
     harness.setProcessingTime(GAP_MS + FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
-    assertThat(harness.numKeyedStateEntries()).isEqualTo(3);
+    assertThat(harness.numKeyedStateEntries()).isEqualTo(4);
 
     harness.getOutput().clear();
     harness.processElement1(batch(1, 1), GAP_MS + FLUSH_MS);

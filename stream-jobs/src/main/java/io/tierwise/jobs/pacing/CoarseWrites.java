@@ -1,4 +1,4 @@
-package io.tierwise.jobs.metrics;
+package io.tierwise.jobs.pacing;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -9,9 +9,10 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.TimerService;
 
 /**
- * When a key's slowly read rows are rewritten: rollup windows of 1 min and longer and a volume's
- * lifetime block-size totals change at every interval, but writing each change costs PostgreSQL
- * a row version (docs/rollups.md, "When rows are written"). Changed rows wait, and are written
+ * When a key's slowly read rows are rewritten: rollup windows of 1 min and longer, a volume's
+ * lifetime block-size totals and its working sets and miss ratio curves change at every interval,
+ * but writing each change costs PostgreSQL a row version (docs/rollups.md, "When rows are
+ * written"). Changed rows wait, and are written
  * together at most once per {@code periodMillis}, or {@value #QUIET_MILLIS} ms after the key's
  * last flush when no record came since (a volume that stopped reporting gets its final rows soon,
  * not a period later). The key's first rows are written at once.
@@ -21,39 +22,39 @@ import org.apache.flink.streaming.api.TimerService;
  * caller's: its {@code onTimer} asks {@link #due} and reports back with
  * {@link #written} or {@link #waiting}.
  */
-final class CoarseWrites implements Serializable {
+public final class CoarseWrites implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /**
    * How long after the last flush a key counts as quiet: longer than the agent's 10 s interval
    * (DESIGN §2), so a volume that reports steadily is written once per period.
    */
-  static final long QUIET_MILLIS = 15_000;
+  public static final long QUIET_MILLIS = 15_000;
 
   private final long periodMillis;
   private transient ValueState<Long> writtenAt;
   private transient ValueState<Long> timerAt;
 
   /** @param periodMillis the least time between two writes of a steadily reporting key, ms */
-  CoarseWrites(long periodMillis) {
+  public CoarseWrites(long periodMillis) {
     this.periodMillis = periodMillis;
   }
 
   /** Declares the keyed state, named {@code name}-written-at and {@code name}-timer. */
-  void open(RuntimeContext context, String name) {
+  public void open(RuntimeContext context, String name) {
     writtenAt = context.getState(new ValueStateDescriptor<>(name + "-written-at", Types.LONG));
     timerAt = context.getState(new ValueStateDescriptor<>(name + "-timer", Types.LONG));
   }
 
   /** Whether the waiting rows are to be written at {@code nowMillis}. */
-  boolean due(long nowMillis) throws IOException {
+  public boolean due(long nowMillis) throws IOException {
     Long written = writtenAt.value();
     Long timer = timerAt.value();
     return written == null || nowMillis >= written + periodMillis || (timer != null && nowMillis >= timer);
   }
 
   /** The waiting rows were written at {@code nowMillis}: the period starts again, no timer is left. */
-  void written(TimerService timers, long nowMillis) throws IOException {
+  public void written(TimerService timers, long nowMillis) throws IOException {
     writtenAt.update(nowMillis);
     Long timer = timerAt.value();
     if (timer != null) {
@@ -65,7 +66,7 @@ final class CoarseWrites implements Serializable {
   }
 
   /** Rows wait at {@code nowMillis}: the timer moves to the end of the period or of the quiet time. */
-  void waiting(TimerService timers, long nowMillis) throws IOException {
+  public void waiting(TimerService timers, long nowMillis) throws IOException {
     long at = Math.min(writtenAt.value() + periodMillis, nowMillis + QUIET_MILLIS);
     Long timer = timerAt.value();
     if (timer != null && timer == at) {
@@ -79,7 +80,7 @@ final class CoarseWrites implements Serializable {
   }
 
   /** Nothing waits at {@code nowMillis}: forgets a timer that has fired. */
-  void idle(long nowMillis) throws IOException {
+  public void idle(long nowMillis) throws IOException {
     Long timer = timerAt.value();
     if (timer != null && timer <= nowMillis) {
       timerAt.clear();
