@@ -64,6 +64,13 @@ export TIERWISE_AGENT_PACKAGES_DIR="$TIERWISE_ROOT/edge-agent/build/packages"
 # summary reads the detail of every replayed volume (2,000 for the Tencent sample), so the
 # local stack allows more.
 export TIERWISE_API_RATE_LIMIT_PER_MINUTE="${TIERWISE_API_RATE_LIMIT_PER_MINUTE:-20000}"
+# The test profile's jobs write their coarse rows (rollup windows of 1 min and longer, block-size
+# totals, working sets, curves and recommendations: docs/rollups.md "When rows are written")
+# every 5 s instead of every minute, so that end-to-end tests read final values seconds after
+# the last batch; the rule itself is unit-tested (RollupFunctionTest, WorkingSetFunctionTest).
+if [ "$TIERWISE_PROFILE" = test ]; then
+  export TIERWISE_COARSE_WRITE_SECONDS="${TIERWISE_COARSE_WRITE_SECONDS:-5}"
+fi
 # Nothing phones home: no telemetry from turbo or Next.js.
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 unset _base

@@ -42,6 +42,9 @@ export class InventoryRepository {
   remember(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): void {
     for (const s of sightings) {
       this.written.set(sightingKey(agent, s), true);
+      // A sighting that says nothing beyond where the volume is (a reference batch's) is one the
+      // write of this sighting covers: the upsert never erases a name or a source.
+      this.written.set(sightingKey(agent, { ...s, hostName: null, volumeName: null, source: null }), true);
     }
   }
 
