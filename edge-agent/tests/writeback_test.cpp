@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -430,6 +431,40 @@ TEST_F(WriteBackTest, WritesToABlockStayJournaledUntilThePeersConfirmTheTrim) {
   ASSERT_EQ(v.write(0, pattern(3, kBlock)), 0);
   EXPECT_EQ(peers.sent, (std::vector<uint64_t>{1, 2})) << "confirmed trims: write-through needs no record";
   EXPECT_EQ(v.datastore_bytes(0, kBlock), pattern(3, kBlock));
+}
+
+// A peer that acknowledges before the tier's journal flush completes ends the
+// write's peer share at its acknowledgement: the peer time the recommendation
+// fits the replica link to (docs/analytics.md "The replica interconnect") is
+// the link's, not the tier flush's.
+TEST(WriteBackPeerShare, APeerFasterThanTheJournalFlushEndsThePeerShareAtItsAcknowledgement) {
+  const auto layout = wb::TierLayout::for_entries(kEntries);
+  HeldDevice datastore(kTierBytes), tier(layout.slot_base + kTierBytes);
+  ScriptedPeers peers;  // acknowledge every record as it is sent
+  WriteBackOptions o;
+  o.volume_id = kVolumeId;
+  o.journal_entries = kEntries;
+  o.replicas = &peers;
+  o.poll = [] {};
+  std::unique_ptr<CacheEngine> engine;
+  wb::RecoveryReport report;
+  std::string error;
+  ASSERT_EQ(CacheEngine::open_write_back(datastore, tier, kTierBytes, o, &engine, &report, &error), 0)
+      << error;
+  tier.hold = true;
+  Volume::Done done;
+  auto data = pattern(1, kBlock);
+  ASSERT_EQ(engine->submit(trace::Direction::kWrite, 0, kBlock, data.data(), Volume::on_done, &done), 0);
+  engine->tick();  // the engine's turn after the peer's acknowledgement woke it
+  constexpr auto kFlush = std::chrono::milliseconds(40);
+  std::this_thread::sleep_for(kFlush);
+  while (!tier.held.empty()) tier.complete(0);  // the record, then its group commit's flush
+  ASSERT_TRUE(done.done);
+  ASSERT_EQ(done.status, 0);
+  EXPECT_EQ(done.outcome.peer.bytes, kBlock);
+  EXPECT_GE(done.outcome.cache.latency_ns, std::chrono::nanoseconds(kFlush).count());
+  EXPECT_LT(done.outcome.peer.latency_ns, std::chrono::nanoseconds(kFlush).count() / 2)
+      << "the peer share lasted until the journal flush, not the acknowledgement";
 }
 
 TEST(WriteBackOrdering, WriteToABlockWaitsForItsDestageInFlight) {

@@ -408,7 +408,13 @@ class CacheEngine {
   void plan_journal(Request* r);
   void submit_records(Request* r);
   void journal_done(Request* r);   // records flushed: now wait for peers
-  void replicas_done(Request* r);  // no longer waits for peers: ends its peer share
+  // No longer waits for peers: ends its peer share at `acked` (when the engine
+  // saw every peer's acknowledgement of it).
+  void replicas_done(Request* r, Clock::time_point acked);
+  // When the engine first saw the peers' acknowledgements reach `seq`; now if
+  // it has not (the record was destaged first, or the sighting is this turn's).
+  Clock::time_point acked_at(uint64_t seq) const;
+  void note_acks();  // records a new acknowledgement sighting (WriteBack::acks_seen)
   bool replicated(const Request* r) const;
   // The block's slot may be read for a destage: no write is changing it.
   static bool slot_settled(const DirtyBlock& d);

@@ -368,6 +368,7 @@ void CacheEngine::on_commit_flushed(void* arg, int status) {
        it = w.durable_ranges.erase(it)) {
     w.durable_through = std::max(w.durable_through, it->second);
   }
+  while (!w.acks_seen.empty() && w.acks_seen.front().first <= w.durable_through) w.acks_seen.pop_front();
   e->start_group_commit();
 }
 
@@ -380,7 +381,7 @@ bool CacheEngine::replicated(const Request* r) const {
 void CacheEngine::journal_done(Request* r) {
   r->cache_end = Clock::now();
   if (replicated(r)) {
-    replicas_done(r);
+    replicas_done(r, acked_at(r->last_seq));
     put(r);
   } else {
     r->awaiting_replicas = true;
@@ -388,9 +389,26 @@ void CacheEngine::journal_done(Request* r) {
   }
 }
 
-void CacheEngine::replicas_done(Request* r) {
-  r->peer_end = Clock::now();
+void CacheEngine::replicas_done(Request* r, Clock::time_point acked) {
+  r->peer_end = acked;
   if (wb_->peers_failed) r->peer_bytes = 0;  // released by its destage, not by the peers
+}
+
+CacheEngine::Clock::time_point CacheEngine::acked_at(uint64_t seq) const {
+  const auto& seen = wb_->acks_seen;
+  const auto it = std::lower_bound(seen.begin(), seen.end(), seq,
+                                   [](const auto& sighting, uint64_t s) { return sighting.first < s; });
+  return it == seen.end() ? Clock::now() : it->second;
+}
+
+void CacheEngine::note_acks() {
+  WriteBack& w = *wb_;
+  if (!w.options.replicas || w.peers_failed) return;
+  const uint64_t acked = w.options.replicas->acked_through();
+  // Records up to durable_through wait in replica_waiters: released now, at this sighting.
+  if (acked <= w.durable_through || (!w.acks_seen.empty() && w.acks_seen.back().first >= acked)) return;
+  if (w.acks_seen.size() == kMaxAcksSeen) w.acks_seen.pop_front();
+  w.acks_seen.emplace_back(acked, Clock::now());
 }
 
 bool CacheEngine::slot_settled(const DirtyBlock& d) {
@@ -520,10 +538,12 @@ void CacheEngine::release_waiters() {
   WriteBack& w = *wb_;
   std::vector<Request*> still;
   std::vector<Request*> ready;
+  note_acks();
   for (Request* r : w.replica_waiters) (replicated(r) ? ready : still).push_back(r);
   w.replica_waiters.swap(still);
+  const Clock::time_point now = Clock::now();
   for (Request* r : ready) {
-    replicas_done(r);
+    replicas_done(r, now);
     put(r);
   }
   while (!w.ring_waiters.empty()) {

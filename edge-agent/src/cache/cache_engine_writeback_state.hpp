@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cache/cache_engine.hpp"
@@ -15,6 +16,9 @@ namespace tierwise::cache {
 
 // Burst of the destage rate limit: a tenth of a second at the limit.
 inline constexpr uint64_t kDestageBurstDivisor = 10;
+// Most acknowledgement sightings kept (WriteBack::acks_seen); older ones are
+// dropped, which only lengthens a peer share to the next sighting kept.
+inline constexpr size_t kMaxAcksSeen = 1024;
 
 struct CacheEngine::WriteBack {
   WriteBackOptions options;
@@ -41,6 +45,11 @@ struct CacheEngine::WriteBack {
   bool commit_in_flight = false;
   bool peers_failed = false;
   uint64_t replicated_through = 0;  // highest sequence number sent to the peers
+  // When the engine saw the peers' acknowledgements reach a sequence number
+  // still above durable_through: (acked_through, seen), both ascending, at most
+  // kMaxAcksSeen. A write its peers held before its journal flush ended ends its
+  // peer share there, not at the flush (IoOutcome::peer).
+  std::deque<std::pair<uint64_t, std::chrono::steady_clock::time_point>> acks_seen;
   // Tier failure: 0 settling, 1 waiting for the peer's destage, 2 flushing the datastore.
   int tier_step = 0;
   std::chrono::steady_clock::time_point tier_failed_at{};  // I/O parked since then

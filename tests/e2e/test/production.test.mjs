@@ -55,14 +55,22 @@ test('ingest and the jobs over SASL/SCRAM: one trace follows a batch from ingest
   // The jobs consumed it over SCRAM too: the interval is in PostgreSQL.
   await waitForVolumes(tenant, { volumeCount: 1, ops: 10, withWorkingSet: false });
 
+  // Every consume span of the record: the jobs consume at least once, so a restart between the
+  // consumption and the checkpoint consumes it again, and that consumption leads to the write.
+  const consumesOfBatch = () => receiver.spans.filter((s) => s.service === 'tierwise-stream-jobs'
+    && s.attributes['tierwise.batch.id'] === `${batchId}#0`); // ingest's record id: <batch id>#<volume index>
+  const writes = () => receiver.spans.filter((s) => s.name === 'INSERT volume_metrics_10s');
   const trace = await waitFor('the batch\'s spans from ingest and the jobs', () => {
-    const consume = receiver.spans.find((s) => s.service === 'tierwise-stream-jobs' && s.attributes['tierwise.batch.id'] === `${batchId}#0`); // ingest's record id: <batch id>#<volume index>
-    const write = consume && receiver.spans.find((s) => s.name === 'INSERT volume_metrics_10s'
-      && (s.parentSpanId === consume.spanId || s.links.some((l) => l.spanId === consume.spanId)));
-    return write ? { consume, write } : null;
+    for (const consume of consumesOfBatch()) {
+      const write = writes().find((s) => s.parentSpanId === consume.spanId || s.links.some((l) => l.spanId === consume.spanId));
+      if (write) return { consume, write };
+    }
+    return null;
   }, { timeoutMs: 60_000 }).catch((error) => {
     const seen = [...new Set(receiver.spans.map((s) => `${s.service}: ${s.name}`))];
-    throw new Error(`${error.message}; the receiver has ${receiver.spans.length} spans: ${seen.join(', ')}`);
+    const links = writes().map((s) => s.links.length);
+    throw new Error(`${error.message}; ${consumesOfBatch().length} consume span(s) of the batch, ${links.length} write span(s) `
+      + `of volume_metrics_10s with ${links.join(', ')} link(s); the receiver has ${receiver.spans.length} spans: ${seen.join(', ')}`);
   });
   const { consume, write } = trace;
   const inTrace = receiver.spans.filter((s) => s.traceId === consume.traceId);
