@@ -82,18 +82,26 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     expect(await refsTap.drain()).toEqual([]);
   });
 
-  it("answers 401 agent_revoked to a revoked agent's batches and publishes nothing of them", async () => {
+  it("answers 401 agent_revoked to a revoked agent's batches at once, though its credential was accepted just before, and publishes nothing of them", async () => {
     const other = await tenants.create('ingest-revoked');
+    const auth = { authorization: `Bearer ${other.agent_token}` };
+    // Ingest remembers a credential it found live only while it LISTENs for revocations (AgentCredentialCache).
+    await expect.poll(async () => (await tenants.owner.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'tierwise-credential-listen'")).rows[0].n).toBe(1);
+    const accepted = await postMetrics(metricsRequest([testVolume()]), randomUUID(), auth);
+    expect(accepted.status).toBe(200);
+    await metricsTap.drain();
+
     await tenants.owner.query('UPDATE agents SET revoked_at = now() WHERE id = $1', [other.agent_id]);
     const volume = testVolume();
-    const refused = await postMetrics(metricsRequest([volume]), randomUUID(), { authorization: `Bearer ${other.agent_token}` });
+    const refused = await postMetrics(metricsRequest([volume]), randomUUID(), auth);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ code: 'agent_revoked', message: expect.stringMatching(new RegExp(`^agent ${other.agent_id} was revoked at `)) });
-    const refs = await post('/v1/refs', referenceBatch(volume), { authorization: `Bearer ${other.agent_token}` });
+    const refs = await post('/v1/refs', referenceBatch(volume), auth);
     expect(refs.status).toBe(401);
     expect(await metricsTap.drain()).toEqual([]);
     expect(await refsTap.drain()).toEqual([]);
-    const written = await tenants.owner.query('SELECT count(*)::int AS n FROM volumes WHERE tenant_id = $1', [other.tenant_id]);
+    const written = await tenants.owner.query('SELECT count(*)::int AS n FROM volumes WHERE tenant_id = $1 AND volume_id = $2', [other.tenant_id, volume.volumeId]);
     expect(written.rows).toEqual([{ n: 0 }]);
   });
 

@@ -21,20 +21,38 @@ export interface AgentRequest extends Request {
 
 /**
  * The agent whose credential `authorization` (`Bearer <agent credential>`) carries: its SHA-256
- * must belong to an agent that is not revoked. Looked up through the SECURITY DEFINER function
- * agent_credential_status (the tenant is not known yet, so RLS would hide the row), which also
- * tells a revoked credential from an unknown one. One indexed query; nothing else is spent.
+ * must belong to an agent that is not revoked ({@link authenticateAgentCredential}).
  * @throws ApiError 401 `unauthorized` (missing or unknown credential) or `agent_revoked`
  *   (the message gives the time of revocation).
  */
 export async function authenticateAgent(database: DatabaseService, authorization: string | undefined): Promise<AgentPrincipal> {
+  return authenticateAgentCredential(database, agentCredentialSha256(authorization));
+}
+
+/**
+ * The SHA-256 (hex) of the agent credential of `authorization` (`Bearer <agent credential>`).
+ * @throws ApiError 401 `unauthorized` when the header is missing or not a Bearer credential.
+ */
+export function agentCredentialSha256(authorization: string | undefined): string {
   const credential = bearerCredential(authorization);
   if (!credential) {
     throw new ApiError(ErrorCode.Unauthorized, 'missing Authorization: Bearer <agent credential>');
   }
+  return sha256Hex(credential);
+}
+
+/**
+ * The agent whose credential has SHA-256 `credentialSha256`, if it is not revoked. Looked up
+ * through the SECURITY DEFINER function agent_credential_status (the tenant is not known yet, so
+ * RLS would hide the row), which also tells a revoked credential from an unknown one. One indexed
+ * query; nothing else is spent.
+ * @throws ApiError 401 `unauthorized` (unknown credential) or `agent_revoked` (the message gives
+ *   the time of revocation).
+ */
+export async function authenticateAgentCredential(database: DatabaseService, credentialSha256: string): Promise<AgentPrincipal> {
   const { rows } = await database.pool.query<{ agent_id: string; tenant_id: string; revoked_at: Date | null }>(
     'SELECT agent_id, tenant_id, revoked_at FROM agent_credential_status($1)',
-    [sha256Hex(credential)],
+    [credentialSha256],
   );
   const found = rows[0];
   if (!found) {

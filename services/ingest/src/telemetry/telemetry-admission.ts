@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { type AgentRequest, ApiError, authenticateAgent, DatabaseService, ErrorCode, sendApiError } from '@tierwise/common';
+import { AgentCredentialCache, type AgentRequest, ApiError, ErrorCode, sendApiError } from '@tierwise/common';
 import type { NextFunction, Request, Response } from 'express';
 import {
   BODY_GRACE_MS,
@@ -34,7 +34,8 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
  * Registers the front door of telemetry requests; call it before the body parsers. In order,
  * before any byte of the body is read (docs/security.md "Slow clients"):
  *
- * 1. Authentication: the agent credential is checked ({@link authenticateAgent}); a missing,
+ * 1. Authentication: the agent credential is checked ({@link AgentCredentialCache}: from memory
+ *    while PostgreSQL has not said it changed, else by one query); a missing,
  *    unknown or revoked one is answered 401 and the connection closed, so an anonymous client
  *    holds neither a slot nor a body buffer.
  * 2. Admission: at most `limits.open` telemetry requests are open at once, and at most
@@ -47,7 +48,7 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
  *    (connection destroyed, slot freed, a warning logged), the agent resends it from its spool.
  */
 export function useTelemetryAdmission(app: NestExpressApplication, limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS): void {
-  const database = app.get(DatabaseService);
+  const credentials = app.get(AgentCredentialCache);
   const logger = new Logger('TelemetryAdmission');
   const openByAgent = new Map<string, number>();
   let open = 0;
@@ -59,7 +60,7 @@ export function useTelemetryAdmission(app: NestExpressApplication, limits: Admis
 
   app.use(TELEMETRY_PATHS, async (request: Request, response: Response, next: NextFunction) => {
     try {
-      (request as AgentRequest).agent = await authenticateAgent(database, request.header('authorization'));
+      (request as AgentRequest).agent = await credentials.authenticate(request.header('authorization'));
     } catch (error) {
       if (!(error instanceof ApiError)) return next(error);
       return refuse(request, response, error);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AgentAuthGuard } from '@tierwise/common';
+import { AgentAuthGuard, AgentCredentialCache } from '@tierwise/common';
 import { IngestService } from './ingest.service.js';
 import { InventoryRepository } from './inventory.repository.js';
 import { MetricsController } from './metrics.controller.js';
@@ -9,6 +9,6 @@ import { TelemetryPublisher } from './telemetry-publisher.js';
 /** Telemetry of agents: POST /v1/metrics (OTLP) and /v1/refs (ReferenceBatch), validated and published to Kafka (the jobs drop resent batches). */
 @Module({
   controllers: [MetricsController, ReferencesController],
-  providers: [AgentAuthGuard, IngestService, InventoryRepository, TelemetryPublisher],
+  providers: [AgentAuthGuard, AgentCredentialCache, IngestService, InventoryRepository, TelemetryPublisher],
 })
 export class TelemetryModule {}
