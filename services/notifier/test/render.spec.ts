@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../src/event.js';
+import { type ChannelEvent, parseEvent } from '../src/event.js';
 import { renderEmail } from '../src/render/email.js';
 import { noticeOf } from '../src/render/format.js';
 import { renderSlack } from '../src/render/slack.js';
@@ -7,17 +7,18 @@ import { slackPayloadProblems } from './support/slack-receiver.js';
 
 const WEB = 'https://portal.example.com/';
 
-function recommendation(explanation: string, volumeId = 'ab12cd34') {
-  return parseEvent('recommendation.created', 'info', {
+function recommendation(explanation: string, volumeId = 'ab12cd34'): ChannelEvent {
+  const event = parseEvent('recommendation.created', 'info', {
     volume_id: volumeId, tier_bytes: 3 * 2 ** 40, media: 'ram', policy: 'write-through',
     predicted_hit_ratio: 0.5, achievable_hit_ratio: 0.6, target_hit_ratio: 0.9, explanation, created_at: '2026-11-21T00:00:00Z',
   });
+  if (event.kind === 'account.email') throw new Error('a recommendation parsed as an account e-mail');
+  return event;
 }
 
 describe('rendering', () => {
   it("keeps Slack's Block Kit limits with an oversized explanation and volume id", () => {
     const event = recommendation('x'.repeat(10_000), 'f'.repeat(64));
-    if (event.kind === 'account.email') throw new Error('unexpected');
     const message = renderSlack(noticeOf(event, WEB));
     expect(slackPayloadProblems(message)).toEqual([]);
     const section = message.blocks[1] as { text: { text: string } };
@@ -45,7 +46,6 @@ describe('rendering', () => {
 
   it('escapes HTML in the e-mail and keeps the text part plain', () => {
     const event = recommendation('<script>alert(1)</script> & more');
-    if (event.kind === 'account.email') throw new Error('unexpected');
     const mail = renderEmail(noticeOf(event, WEB), 'https://api.example.com/v1/notifications/unsubscribe?token=a.b.c');
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; more');
     expect(mail.html).not.toContain('<script>');
@@ -59,7 +59,7 @@ describe('rendering', () => {
         incident_id: 7, rule_id: '0b7e6a52-3f41-4a5e-9d8c-2f1e0a9b8c7d', rule_name: 'devices', rule_kind: 'device_errors', subject: 'e1e1e1e1',
         bin_upper_bytes: null, value: 1, threshold: 0, ...(details === undefined ? {} : { details }), opened_at: '2026-11-21T00:00:00Z', resolved_at: null,
       });
-      if (event.kind === 'account.email') throw new Error('unexpected');
+      if (event.kind === 'account.email') throw new Error('an alert parsed as an account e-mail');
       return noticeOf(event, WEB);
     };
     const tier = alert({ destage_errors: 0, tier_errors: 1, window_seconds: 60 });

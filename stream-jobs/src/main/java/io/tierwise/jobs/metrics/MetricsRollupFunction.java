@@ -173,12 +173,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   /** Emits the changed block-size rows if their write is due, else leaves them waiting. */
   private void writeBlockSizes(long now, OnTimerContext ctx) throws Exception {
     VolumeTotals t = totals.value();
-    if (t == null || t.dirtyBins == 0) {
-      blockSizeWrites.idle(now);
-      return;
-    }
-    if (!blockSizeWrites.due(now)) {
-      blockSizeWrites.waiting(ctx.timerService(), now);
+    if (!blockSizeWrites.writeNow(ctx.timerService(), now, t != null && t.dirtyBins != 0, true)) {
       return;
     }
     for (int cell = 0; cell < 2 * IoLengthBins.COUNT; cell++) {
@@ -188,7 +183,6 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
     t.dirtyBins = 0;
     totals.update(t);
-    blockSizeWrites.written(ctx.timerService(), now);
   }
 
   private void dropExpiredIntervals(long now) throws Exception {

@@ -19,8 +19,9 @@ import org.apache.flink.streaming.api.TimerService;
  *
  * <p>Keyed state: the time of the last write and of the pending timer (processing time, ms).
  * Serializable with its function; the state handles are made in {@link #open}. The timer is the
- * caller's: its {@code onTimer} asks {@link #due} and reports back with
- * {@link #written} or {@link #waiting}.
+ * caller's: its {@code onTimer} takes one {@link #writeNow} step, or, with rows of several kinds
+ * (a rollup's windows), asks {@link #due} and reports back with {@link #written},
+ * {@link #waiting} or {@link #idle}.
  */
 public final class CoarseWrites implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -44,6 +45,32 @@ public final class CoarseWrites implements Serializable {
   public void open(RuntimeContext context, String name) {
     writtenAt = context.getState(new ValueStateDescriptor<>(name + "-written-at", Types.LONG));
     timerAt = context.getState(new ValueStateDescriptor<>(name + "-timer", Types.LONG));
+  }
+
+  /**
+   * The whole step of a key whose rows are written together ({@link #due}, {@link #written},
+   * {@link #waiting}, {@link #idle} in the one order that keeps the rule): whether the rows that
+   * wait are to be written at {@code nowMillis}; when they are, the period starts again and the
+   * caller writes them; when they still wait and {@code changed}, the timer moves to the end of
+   * the period or of the quiet time; when none wait, a fired timer is forgotten.
+   *
+   * @param waiting rows wait unwritten at {@code nowMillis}
+   * @param changed they changed since the last step (new records flushed into them): the quiet
+   *     time counts from now
+   */
+  public boolean writeNow(TimerService timers, long nowMillis, boolean waiting, boolean changed) throws IOException {
+    if (!waiting) {
+      idle(nowMillis);
+      return false;
+    }
+    if (due(nowMillis)) {
+      written(timers, nowMillis);
+      return true;
+    }
+    if (changed) {
+      waiting(timers, nowMillis);
+    }
+    return false;
   }
 
   /** Whether the waiting rows are to be written at {@code nowMillis}. */

@@ -121,19 +121,14 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       cluster.update(c);
     }
     Long due = flushAt.value();
-    if (due != null && timestamp >= due) {
+    boolean flushed = due != null && timestamp >= due;
+    if (flushed) {
       flushAt.clear();
       resultsWaiting.update(true);
-      if (!resultWrites.due(timestamp)) {
-        resultWrites.waiting(ctx.timerService(), timestamp);
-      }
     }
-    if (resultsWaiting.value() == null) {
-      resultWrites.idle(timestamp);
-    } else if (resultWrites.due(timestamp)) {
+    if (resultWrites.writeNow(ctx.timerService(), timestamp, resultsWaiting.value() != null, flushed)) {
       resultsWaiting.clear();
       emit(c, ctx, out);
-      resultWrites.written(ctx.timerService(), timestamp);
     }
   }
 

@@ -168,20 +168,15 @@ public class WorkingSetFunction
         skipGap(st, "nothing came for " + gapTimeoutMillis + " ms", ctx);
       }
     }
-    if (st.flushAtMillis != 0 && timestamp >= st.flushAtMillis) {
+    boolean flushed = st.flushAtMillis != 0 && timestamp >= st.flushAtMillis;
+    if (flushed) {
       st.flushAtMillis = 0;
       st.processedSinceFlush = false;
       st.resultsWaiting = true;
-      if (!resultWrites.due(timestamp)) {
-        resultWrites.waiting(ctx.timerService(), timestamp);
-      }
     }
-    if (st.resultsWaiting && resultWrites.due(timestamp)) {
+    if (resultWrites.writeNow(ctx.timerService(), timestamp, st.resultsWaiting, flushed)) {
       st.resultsWaiting = false;
       emit(st, ctx, out);
-      resultWrites.written(ctx.timerService(), timestamp);
-    } else if (!st.resultsWaiting) {
-      resultWrites.idle(timestamp);
     }
     scheduleTimers(st, ctx, timestamp);
     stream.update(st);
