@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { InjectEnv } from '../config/config.module.js';
 import type { Env } from '../config/env.js';
 import { DatabaseService } from '../database/database.service.js';
@@ -14,13 +15,13 @@ export const AGENT_CREDENTIAL_CHANNEL = 'tierwise_agent_credential';
 /** How long a credential found live is trusted without asking PostgreSQL again, milliseconds. */
 export const AGENT_CREDENTIAL_TTL_MS = 60_000;
 
-/** Most credentials remembered; the oldest is forgotten first (a fleet's agents, with room). */
+/** Most credentials remembered; the least recently used is forgotten first (a fleet's agents, with room). */
 export const AGENT_CREDENTIAL_CACHE_ENTRIES = 100_000;
 
 interface Cached {
   principal: AgentPrincipal;
+  /** The listener's epoch when it was looked up. */
   epoch: number;
-  expiresAt: number;
 }
 
 /**
@@ -38,7 +39,7 @@ interface Cached {
  */
 @Injectable()
 export class AgentCredentialCache implements OnModuleInit, OnModuleDestroy {
-  private readonly live = new Map<string, Cached>();
+  private readonly live = new LRUCache<string, Cached>({ max: AGENT_CREDENTIAL_CACHE_ENTRIES, ttl: AGENT_CREDENTIAL_TTL_MS });
   private readonly listener: PgListener;
 
   constructor(
@@ -63,18 +64,15 @@ export class AgentCredentialCache implements OnModuleInit, OnModuleDestroy {
    */
   async authenticate(authorization: string | undefined): Promise<AgentPrincipal> {
     const sha = agentCredentialSha256(authorization);
-    const now = Date.now();
     const cached = this.live.get(sha);
-    if (cached && this.listener.listening && cached.epoch === this.listener.epoch && now < cached.expiresAt) {
+    if (cached && this.listener.listening && cached.epoch === this.listener.epoch) {
       return cached.principal;
     }
     const epoch = this.listener.epoch;
     const principal = await authenticateAgentCredential(this.database, sha);
     // Remembered only if no notification (and no loss of the connection) came during the lookup.
     if (this.listener.listening && epoch === this.listener.epoch) {
-      this.live.delete(sha);
-      if (this.live.size >= AGENT_CREDENTIAL_CACHE_ENTRIES) this.live.delete(this.live.keys().next().value as string);
-      this.live.set(sha, { principal, epoch, expiresAt: now + AGENT_CREDENTIAL_TTL_MS });
+      this.live.set(sha, { principal, epoch });
     }
     return principal;
   }
