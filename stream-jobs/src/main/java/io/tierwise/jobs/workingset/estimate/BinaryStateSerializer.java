@@ -3,6 +3,7 @@ package io.tierwise.jobs.workingset.estimate;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
@@ -15,6 +16,8 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 public abstract class BinaryStateSerializer<T extends BinaryStateSerializer.State<T>> extends TypeSerializerSingleton<T> {
   private static final long serialVersionUID = 1L;
+  /** {@link #serialize}'s first buffer; it doubles as the value needs. */
+  private static final int FIRST_BUFFER_BYTES = 1 << 12;
 
   /** A value that writes its own state and copies itself. */
   public interface State<T> {
@@ -53,9 +56,19 @@ public abstract class BinaryStateSerializer<T extends BinaryStateSerializer.Stat
     return -1;
   }
 
+  /**
+   * Writes the value in one bulk write: its many small writes (a state is mostly longs, hundreds of
+   * KB of them) go to a heap buffer first, not each through a checkpoint stream's wrappers.
+   */
   @Override
   public void serialize(T record, DataOutputView target) throws IOException {
-    record.writeTo(target);
+    if (target instanceof DataOutputSerializer) {
+      record.writeTo(target);
+      return;
+    }
+    DataOutputSerializer buffer = new DataOutputSerializer(FIRST_BUFFER_BYTES);
+    record.writeTo(buffer);
+    target.write(buffer.getSharedBuffer(), 0, buffer.length());
   }
 
   @Override

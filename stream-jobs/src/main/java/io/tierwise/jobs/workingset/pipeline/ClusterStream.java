@@ -8,17 +8,16 @@ import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.StreamTotals;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.zip.CRC32C;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
@@ -59,6 +58,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     int cursor;
     /** Whether the head batch's totals and threshold were counted. */
     boolean headCounted;
+    /** Time of the next reference to release, Unix epoch ns: {@link #release}'s order, set there. */
+    long headTimeUnixNano;
     /** Time of the latest reference queued, Unix epoch ns; 0 before any. */
     long latestUnixNano;
 
@@ -72,6 +73,14 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       this.salt = crc.getValue();
     }
   }
+
+  /**
+   * Release order: the earlier next reference first; ties by volume id, not by arrival: the
+   * volumes' batches come from different Kafka partitions and subtasks, so the order they were
+   * first seen in is not reproducible.
+   */
+  private static final Comparator<Volume> HEAD_ORDER =
+      Comparator.<Volume>comparingLong(v -> v.headTimeUnixNano).thenComparing(v -> v.volumeId);
 
   private final MrcEstimators factory;
   private final Map<String, Volume> volumes = new LinkedHashMap<>();
@@ -157,34 +166,40 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    * @return the references released
    */
   public long release(long untilUnixNano) {
+    // The volumes with a reference queued, earliest head first: O(log V) per reference released.
+    PriorityQueue<Volume> heads = new PriorityQueue<>(Math.max(1, volumes.size()), HEAD_ORDER);
+    for (Volume v : volumes.values()) {
+      queueHead(v, heads);
+    }
     long released = 0;
-    while (true) {
-      Volume next = null;
-      long nextTime = Long.MAX_VALUE;
-      for (Volume v : volumes.values()) {
-        ReferenceBatchEvent head = startHead(v);
-        long time = head == null ? Long.MAX_VALUE : head.referenceTimeUnixNano(v.cursor);
-        // Ties by volume id, not by arrival: the volumes' batches come from different Kafka
-        // partitions and subtasks, so the order they were first seen in is not reproducible.
-        if (head != null && (time < nextTime || time == nextTime && v.volumeId.compareTo(next.volumeId) < 0)) {
-          next = v;
-          nextTime = time;
-        }
-      }
-      if (next == null || nextTime > untilUnixNano) {
+    Volume next;
+    while ((next = heads.poll()) != null) {
+      ReferenceBatchEvent head = next.queued.peek();
+      long time = next.headTimeUnixNano;
+      if (time > untilUnixNano) {
         return released;
       }
-      ReferenceBatchEvent head = next.queued.peek();
-      estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], nextTime);
+      estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], time);
       io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor],
-          ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold), nextTime);
-      releasedUnixNano = nextTime;
+          ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold), time);
+      releasedUnixNano = time;
       released++;
       if (++next.cursor == head.size()) {
         next.queued.poll();
         next.cursor = 0;
         next.headCounted = false;
       }
+      queueHead(next, heads);
+    }
+    return released;
+  }
+
+  /** Puts {@code v} into {@code heads} at its next reference's time when it has one queued. */
+  private void queueHead(Volume v, PriorityQueue<Volume> heads) {
+    ReferenceBatchEvent head = startHead(v);
+    if (head != null) {
+      v.headTimeUnixNano = head.referenceTimeUnixNano(v.cursor);
+      heads.add(v);
     }
   }
 
@@ -229,27 +244,40 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     return volumes.size();
   }
 
-  /** Bytes of the serialised state ({@link #writeTo}): the estimators and the queued batches. */
+  /**
+   * Bytes of the serialised state ({@link #writeTo}) without writing it: the estimators'
+   * ({@link WindowedEstimators#stateBytes}) and the queued batches' ({@link ReferenceBatchEvent#stateBytes}).
+   */
   public long stateBytes() {
-    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
-    try {
-      writeTo(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    long bytes = estimators == null ? 0 : estimators.stateBytes();
+    for (Volume v : volumes.values()) {
+      for (ReferenceBatchEvent b : v.queued) {
+        bytes += b.stateBytes();
+      }
     }
-    return out.length();
+    return bytes;
   }
 
-  /** An independent deep copy (through the serialised form). */
+  /**
+   * An independent copy: the estimators and the I/O mix deep, the queued batches shared (a queued
+   * batch is never changed; each volume's cursor is its own).
+   */
   @Override
   public ClusterStream copy() {
-    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
-    try {
-      writeTo(out);
-      return readFrom(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    ClusterStream c = new ClusterStream(factory);
+    c.estimators = estimators == null ? null : estimators.copy();
+    c.io = io.copy();
+    c.releasedUnixNano = releasedUnixNano;
+    for (Volume v : volumes.values()) {
+      Volume w = new Volume(v.part, v.volumeId);
+      w.queued.addAll(v.queued);
+      w.cursor = v.cursor;
+      w.headCounted = v.headCounted;
+      w.headTimeUnixNano = v.headTimeUnixNano;
+      w.latestUnixNano = v.latestUnixNano;
+      c.volumes.put(w.volumeId, w);
     }
+    return c;
   }
 
   /** Writes format, method, the released time, the estimators, the I/O mix and each volume's queue. */

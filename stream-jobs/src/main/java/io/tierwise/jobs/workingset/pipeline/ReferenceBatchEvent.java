@@ -75,6 +75,13 @@ public class ReferenceBatchEvent {
     return baseTimeUnixNano + timeOffsetsMicros[i] * 1000;
   }
 
+  /** Bytes {@link #writeTo} writes (ids counted at one byte per character, as ASCII ids are). */
+  public long stateBytes() {
+    return 2L + volumeId.length() + 2 + batchId.length() + 5 * Long.BYTES + 3 * Integer.BYTES
+        + (long) Integer.BYTES * distinctBlocksHllUpdates.length
+        + (long) size() * (Long.BYTES + 1 + Integer.BYTES + Long.BYTES);
+  }
+
   /** Writes the batch (for {@link ClusterStream}'s state; volume ids and times, not tenant or host). */
   public void writeTo(DataOutputView out) throws IOException {
     out.writeUTF(volumeId);

@@ -76,22 +76,21 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     event.lengthBlocks = new int[n];
     for (int i = 0; i < n; i++) {
       BlockReference ref = batch.getReferences(i);
-      String at = prefix + "reference " + i + ": ";
       switch (ref.getDirection()) {
         case DIRECTION_READ -> event.writes[i] = false;
         case DIRECTION_WRITE -> event.writes[i] = true;
-        default -> throw new InvalidRecordException(at + "direction " + ref.getDirection() + " is not read or write");
+        default -> throw new InvalidRecordException(at(prefix, i) + "direction " + ref.getDirection() + " is not read or write");
       }
       if (!sampler.isSampled(ref.getBlockHash())) {
-        throw new InvalidRecordException(at + "block_hash " + Long.toUnsignedString(ref.getBlockHash())
+        throw new InvalidRecordException(at(prefix, i) + "block_hash " + Long.toUnsignedString(ref.getBlockHash())
             + " is not in the sample (H mod P >= T for P=" + Long.toUnsignedString(event.samplingModulus)
             + ", T=" + Long.toUnsignedString(event.samplingThreshold) + ")");
       }
       if (ref.getLengthBlocks() < 1) {
-        throw new InvalidRecordException(at + "length_blocks is 0 (must be >= 1)");
+        throw new InvalidRecordException(at(prefix, i) + "length_blocks is 0 (must be >= 1)");
       }
       if (ref.getTimeOffsetUs() < 0 || (i > 0 && ref.getTimeOffsetUs() < event.timeOffsetsMicros[i - 1])) {
-        throw new InvalidRecordException(at + "time_offset_us " + Long.toUnsignedString(ref.getTimeOffsetUs())
+        throw new InvalidRecordException(at(prefix, i) + "time_offset_us " + Long.toUnsignedString(ref.getTimeOffsetUs())
             + " is before the previous reference's (references must be in time order)");
       }
       event.blockHashes[i] = ref.getBlockHash();
@@ -100,6 +99,11 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     }
     parseStreamTotals(prefix, batch, event);
     return event;
+  }
+
+  /** The start of reference {@code i}'s error message (built only when it is wrong). */
+  private static String at(String prefix, int i) {
+    return prefix + "reference " + i + ": ";
   }
 
   private static void parseStreamTotals(String prefix, ReferenceBatch batch, ReferenceBatchEvent event)

@@ -7,6 +7,7 @@ import io.tierwise.jobs.workingset.estimate.BinaryStateSerializer;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimatorsSerializer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -14,6 +15,7 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -78,6 +80,9 @@ class BinaryStateSerializerTest {
       BinaryStateSerializer<T> serializer, T state, Function<T, String> observable, String snapshotClass)
       throws IOException {
     byte[] written = bytes(serializer, state);
+    ByteArrayOutputStream stream = new ByteArrayOutputStream();
+    serializer.serialize(state, new DataOutputViewStreamWrapper(stream));
+    assertThat(stream.toByteArray()).as("the same bytes through a stream (a checkpoint's)").isEqualTo(written);
     T restored = serializer.deserialize(new DataInputDeserializer(written));
     T copy = serializer.copy(state);
     assertThat(copy).isNotSameAs(state);
