@@ -11,9 +11,8 @@ export const INGEST_ENV = [
 
 /**
  * Largest accepted request body, bytes (after Content-Encoding is undone): 8 MiB. It also
- * bounds what one produce call carries: a request's Kafka records (the body split per volume, each
- * with a small envelope), with other requests' up to this size in all (ProduceGroups), go out in
- * one produce call and may all land in one partition, whose record
+ * bounds what one request publishes: its Kafka records (the body split per volume, each with a
+ * small envelope) go out in one produce call and may all land in one partition, whose record
  * batch the broker takes whole or refuses. So the telemetry topics' `max.message.bytes` must
  * exceed this with room for the envelopes: 10 MiB (infra/local/kafka.sh, the MSK configuration
  * in infra/terraform/modules/kafka; docs/deployment.md "Kafka").

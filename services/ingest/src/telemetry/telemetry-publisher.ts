@@ -1,8 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { CompressionAlgorithms, compatibilityPartitioner, ProduceAcks, Producer } from '@platformatic/kafka';
 import { type Env, InjectEnv, inSpan, KAFKA_SECURITY_ENV, kafkaSecurity, traceHeaders } from '@tierwise/common';
-import { MAX_BODY_BYTES } from '../ingest.constants.js';
-import { ProduceGroups } from './produce-groups.js';
 
 /** One Kafka record: key `<tenant_id>/<volume_id>`, value an encoded tierwise.v1.IngestRecord. */
 export interface TelemetryRecord {
@@ -28,7 +26,6 @@ export class TelemetryPublishError extends Error {
 @Injectable()
 export class TelemetryPublisher implements OnModuleDestroy {
   private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
-  private readonly groups: ProduceGroups;
 
   constructor(@InjectEnv() env: Env<'TIERWISE_KAFKA_BROKERS' | (typeof KAFKA_SECURITY_ENV)[number]>) {
     this.producer = new Producer({
@@ -49,12 +46,10 @@ export class TelemetryPublisher implements OnModuleDestroy {
       retries: 2,
       retryDelay: 250,
     });
-    this.groups = new ProduceGroups((messages) => this.producer.send({ messages }).then(() => undefined), MAX_BODY_BYTES);
   }
 
   /**
-   * Publishes `records` to `topic` and waits for acks=all. The records go out in the next produce
-   * call together with those of the other batches that came meanwhile ({@link ProduceGroups}).
+   * Publishes `records` to `topic` in one produce call and waits for acks=all.
    * @throws TelemetryPublishError when Kafka does not acknowledge them.
    */
   async publish(topic: string, records: readonly TelemetryRecord[]): Promise<void> {
@@ -66,7 +61,9 @@ export class TelemetryPublisher implements OnModuleDestroy {
           // The publish span's context travels on every record (W3C traceparent header), so
           // the stream jobs continue the batch's trace down to their database write.
           const headers = new Map(Object.entries(traceHeaders()).map(([key, value]) => [Buffer.from(key), Buffer.from(value)]));
-          await this.groups.add(records.map((record) => ({ topic, key: Buffer.from(record.key), value: toBuffer(record.value), headers })));
+          await this.producer.send({
+            messages: records.map((record) => ({ topic, key: Buffer.from(record.key), value: toBuffer(record.value), headers })),
+          });
         },
       );
     } catch (error) {
