@@ -72,6 +72,18 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       crc.update(volumeId.getBytes(StandardCharsets.UTF_8));
       this.salt = crc.getValue();
     }
+
+    /** A copy of {@code from}: the same queued batches (never changed), its own cursor. */
+    Volume(Volume from) {
+      this.part = from.part;
+      this.volumeId = from.volumeId;
+      this.salt = from.salt;
+      this.queued.addAll(from.queued);
+      this.cursor = from.cursor;
+      this.headCounted = from.headCounted;
+      this.headTimeUnixNano = from.headTimeUnixNano;
+      this.latestUnixNano = from.latestUnixNano;
+    }
   }
 
   /**
@@ -269,13 +281,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     c.io = io.copy();
     c.releasedUnixNano = releasedUnixNano;
     for (Volume v : volumes.values()) {
-      Volume w = new Volume(v.part, v.volumeId);
-      w.queued.addAll(v.queued);
-      w.cursor = v.cursor;
-      w.headCounted = v.headCounted;
-      w.headTimeUnixNano = v.headTimeUnixNano;
-      w.latestUnixNano = v.latestUnixNano;
-      c.volumes.put(w.volumeId, w);
+      c.volumes.put(v.volumeId, new Volume(v));
     }
     return c;
   }
