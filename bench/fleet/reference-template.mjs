@@ -3,14 +3,23 @@
  * offsets of what changes per send, so that a copy is patched in place instead of re-encoded
  * (a fleet sends hundreds of thousands of references per second).
  *
- * referenceTemplate(batch) -> {body, references, offsets}: batch (a decoded ReferenceBatch)
- *   encoded with a batch id slot of 36 characters (a UUID's length, overwritten by every send)
- *   and no sequence
+ * referenceTemplate(batch) -> {body, batch, references, threshold, firstNano, offsets}: batch (a
+ *   decoded ReferenceBatch) encoded with a batch id slot of 36 characters (a UUID's length,
+ *   overwritten by every send) and no sequence; threshold: its sampling_threshold (bigint);
+ *   firstNano: the time of its first reference (its base time when it has none), Unix ns (bigint)
  * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence}) -> Buffer
  *   batchId: a UUID (36 characters); hostId, volumeId: the template's lengths; shiftNano: added to
  *   base_time_unix_nano (bigint); saltBits: XORed into every block_hash (bigint); sequence: the
  *   batch's sequence number, appended as field 8 (the last occurrence of a scalar field wins,
  *   protobuf encoding spec, "Last One Wins")
+ * mergeReferenceBatches(parts, {batchId, hostId, volumeId, saltBits, sequence}) -> Buffer: the
+ *   batches of parts ([{template, shiftNano}], in time order, one sampling threshold) as the agent
+ *   sends them when it holds a partial batch across intervals (proto/METRICS.md: a batch goes out
+ *   full or a minute old): one ReferenceBatch from the first part's base time, every part's
+ *   references re-based to it, considered references and LRU anchor hits summed, the sketch
+ *   updates merged (each register's highest value, ascending by index), the last part's
+ *   threshold and anchor size, time order kept (a part shifted less by a late tick waits for the
+ *   part before); ids, salt and sequence as patchReferenceBatch
  */
 import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
@@ -45,7 +54,12 @@ export function referenceTemplate(batch) {
       reader.skipType(tag & 7);
     }
   }
-  return { body, references: batch.references.length, offsets };
+  const first = batch.references[0];
+  const baseNano = BigInt(batch.baseTimeUnixNano);
+  return {
+    body, batch, references: batch.references.length, threshold: BigInt(batch.samplingThreshold),
+    firstNano: first ? baseNano + BigInt(first.timeOffsetUs) * 1000n : baseNano, offsets,
+  };
 }
 
 export function patchReferenceBatch(template, { batchId, hostId, volumeId, shiftNano, saltBits, sequence }) {
@@ -58,4 +72,60 @@ export function patchReferenceBatch(template, { batchId, hostId, volumeId, shift
   body.writeBigUInt64LE(body.readBigUInt64LE(offsets.baseTime) + shiftNano, offsets.baseTime);
   for (const at of offsets.hashes) body.writeBigUInt64LE(body.readBigUInt64LE(at) ^ saltBits, at);
   return body;
+}
+
+/** A 64-bit value for protobufjs' Writer, which takes {low, high} without the long package. */
+function long(value) {
+  const v = BigInt.asUintN(64, BigInt(value));
+  return { low: Number(v & 0xffffffffn) | 0, high: Number(v >> 32n) | 0 };
+}
+
+export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBits, sequence }) {
+  const head = parts[0].template.batch;
+  const last = parts.at(-1).template.batch;
+  const baseNano = BigInt(head.baseTimeUnixNano) + parts[0].shiftNano;
+  let considered = 0n;
+  let anchorHits = 0n;
+  const registers = new Map();
+  let previousUs = 0n;
+  const w = protobuf.Writer.create();
+  w.uint32((FIELD.batchId << 3) | LENGTH_DELIMITED).string(batchId);
+  w.uint32((FIELD.hostId << 3) | LENGTH_DELIMITED).string(hostId);
+  w.uint32((FIELD.volumeId << 3) | LENGTH_DELIMITED).string(volumeId);
+  w.uint32(4 << 3).uint64(long(last.samplingModulus));
+  w.uint32(5 << 3).uint64(long(last.samplingThreshold));
+  w.uint32((FIELD.baseTime << 3) | 1).fixed64(long(baseNano));
+  for (const { template, shiftNano } of parts) {
+    const { batch } = template;
+    const deltaUs = (BigInt(batch.baseTimeUnixNano) + shiftNano - baseNano) / 1000n;
+    for (const r of batch.references) {
+      w.uint32((FIELD.references << 3) | LENGTH_DELIMITED).fork();
+      w.uint32((1 << 3) | 1).fixed64(long(BigInt(r.blockHash) ^ saltBits));
+      if (r.direction) w.uint32(2 << 3).int32(r.direction);
+      if (r.lengthBlocks) w.uint32(3 << 3).uint32(r.lengthBlocks);
+      // A later tick's lateness moves its part less: keep the merged references in time order.
+      const offset = previousUs > BigInt(r.timeOffsetUs) + deltaUs ? previousUs : BigInt(r.timeOffsetUs) + deltaUs;
+      previousUs = offset;
+      if (offset) w.uint32(4 << 3).uint64(long(offset));
+      w.ldelim();
+    }
+    considered += BigInt(batch.consideredReferences);
+    anchorHits += BigInt(batch.lruAnchorHits);
+    for (const u of batch.distinctBlocksHllUpdates) {
+      const index = u >>> 8;
+      registers.set(index, Math.max(registers.get(index) ?? 0, u & 0xff));
+    }
+  }
+  w.uint32(FIELD.sequence << 3).uint64(sequence);
+  if (considered) w.uint32(9 << 3).uint64(long(considered));
+  if (last.distinctBlocksHllPrecision) w.uint32(10 << 3).uint32(last.distinctBlocksHllPrecision);
+  if (registers.size) {
+    w.uint32((11 << 3) | LENGTH_DELIMITED).fork();
+    for (const index of [...registers.keys()].sort((a, b) => a - b)) w.uint32((index << 8) | registers.get(index));
+    w.ldelim();
+  }
+  if (last.clusterId) w.uint32((12 << 3) | LENGTH_DELIMITED).string(last.clusterId);
+  if (anchorHits) w.uint32(13 << 3).uint64(long(anchorHits));
+  if (last.lruAnchorBlocks) w.uint32(14 << 3).uint32(last.lruAnchorBlocks);
+  return Buffer.from(w.finish());
 }

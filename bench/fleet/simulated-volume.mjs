@@ -10,21 +10,33 @@
  *                     low 24 bits, which decide sampling (H mod P < T, P divides 2^24), stay
  * interval(k, endNano) -> Buffer | null: tick k's metrics (an ExportMetricsServiceRequest of this
  *   volume), every data point moved so that the interval ends at endNano (Unix ns); null: idle
- * referenceBatches(k, endNano) -> {body, references}[]: tick k's ReferenceBatch bodies, each with
- *   a fresh batch id and the volume's next sequence number (0, 1, 2, ... from its first batch),
- *   and the number of references each carries
+ * referenceBatches(k, endNano) -> {body, references}[]: the ReferenceBatch bodies the agent sends at
+ *   tick k's close, each with a fresh batch id and the volume's next sequence number (0, 1, 2, ...
+ *   from its first batch), and the number of references each carries. The template's batches
+ *   (`tierwise-agent replay` sends a volume's partial batch when the trace ends) are held and
+ *   sent as the serving agent sends them (serve_telemetry.hpp, proto/METRICS.md): a batch goes
+ *   out when it is full ({@link MAX_REFERENCES_PER_BATCH}), before the sampling threshold
+ *   changes, or at the first interval close at least {@link MAX_REFERENCE_AGE_NANO} after its
+ *   first reference; held template batches go out as one (mergeReferenceBatches)
  */
 import { randomUUID } from 'node:crypto';
-import { patchReferenceBatch } from './reference-template.mjs';
+import { mergeReferenceBatches, patchReferenceBatch } from './reference-template.mjs';
 import { INTERVAL_NANO } from './templates.mjs';
 
 const HASH_BITS = (1n << 64n) - 1n;
+/** ReferenceBatcher::kMaxReferencesPerBatch (edge-agent/src/sampling/reference_batcher.hpp). */
+export const MAX_REFERENCES_PER_BATCH = 10_000;
+/** ServeTelemetry::kMaxReferenceAgeUs (edge-agent/src/serve/serve_telemetry.hpp), ns. */
+export const MAX_REFERENCE_AGE_NANO = 60_000_000_000n;
 
 export class SimulatedVolume {
   constructor({ template, hostId, volumeId, offset, salt }) {
     Object.assign(this, { template, hostId, volumeId, offset });
     this.saltBits = (BigInt(salt) << 24n) & HASH_BITS;
     this.sequence = 0;
+    /** Template batches held as the agent's open batch: [{template, shiftNano}], one threshold. */
+    this.held = [];
+    this.heldReferences = 0;
   }
 
   slot(k) {
@@ -49,11 +61,28 @@ export class SimulatedVolume {
 
   referenceBatches(k, endNano) {
     const shiftNano = this.shift(k, endNano);
-    return this.template.refBatches[this.slot(k)].map((template) => ({
-      references: template.references,
-      body: patchReferenceBatch(template, {
-        batchId: randomUUID(), hostId: this.hostId, volumeId: this.volumeId, shiftNano, saltBits: this.saltBits, sequence: this.sequence++,
-      }),
-    }));
+    const out = [];
+    for (const template of this.template.refBatches[this.slot(k)]) {
+      const changes = this.held.length > 0 && template.threshold !== this.held[0].template.threshold;
+      if (changes || this.heldReferences + template.references > MAX_REFERENCES_PER_BATCH) this.release(out);
+      this.held.push({ template, shiftNano });
+      this.heldReferences += template.references;
+      if (this.heldReferences >= MAX_REFERENCES_PER_BATCH) this.release(out);
+    }
+    const first = this.held[0];
+    if (first && first.template.firstNano + first.shiftNano <= endNano - MAX_REFERENCE_AGE_NANO) this.release(out);
+    return out;
+  }
+
+  /** Sends the held batches as one (the agent's open batch). */
+  release(out) {
+    if (this.held.length === 0) return;
+    const ids = { batchId: randomUUID(), hostId: this.hostId, volumeId: this.volumeId, saltBits: this.saltBits, sequence: this.sequence++ };
+    const body = this.held.length === 1
+      ? patchReferenceBatch(this.held[0].template, { ...ids, shiftNano: this.held[0].shiftNano })
+      : mergeReferenceBatches(this.held, ids);
+    out.push({ references: this.heldReferences, body });
+    this.held = [];
+    this.heldReferences = 0;
   }
 }
