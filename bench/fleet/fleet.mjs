@@ -1,7 +1,8 @@
 /**
  * The fleet: N hosts x M volumes, each host sending, every 10 s at its own phase, one OTLP
- * request with the interval of each of its volumes that saw I/O (as the agent does,
- * VolumeExporter::end_interval) and then each volume's reference batches of that interval.
+ * request with the interval of each of its volumes that saw I/O and then one request with the
+ * reference batches its volumes send at that close (POST /v1/refs/batches, a ReferenceBatches of
+ * at most 1,000 batches and 4 MiB), as the agent does (VolumeExporter::end_interval).
  * Open loop: a tick does not wait for earlier requests; they queue in the sender (the agents'
  * spools) when ingest is slower than the fleet.
  *
@@ -12,11 +13,17 @@
  *   sends for `seconds`, then returns (requests may still be queued in the sender)
  */
 import { createHash, randomUUID } from 'node:crypto';
+import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
 import { SimulatedVolume } from './simulated-volume.mjs';
 
 const { BATCH_ID_HEADER } = proto;
 const INTERVAL_MS = 10_000;
+/** VolumeExporter::kMaxBatchesPerReferenceRequest and kMaxReferenceRequestBytes (edge-agent/src/export). */
+const MAX_BATCHES_PER_REFERENCE_REQUEST = 1000;
+const MAX_REFERENCE_REQUEST_BYTES = 4 * 1024 * 1024;
+/** ReferenceBatches.batches: field 1, length-delimited. */
+const BATCHES_TAG = (1 << 3) | 2;
 
 function hexId(seed, name, length) {
   return createHash('sha256').update(`${seed}/${name}`).digest('hex').slice(0, length);
@@ -70,11 +77,25 @@ function sendTick(host, k, sender, onMetricsAck) {
       onAck: onMetricsAck && ((ackedAtMs) => onMetricsAck(host, reported, closedAtMs, ackedAtMs)),
     });
   }
+  let request = null;
+  const send = () => {
+    if (!request) return;
+    sender.enqueue(host, {
+      stream: 'refs', path: '/v1/refs/batches', body: Buffer.from(request.writer.finish()), headers: { [BATCH_ID_HEADER]: randomUUID() },
+      volumeIntervals: 0, references: request.references, batches: request.batches,
+    });
+    request = null;
+  };
   for (const volume of host.volumes) {
     for (const { body, references } of volume.referenceBatches(k, endNano)) {
-      sender.enqueue(host, { stream: 'refs', path: '/v1/refs', body, headers: {}, volumeIntervals: 0, references });
+      // The batch and its framing (a 1-byte tag, a length of at most 5), as the agent counts.
+      if (request && (request.batches === MAX_BATCHES_PER_REFERENCE_REQUEST || request.bytes + body.length + 6 > MAX_REFERENCE_REQUEST_BYTES)) send();
+      request ??= { writer: protobuf.Writer.create(), bytes: 0, references: 0, batches: 0 };
+      request.writer.uint32(BATCHES_TAG).bytes(body);
+      Object.assign(request, { bytes: request.bytes + body.length + 6, references: request.references + references, batches: request.batches + 1 });
     }
   }
+  send();
 }
 
 export async function runFleet({ hosts, sender, seconds, onMetricsAck }) {

@@ -8,9 +8,10 @@
  *
  * new FleetSender({url, maxBacklogBytes}); sender.enqueue(host, item)
  *   host: {index, token}
- *   item: {stream: 'metrics' | 'refs', path, body, headers, volumeIntervals, references, onAck?(ackedAtMs)}
+ *   item: {stream: 'metrics' | 'refs', path, body, headers, volumeIntervals, references, batches?, onAck?(ackedAtMs)}
+ *     batches: the reference batches the request carries
  * sender.stats: per stream {queued, spoolFull, sent, accepted, refused, retries, bytes, volumeIntervals,
- *   references, latency (HdrHistogram, microseconds, first send to acceptance)},
+ *   references, batches (offered), acceptedBatches, latency (HdrHistogram, microseconds, first send to acceptance)},
  *   refusals: {reason: count}
  * sender.backlog() -> requests queued or in flight; sender.idle() -> Promise resolved at 0
  */
@@ -22,6 +23,7 @@ const RETRY_DEFAULT_MS = 1000;
 function streamStats() {
   return {
     queued: 0, spoolFull: 0, sent: 0, accepted: 0, refused: 0, retries: 0, bytes: 0, volumeIntervals: 0, references: 0,
+    batches: 0, acceptedBatches: 0,
     latency: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 }),
   };
 }
@@ -44,6 +46,7 @@ export class FleetSender {
     const queue = this.queues.get(key);
     const stats = this.stats[item.stream];
     stats.queued += 1;
+    stats.batches += item.batches ?? 0;
     if (this.backlogBytes + item.body.length > this.maxBacklogBytes) {
       stats.spoolFull += 1;
       return;
@@ -79,6 +82,7 @@ export class FleetSender {
         Object.assign(stats, {
           accepted: stats.accepted + 1, bytes: stats.bytes + item.body.length,
           volumeIntervals: stats.volumeIntervals + item.volumeIntervals, references: stats.references + item.references,
+          acceptedBatches: stats.acceptedBatches + (item.batches ?? 0),
         });
         stats.latency.recordValue(Math.max(1, Math.round((performance.now() - item.firstSentMs) * 1000)));
         item.onAck?.(Date.now());

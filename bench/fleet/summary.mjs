@@ -19,8 +19,11 @@ export function summarize({ args, hosts, volumesPerHost, sender, probes, rows, l
   const freshness = Object.fromEntries([50, 90, 99, 100].map((p) => [`p${p}`, percentile(seen, p)]));
   const summary = {
     hosts, volumesPerHost, volumes: hosts * volumesPerHost, minutes: Number(args.minutes), warmupMinutes: Number(args['warmup-minutes']),
-    offered: { metricsRequests: metrics.queued, referenceBatches: refs.queued },
-    accepted: { metricsRequests: metrics.accepted, volumeIntervals: metrics.volumeIntervals, referenceBatches: refs.accepted, references: refs.references },
+    offered: { metricsRequests: metrics.queued, referenceRequests: refs.queued, referenceBatches: refs.batches },
+    accepted: {
+      metricsRequests: metrics.accepted, volumeIntervals: metrics.volumeIntervals,
+      referenceRequests: refs.accepted, referenceBatches: refs.acceptedBatches, references: refs.references,
+    },
     lost, spoolFull: { metrics: metrics.spoolFull, refs: refs.spoolFull }, lagAtEnd, lagAfterDrain,
     refusals: sender.stats.refusals, retries: { metrics: metrics.retries, refs: refs.retries }, rows,
     latencyMs: { metricsP50: metrics.latency.getValueAtPercentile(50) / 1000, metricsP99: metrics.latency.getValueAtPercentile(99) / 1000 },
@@ -28,7 +31,7 @@ export function summarize({ args, hosts, volumesPerHost, sender, probes, rows, l
     memory, costs: costs.rows,
   };
   const failures = [
-    lost.metrics + lost.refs > 0 && `${lost.metrics} metrics requests and ${lost.refs} reference batches lost`,
+    lost.metrics + lost.refs > 0 && `${lost.metrics} metrics requests and ${lost.refs} reference requests lost`,
     rows.missing > 0 && `${rows.missing} accepted volume-intervals not in volume_metrics_10s`,
     Object.values(lagAfterDrain).some((n) => n > 0) && `the jobs were still behind after the drain: ${JSON.stringify(lagAfterDrain)} records`,
     memory.some((v) => v.grows) && `memory grows in ${memory.filter((v) => v.grows).map((v) => v.process).join(', ')}`,

@@ -4,13 +4,16 @@
  *
  * captureBatches({agentBin, trace, workDir}) -> {metrics: Buffer[], refs: Buffer[]}
  *   metrics: OTLP ExportMetricsServiceRequest bodies (POST /v1/metrics), in send order
- *   refs:    tierwise.v1.ReferenceBatch bodies (POST /v1/refs), in send order
+ *   refs:    tierwise.v1.ReferenceBatch bodies, in send order: each batch of the agent's
+ *            POST /v1/refs/batches requests (a host's batches together) on its own, the body a
+ *            POST /v1/refs of that batch alone carries
  * Throws when the replay exits non-zero or sends nothing.
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { referenceBatchSlices } from '@tierwise/proto';
 
 const run = promisify(execFile);
 
@@ -20,8 +23,10 @@ export async function captureBatches({ agentBin, trace, workDir }) {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
-      const kind = request.url === '/v1/metrics' ? 'metrics' : request.url === '/v1/refs' ? 'refs' : null;
-      if (kind) batches[kind].push(Buffer.concat(chunks));
+      const body = Buffer.concat(chunks);
+      const kind = request.url === '/v1/metrics' ? 'metrics' : request.url === '/v1/refs/batches' ? 'refs' : null;
+      if (kind === 'metrics') batches.metrics.push(body);
+      if (kind === 'refs') batches.refs.push(...referenceBatchSlices(body).map((slice) => Buffer.from(slice)));
       response.writeHead(kind ? 200 : 404, { 'content-type': 'application/x-protobuf' }).end();
     });
   });

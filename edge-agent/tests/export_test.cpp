@@ -597,13 +597,19 @@ TEST(VolumeExporterTest, ClosedVolumesGoOutInCloseOrderAtMost200PerRequest) {
             1'000'000'000u);
 }
 
-TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked) {
+// Host esx-01's exporter sending (stream 1) to a loopback receiver, every block sampled (R = 1).
+struct SendingExporter {
   testing::HttpReceiver receiver;
-  HttpSender sender(fast_config(receiver.url()));
+  HttpSender sender{fast_config(receiver.url())};
   const sampling::KeyedHasher hasher{sampling::TenantKey{}};
   const sampling::ShardsSampler sampler{hasher, 1.0};
-  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .stream = 1}, hasher,
-                          sampler, &sender);
+  VolumeExporter exporter{{.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .stream = 1},
+                          hasher, sampler, &sender};
+};
+
+TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked) {
+  SendingExporter host;
+  auto& [receiver, sender, hasher, sampler, exporter] = host;
   VolumeExporter::Volume& v = exporter.add_volume("vm1");
   EXPECT_EQ(v.resource.host_name, "") << "names leave the host only with send_names";
   EXPECT_EQ(v.resource.volume_name, "");
@@ -618,13 +624,76 @@ TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked
   EXPECT_EQ(sender.stats(1).sent, 1u);
   const auto requests = receiver.requests();
   ASSERT_EQ(requests.size(), 1u);
-  EXPECT_EQ(requests[0].path, "/v1/refs");
-  tierwise::v1::ReferenceBatch batch;
-  ASSERT_TRUE(batch.ParseFromString(requests[0].body));
+  EXPECT_EQ(requests[0].path, "/v1/refs/batches");
+  tierwise::v1::ReferenceBatches request;
+  ASSERT_TRUE(request.ParseFromString(requests[0].body));
+  ASSERT_EQ(request.batches_size(), 1);
+  const tierwise::v1::ReferenceBatch& batch = request.batches(0);
   EXPECT_EQ(batch.host_id(), hasher.host_id("esx-01"));
   EXPECT_EQ(batch.volume_id(), hasher.volume_id("vm1"));
   EXPECT_EQ(batch.references_size(), 2) << "two 4 KiB blocks, both sampled at R = 1";
-  EXPECT_EQ(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id());
+  EXPECT_NE(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id()) << "the request has an id of its own";
+}
+
+TEST(VolumeExporterTest, TheHostsReferenceBatchesOfAnIntervalGoInOneRequest) {
+  SendingExporter host;
+  auto& [receiver, sender, hasher, sampler, exporter] = host;
+  std::vector<VolumeExporter::Volume*> volumes;
+  for (const char* name : {"vm1", "vm2", "vm3"}) volumes.push_back(&exporter.add_volume(name));
+  trace::IoRecord io;
+  io.length_bytes = 4096;
+  for (size_t i = 0; i < volumes.size(); ++i) {
+    io.volume = volumes[i]->name;
+    io.offset_bytes = i * 4096;
+    volumes[i]->batcher->add(io, 1'000'000);
+  }
+  exporter.flush_references_older_than(61'000'000, 60'000'000);
+  sender.drain();
+  EXPECT_TRUE(receiver.requests().empty()) << "flushed batches wait for the interval's close";
+  exporter.end_interval({0, 10});
+  sender.drain();
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 1u) << "no volume closed: no metrics request, one request of reference batches";
+  EXPECT_EQ(requests[0].path, "/v1/refs/batches");
+  tierwise::v1::ReferenceBatches request;
+  ASSERT_TRUE(request.ParseFromString(requests[0].body));
+  ASSERT_EQ(request.batches_size(), 3);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(request.batches(i).volume_id(), hasher.volume_id(volumes[i]->name));
+  EXPECT_EQ(exporter.reference_batches(), 3u);
+  exporter.end_interval({10, 20});
+  sender.drain();
+  EXPECT_EQ(receiver.requests().size(), 1u) << "nothing waiting: no empty request";
+}
+
+TEST(VolumeExporterTest, AReferenceRequestStaysWithinItsByteBound) {
+  SendingExporter host;
+  auto& [receiver, sender, hasher, sampler, exporter] = host;
+  std::vector<VolumeExporter::Volume*> volumes;
+  for (int n = 0; n < 40; ++n) volumes.push_back(&exporter.add_volume("vm" + std::to_string(n)));
+  trace::IoRecord io;
+  io.length_bytes = 4096;
+  // Each volume fills one batch (10,000 distinct blocks at R = 1): 40 full batches, more than
+  // kMaxReferenceRequestBytes together.
+  for (VolumeExporter::Volume* v : volumes) {
+    io.volume = v->name;
+    for (uint64_t b = 0; b < sampling::ReferenceBatcher::kMaxReferencesPerBatch; ++b) {
+      io.offset_bytes = b * 4096;
+      v->batcher->add(io, 1'000'000 + static_cast<int64_t>(b));
+    }
+  }
+  exporter.end_interval({0, 10});
+  sender.drain();
+  size_t batches = 0;
+  const auto requests = receiver.requests();
+  ASSERT_GE(requests.size(), 2u);
+  for (const auto& r : requests) {
+    EXPECT_LE(r.body.size(), VolumeExporter::kMaxReferenceRequestBytes);
+    tierwise::v1::ReferenceBatches request;
+    ASSERT_TRUE(request.ParseFromString(r.body));
+    batches += static_cast<size_t>(request.batches_size());
+  }
+  EXPECT_EQ(batches, volumes.size());
+  EXPECT_EQ(sender.stats(1).sent, requests.size());
 }
 
 TEST(VolumeExporterTest, APartialReferenceBatchLeavesOnceItIsOldEnough) {

@@ -232,7 +232,7 @@ PY
   grep -q "interval: volume vol1: .* read hit ratio 100" "$work/agent.log" || fail "no interval line with a 100 % hit ratio"
   stop_agent
   grep -q "^/v1/metrics application/x-protobuf" "$work/posts.log" || fail "no OTLP metrics posted: $(cat "$work/posts.log")"
-  grep -q "^/v1/refs application/x-protobuf" "$work/posts.log" || fail "no reference batches posted"
+  grep -q "^/v1/refs/batches application/x-protobuf" "$work/posts.log" || fail "no reference batches posted"
   ;;
 
 outstanding_depths)

@@ -30,6 +30,7 @@ const Message* prototype(const std::string& type) {
   namespace otlp = opentelemetry::proto::collector::metrics::v1;
   static const std::map<std::string, const Message*> types = {
       {"tierwise.v1.ReferenceBatch", &v1::ReferenceBatch::default_instance()},
+      {"tierwise.v1.ReferenceBatches", &v1::ReferenceBatches::default_instance()},
       {"tierwise.v1.IngestRecord", &v1::IngestRecord::default_instance()},
       {"opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest",
        &otlp::ExportMetricsServiceRequest::default_instance()},

@@ -98,13 +98,16 @@ TEST_F(ReplayTest, ExportsMetricsAndReferencesOfTheMsrTrace) {
         }
       }
     } else {
-      ASSERT_EQ(req.path, "/v1/refs");
+      ASSERT_EQ(req.path, "/v1/refs/batches");
       ++refs_requests;
-      tierwise::v1::ReferenceBatch batch;
-      ASSERT_TRUE(batch.ParseFromString(req.body));
-      EXPECT_EQ(batch.host_id(), hasher.host_id("esx-test-01"));
-      EXPECT_EQ(batch.sampling_threshold(), batch.sampling_modulus());  // rate 1
-      references += batch.references_size();
+      tierwise::v1::ReferenceBatches request;
+      ASSERT_TRUE(request.ParseFromString(req.body));
+      ASSERT_GE(request.batches_size(), 1);
+      for (const auto& batch : request.batches()) {
+        EXPECT_EQ(batch.host_id(), hasher.host_id("esx-test-01"));
+        EXPECT_EQ(batch.sampling_threshold(), batch.sampling_modulus());  // rate 1
+        references += batch.references_size();
+      }
     }
   }
   // 127 s of trace in 10 s intervals.

@@ -19,6 +19,7 @@ import {
   METRIC,
   METRIC_SPECS,
   ReferenceBatch,
+  ReferenceBatches,
   resolveProtoDir,
   SCOPE_NAME,
   SERVICE_NAME,
@@ -169,6 +170,11 @@ interface Vector {
 
 const vectors: Vector[] = [
   { name: "reference_batch", codec: ReferenceBatch, value: referenceBatch },
+  {
+    name: "reference_batches",
+    codec: ReferenceBatches,
+    value: { batches: [referenceBatch, { ...referenceBatch, batchId: "9d4e7b21-0a3c-4f6e-8b5d-1c2e3f4a5b6c", sequence: 8n, references: [] }] },
+  },
   { name: "export_metrics_request", codec: ExportMetricsServiceRequest, value: exportRequest },
   { name: "export_metrics_response", codec: ExportMetricsServiceResponse, value: exportResponse },
   {

@@ -31,7 +31,7 @@ export { ProtoDecodeError, ProtoEncodeError } from "./errors";
 export { messageCodec, type Json, type MessageCodec } from "./codec";
 export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
 export { resolveProtoDir } from "./proto-dir";
-export { resourceMetricsSlices, singleResourceMetricsRequest } from "./otlp-slices";
+export { referenceBatchSlices, resourceMetricsSlices, singleResourceMetricsRequest } from "./slices";
 export * from "./metrics";
 
 /** OTLP/HTTP `POST /v1/metrics` body. */
@@ -50,6 +50,9 @@ export const ExportMetricsServiceResponse = messageCodec<t.ExportMetricsServiceR
 /** `POST /v1/refs` body: SHARDS-sampled block references of one volume. */
 export type ReferenceBatch = t.ReferenceBatch;
 export const ReferenceBatch = messageCodec<t.ReferenceBatch>("tierwise.v1.ReferenceBatch");
+/** `POST /v1/refs/batches` body: the reference batches of one host's volumes ready at one interval close. */
+export type ReferenceBatches = t.ReferenceBatches;
+export const ReferenceBatches = messageCodec<t.ReferenceBatches>("tierwise.v1.ReferenceBatches");
 /** Kafka value on telemetry.metrics.v1 / telemetry.refs.v1. */
 export type IngestRecord = t.IngestRecord;
 export const IngestRecord = messageCodec<t.IngestRecord>("tierwise.v1.IngestRecord");

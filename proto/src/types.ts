@@ -70,6 +70,11 @@ export interface ReferenceBatch {
   lruAnchorBlocks: number;
 }
 
+/** tierwise.v1.ReferenceBatches: one host's reference batches in one request (POST /v1/refs/batches). */
+export interface ReferenceBatches {
+  batches: ReferenceBatch[];
+}
+
 /** tierwise.v1.IngestRecord: the Kafka value written by ingest. */
 export interface IngestRecord {
   tenantId: string;

@@ -26,10 +26,10 @@ import { assertSameBytes, goldenBin, goldenJson, manifest, TESTDATA_DIR } from "
 describe("golden vectors", () => {
   const entries = manifest();
 
-  it("lists the five vectors, each with a .bin and a .json", () => {
+  it("lists the six vectors, each with a .bin and a .json", () => {
     assert.deepEqual(
       entries.map((e) => e.name),
-      ["reference_batch", "export_metrics_request", "export_metrics_response", "ingest_record_refs", "ingest_record_metrics"],
+      ["reference_batch", "reference_batches", "export_metrics_request", "export_metrics_response", "ingest_record_refs", "ingest_record_metrics"],
     );
     const files = readdirSync(TESTDATA_DIR);
     for (const { name } of entries) {

@@ -8,8 +8,8 @@ Batch metrics_batch(const ExportMetricsServiceRequest& request, size_t stream) {
   return Batch{Endpoint::kMetrics, request.SerializeAsString(), sampling::new_batch_id(), stream};
 }
 
-Batch refs_batch(const tierwise::v1::ReferenceBatch& batch, size_t stream) {
-  return Batch{Endpoint::kRefs, batch.SerializeAsString(), batch.batch_id(), stream};
+Batch reference_batches_batch(const tierwise::v1::ReferenceBatches& request, size_t stream) {
+  return Batch{Endpoint::kReferenceBatches, request.SerializeAsString(), sampling::new_batch_id(), stream};
 }
 
 }  // namespace tierwise::exporter

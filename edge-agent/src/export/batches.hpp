@@ -13,7 +13,8 @@ namespace tierwise::exporter {
 // An OTLP metrics request for POST /v1/metrics with a new random UUID as its id.
 Batch metrics_batch(const ExportMetricsServiceRequest& request, size_t stream);
 
-// A ReferenceBatch for POST /v1/refs; the header repeats ReferenceBatch.batch_id.
-Batch refs_batch(const tierwise::v1::ReferenceBatch& batch, size_t stream);
+// A host's ReferenceBatches for POST /v1/refs/batches with a new random UUID as its id
+// (each batch keeps its own ReferenceBatch.batch_id and sequence).
+Batch reference_batches_batch(const tierwise::v1::ReferenceBatches& request, size_t stream);
 
 }  // namespace tierwise::exporter

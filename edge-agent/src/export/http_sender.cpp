@@ -11,10 +11,6 @@ namespace {
 
 constexpr size_t kMaxKeptBody = 512;  // bytes of an error body kept for the report
 
-const char* path_of(Endpoint endpoint) {
-  return endpoint == Endpoint::kMetrics ? "/v1/metrics" : "/v1/refs";
-}
-
 // "HTTP 401 Unauthorized" from "HTTP/1.1 401 Unauthorized" (or "HTTP 401").
 std::string describe_status(long status, const std::string& status_line) {
   const size_t first = status_line.find(' ');
@@ -25,6 +21,18 @@ std::string describe_status(long status, const std::string& status_line) {
 }
 
 }  // namespace
+
+const char* endpoint_path(Endpoint endpoint) {
+  switch (endpoint) {
+    case Endpoint::kMetrics:
+      return "/v1/metrics";
+    case Endpoint::kRefs:
+      return "/v1/refs";
+    case Endpoint::kReferenceBatches:
+      return "/v1/refs/batches";
+  }
+  return "/v1/metrics";  // unreachable: every Endpoint is a case
+}
 
 HttpSender::HttpSender(SenderConfig config) : config_(std::move(config)) {
   while (!config_.ingest_url.empty() && config_.ingest_url.back() == '/') {
@@ -222,7 +230,7 @@ void HttpSender::send_spooled() {
     if (spool_stats_.first_problem.empty()) spool_stats_.first_problem = problem;
     if (printed_status_.insert(r.status).second) {
       std::fprintf(stderr, "tierwise-agent: ingest refused spooled batch %s (POST %s): %s\n",
-                   batch.batch_id.c_str(), path_of(batch.endpoint), problem.c_str());
+                   batch.batch_id.c_str(), endpoint_path(batch.endpoint), problem.c_str());
     }
     return;
   }
@@ -238,7 +246,7 @@ void HttpSender::send_spooled() {
 net::Response HttpSender::post(const Batch& batch) {
   net::Request r;
   r.method = "POST";
-  r.url = config_.ingest_url + path_of(batch.endpoint);
+  r.url = config_.ingest_url + endpoint_path(batch.endpoint);
   r.headers.push_back("Content-Type: application/x-protobuf");
   if (!config_.token.empty()) r.headers.push_back("Authorization: Bearer " + config_.token);
   for (const std::string& h : config_.headers) r.headers.push_back(h);
@@ -266,7 +274,7 @@ void HttpSender::record_problem(const Batch& batch, const std::string& problem, 
   if (s.first_problem.empty()) s.first_problem = problem;
   if (print) {
     std::fprintf(stderr, "tierwise-agent: ingest refused batch %s (POST %s): %s\n",
-                 batch.batch_id.c_str(), path_of(batch.endpoint), problem.c_str());
+                 batch.batch_id.c_str(), endpoint_path(batch.endpoint), problem.c_str());
   }
 }
 

@@ -25,9 +25,13 @@ class Spool;  // export/spool.hpp
 
 // Ingest endpoints (services/ingest; proto/METRICS.md).
 enum class Endpoint : uint8_t {
-  kMetrics,  // POST <ingest>/v1/metrics, an OTLP ExportMetricsServiceRequest
-  kRefs,     // POST <ingest>/v1/refs, a tierwise.v1.ReferenceBatch
+  kMetrics,           // POST <ingest>/v1/metrics, an OTLP ExportMetricsServiceRequest
+  kRefs,              // POST <ingest>/v1/refs, a tierwise.v1.ReferenceBatch (spooled by older agents)
+  kReferenceBatches,  // POST <ingest>/v1/refs/batches, a tierwise.v1.ReferenceBatches
 };
+
+// The path of `endpoint` under the ingest URL, e.g. "/v1/refs/batches".
+const char* endpoint_path(Endpoint endpoint);
 
 // One body to POST.
 struct Batch {

@@ -54,8 +54,9 @@ void sync_directory(const std::string& dir) {
 }
 
 Endpoint endpoint_of(const std::string& path) {
-  if (path == "/v1/metrics") return Endpoint::kMetrics;
-  if (path == "/v1/refs") return Endpoint::kRefs;
+  for (Endpoint e : {Endpoint::kMetrics, Endpoint::kRefs, Endpoint::kReferenceBatches}) {
+    if (path == endpoint_path(e)) return e;
+  }
   throw std::runtime_error("spool: unknown endpoint " + path);
 }
 
@@ -96,7 +97,7 @@ std::string Spool::path_of(uint64_t sequence, const char* suffix) const {
 
 uint64_t Spool::push(const Batch& batch) {
   std::string data = std::string(kMagic) + "\n" +
-                     (batch.endpoint == Endpoint::kMetrics ? "/v1/metrics" : "/v1/refs") + "\n" +
+                     endpoint_path(batch.endpoint) + "\n" +
                      batch.batch_id + "\n";
   data += batch.body;
   const uint64_t before = dropped_;

@@ -15,7 +15,7 @@ namespace tierwise::exporter {
  *
  * Files: "<sequence>.batch" with a 20-digit zero-padded sequence, so lexical
  * order is send order. Each file holds three lines and the body:
- *   "tierwise-spool-v1\n<endpoint path: /v1/metrics or /v1/refs>\n<batch id>\n<body bytes>".
+ *   "tierwise-spool-v1\n<endpoint path: /v1/metrics, /v1/refs or /v1/refs/batches>\n<batch id>\n<body bytes>".
  * A batch is written to "<sequence>.tmp", fsync'ed, renamed to its final name
  * and the directory fsync'ed (crash-safe: a crash leaves either no file or a
  * ".tmp" file, which the next Spool ignores and removes).

@@ -28,10 +28,7 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   }
   v->batcher = std::make_unique<sampling::ReferenceBatcher>(
       v->resource.host_id, v->resource.volume_id, sampler_,
-      [this](const tierwise::v1::ReferenceBatch& batch) {
-        ++reference_batches_;
-        if (sender_ != nullptr) sender_->enqueue(refs_batch(batch, options_.stream));
-      },
+      [this](const tierwise::v1::ReferenceBatch& batch) { add_reference_batch(batch); },
       sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
   v->batcher->set_cluster_id(cluster_id_);
   volumes_.push_back(std::move(v));
@@ -64,10 +61,32 @@ void VolumeExporter::end_interval(const IntervalWindow& window) {
   send(batch, window);
   for (Volume* v : closed_) v->collector.reset();
   closed_.clear();
+  send_references();
+}
+
+void VolumeExporter::add_reference_batch(const tierwise::v1::ReferenceBatch& batch) {
+  ++reference_batches_;
+  if (sender_ == nullptr) return;  // nothing leaves: no need to keep it
+  // The batch's bytes and its framing in the request: a 1-byte tag and a length of at most 5.
+  const size_t bytes = batch.ByteSizeLong() + 6;
+  if (waiting_references_.batches_size() == kMaxBatchesPerReferenceRequest ||
+      waiting_reference_bytes_ + bytes > kMaxReferenceRequestBytes) {
+    send_references();
+  }
+  *waiting_references_.add_batches() = batch;
+  waiting_reference_bytes_ += bytes;
+}
+
+void VolumeExporter::send_references() {
+  if (waiting_references_.batches_size() == 0) return;
+  sender_->enqueue(reference_batches_batch(waiting_references_, options_.stream));
+  waiting_references_.Clear();
+  waiting_reference_bytes_ = 0;
 }
 
 void VolumeExporter::flush_references() {
   for (auto& v : volumes_) v->batcher->flush();
+  send_references();
 }
 
 void VolumeExporter::flush_references_older_than(int64_t now_us, int64_t max_age_us) {

@@ -18,6 +18,7 @@
 #include "sampling/shards_sampler.hpp"
 #include "telemetry/interval_metrics.hpp"
 #include "telemetry/volume_collector.hpp"
+#include "tierwise/v1/reference_batch.pb.h"
 
 namespace tierwise::exporter {
 
@@ -30,9 +31,12 @@ namespace tierwise::exporter {
  *    hashes of Options::host_name (and cluster_name).
  * 2. add_volume(name): the volume's resource (host, volume and cluster ids;
  *    host and volume names with send_names), a collector and a reference
- *    batcher whose full batches go to the sender (POST /v1/refs) on
- *    Options::stream. The Volume stays at its address until the exporter is
- *    destroyed.
+ *    batcher whose batches (full, or flushed) wait in the exporter for the
+ *    next request of the host's reference batches (POST /v1/refs/batches, one
+ *    tierwise.v1.ReferenceBatches of at most kMaxBatchesPerReferenceRequest
+ *    batches and kMaxReferenceRequestBytes, on Options::stream): one request
+ *    per host and interval, not one per volume. The Volume stays at its
+ *    address until the exporter is destroyed.
  * 3. Per I/O the owner records into the volume's collector and batcher itself
  *    (its thread, no call through the exporter).
  * 4. At an interval's end, with every I/O of the interval recorded:
@@ -40,9 +44,15 @@ namespace tierwise::exporter {
  *    cumulative totals; its metrics() can be read until end_interval(window),
  *    which encodes the closed volumes, in the order they were closed, into
  *    OTLP requests of at most kMaxVolumesPerRequest volumes for `window`
- *    (POST /v1/metrics, Options::stream), then resets their collectors.
- * 5. flush_references() hands every volume's partial reference batch to the
- *    sender (at the end of a replay or of serving).
+ *    (POST /v1/metrics, Options::stream), then resets their collectors, and
+ *    sends the waiting reference batches. Call flush_references_older_than()
+ *    before it, so that a quiet volume's partial batch goes in the same
+ *    request.
+ * 5. flush_references() sends every volume's partial reference batch with
+ *    those waiting (at the end of a replay or of serving).
+ *
+ * One thread: the batchers' owner calls every step (their full batches come
+ * back through the exporter).
  */
 class VolumeExporter {
  public:
@@ -76,14 +86,23 @@ class VolumeExporter {
   // default: not measured), and adds it to the interval's requests.
   void close_volume(Volume& volume, const telemetry::CacheTotals& totals,
                     const telemetry::CpuUsage& cpu = telemetry::CpuUsage{});
-  // Lifecycle step 4: the closed volumes' metrics for `window` to the sender.
+  // Lifecycle step 4: the closed volumes' metrics for `window`, then the
+  // waiting reference batches, to the sender.
   void end_interval(const IntervalWindow& window);
   // Lifecycle step 5.
   void flush_references();
-  // Hands the sender each volume's partial reference batch whose first I/O is
-  // at least `max_age_us` before `now_us` (microseconds, the batchers' clock),
-  // so that a quiet volume's references do not wait for a full batch.
+  // Ends each volume's partial reference batch whose first I/O is at least
+  // `max_age_us` before `now_us` (microseconds, the batchers' clock), so that
+  // a quiet volume's references do not wait for a full batch; they go with
+  // the next end_interval().
   void flush_references_older_than(int64_t now_us, int64_t max_age_us);
+
+  // Most reference batches in one POST /v1/refs/batches (ingest's MAX_REFERENCE_BATCHES).
+  static constexpr int kMaxBatchesPerReferenceRequest = 1000;
+  // Most bytes of reference batches in one request: half of ingest's 8 MiB
+  // body bound (MAX_BODY_BYTES), so a full batch (10,000 references) always
+  // fits beside the others.
+  static constexpr size_t kMaxReferenceRequestBytes = 4u << 20;
 
   // Metric requests and reference batches made so far (handed to the sender
   // when there is one).
@@ -92,6 +111,10 @@ class VolumeExporter {
 
  private:
   void send(const std::vector<VolumeInterval>& batch, const IntervalWindow& window);
+  // A batcher's batch, to wait for the next request (sent first when it would not fit).
+  void add_reference_batch(const tierwise::v1::ReferenceBatch& batch);
+  // The waiting reference batches, as one request, to the sender.
+  void send_references();
 
   const Options options_;
   const sampling::KeyedHasher& hasher_;
@@ -102,6 +125,8 @@ class VolumeExporter {
   std::vector<std::unique_ptr<Volume>> volumes_;
   std::vector<Volume*> closed_;  // closed in the current interval, in order
   ExportMetricsServiceRequest request_;  // reused per request
+  tierwise::v1::ReferenceBatches waiting_references_;  // batches for the next POST /v1/refs/batches
+  size_t waiting_reference_bytes_ = 0;
   uint64_t metric_requests_ = 0;
   uint64_t reference_batches_ = 0;
 };

@@ -1,5 +1,5 @@
 // Turns one volume's I/Os into tierwise.v1.ReferenceBatch messages
-// (proto/tierwise/v1/reference_batch.proto), the body of POST /v1/refs: the
+// (proto/tierwise/v1/reference_batch.proto), sent in POST /v1/refs/batches: the
 // SHARDS-sampled block references, and for the whole stream the count of
 // considered references N, the distinct-block sketch (DistinctBlockSketch) and,
 // unless turned off, the hits of an exact 4 MiB LRU cache (LruAnchor). The

@@ -126,8 +126,9 @@ std::vector<IntervalLine> LiveTelemetry::close_interval(int64_t now_unix_us) {
     line.read_miss_blocks = m.cache.miss_blocks[r];
     lines.push_back(line);
   }
-  exporter_.end_interval(window);  // resets the closed volumes' collectors
+  // Old partial reference batches first: they go in end_interval()'s request of the host's batches.
   exporter_.flush_references_older_than(now_unix_us, kMaxReferenceAgeUs);
+  exporter_.end_interval(window);  // resets the closed volumes' collectors
   return lines;
 }
 

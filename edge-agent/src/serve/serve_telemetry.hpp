@@ -41,7 +41,7 @@ struct IntervalLine {
  *    replies went out), a full log, close_interval() and finish() record the
  *    log in order: each I/O into its volume's VolumeCollector (sizes, sources,
  *    latencies) and its 4 KiB blocks offered to the volume's ReferenceBatcher
- *    (SHARDS; full batches go to the sender). Recording a turn's I/Os
+ *    (SHARDS; full batches wait for the interval's close). Recording a turn's I/Os
  *    together keeps the collectors' counters in the CPU cache for all of them
  *    instead of fetching them again after each I/O's socket work. Collectors
  *    only add to fixed arrays; the batcher only grows its pending batch. No
@@ -64,9 +64,10 @@ struct IntervalLine {
  *    (previous close, now] and queue them; returns one line per such volume. An I/O counts in the
  *    interval in which it completed, in the vscsiStats families in the one in
  *    which it was issued; the cache counters are taken at the close. Last,
- *    each volume's partial reference batch that is kMaxReferenceAgeUs old
- *    goes to the sender, so a quiet volume's working set does not wait for a
- *    full batch (or for the agent to stop).
+ *    the host's reference batches go to the sender in one request: those
+ *    that filled during the interval, and each volume's partial batch that
+ *    is kMaxReferenceAgeUs old, so a quiet volume's working set does not wait
+ *    for a full batch (or for the agent to stop).
  * 4. finish(): closes the last interval and flushes partial reference batches.
  */
 class LiveTelemetry final : public frontend::nbd::IoObserver {

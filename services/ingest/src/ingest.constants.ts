@@ -25,6 +25,8 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
 /** Most ResourceMetrics (volumes) in one OTLP request. */
 export const MAX_RESOURCE_METRICS = 1000;
 
+/** Most reference batches in one ReferenceBatches request (a host's volumes; the agent sends at most 1,000). */
+export const MAX_REFERENCE_BATCHES = 1000;
 /** Most references in one ReferenceBatch (the agent sends at most 10,000). */
 export const MAX_REFERENCES = 100_000;
 
@@ -47,7 +49,7 @@ export const RETRY_AFTER_SECONDS = 5;
 export const MAX_IN_FLIGHT_BATCHES = 20;
 
 /**
- * Load shedding: telemetry requests (POST /v1/metrics, /v1/refs) one ingest process holds open
+ * Load shedding: telemetry requests (POST /v1/metrics, /v1/refs, /v1/refs/batches) one ingest process holds open
  * at once, counted from authentication (before the body is read) until the answer is sent. Beyond it a request is
  * answered 503 with Retry-After {@link RETRY_AFTER_BUSY_SECONDS} without reading its body, so a
  * burst (or a starved database) queues on the agents' spools, not in ingest's heap: the bodies

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
-import { ATTR, ExportMetricsServiceRequest, ExportMetricsServiceResponse, KAFKA_TOPICS, ReferenceBatch } from '@tierwise/proto';
+import { ATTR, ExportMetricsServiceRequest, ExportMetricsServiceResponse, KAFKA_TOPICS, ReferenceBatch, ReferenceBatches } from '@tierwise/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngest } from './support/ingest-app.js';
 import { INVALID_METRICS_CASES, invalidMetricsBatch } from './support/invalid-metrics.js';
@@ -158,6 +158,38 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     expect((await post('/v1/refs', gzipSync(gzipped), { 'content-encoding': 'gzip' })).status).toBe(200);
     const [inflated] = await refsTap.drain();
     expect(Buffer.from(inflated.record.payload).equals(Buffer.from(gzipped))).toBe(true);
+  });
+
+  it('accepts a host\'s reference batches in one request and publishes each batch\'s bytes as one record', async () => {
+    const volumes = [testVolume(), testVolume()];
+    const batchIds = [randomUUID(), randomUUID()];
+    const bodies = volumes.map((volume, i) => referenceBatch(volume, 20 + i, batchIds[i]));
+    const response = await post('/v1/refs/batches', ReferenceBatches.encode({ batches: bodies.map((b) => ReferenceBatch.decode(b)) }));
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ batches: 2 });
+    const published = await refsTap.drain();
+    expect(published.map((r) => r.key)).toEqual(volumes.map((v) => `${tenant.tenant_id}/${v.volumeId}`));
+    published.forEach((r, i) => {
+      expect(r.record).toMatchObject({ tenantId: tenant.tenant_id, agentId: tenant.agent_id, batchId: batchIds[i] });
+      expect(Buffer.from(r.record.payload).equals(Buffer.from(bodies[i]))).toBe(true);
+    });
+    const { rows } = await tenants.owner.query<{ volume_id: string }>(
+      'SELECT volume_id FROM volumes WHERE tenant_id = $1 AND volume_id = ANY($2)', [tenant.tenant_id, volumes.map((v) => v.volumeId)]);
+    expect(rows).toHaveLength(2);
+  });
+
+  it('refuses a reference batches request whole when one batch is invalid, naming it (400, nothing published)', async () => {
+    const good = ReferenceBatch.decode(referenceBatch(testVolume(), 5));
+    const bad = { ...ReferenceBatch.decode(referenceBatch(testVolume(), 5)), samplingThreshold: 0n };
+    const response = await post('/v1/refs/batches', ReferenceBatches.encode({ batches: [good, bad] }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'invalid_body', message: 'batches[1]: sampling_threshold must be in 1..sampling_modulus (16777216), got 0',
+    });
+    const empty = await post('/v1/refs/batches', new Uint8Array(0));
+    expect(await empty.json()).toMatchObject({ code: 'invalid_body', message: 'ReferenceBatches holds no batch' });
+    expect(await refsTap.drain()).toEqual([]);
   });
 
   it('publishes a reference batch larger than Kafka\'s default 1 MiB message (65,536 references, one record)', async () => {

@@ -12,7 +12,7 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExportMetricsServiceRequest, ReferenceBatch } from '@tierwise/proto';
+import { ExportMetricsServiceRequest, ReferenceBatches } from '@tierwise/proto';
 import { startCaptureProxy } from '../lib/capture-proxy.mjs';
 import { AddressIndex, encodings, findStrings, MIN_VARINT, splitHttpRequests, walkDecoded } from '../lib/leak-search.mjs';
 import { ROOT, env, runAgent, seedTenant, startStack, TRACES } from '../lib/stack.mjs';
@@ -23,7 +23,7 @@ const RECORDS_PER_TRACE = 3000;
 /** A host name no byte stream contains by chance. */
 const HOST_NAME = 'anon-test-host-q7x3k9';
 
-const BODY_DECODERS = { '/v1/metrics': ExportMetricsServiceRequest, '/v1/refs': ReferenceBatch };
+const BODY_DECODERS = { '/v1/metrics': ExportMetricsServiceRequest, '/v1/refs/batches': ReferenceBatches };
 
 let stack;
 let tenant;

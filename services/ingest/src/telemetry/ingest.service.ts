@@ -7,16 +7,17 @@ import {
   type MessageCodec,
   ProtoDecodeError,
   ReferenceBatch,
+  referenceBatchSlices,
   ResourceMetrics,
   resourceMetricsSlices,
   singleResourceMetricsRequest,
 } from '@tierwise/proto';
-import { MAX_IN_FLIGHT_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
+import { MAX_IN_FLIGHT_BATCHES, MAX_REFERENCE_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
 import { InventoryRepository, type VolumeSighting } from './inventory.repository.js';
 import { type TelemetryRecord, TelemetryPublishError, TelemetryPublisher } from './telemetry-publisher.js';
 import { validateMetricsRequest } from './validation/metrics-request.js';
 import { validateReferenceBatch } from './validation/reference-batch.js';
-import { checkBatchId, reject } from './validation/validation.js';
+import { checkBatchId, reject, within } from './validation/validation.js';
 
 /** What happened to an accepted batch. */
 export interface IngestOutcome {
@@ -90,9 +91,41 @@ export class IngestService {
     validateReferenceBatch(batch, receivedUnixNano);
     return this.accept(agent, {
       batchId: batch.batchId,
-      sightings: [{ hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null }],
+      sightings: [referenceSighting(batch)],
       topic: KAFKA_TOPICS.refs,
       records: [ingestRecord(agent, batch.volumeId, batch.batchId, receivedUnixNano, body)],
+    });
+  }
+
+  /**
+   * Accepts a tierwise.v1.ReferenceBatches: one host's reference batches in one request, whole
+   * or not at all (an invalid batch refuses the request, naming `batches[i]`). Each batch goes
+   * to telemetry.refs.v1 as {@link ingestReferences} would publish it alone: one record whose
+   * payload is the batch's bytes as received; all in one produce call.
+   *
+   * @throws ApiError invalid_body (400: also for a request without batches or with more than
+   *   {@link MAX_REFERENCE_BATCHES}), payload_too_large (413), unavailable (503, retry).
+   */
+  async ingestReferenceBatches(agent: AgentPrincipal, body: Buffer): Promise<IngestOutcome> {
+    this.checkCapacity();
+    const slices = splitReferenceBatches(body);
+    if (slices.length === 0) {
+      reject('ReferenceBatches holds no batch');
+    }
+    if (slices.length > MAX_REFERENCE_BATCHES) {
+      reject(`request holds ${slices.length} reference batches; at most ${MAX_REFERENCE_BATCHES} are accepted`);
+    }
+    const receivedUnixNano = unixNanoNow();
+    const batches = slices.map((slice, i) => {
+      const batch = decodeBody(ReferenceBatch, `ReferenceBatch (batches[${i}])`, slice);
+      within(`batches[${i}]`, () => validateReferenceBatch(batch, receivedUnixNano));
+      return batch;
+    });
+    return this.accept(agent, {
+      batchId: batches[0].batchId,
+      sightings: batches.map(referenceSighting),
+      topic: KAFKA_TOPICS.refs,
+      records: batches.map((batch, i) => ingestRecord(agent, batch.volumeId, batch.batchId, receivedUnixNano, slices[i])),
     });
   }
 
@@ -156,6 +189,23 @@ function splitMetricsRequest(body: Buffer): Uint8Array[] {
     }
     throw error;
   }
+}
+
+/** A ReferenceBatches body's batches as slices; a malformed body is a 400 naming protobufjs' reason. */
+function splitReferenceBatches(body: Buffer): Uint8Array[] {
+  try {
+    return referenceBatchSlices(body);
+  } catch (error) {
+    if (error instanceof ProtoDecodeError) {
+      reject(`body is not a valid ReferenceBatches: ${error.reason}`);
+    }
+    throw error;
+  }
+}
+
+/** The inventory sighting of a reference batch's volume (no names: only metrics carry them). */
+function referenceSighting(batch: ReferenceBatch): VolumeSighting {
+  return { hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null };
 }
 
 /** Decodes a protobuf body; a decoding failure is a 400 naming protobufjs' reason. */

@@ -12,7 +12,7 @@ import {
 } from '../ingest.constants.js';
 
 /** The routes whose bodies are telemetry batches (the policy long-poll is not limited here). */
-const TELEMETRY_PATHS = ['/v1/metrics', '/v1/refs'];
+const TELEMETRY_PATHS = ['/v1/metrics', '/v1/refs', '/v1/refs/batches'];
 
 /** The bounds of {@link useTelemetryAdmission} (defaults: the ingest.constants). */
 export interface AdmissionLimits {

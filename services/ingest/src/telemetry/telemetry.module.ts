@@ -6,7 +6,7 @@ import { MetricsController } from './metrics.controller.js';
 import { ReferencesController } from './references.controller.js';
 import { TelemetryPublisher } from './telemetry-publisher.js';
 
-/** Telemetry of agents: POST /v1/metrics (OTLP) and /v1/refs (ReferenceBatch), validated and published to Kafka (the jobs drop resent batches). */
+/** Telemetry of agents: POST /v1/metrics (OTLP), /v1/refs (a ReferenceBatch) and /v1/refs/batches (a host's ReferenceBatches), validated and published to Kafka (the jobs drop resent batches). */
 @Module({
   controllers: [MetricsController, ReferencesController],
   providers: [AgentAuthGuard, AgentCredentialCache, IngestService, InventoryRepository, TelemetryPublisher],

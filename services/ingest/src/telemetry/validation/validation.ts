@@ -10,6 +10,21 @@ export function reject(reason: string): never {
 }
 
 /**
+ * Runs `check`, naming `where` (e.g. `batches[3]`) first in the reason of the invalid_body it
+ * throws; other errors pass unchanged.
+ */
+export function within(where: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ErrorCode.InvalidBody) {
+      reject(`${where}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
  * Checks a pseudonymous id (host.id, tierwise.volume.id, ReferenceBatch.host_id/volume_id).
  * @throws ApiError invalid_body naming `where` when `id` is not 8-64 lowercase hex characters.
  */

@@ -13,6 +13,7 @@ import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.testing.Repo;
 import io.tierwise.proto.v1.IngestRecord;
 import io.tierwise.proto.v1.ReferenceBatch;
+import io.tierwise.proto.v1.ReferenceBatches;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ class GoldenVectorsTest {
   private static final Path DIR = Repo.root().resolve("proto/testdata");
   private static final Map<String, Supplier<Message.Builder>> BUILDERS = Map.of(
       "tierwise.v1.ReferenceBatch", ReferenceBatch::newBuilder,
+      "tierwise.v1.ReferenceBatches", ReferenceBatches::newBuilder,
       "tierwise.v1.IngestRecord", IngestRecord::newBuilder,
       "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest", ExportMetricsServiceRequest::newBuilder,
       "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse", ExportMetricsServiceResponse::newBuilder);

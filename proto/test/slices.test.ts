@@ -1,9 +1,12 @@
-/** Splitting an OTLP metrics request per volume without re-encoding (ingest's Kafka records). */
+/** Splitting an OTLP metrics request per volume, and a ReferenceBatches request per batch, without re-encoding (ingest's Kafka records). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   ExportMetricsServiceRequest,
   ProtoDecodeError,
+  ReferenceBatch,
+  ReferenceBatches,
+  referenceBatchSlices,
   ResourceMetrics,
   resourceMetricsSlices,
   singleResourceMetricsRequest,
@@ -37,5 +40,21 @@ describe("resourceMetricsSlices", () => {
   it("skips other top-level fields as a decoder skips unknown ones", () => {
     const unknown = Uint8Array.from([(9 << 3) | 0, 42]);
     assert.equal(resourceMetricsSlices(Buffer.concat([unknown, body])).length, 3);
+  });
+});
+
+describe("referenceBatchSlices", () => {
+  const one = ReferenceBatch.decode(goldenBin("reference_batch"));
+  const batches = ["aa", "bb"].map((volumeId, i) => ({ ...one, volumeId, sequence: BigInt(i) }));
+  const body = ReferenceBatches.encode({ batches });
+
+  it("returns each ReferenceBatch's bytes, in order: the body of a POST /v1/refs of that batch", () => {
+    const slices = referenceBatchSlices(body);
+    assert.equal(slices.length, 2);
+    slices.forEach((slice, i) => assert.deepEqual(slice, ReferenceBatch.encode(batches[i])));
+  });
+
+  it("rejects a truncated body with ProtoDecodeError naming the request", () => {
+    assert.throws(() => referenceBatchSlices(body.subarray(0, body.length - 3)), /ReferenceBatches/);
   });
 });
