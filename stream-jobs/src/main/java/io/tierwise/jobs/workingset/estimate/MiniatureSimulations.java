@@ -2,10 +2,12 @@ package io.tierwise.jobs.workingset.estimate;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.jobs.workingset.estimate.eviction.SimulatedCache;
+import io.tierwise.jobs.workingset.estimate.eviction.UnfilledCaches;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongPredicate;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -40,6 +42,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * 3rd ed., 1977, section 7.2, the difference estimator). Where no eviction has happened at a
  * size, every policy's cache holds the same blocks and the difference is exactly 0.
  *
+ * <p><b>Unfilled sizes.</b> Until a size's caches are full, no policy has evicted, so they hold the
+ * same blocks and every reference hits or misses in all of them: an {@link UnfilledCaches} table
+ * answers for all, and the policies' caches are built from it at the first miss that finds it
+ * full (or a lowered threshold that shrinks it below its blocks), in the state the references
+ * would have left them in. A small stream's large sizes never fill: they cost one table lookup
+ * per reference instead of one per policy.
+ *
  * <p>Accuracy against the engine's exact curves on the real traces: docs/analytics.md "Every
  * policy's miss ratio curve". Not thread-safe.
  */
@@ -51,8 +60,12 @@ public final class MiniatureSimulations {
   /** The sampled threshold falls to this fraction of the agent's when the agent's falls below it. */
   static final int LOWERING_NUMERATOR = 7;
   static final int LOWERING_DENOMINATOR = 8;
-  /** {@link #writeTo}'s layout. */
-  private static final int STATE_FORMAT = 1;
+  /** {@link #writeTo}'s layout: 2 with unfilled sizes; 1 (read, not written): every size's caches. */
+  private static final int STATE_FORMAT = 2;
+  /** A size's state in format 2: no block sampled yet, its unfilled table, its policies' caches. */
+  private static final byte NEW = 0;
+  private static final byte UNFILLED = 1;
+  private static final byte CACHES = 2;
 
   /** One cache size of the grid: its sample and one miniature cache per policy. */
   private static final class Size {
@@ -62,9 +75,11 @@ public final class MiniatureSimulations {
     long threshold;
     double rate;
     /**
-     * One cache per policy; null until the size's first sampled reference: a cache that never saw
-     * a block is a new one, and most sizes of a small volume never sample a block.
+     * Every policy's cache while none has evicted; null before the size's first sampled reference
+     * (most sizes of a small volume never sample a block) and once {@link #caches} are built.
      */
+    UnfilledCaches unfilled;
+    /** One cache per policy, from {@link #unfilled} once it filled; null until then. */
     SimulatedCache[] caches;
     double references;
     double readReferences;
@@ -150,9 +165,18 @@ public final class MiniatureSimulations {
       long lowered = minUnsigned(s.ceiling, stepped == 0 ? agentThreshold : stepped);
       s.threshold = lowered;
       s.rate = rate(lowered);
+      LongPredicate left = hash -> Long.compareUnsigned(Long.remainderUnsigned(hash, modulus), lowered) >= 0;
+      if (s.unfilled != null) {
+        s.unfilled.removeIf(left);
+        if (s.unfilled.size() <= capacity(s)) {
+          s.unfilled.resize(capacity(s));
+          continue;
+        }
+        fill(s);  // the shrink evicts: each policy its own victims
+      }
       if (s.caches != null) {
         for (SimulatedCache cache : s.caches) {
-          cache.removeIf(hash -> Long.compareUnsigned(Long.remainderUnsigned(hash, modulus), lowered) >= 0);
+          cache.removeIf(left);
           cache.resize(capacity(s));
         }
       }
@@ -177,7 +201,22 @@ public final class MiniatureSimulations {
         s.readReferences += weight;
       }
       if (s.caches == null) {
-        s.caches = newCaches(s);
+        if (s.unfilled == null) {
+          s.unfilled = new UnfilledCaches(capacity(s));
+        }
+        int outcome = s.unfilled.access(blockHash);
+        if (outcome != UnfilledCaches.FULL) {
+          if (outcome == UnfilledCaches.MISS) {
+            for (int p = 0; p < s.misses.length; p++) {
+              s.misses[p] += weight;
+              if (!write) {
+                s.readMisses[p] += weight;
+              }
+            }
+          }
+          continue;
+        }
+        fill(s);
       }
       for (int p = 0; p < s.caches.length; p++) {
         if (!s.caches[p].access(blockHash)) {
@@ -188,6 +227,12 @@ public final class MiniatureSimulations {
         }
       }
     }
+  }
+
+  /** Builds size {@code s}'s caches from its unfilled table (see the class doc). */
+  private void fill(Size s) {
+    s.caches = s.unfilled.materialize(policies);
+    s.unfilled = null;
   }
 
   /**
@@ -278,6 +323,9 @@ public final class MiniatureSimulations {
       t.readReferences = s.readReferences;
       System.arraycopy(s.misses, 0, t.misses, 0, s.misses.length);
       System.arraycopy(s.readMisses, 0, t.readMisses, 0, s.readMisses.length);
+      if (s.unfilled != null) {
+        t.unfilled = s.unfilled.copy();
+      }
       if (s.caches != null) {
         t.caches = new SimulatedCache[s.caches.length];
         for (int p = 0; p < s.caches.length; p++) {
@@ -298,7 +346,10 @@ public final class MiniatureSimulations {
     this.sizes = sizes;
   }
 
-  /** Writes the state: format, P, the bound, the policies, and per size its sample, counts and caches. */
+  /**
+   * Writes the state: format, P, the bound, the policies, and per size its sample, counts, and
+   * whether it has sampled no block, its unfilled table or its caches, with that state.
+   */
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
     out.writeLong(modulus);
@@ -314,23 +365,33 @@ public final class MiniatureSimulations {
       out.writeLong(s.threshold);
       out.writeDouble(s.references);
       out.writeDouble(s.readReferences);
-      SimulatedCache[] caches = s.caches == null ? newCaches(s) : s.caches;
-      for (int p = 0; p < caches.length; p++) {
+      for (int p = 0; p < s.misses.length; p++) {
         out.writeDouble(s.misses[p]);
         out.writeDouble(s.readMisses[p]);
-        caches[p].writeTo(out);
+      }
+      if (s.caches != null) {
+        out.writeByte(CACHES);
+        for (SimulatedCache cache : s.caches) {
+          cache.writeTo(out);
+        }
+      } else if (s.unfilled != null) {
+        out.writeByte(UNFILLED);
+        s.unfilled.writeTo(out);
+      } else {
+        out.writeByte(NEW);
       }
     }
   }
 
   /**
-   * Reads a state written by {@link #writeTo}.
+   * Reads a state written by {@link #writeTo}, or by the job before unfilled sizes (format 1:
+   * every size's caches, kept as they are).
    *
    * @throws IOException on a read error, another format or an inconsistent state
    */
   public static MiniatureSimulations readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT) {
+    if (format != STATE_FORMAT && format != 1) {
       throw new IOException("miniature simulations state format " + format + " is not " + STATE_FORMAT);
     }
     try {
@@ -353,18 +414,32 @@ public final class MiniatureSimulations {
         s.rate = m.rate(s.threshold);
         s.references = in.readDouble();
         s.readReferences = in.readDouble();
-        s.caches = new SimulatedCache[policies.size()];
-        for (int p = 0; p < s.caches.length; p++) {
-          s.misses[p] = in.readDouble();
-          s.readMisses[p] = in.readDouble();
-          s.caches[p] = SimulatedCache.readFrom(in);
-          if (s.caches[p].policy() != policies.get(p)) {
-            throw new IOException("miniature cache " + p + " of size " + i + " runs " + s.caches[p].policy()
-                + ", not " + policies.get(p));
+        if (format == 1) {
+          s.caches = new SimulatedCache[policies.size()];
+          for (int p = 0; p < s.caches.length; p++) {
+            s.misses[p] = in.readDouble();
+            s.readMisses[p] = in.readDouble();
+            s.caches[p] = readCache(in, policies.get(p), i);
           }
-        }
-        if (s.references == 0) {
-          s.caches = null; // never sampled a block: new caches, made when one comes
+          if (s.references == 0) {
+            s.caches = null; // never sampled a block: made when one comes
+          }
+        } else {
+          for (int p = 0; p < s.misses.length; p++) {
+            s.misses[p] = in.readDouble();
+            s.readMisses[p] = in.readDouble();
+          }
+          byte state = in.readByte();
+          if (state == UNFILLED) {
+            s.unfilled = UnfilledCaches.readFrom(in);
+          } else if (state == CACHES) {
+            s.caches = new SimulatedCache[policies.size()];
+            for (int p = 0; p < s.caches.length; p++) {
+              s.caches[p] = readCache(in, policies.get(p), i);
+            }
+          } else if (state != NEW) {
+            throw new IOException("miniature simulations size " + i + " in unknown state " + state);
+          }
         }
         sizes[i] = s;
       }
@@ -377,6 +452,15 @@ public final class MiniatureSimulations {
     }
   }
 
+  /** One policy's cache of size {@code i}, which must run {@code policy}. */
+  private static SimulatedCache readCache(DataInputView in, EvictionPolicy policy, int i) throws IOException {
+    SimulatedCache cache = SimulatedCache.readFrom(in);
+    if (cache.policy() != policy) {
+      throw new IOException("miniature cache of size " + i + " runs " + cache.policy() + ", not " + policy);
+    }
+    return cache;
+  }
+
   /** Bytes {@link #writeTo} writes: the checkpoint cost of the simulations. */
   public long serializedBytes() {
     long bytes = Integer.BYTES + Long.BYTES + 2L * Integer.BYTES + Integer.BYTES;
@@ -384,15 +468,19 @@ public final class MiniatureSimulations {
       bytes += 2 + p.wireName().length();
     }
     for (Size s : sizes) {
-      bytes += 2L * Long.BYTES + 2L * Double.BYTES;
-      for (SimulatedCache cache : s.caches == null ? newCaches(s) : s.caches) {
-        bytes += 2L * Double.BYTES + cache.serializedBytes();
+      bytes += 2L * Long.BYTES + 2L * Double.BYTES + 2L * Double.BYTES * s.misses.length + 1;
+      if (s.caches != null) {
+        for (SimulatedCache cache : s.caches) {
+          bytes += cache.serializedBytes();
+        }
+      } else if (s.unfilled != null) {
+        bytes += s.unfilled.serializedBytes();
       }
     }
     return bytes;
   }
 
-  /** Bytes on the heap of every miniature cache (resident and ghost entries) and the counters. */
+  /** Bytes on the heap of every miniature cache (resident and ghost entries), unfilled table and the counters. */
   public long stateBytes() {
     long bytes = 0;
     for (Size s : sizes) {
@@ -400,19 +488,12 @@ public final class MiniatureSimulations {
         for (SimulatedCache cache : s.caches) {
           bytes += cache.stateBytes();
         }
+      } else if (s.unfilled != null) {
+        bytes += s.unfilled.stateBytes();
       }
       bytes += 8 * (3 + 2L * s.misses.length);
     }
     return bytes;
-  }
-
-  /** A new cache per policy for size {@code s}, at its capacity now. */
-  private SimulatedCache[] newCaches(Size s) {
-    SimulatedCache[] caches = new SimulatedCache[policies.size()];
-    for (int p = 0; p < caches.length; p++) {
-      caches[p] = policies.get(p).newCache(capacity(s));
-    }
-    return caches;
   }
 
   /** The sampling rate of the size at index {@code i} now, {@code T_C / P}. */
