@@ -33,9 +33,11 @@ import org.apache.flink.streaming.api.functions.sink.legacy.DiscardingSink;
  * (2) the state bytes of one volume (every window); (3) MRC accuracy (mean absolute error against
  * the agent's exact LRU MRC) and time of fixed-rate and fixed-size SHARDS here, and of the peer,
  * libCacheSim's LRU simulation over its spatial (SHARDS-style) sample, in the same run, when
- * LIBCACHESIM_CACHESIM names its cachesim binary.
+ * LIBCACHESIM_CACHESIM names its cachesim binary; (4) with SMALL_REFS (the agent's references of a
+ * trace of many small volumes, the Tencent sample), every volume's estimators with every eviction
+ * policy simulated, fed its own references: references per second and their state.
  *
- * Usage: java -cp <stream-jobs jar>:<stream-jobs test-classes> WorkingSetBench.java AGENT TRACE REFS VOLUMES
+ * Usage: java -cp <stream-jobs jar>:<stream-jobs test-classes> WorkingSetBench.java AGENT TRACE REFS VOLUMES [SMALL_REFS]
  */
 public class WorkingSetBench {
   private static final String TENANT = "00000000-0000-0000-0000-0000000be7c4";
@@ -76,6 +78,10 @@ public class WorkingSetBench {
     System.out.printf(Locale.ROOT, "state of one volume (windows all, 1h, 24h, 7d: one sample, %d panes): %,d bytes"
         + " (LRU alone: %,d); window 'all' alone: %,d bytes%n", 3 * WindowedEstimators.PANES,
         last[1].stateBytes(), last[0].stateBytes(), last[0].all().stateBytes());
+
+    if (args.length > 4) {
+      manySmallVolumes(read(Path.of(args[4])));
+    }
 
     long[] sizes = java.util.Arrays.stream(MissRatioCurve.cacheSizeGrid(0))
         .filter(b -> b >= 16 * MissRatioCurve.MIB && b <= MissRatioCurve.GIB).toArray();
@@ -139,6 +145,30 @@ public class WorkingSetBench {
       }
     }
     return w;
+  }
+
+  /** Every volume's estimators with the policies, each fed its own references: median of 7 rounds. */
+  private static void manySmallVolumes(List<ReferenceBatchEvent> events) {
+    java.util.Map<String, List<ReferenceBatchEvent>> byVolume = new java.util.LinkedHashMap<>();
+    for (ReferenceBatchEvent e : events) {
+      byVolume.computeIfAbsent(e.volumeId, v -> new ArrayList<>()).add(e);
+    }
+    long refs = events.stream().mapToLong(ReferenceBatchEvent::size).sum();
+    double[] perSecond = new double[7];
+    long state = 0;
+    for (int round = -2; round < perSecond.length; round++) {
+      long start = System.nanoTime();
+      state = 0;
+      for (List<ReferenceBatchEvent> volume : byVolume.values()) {
+        state += feed(volume, true).stateBytes();
+      }
+      if (round >= 0) {
+        perSecond[round] = refs / ((System.nanoTime() - start) / 1e9);
+      }
+    }
+    System.out.printf(Locale.ROOT, "%d small volumes' estimators with every eviction policy (%,d references),"
+        + " median of %d rounds after 2 of warm-up: %,.0f references/s, state %,d bytes%n", byVolume.size(), refs,
+        perSecond.length, median(perSecond), state);
   }
 
   private static double median(double[] values) {
