@@ -205,7 +205,7 @@ public class WorkingSetBench {
     DataStream<VolumeLatency> latencies = stream.flatMap((ReferenceBatchEvent e, Collector<VolumeLatency> out) -> {}, Types.POJO(VolumeLatency.class));
     stream.keyBy(ReferenceBatchEvent::volumeKey, Types.STRING)
         .connect(latencies.keyBy(VolumeLatency::volumeKey, Types.STRING))
-        .process(new WorkingSetFunction(1000, 30_000, 64, MrcEstimators.DEFAULT), Types.POJO(VolumeAnalysis.class))
+        .process(new WorkingSetFunction(1000, 1000, 30_000, 64, MrcEstimators.DEFAULT), Types.POJO(VolumeAnalysis.class))
         .addSink(new DiscardingSink<>());
     long start = System.nanoTime();
     env.execute("working-set bench, parallelism " + parallelism);
