@@ -62,7 +62,7 @@ export class IngestService {
   async ingestMetrics(agent: AgentPrincipal, batchId: string | undefined, body: Buffer): Promise<IngestOutcome> {
     this.checkCapacity();
     const id = checkBatchId(batchId, `header ${BATCH_ID_HEADER}`);
-    const slices = splitMetricsRequest(body);
+    const slices = parsed('ExportMetricsServiceRequest', () => resourceMetricsSlices(body));
     const request = {
       resourceMetrics: slices.map((slice, i) => decodeBody(ResourceMetrics, `ExportMetricsServiceRequest (resourceMetrics[${i}])`, slice)),
     };
@@ -108,7 +108,7 @@ export class IngestService {
    */
   async ingestReferenceBatches(agent: AgentPrincipal, body: Buffer): Promise<IngestOutcome> {
     this.checkCapacity();
-    const slices = splitReferenceBatches(body);
+    const slices = parsed('ReferenceBatches', () => referenceBatchSlices(body));
     if (slices.length === 0) {
       reject('ReferenceBatches holds no batch');
     }
@@ -179,39 +179,20 @@ export class IngestService {
   }
 }
 
-/** The request's ResourceMetrics as byte slices; a malformed body is a 400 naming protobufjs' reason. */
-function splitMetricsRequest(body: Buffer): Uint8Array[] {
-  try {
-    return resourceMetricsSlices(body);
-  } catch (error) {
-    if (error instanceof ProtoDecodeError) {
-      reject(`body is not a valid ExportMetricsServiceRequest: ${error.reason}`);
-    }
-    throw error;
-  }
-}
-
-/** A ReferenceBatches body's batches as slices; a malformed body is a 400 naming protobufjs' reason. */
-function splitReferenceBatches(body: Buffer): Uint8Array[] {
-  try {
-    return referenceBatchSlices(body);
-  } catch (error) {
-    if (error instanceof ProtoDecodeError) {
-      reject(`body is not a valid ReferenceBatches: ${error.reason}`);
-    }
-    throw error;
-  }
-}
-
 /** The inventory sighting of a reference batch's volume (no names: only metrics carry them). */
 function referenceSighting(batch: ReferenceBatch): VolumeSighting {
   return { hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null };
 }
 
-/** Decodes a protobuf body; a decoding failure is a 400 naming protobufjs' reason. */
+/** Decodes a protobuf body with the codec. */
 function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Uint8Array): T {
+  return parsed(name, () => codec.decode(body));
+}
+
+/** What `parse` reads from a protobuf body; a malformed body is a 400 naming `name` and protobufjs' reason. */
+function parsed<T>(name: string, parse: () => T): T {
   try {
-    return codec.decode(body);
+    return parse();
   } catch (error) {
     if (error instanceof ProtoDecodeError) {
       reject(`body is not a valid ${name}: ${error.reason}`);

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
+import java.util.function.LongPredicate;
+import java.util.stream.Stream;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
@@ -31,15 +35,9 @@ class UnfilledCachesTest {
         int dice = random.nextInt(100);
         if (dice == 0) {
           long salt = random.nextLong();
-          java.util.function.LongPredicate drop = block -> Long.hashCode(block ^ salt) % 5 == 0;
-          for (SimulatedCache c : eager) {
-            c.removeIf(drop);
-          }
-          if (built != null) {
-            for (SimulatedCache c : built) {
-              c.removeIf(drop);
-            }
-          } else {
+          LongPredicate drop = block -> Long.hashCode(block ^ salt) % 5 == 0;
+          Stream.of(eager, built).filter(Objects::nonNull).flatMap(Arrays::stream).forEach(c -> c.removeIf(drop));
+          if (built == null) {
             unfilled.removeIf(drop);
           }
           continue;
@@ -51,14 +49,8 @@ class UnfilledCachesTest {
             assertSameStates(built, eager, "seed " + seed + " before a shrink");
             unfilled = null;
           }
-          for (SimulatedCache c : eager) {
-            c.resize(resized);
-          }
-          if (built != null) {
-            for (SimulatedCache c : built) {
-              c.resize(resized);
-            }
-          } else {
+          Stream.of(eager, built).filter(Objects::nonNull).flatMap(Arrays::stream).forEach(c -> c.resize(resized));
+          if (built == null) {
             unfilled.resize(resized);
           }
           continue;
