@@ -179,6 +179,7 @@ public final class MiniatureSimulations {
           cache.removeIf(left);
           cache.resize(capacity(s));
         }
+        SimulatedCache.share(s.caches);
       }
     }
   }
@@ -232,6 +233,7 @@ public final class MiniatureSimulations {
   /** Builds size {@code s}'s caches from its unfilled table (see the class doc). */
   private void fill(Size s) {
     s.caches = s.unfilled.materialize(policies);
+    SimulatedCache.share(s.caches);
     s.unfilled = null;
   }
 
@@ -327,10 +329,7 @@ public final class MiniatureSimulations {
         t.unfilled = s.unfilled.copy();
       }
       if (s.caches != null) {
-        t.caches = new SimulatedCache[s.caches.length];
-        for (int p = 0; p < s.caches.length; p++) {
-          t.caches[p] = s.caches[p].copy();
-        }
+        t.caches = SimulatedCache.copyAll(s.caches);
       }
       c.sizes[i] = t;
     }
@@ -423,6 +422,8 @@ public final class MiniatureSimulations {
           }
           if (s.references == 0) {
             s.caches = null; // never sampled a block: made when one comes
+          } else {
+            SimulatedCache.share(s.caches);
           }
         } else {
           for (int p = 0; p < s.misses.length; p++) {
@@ -437,6 +438,7 @@ public final class MiniatureSimulations {
             for (int p = 0; p < s.caches.length; p++) {
               s.caches[p] = readCache(in, policies.get(p), i);
             }
+            SimulatedCache.share(s.caches);
           } else if (state != NEW) {
             throw new IOException("miniature simulations size " + i + " in unknown state " + state);
           }

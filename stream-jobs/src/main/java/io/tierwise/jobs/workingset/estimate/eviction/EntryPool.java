@@ -1,62 +1,43 @@
 package io.tierwise.jobs.workingset.estimate.eviction;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 
 /**
  * The entries of one simulated cache: every resident and every ghost block as a node in one pool,
  * each node in exactly one of a fixed number of queues (doubly linked, newest at the front, oldest
- * at the back), and one hash map from block to node. The Java counterpart of the engine's
- * {@code SlotLists}, {@code GhostList} and {@code BlockMap} (edge-agent/src/cache/eviction/): a
- * block is never resident and a ghost at once (a miss takes the block out of its ghost queue before
- * it is admitted), so one map serves both.
+ * at the back), and a column of a {@link BlockIndex} from block to node: its own, or one shared
+ * with the other policies' caches of a miniature size ({@link #join}). The Java counterpart of the
+ * engine's {@code SlotLists}, {@code GhostList} and {@code BlockMap} (edge-agent/src/cache/eviction/):
+ * a block is never resident and a ghost at once (a miss takes the block out of its ghost queue
+ * before it is admitted), so one column serves both.
  *
- * <p>Per node: the block (8 bytes), links towards the front and back (4 + 4), its queue (1) and a
- * byte for the policy (S3-FIFO's counter, SIEVE's visited bit): 18 bytes in parallel arrays, plus
- * the map's 12 bytes per table slot (load factor at most 0.75). Freed nodes are chained through
+ * <p>Per node: the block (8 bytes), its index row (4), links towards the front and back (4 + 4),
+ * its queue (1) and a byte for the policy (S3-FIFO's counter, SIEVE's visited bit): 22 bytes in
+ * parallel arrays, plus its share of the index. Freed nodes are chained through
  * their back links and reused; the arrays grow by half when full, up to the owner's bound on its
  * entries ({@link #limit}), and never per access; {@link #compact} reallocates them for the
  * entries held (after a shrink). Every
- * operation is O(1) (expected, for the map).
+ * operation is O(1) (expected, for the index's map).
  */
 final class EntryPool {
   /** No node: an empty queue's front or back, the end of a queue, an absent block. */
   static final int NONE = -1;
   /** Bytes per node in the pool's arrays: block, two links, queue, policy byte. */
-  static final int NODE_BYTES = Long.BYTES + 2 * Integer.BYTES + 2;
-  /** Bytes per slot of the map's table: a block and a node index. */
+  static final int NODE_BYTES = Long.BYTES + 3 * Integer.BYTES + 2;
+  /** Bytes per slot of a {@link BlockIndex}'s map table: a block and a row. */
   static final int MAP_SLOT_BYTES = Long.BYTES + Integer.BYTES;
 
   private static final int FIRST_NODES = 16;
   private static final byte FREE = -1;
 
-  /** The block -> node map; a subclass to read its table length for {@link #heldBytes}. */
-  private static final class NodeMap extends Long2IntOpenHashMap {
-    private static final long serialVersionUID = 1L;
-
-    /** An empty map with the smallest table: most of a volume's miniature caches hold a handful of blocks. */
-    NodeMap() {
-      this(0);
-    }
-
-    NodeMap(int expected) {
-      super(expected);
-      defaultReturnValue(NONE);
-    }
-
-    /** Slots of the table (fastutil keeps one more for the key 0). */
-    int tableSlots() {
-      return n + 1;
-    }
-
-    @Override
-    public NodeMap clone() {
-      return (NodeMap) super.clone();
-    }
-  }
-
-  private NodeMap map;
+  private BlockIndex index;
+  /** This pool's column of {@link #index}. */
+  private int column;
+  /** Entries held (resident and ghost). */
+  private int entries;
   private long[] blocks;
+  /** Each node's row in {@link #index}. */
+  private int[] rows;
   /** Towards the front (newer). */
   private int[] newer;
   /** Towards the back (older); the free list's link for free nodes. */
@@ -74,8 +55,9 @@ final class EntryPool {
 
   /** An empty pool of {@code queueCount} queues (at most 127). */
   EntryPool(int queueCount) {
-    map = new NodeMap();
+    index = new BlockIndex(1);
     blocks = new long[0];
+    rows = new int[0];
     newer = new int[0];
     older = new int[0];
     queues = new byte[0];
@@ -87,11 +69,24 @@ final class EntryPool {
     Arrays.fill(oldest, NONE);
   }
 
-  /** A deep copy. */
+  /** A deep copy with an index of its own. */
   EntryPool copy() {
+    if (index.columns() == 1) {
+      return copy(index.copy());
+    }
+    EntryPool c = copy(new BlockIndex(1));
+    c.join(c.index, 0);
+    return c;
+  }
+
+  /** A deep copy in the same column of {@code indexCopy}, a copy of this pool's index. */
+  EntryPool copy(BlockIndex indexCopy) {
     EntryPool c = new EntryPool(sizes.length);
-    c.map = map.clone();
+    c.index = indexCopy;
+    c.column = column;
+    c.entries = entries;
     c.blocks = blocks.clone();
+    c.rows = rows.clone();
     c.newer = newer.clone();
     c.older = older.clone();
     c.queues = queues.clone();
@@ -103,6 +98,22 @@ final class EntryPool {
     c.sizes = sizes.clone();
     c.limit = limit;
     return c;
+  }
+
+  /** The index this pool is a column of. */
+  BlockIndex index() {
+    return index;
+  }
+
+  /** Makes this pool column {@code column} of {@code shared}, adding every entry to it. */
+  void join(BlockIndex shared, int column) {
+    this.index = shared;
+    this.column = column;
+    for (int queue = 0; queue < sizes.length; queue++) {
+      for (int node = oldest[queue]; node != NONE; node = newer[node]) {
+        rows[node] = shared.add(blocks[node], column, node);
+      }
+    }
   }
 
   /**
@@ -122,17 +133,18 @@ final class EntryPool {
   }
 
   /**
-   * Renumbers the entries 0..n-1, queue by queue and oldest first, into arrays and a map table sized
-   * for them; order, queues and policy bytes are kept.
+   * Renumbers the entries 0..n-1, queue by queue and oldest first, into arrays sized for them (and
+   * an own index into a table sized for them; a shared index is rebuilt by its owner,
+   * {@link QueueCache#share}); order, queues and policy bytes are kept.
    *
    * @return each old node's new number ({@link #NONE} for free nodes)
    */
   int[] compact() {
-    int n = map.size();
+    int n = entries;
     int[] renumbered = new int[used];
     Arrays.fill(renumbered, NONE);
-    NodeMap m = new NodeMap(n);
     long[] b = new long[n];
+    int[] r = new int[n];
     int[] nw = new int[n];
     int[] od = new int[n];
     byte[] q = new byte[n];
@@ -144,6 +156,8 @@ final class EntryPool {
         int i = next++;
         renumbered[node] = i;
         b[i] = blocks[node];
+        r[i] = rows[node];
+        index.renumber(r[i], column, i);
         q[i] = (byte) queue;
         bt[i] = bits[node];
         od[i] = previous;
@@ -153,25 +167,27 @@ final class EntryPool {
         } else {
           oldest[queue] = i;
         }
-        m.put(b[i], i);
         previous = i;
       }
       newest[queue] = previous;
     }
-    map = m;
     blocks = b;
+    rows = r;
     newer = nw;
     older = od;
     queues = q;
     bits = bt;
     used = n;
     free = NONE;
+    if (index.columns() == 1) {
+      join(new BlockIndex(1), 0);
+    }
     return renumbered;
   }
 
   /** The node of {@code block}, or {@link #NONE}. */
   int find(long block) {
-    return map.get(block);
+    return index.find(block, column);
   }
 
   int queue(int node) {
@@ -202,7 +218,7 @@ final class EntryPool {
 
   /** Entries in all queues. */
   int entries() {
-    return map.size();
+    return entries;
   }
 
   /** The newest node of {@code queue}, or {@link #NONE}. */
@@ -231,7 +247,8 @@ final class EntryPool {
     blocks[node] = block;
     bits[node] = 0;
     linkFront(node, queue);
-    map.put(block, node);
+    rows[node] = index.add(block, column, node);
+    entries++;
     return node;
   }
 
@@ -244,18 +261,20 @@ final class EntryPool {
   /** Removes {@code node} and its block from the pool; the node is reused later. */
   void delete(int node) {
     unlink(node);
-    map.remove(blocks[node]);
+    index.remove(rows[node], column, blocks[node]);
+    entries--;
     queues[node] = FREE;
     older[node] = free;
     free = node;
   }
 
   /**
-   * Bytes held: the pool's arrays at their allocated length ({@link #NODE_BYTES} per node) and the
-   * map's table ({@link #MAP_SLOT_BYTES} per slot), without the JVM's object headers.
+   * Bytes held: the pool's arrays at their allocated length ({@link #NODE_BYTES} per node) and its
+   * share of the index (a shared index's bytes split over its columns), without the JVM's object
+   * headers.
    */
   long heldBytes() {
-    return (long) blocks.length * NODE_BYTES + (long) map.tableSlots() * MAP_SLOT_BYTES
+    return (long) blocks.length * NODE_BYTES + index.heldBytes() / index.columns()
         + 3L * sizes.length * Integer.BYTES;
   }
 
@@ -269,6 +288,7 @@ final class EntryPool {
       int length = (int) Math.min(Math.max(FIRST_NODES, blocks.length + (blocks.length >> 1L)),
           Math.max(limit, used + 1L));
       blocks = Arrays.copyOf(blocks, length);
+      rows = Arrays.copyOf(rows, length);
       newer = Arrays.copyOf(newer, length);
       older = Arrays.copyOf(older, length);
       queues = Arrays.copyOf(queues, length);

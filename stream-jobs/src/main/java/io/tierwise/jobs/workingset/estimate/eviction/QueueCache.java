@@ -178,13 +178,48 @@ abstract class QueueCache implements SimulatedCache, Cloneable {
 
   @Override
   public final SimulatedCache copy() {
+    return copyWith(pool.copy());
+  }
+
+  /** A copy of this cache's scalars over {@code poolCopy}. */
+  private QueueCache copyWith(EntryPool poolCopy) {
     try {
       QueueCache c = (QueueCache) clone();
-      c.pool = pool.copy();
+      c.pool = poolCopy;
       return c;
     } catch (CloneNotSupportedException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /** {@link SimulatedCache#share}. */
+  static void share(SimulatedCache[] caches) {
+    BlockIndex index = new BlockIndex(caches.length);
+    for (int i = 0; i < caches.length; i++) {
+      ((QueueCache) caches[i]).pool.join(index, i);
+    }
+  }
+
+  /** {@link SimulatedCache#copyAll}. */
+  static SimulatedCache[] copyAll(SimulatedCache[] caches) {
+    SimulatedCache[] copies = new SimulatedCache[caches.length];
+    BlockIndex index = caches.length == 0 ? null : ((QueueCache) caches[0]).pool.index();
+    boolean shared = index != null && index.columns() == caches.length;
+    for (SimulatedCache cache : caches) {
+      shared &= ((QueueCache) cache).pool.index() == index;
+    }
+    if (!shared) {
+      for (int i = 0; i < caches.length; i++) {
+        copies[i] = caches[i].copy();
+      }
+      return copies;
+    }
+    BlockIndex indexCopy = index.copy();
+    for (int i = 0; i < caches.length; i++) {
+      QueueCache c = (QueueCache) caches[i];
+      copies[i] = c.copyWith(c.pool.copy(indexCopy));
+    }
+    return copies;
   }
 
   /**

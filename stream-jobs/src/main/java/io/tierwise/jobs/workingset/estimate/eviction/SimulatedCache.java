@@ -50,18 +50,36 @@ public interface SimulatedCache {
 
   /**
    * Bytes this cache's state holds on the heap: its entry arrays at their allocated length
-   * (resident and ghost entries, 18 bytes per entry slot) and its hash table (12 bytes per table
-   * slot, at most three quarters full), without the JVM's object headers. The arrays grow by half
-   * when full, at most to the capacity plus the ghost bounds; a resize that leaves them more than
-   * twice that large reallocates them at the size of the entries held.
+   * (resident and ghost entries, 22 bytes per entry slot) and its block index (12 bytes per hash
+   * table slot, at most three quarters full, and a row of cells per block; an index shared by
+   * {@link #share} counted once over its caches), without the JVM's object headers. The arrays grow
+   * by half when full, at most to the capacity plus the ghost bounds; a resize that leaves them
+   * more than twice that large reallocates them at the size of the entries held.
    */
   long stateBytes();
 
   /** Bytes {@link #writeTo} writes: the checkpoint cost of this cache. */
   long serializedBytes();
 
-  /** An independent copy in the same state (same future hits and misses). */
+  /** An independent copy in the same state (same future hits and misses), with an index of its own. */
   SimulatedCache copy();
+
+  /**
+   * Makes {@code caches} find blocks through one index (one hash lookup per reference for all of
+   * them when each reference is given to every cache in turn, as the policies of one miniature size
+   * are): their hits and misses do not change. Call it again after resizing them, to reallocate the
+   * index for the blocks held.
+   *
+   * @throws IllegalArgumentException for more than 127 caches
+   */
+  static void share(SimulatedCache... caches) {
+    QueueCache.share(caches);
+  }
+
+  /** Independent copies of {@code caches}, sharing one index as they do when they do ({@link #share}). */
+  static SimulatedCache[] copyAll(SimulatedCache[] caches) {
+    return QueueCache.copyAll(caches);
+  }
 
   /**
    * Writes the state: format, policy, capacity, every queue's entries oldest first (block and the

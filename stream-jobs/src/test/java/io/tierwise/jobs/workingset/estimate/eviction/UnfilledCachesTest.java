@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset.estimate.eviction;
 
+import static io.tierwise.jobs.workingset.estimate.eviction.CacheStates.assertSameStates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -134,15 +135,4 @@ class UnfilledCachesTest {
         .isInstanceOf(IOException.class).hasMessageContaining("5 of 4 blocks");
   }
 
-  private static void assertSameStates(SimulatedCache[] actual, SimulatedCache[] expected, String when) throws IOException {
-    for (int p = 0; p < expected.length; p++) {
-      assertThat(bytes(actual[p])).as("%s, %s", when, expected[p].policy()).isEqualTo(bytes(expected[p]));
-    }
-  }
-
-  private static byte[] bytes(SimulatedCache cache) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(1024);
-    cache.writeTo(out);
-    return out.getCopyOfBuffer();
-  }
 }
