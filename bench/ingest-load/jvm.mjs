@@ -3,8 +3,9 @@
  *
  * jvmPid(rootPid) -> pid of the first `java` process in the tree, or null
  * Asynchronous (the JDK tools start a JVM each; the load generator must not stall meanwhile):
- * heapUsedBytes(pid) -> Promise {usedBytes, oldBytes}: young (eden + survivors) + old generation in
- *   use, and the old generation alone, from `jstat -gc` (columns S0U S1U EU OU, KiB)
+ * heapUsedBytes(pid) -> Promise {usedBytes, oldBytes, committedBytes}: young (eden + survivors) + old
+ *   generation in use, the old generation alone, and the heap committed (the memory the JVM took
+ *   for its heap, used or not), from `jstat -gc` (columns S0U S1U EU OU, S0C S1C EC OC, KiB)
  * liveHeapBytes(pid) -> Promise of the heap in use right after a full collection (`jcmd GC.run`, then
  *   jstat): the live set, the figure a leak makes grow
  */
@@ -32,7 +33,11 @@ export async function heapUsedBytes(pid) {
   const { stdout } = await run('jstat', ['-gc', String(pid)], { encoding: 'utf8' });
   const [header, values] = stdout.trim().split('\n');
   const row = Object.fromEntries(header.trim().split(/\s+/).map((name, i) => [name, Number(values.trim().split(/\s+/)[i])]));
-  return { usedBytes: (row.S0U + row.S1U + row.EU + row.OU) * KIB, oldBytes: row.OU * KIB };
+  return {
+    usedBytes: (row.S0U + row.S1U + row.EU + row.OU) * KIB,
+    oldBytes: row.OU * KIB,
+    committedBytes: (row.S0C + row.S1C + row.EC + row.OC) * KIB,
+  };
 }
 
 export async function liveHeapBytes(pid) {

@@ -3,14 +3,19 @@
  * fleet benchmark's verdict).
  *
  * memoryWatch(pids) -> {sample(t_s) -> row, collectLive(into)}
- *   row: {t_s, load1, '<name> MiB' (PSS of the tree), '<name> RSS MiB', '<name> heap MiB' (JVMs)}
+ *   row: {t_s, load1, '<name> MiB' (PSS of the tree), '<name> RSS MiB', and for JVMs '<name> heap MiB'
+ *   (in use) and '<name> outside heap MiB' (PSS less the heap committed)}
  *   collectLive(into): into[name] = a JVM's heap in use right after a full collection, MiB
  * memoryVerdicts({samples, names, warmupSeconds, liveHeap: {start, end}, maxGrowthMiB})
  *   -> [{process, firstMiB, lastMiB, minMiB, maxMiB, slopeMiBPerMin, projectedMiB,
  *        liveHeapStartMiB, liveHeapEndMiB, grows}]
- *   slopeMiBPerMin: least-squares slope of the tree's PSS over the samples after the warm-up
- *   (PSS, not the RSS sum: PostgreSQL's backends share its buffers); projectedMiB: that slope
- *   over the span; grows: the projection or the live-heap growth exceeds maxGrowthMiB
+ *   measure: what the slope is of: 'PSS' of the tree (not the RSS sum: PostgreSQL's backends
+ *   share its buffers), or for a JVM 'PSS outside the heap' (the PSS less the heap committed: a
+ *   JVM commits heap up to its -Xmx as its collector sees fit, so its PSS grows towards that
+ *   bound by design; its heap is judged by the live heap, the rest by this)
+ *   slopeMiBPerMin: least-squares slope of the measure over the samples after the warm-up;
+ *   projectedMiB: that slope over the span; grows: the projection or the live-heap growth
+ *   exceeds maxGrowthMiB
  */
 import { loadavg } from 'node:os';
 import { heapUsedBytes, jvmPid, liveHeapBytes } from './jvm.mjs';
@@ -42,7 +47,9 @@ export function memoryWatch(pids) {
         row[`${name} RSS MiB`] = Math.round(usage.rssBytes / MIB);
       }
       for (const [name, pid] of Object.entries(jvms)) {
-        row[`${name} heap MiB`] = await heapUsedBytes(pid).then((h) => Math.round(h.usedBytes / MIB), () => null);
+        const heap = await heapUsedBytes(pid).catch(() => null);
+        row[`${name} heap MiB`] = heap && Math.round(heap.usedBytes / MIB);
+        row[`${name} outside heap MiB`] = heap && row[`${name} MiB`] - Math.round(heap.committedBytes / MIB);
       }
       return row;
     },
@@ -56,10 +63,12 @@ export function memoryVerdicts({ samples, names, warmupSeconds, liveHeap, maxGro
   const steady = samples.filter((s) => s.t_s >= warmupSeconds);
   const minutes = (steady.at(-1).t_s - steady[0].t_s) / 60;
   return names.map((name) => {
-    const key = `${name} MiB`;
+    const jvm = steady.every((s) => typeof s[`${name} outside heap MiB`] === 'number');
+    const key = jvm ? `${name} outside heap MiB` : `${name} MiB`;
     const perMin = slope(steady.map((s) => s.t_s / 60), steady.map((s) => s[key]));
     const v = {
       process: name,
+      measure: jvm ? 'PSS outside the heap' : 'PSS',
       firstMiB: steady[0][key],
       lastMiB: steady.at(-1)[key],
       minMiB: Math.min(...steady.map((s) => s[key])),

@@ -13,7 +13,7 @@
  * the corpus: until then every batch brings new keys (volumes, intervals) into the jobs' state.
  *
  * soak({url, corpora, seconds, rate, pids, sampleSeconds, warmupSeconds, maxGrowthMiB})
- *   -> {samples, statuses, latency, verdicts: [{process, firstMiB, lastMiB, minMiB, maxMiB,
+ *   -> {samples, statuses, latency, verdicts: [{process, measure, firstMiB, lastMiB, minMiB, maxMiB,
  *       slopeMiBPerMin, projectedMiB, liveHeapStartMiB, liveHeapEndMiB, grows}], grew}
  */
 import { memoryVerdicts, memoryWatch } from './memory.mjs';
