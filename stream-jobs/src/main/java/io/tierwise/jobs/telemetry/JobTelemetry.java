@@ -77,6 +77,7 @@ public record JobTelemetry(Map<String, String> otel) implements Serializable {
     properties.put("otel.exporter.otlp.protocol", "http/protobuf");
     properties.put("otel.metrics.exporter", "none"); // Flink's reporter exports the metrics
     properties.put("otel.logs.exporter", "none");
+    properties.put("otel.span.link.count.limit", String.valueOf(TracedSink.MAX_LINKS));
     otel.forEach((k, v) -> properties.put(k.toLowerCase(Locale.ROOT).replace('_', '.'), v));
     return AutoConfiguredOpenTelemetrySdk.builder()
         .addPropertiesSupplier(() -> properties)

@@ -39,8 +39,13 @@ import org.apache.flink.util.function.SerializableFunction;
  */
 public final class TracedSink<T> implements Sink<T> {
   private static final long serialVersionUID = 1L;
-  /** Most links one span carries (the SDK's default span link limit). */
-  static final int MAX_LINKS = 128;
+  /**
+   * Most links one span carries, and the SDK's span link limit ({@link JobTelemetry} raises the
+   * default 128 to it): a flush of the sinks holds up to 1,000 rows (PostgresSinks), and a
+   * volume_metrics_10s row derives from one batch, so every batch of such a write finds it
+   * (docs/observability.md "Parent or links").
+   */
+  static final int MAX_LINKS = 1024;
   private static final AttributeKey<String> DB_SYSTEM = AttributeKey.stringKey("db.system.name");
   private static final AttributeKey<String> DB_COLLECTION = AttributeKey.stringKey("db.collection.name");
   private static final AttributeKey<String> DB_OPERATION = AttributeKey.stringKey("db.operation.name");
