@@ -5,7 +5,7 @@
  *
  *   bench/fleet/run.sh [--hosts 200] [--volumes-per-host 100] [--minutes 10] [--warmup-minutes 2]
  *       [--traces a.csv,b.csv] [--probes 10] [--seed 1] [--max-growth-mib 64] [--max-backlog-mib 2048]
- *       [--out FILE.json] [--keep-stack]
+ *       [--out FILE.json] [--keep-stack] [--pg-statements]
  *
  * Starts a fresh stack with `./tierwise up` unless ingest answers (run.sh gives it its own ports
  * and state directory, .local/fleet, emptied first), stopped at the end unless --keep-stack. Prints, and writes to --out: the counts (volume-intervals and reference batches
@@ -15,7 +15,9 @@
  * after the drain (lag.mjs), freshness percentiles, the memory verdict of
  * every process, and the per-stage cost table (report.mjs). Exits 1 when any interval was lost,
  * the jobs had not caught up by the end of the drain, a process's memory grew, or freshness p99
- * exceeded --max-freshness-s (30).
+ * exceeded --max-freshness-s (30). --pg-statements starts the stack's PostgreSQL with
+ * pg_stat_statements (pg-statements.mjs) and adds its statements of the measured span, µs per
+ * volume-interval; it costs PostgreSQL some CPU, so compare its runs with each other only.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { buildFleet, runFleet } from './fleet.mjs';
 import { FreshnessProbes } from './freshness.mjs';
 import { consumerLag } from './lag.mjs';
 import { verifyRows } from './verify.mjs';
+import { PG_STATEMENTS_SETTINGS, resetStatements, topStatements } from './pg-statements.mjs';
 import { costReport, markdownTable } from './report.mjs';
 import { summarize } from './summary.mjs';
 import { FleetSender } from './sender.mjs';
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     'max-backlog-mib': { type: 'string', default: '2048' },
     out: { type: 'string' },
     'keep-stack': { type: 'boolean', default: false },
+    'pg-statements': { type: 'boolean', default: false },
   },
 });
 const log = (message) => console.log(`fleet: ${message}`);
@@ -59,12 +63,17 @@ const minus = (a, b) => ({ bytes: a.bytes - b.bytes, volumeIntervals: a.volumeIn
 
 async function tierwise(command) {
   log(`./tierwise ${command}`);
-  await run(path.join(ROOT, 'tierwise'), [command], { cwd: ROOT, env: { ...env, TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE: '100000' }, maxBuffer: 64 << 20 });
+  const pgSettings = args['pg-statements'] ? { TIERWISE_PG_SETTINGS: PG_STATEMENTS_SETTINGS } : {};
+  await run(path.join(ROOT, 'tierwise'), [command], {
+    cwd: ROOT, env: { ...env, ...pgSettings, TIERWISE_ENROLL_RATE_LIMIT_PER_MINUTE: '100000' }, maxBuffer: 64 << 20,
+  });
 }
 
 const workDir = mkdtempSync(path.join(tmpdir(), 'tierwise-fleet-'));
 let started = false;
 try {
+  // The superuser of the local stack (trust on 127.0.0.1: infra/local/postgres.sh).
+  const pgSuperuserUrl = env.TIERWISE_PG_OWNER_URL.replace('tierwise_owner@', 'postgres@');
   if (!(await ingestUp())) {
     if (path.basename(env.TIERWISE_STATE_DIR) === 'fleet') rmSync(env.TIERWISE_STATE_DIR, { recursive: true, force: true });
     started = await tierwise('up').then(() => true);
@@ -104,11 +113,15 @@ try {
     probes.fromMs = Date.now();
     before = { costs: await snapshot(costInput), metrics: copy(sender.stats.metrics), refs: copy(sender.stats.refs) };
     await watch.collectLive(liveHeap.start);
+    if (args['pg-statements']) await resetStatements(pgSuperuserUrl);
     log('warm-up over: measuring');
   }, warmupSeconds * 1000);
   await runFleet({ hosts, sender, seconds: warmupSeconds + measuredSeconds, onMetricsAck });
   clearTimeout(warmup);
   const after = { costs: await snapshot(costInput), metrics: copy(sender.stats.metrics), refs: copy(sender.stats.refs) };
+  const statements = args['pg-statements']
+    ? await topStatements(pgSuperuserUrl, { volumeIntervals: after.metrics.volumeIntervals - before.metrics.volumeIntervals })
+    : undefined;
   await watch.collectLive(liveHeap.end);
   clearInterval(sampler);
   const brokers = env.TIERWISE_KAFKA_BROKERS.split(',');
@@ -133,7 +146,8 @@ try {
   console.log(JSON.stringify({ ...summary, memory: undefined, costs: undefined }, null, 1));
   console.table(summary.memory);
   console.log(markdownTable(summary.costs));
-  if (args.out) writeFileSync(args.out, JSON.stringify(summary, null, 1));
+  if (statements) console.table(statements);
+  if (args.out) writeFileSync(args.out, JSON.stringify({ ...summary, pgStatements: statements }, null, 1));
   for (const failure of failures) console.error(`fleet: FAILED: ${failure}`);
   if (!failures.length) log('every goal held: nothing lost, the jobs caught up, memory flat, freshness within bounds');
   process.exitCode = failures.length ? 1 : 0;

@@ -104,6 +104,8 @@ unix_socket_directories = '$PG_SOCKET_DIR'
 max_connections = 100
 shared_buffers = 128MB
 log_min_duration_statement = 1000
+# Extra settings for this start only (a benchmark's diagnostics: bench/fleet --pg-statements).
+${TIERWISE_PG_SETTINGS:-}
 EOF
   cat >"$PG_DATA/pg_hba.conf" <<'EOF'
 # Written by infra/local/postgres.sh. A local development stack: the server
