@@ -3,11 +3,15 @@
  *
  * jvmPid(rootPid) -> pid of the first `java` process in the tree, or null
  * Asynchronous (the JDK tools start a JVM each; the load generator must not stall meanwhile):
- * heapUsedBytes(pid) -> Promise {usedBytes, oldBytes, committedBytes}: young (eden + survivors) + old
- *   generation in use, the old generation alone, and the heap committed (the memory the JVM took
- *   for its heap, used or not), from `jstat -gc` (columns S0U S1U EU OU, S0C S1C EC OC, KiB)
+ * heapUsedBytes(pid) -> Promise {usedBytes, oldBytes}: young (eden + survivors) + old generation in
+ *   use, and the old generation alone, from `jstat -gc` (columns S0U S1U EU OU, KiB)
  * liveHeapBytes(pid) -> Promise of the heap in use right after a full collection (`jcmd GC.run`, then
  *   jstat): the live set, the figure a leak makes grow
+ * heapRange(pid) -> Promise {start, end} (BigInt addresses): the heap's reserved address range, from
+ *   `jcmd GC.heap_info` ("... [0xSTART, 0xEND)"; G1, Parallel and Serial print it)
+ * pssInRangeBytes(pid, range) -> the proportional set size of the process's mappings inside the
+ *   range (/proc/PID/smaps `Pss:` lines, kB): the heap's resident share, used or not; 0 if the
+ *   process ended
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,8 +40,34 @@ export async function heapUsedBytes(pid) {
   return {
     usedBytes: (row.S0U + row.S1U + row.EU + row.OU) * KIB,
     oldBytes: row.OU * KIB,
-    committedBytes: (row.S0C + row.S1C + row.EC + row.OC) * KIB,
   };
+}
+
+export async function heapRange(pid) {
+  const { stdout } = await run('jcmd', [String(pid), 'GC.heap_info'], { encoding: 'utf8' });
+  const match = /\[(0x[0-9a-f]+), (0x[0-9a-f]+)\)/.exec(stdout);
+  if (!match) throw new Error(`jcmd ${pid} GC.heap_info printed no heap address range: ${stdout.slice(0, 200)}`);
+  return { start: BigInt(match[1]), end: BigInt(match[2]) };
+}
+
+export function pssInRangeBytes(pid, range) {
+  let smaps;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return 0;
+  }
+  let inside = false;
+  let kib = 0;
+  for (const line of smaps.split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (mapping) {
+      inside = BigInt(`0x${mapping[1]}`) >= range.start && BigInt(`0x${mapping[2]}`) <= range.end;
+    } else if (inside && line.startsWith('Pss:')) {
+      kib += Number(line.split(/\s+/)[1]);
+    }
+  }
+  return kib * KIB;
 }
 
 export async function liveHeapBytes(pid) {

@@ -4,21 +4,22 @@
  *
  * memoryWatch(pids) -> {sample(t_s) -> row, collectLive(into)}
  *   row: {t_s, load1, '<name> MiB' (PSS of the tree), '<name> RSS MiB', and for JVMs '<name> heap MiB'
- *   (in use) and '<name> outside heap MiB' (PSS less the heap committed)}
+ *   (in use) and '<name> outside heap MiB' (PSS less the PSS of the heap's address range)}
  *   collectLive(into): into[name] = a JVM's heap in use right after a full collection, MiB
  * memoryVerdicts({samples, names, warmupSeconds, liveHeap: {start, end}, maxGrowthMiB})
  *   -> [{process, firstMiB, lastMiB, minMiB, maxMiB, slopeMiBPerMin, projectedMiB,
  *        liveHeapStartMiB, liveHeapEndMiB, grows}]
  *   measure: what the slope is of: 'PSS' of the tree (not the RSS sum: PostgreSQL's backends
- *   share its buffers), or for a JVM 'PSS outside the heap' (the PSS less the heap committed: a
- *   JVM commits heap up to its -Xmx as its collector sees fit, so its PSS grows towards that
- *   bound by design; its heap is judged by the live heap, the rest by this)
+ *   share its buffers), or for a JVM 'PSS outside the heap' (the PSS less the resident part of the
+ *   heap's address range: a JVM commits and touches heap up to its -Xmx as its collector sees
+ *   fit, so its PSS grows towards that bound by design; its heap is judged by the live heap, the
+ *   rest (metaspace, code cache, thread stacks, direct buffers, malloc) by this)
  *   slopeMiBPerMin: least-squares slope of the measure over the samples after the warm-up;
  *   projectedMiB: that slope over the span; grows: the projection or the live-heap growth
  *   exceeds maxGrowthMiB
  */
 import { loadavg } from 'node:os';
-import { heapUsedBytes, jvmPid, liveHeapBytes } from './jvm.mjs';
+import { heapRange, heapUsedBytes, jvmPid, liveHeapBytes, pssInRangeBytes } from './jvm.mjs';
 import { treeUsage } from './procstat.mjs';
 
 const MIB = 1024 * 1024;
@@ -38,6 +39,7 @@ function slope(xs, ys) {
 
 export function memoryWatch(pids) {
   const jvms = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, jvmPid(pid)]).filter(([, p]) => p));
+  const heapRanges = {};
   return {
     async sample(t_s) {
       const row = { t_s, load1: Number(loadavg()[0].toFixed(2)) };
@@ -48,8 +50,10 @@ export function memoryWatch(pids) {
       }
       for (const [name, pid] of Object.entries(jvms)) {
         const heap = await heapUsedBytes(pid).catch(() => null);
+        heapRanges[name] ??= await heapRange(pid).catch(() => undefined);
         row[`${name} heap MiB`] = heap && Math.round(heap.usedBytes / MIB);
-        row[`${name} outside heap MiB`] = heap && row[`${name} MiB`] - Math.round(heap.committedBytes / MIB);
+        row[`${name} outside heap MiB`] = heapRanges[name]
+          ? row[`${name} MiB`] - Math.round(pssInRangeBytes(pid, heapRanges[name]) / MIB) : null;
       }
       return row;
     },

@@ -232,3 +232,29 @@ test("volume_mrcs.eviction_points: an object of curves keyed by the api's evicti
     }
   });
 });
+
+test("the working-set history keeps each minute's newest estimate of every row a multi-row upsert wrote", async () => {
+  const tenant = randomUUID();
+  await withClient('tierwise_jobs', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'history')", [tenant]);
+    // The jobs' statement shape: one row per working set, inserted or updated (docs/rollups.md).
+    const upsert = (rows) => c.query(`INSERT INTO volume_working_sets (tenant_id, volume_id, window_name,
+        window_start, window_end, wss_bytes, wss_read_bytes, wss_write_bytes, sampled_references, sampling_rate)
+      SELECT $1, v.volume_id, '1h', '2026-01-01T00:00:00Z', v.window_end, v.wss_bytes, v.wss_bytes, 0, 1000, 0.01
+        FROM unnest($2::text[], $3::timestamptz[], $4::bigint[]) AS v (volume_id, window_end, wss_bytes)
+      ON CONFLICT (tenant_id, volume_id, window_name) DO UPDATE SET window_end = EXCLUDED.window_end,
+        wss_bytes = EXCLUDED.wss_bytes, wss_read_bytes = EXCLUDED.wss_read_bytes`,
+      [tenant, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])]);
+    await upsert([['a', '2026-01-01T00:10:05Z', 100], ['b', '2026-01-01T00:10:05Z', 200]]);
+    // a updated in the same minute, b in the next, c inserted: one statement, both triggers.
+    await upsert([['a', '2026-01-01T00:10:45Z', 110], ['b', '2026-01-01T00:11:05Z', 210], ['c', '2026-01-01T00:11:05Z', 300]]);
+    const { rows } = await c.query(`SELECT volume_id, at, wss_bytes, wss_read_bytes FROM volume_working_set_history
+      WHERE tenant_id = $1 ORDER BY volume_id, at`, [tenant]);
+    assert.deepEqual(rows.map((r) => [r.volume_id, r.at.toISOString(), Number(r.wss_bytes), Number(r.wss_read_bytes)]), [
+      ['a', '2026-01-01T00:10:00.000Z', 110, 110],
+      ['b', '2026-01-01T00:10:00.000Z', 200, 200],
+      ['b', '2026-01-01T00:11:00.000Z', 210, 210],
+      ['c', '2026-01-01T00:11:00.000Z', 300, 300],
+    ]);
+  });
+});
