@@ -6,7 +6,8 @@
 -- to its minute's history row, the newer replacing the older (a statement holds a working set's key
 -- once, so no history row is written twice by one statement). INSERT and UPDATE fire separate
 -- triggers (a trigger with a transition table has one event); an INSERT ... ON CONFLICT fires both,
--- each over the rows it inserted or updated.
+-- each over the rows it inserted or updated, often one of them over none: that one returns before
+-- planning its dynamic INSERT.
 DROP TRIGGER volume_working_sets_history ON volume_working_sets;
 DROP TRIGGER cluster_working_sets_history ON cluster_working_sets;
 CREATE OR REPLACE FUNCTION record_working_set_minute() RETURNS trigger
