@@ -1,7 +1,7 @@
 import * as protobuf from "protobufjs";
 import { ProtoDecodeError, ProtoEncodeError } from "./errors";
 import { schema } from "./schema";
-import type { MessageInput } from "./types";
+import type { MessageInput, MessageView } from "./types";
 
 /** A JSON value (what `JSON.parse` returns). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,6 +25,14 @@ export interface MessageCodec<T> {
    * @throws ProtoDecodeError when `bytes` is not a Uint8Array or not a valid encoding.
    */
   decode(bytes: Uint8Array): T;
+  /**
+   * Decodes binary protobuf into the message protobufjs builds ({@link MessageView}), without
+   * `decode`'s conversion to the plain shape, which copies every field again (64-bit integers to
+   * bigint): for a reader that visits each field once, such as a validator of every request.
+   * Unknown fields are skipped.
+   * @throws ProtoDecodeError as `decode`.
+   */
+  decodeMessage(bytes: Uint8Array): MessageView<T>;
   /**
    * Encodes to binary protobuf (fields in number order, proto3 defaults omitted, packed
    * repeated scalars: the same bytes as protoc-generated C++/Java serializers). Scalars are
@@ -60,22 +68,27 @@ export function messageCodec<T>(typeName: string): MessageCodec<T> {
     }
   };
 
+  const decodeMessage = (bytes: Uint8Array): protobuf.Message => {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new ProtoDecodeError(typeName, `expected bytes (Uint8Array), got ${typeof bytes}`);
+    }
+    try {
+      return type().decode(bytes);
+    } catch (err) {
+      throw new ProtoDecodeError(typeName, (err as Error).message);
+    }
+  };
+
   return {
     typeName,
     get type() {
       return type();
     },
     decode(bytes) {
-      if (!(bytes instanceof Uint8Array)) {
-        throw new ProtoDecodeError(typeName, `expected bytes (Uint8Array), got ${typeof bytes}`);
-      }
-      let message: protobuf.Message;
-      try {
-        message = type().decode(bytes);
-      } catch (err) {
-        throw new ProtoDecodeError(typeName, (err as Error).message);
-      }
-      return type().toObject(message, DECODED) as T;
+      return type().toObject(decodeMessage(bytes), DECODED) as T;
+    },
+    decodeMessage(bytes) {
+      return decodeMessage(bytes) as unknown as MessageView<T>;
     },
     encode(value) {
       return type().encode(toMessage(value)).finish();

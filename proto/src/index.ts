@@ -1,10 +1,11 @@
 /**
  * @tierwise/proto: the Tierwise wire contracts for TypeScript.
  *
- * - Codecs (`decode`/`encode`/`toJson`/`fromJson`) for the OTLP metrics request/response and
+ * - Codecs (`decode`/`decodeMessage`/`encode`/`toJson`/`fromJson`) for the OTLP metrics request/response and
  *   tierwise.v1 ReferenceBatch / IngestRecord, parsed from the .proto files on disk
  *   (`TIERWISE_PROTO_DIR` overrides the directory) on first use.
- * - Their TypeScript shapes (same names as the codecs).
+ * - Their TypeScript shapes (same names as the codecs), and `MessageView` of them as protobufjs
+ *   decodes them (with `isSet`, `longToBigInt`, `longToNumber` to read one).
  * - The constants of proto/METRICS.md.
  */
 import { messageCodec } from "./codec";
@@ -19,7 +20,9 @@ export type {
   HistogramDataPoint,
   InstrumentationScope,
   KeyValue,
+  Long,
   MessageInput,
+  MessageView,
   Metric,
   NumberDataPoint,
   Resource,
@@ -28,6 +31,7 @@ export type {
 } from "./types";
 export { AggregationTemporality, Direction } from "./types";
 export { ProtoDecodeError, ProtoEncodeError } from "./errors";
+export { isSet, longToBigInt, longToNumber } from "./message-view";
 export { messageCodec, type Json, type MessageCodec } from "./codec";
 export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
 export { resolveProtoDir } from "./proto-dir";

@@ -20,6 +20,35 @@ export type MessageInput<T> = T extends bigint
         ? { [K in keyof T]?: MessageInput<T[K]> | null }
         : T;
 
+/** A 64-bit integer as protobufjs decodes it (long.js): two's-complement 32-bit words. */
+export interface Long {
+  low: number;
+  high: number;
+  /** True for the uint64 / fixed64 kinds. */
+  unsigned: boolean;
+}
+
+/**
+ * A message as protobufjs builds it while decoding, before the conversion to the plain shape
+ * (`MessageCodec.decodeMessage`): 64-bit integers are {@link Long}, and every field reads a
+ * value: an absent scalar (also a oneof member or a proto3 `optional` field) its proto3
+ * default, an absent message field (also a oneof member) null, an absent repeated field `[]`.
+ * Only the fields decoded from the bytes are the message's own properties, so whether a oneof
+ * member or an `optional` field was sent is `isSet(message, field)` (message-view.ts).
+ */
+export type MessageView<T> = T extends bigint
+  ? Long
+  : T extends Uint8Array
+    ? Uint8Array
+    : T extends readonly (infer E)[]
+      ? MessageView<E>[]
+      : T extends object
+        ? { [K in keyof T]-?: undefined extends T[K] ? OptionalView<Exclude<T[K], undefined>> : MessageView<T[K]> }
+        : T;
+
+/** An optional member's view: a message is null when absent, a scalar its default. */
+type OptionalView<T> = T extends bigint | Uint8Array ? MessageView<T> : T extends object ? MessageView<T> | null : T;
+
 // ---- tierwise.v1 (proto/tierwise/v1/reference_batch.proto, ingest_record.proto) ----
 
 /** tierwise.v1.Direction. */

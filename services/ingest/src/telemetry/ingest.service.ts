@@ -5,6 +5,7 @@ import {
   IngestRecord,
   KAFKA_TOPICS,
   type MessageCodec,
+  type MessageView,
   ProtoDecodeError,
   ReferenceBatch,
   referenceBatchSlices,
@@ -180,13 +181,13 @@ export class IngestService {
 }
 
 /** The inventory sighting of a reference batch's volume (no names: only metrics carry them). */
-function referenceSighting(batch: ReferenceBatch): VolumeSighting {
+function referenceSighting(batch: MessageView<ReferenceBatch>): VolumeSighting {
   return { hostId: batch.hostId, volumeId: batch.volumeId, hostName: null, volumeName: null, clusterId: batch.clusterId || null, source: null };
 }
 
-/** Decodes a protobuf body with the codec. */
-function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Uint8Array): T {
-  return parsed(name, () => codec.decode(body));
+/** Decodes a protobuf body with the codec, as the message protobufjs builds (what validation reads). */
+function decodeBody<T>(codec: MessageCodec<T>, name: string, body: Uint8Array): MessageView<T> {
+  return parsed(name, () => codec.decodeMessage(body));
 }
 
 /** What `parse` reads from a protobuf body; a malformed body is a 400 naming `name` and protobufjs' reason. */

@@ -12,10 +12,15 @@ import {
   IO_LENGTH_BOUNDS_BYTES,
   INTERARRIVAL_BOUNDS_US,
   IO_SOURCES,
+  isSet,
   type KeyValue,
   LATENCY_BOUNDS_US,
+  type Long,
+  longToBigInt,
+  longToNumber,
   MAX_DELTA_VALUE,
   MAX_GAUGE_VALUE,
+  type MessageView,
   METRIC,
   type Metric,
   type MetricName,
@@ -77,7 +82,7 @@ const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { bounds: readonly number[]; 
  * @param at names the metric in the error, e.g. `resourceMetrics[0]...metrics[2] "tierwise.io.size"`.
  * @throws ApiError invalid_body naming the data point and the problem.
  */
-export function checkMetricPoints(metric: Metric, name: MetricName, at: string): void {
+export function checkMetricPoints(metric: MessageView<Metric>, name: MetricName, at: string): void {
   const required = REQUIRED_ATTRIBUTES[name] ?? {};
   if (metric.sum) {
     checkDelta(metric.sum.aggregationTemporality, at);
@@ -87,7 +92,7 @@ export function checkMetricPoints(metric: Metric, name: MetricName, at: string):
   } else if (metric.histogram) {
     checkDelta(metric.histogram.aggregationTemporality, at);
     metric.histogram.dataPoints.forEach((p, i) => {
-      if (WITHOUT_SUM.has(name) && p.sum !== undefined) {
+      if (WITHOUT_SUM.has(name) && isSet(p, 'sum')) {
         reject(`${at}.dataPoints[${i}]: a seek distance histogram has no sum (its values are signed)`);
       }
       checkHistogram(p, HISTOGRAM_BOUNDS[name], required, `${at}.dataPoints[${i}]`);
@@ -101,9 +106,9 @@ function checkDelta(temporality: AggregationTemporality, at: string): void {
   }
 }
 
-function checkNumber(point: NumberDataPoint, max: bigint, required: Required, at: string): void {
+function checkNumber(point: MessageView<NumberDataPoint>, max: bigint, required: Required, at: string): void {
   checkAttributes(point.attributes, required, at);
-  if (point.asDouble !== undefined) {
+  if (isSet(point, 'asDouble')) {
     if (!Number.isFinite(point.asDouble)) {
       reject(`${at}: value ${point.asDouble} is not a finite number`);
     }
@@ -111,14 +116,14 @@ function checkNumber(point: NumberDataPoint, max: bigint, required: Required, at
       reject(`${at}: negative value ${point.asDouble}`);
     }
     checkRange(BigInt(Math.round(point.asDouble)), max, 'value', at);
-  } else if (point.asInt !== undefined) {
-    checkRange(point.asInt, max, 'value', at);
+  } else if (isSet(point, 'asInt')) {
+    checkLongRange(point.asInt, max, 'value', at);
   } else {
     reject(`${at}: data point without a value`);
   }
 }
 
-function checkHistogram(point: HistogramDataPoint, fixed: { bounds: readonly number[]; name: string } | undefined, required: Required, at: string): void {
+function checkHistogram(point: MessageView<HistogramDataPoint>, fixed: { bounds: readonly number[]; name: string } | undefined, required: Required, at: string): void {
   checkAttributes(point.attributes, required, at);
   if (fixed) {
     const { bounds, name } = fixed;
@@ -130,11 +135,23 @@ function checkHistogram(point: HistogramDataPoint, fixed: { bounds: readonly num
     }
   }
   for (const count of point.bucketCounts) {
-    checkRange(count, MAX_DELTA_VALUE, 'bucket count', at);
+    checkLongRange(count, MAX_DELTA_VALUE, 'bucket count', at);
   }
-  if (point.sum !== undefined && !(Number.isFinite(point.sum) && point.sum >= 0)) {
+  if (isSet(point, 'sum') && !(Number.isFinite(point.sum) && point.sum >= 0)) {
     reject(`${at}: sum ${point.sum} is not a finite number >= 0`);
   }
+}
+
+/**
+ * {@link checkRange} of a decoded 64-bit integer; a value in 0..2^53 - 1 is compared as a number
+ * (exact there), any other as a bigint.
+ */
+function checkLongRange(value: Long, max: bigint, what: string, at: string): void {
+  const n = longToNumber(value);
+  if (n >= 0 && n <= Number.MAX_SAFE_INTEGER && n <= Number(max)) {
+    return;
+  }
+  checkRange(longToBigInt(value), max, what, at);
 }
 
 function checkRange(value: bigint, max: bigint, what: string, at: string): void {
@@ -146,11 +163,12 @@ function checkRange(value: bigint, max: bigint, what: string, at: string): void 
   }
 }
 
-function checkAttributes(attributes: KeyValue[], required: Required, at: string): void {
+function checkAttributes(attributes: MessageView<KeyValue>[], required: Required, at: string): void {
   for (const [key, allowed] of Object.entries(required)) {
-    const value = attributes.find((a) => a.key === key)?.value?.stringValue;
-    if (value === undefined || !allowed.includes(value)) {
-      reject(`${at}: ${key} '${value ?? ''}' is not ${allowed.join(', ')}`);
+    // A value that is not a string reads as '' (its default), which no list allows.
+    const value = attributes.find((a) => a.key === key)?.value?.stringValue ?? '';
+    if (!allowed.includes(value)) {
+      reject(`${at}: ${key} '${value}' is not ${allowed.join(', ')}`);
     }
   }
 }

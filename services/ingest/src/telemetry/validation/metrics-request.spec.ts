@@ -1,4 +1,4 @@
-import { ATTR, ExportMetricsServiceRequest, INTERARRIVAL_BOUNDS_US, METRIC, type Metric, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import { ATTR, ExportMetricsServiceRequest, INTERARRIVAL_BOUNDS_US, type MessageInput, METRIC, type Metric, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
 import { metricsRequest, testVolume } from '../../../test/support/telemetry-fixtures.js';
 import { validateMetricsRequest } from './metrics-request.js';
@@ -10,11 +10,16 @@ function decoded(volumes = [testVolume()], endUnixNano = NOW) {
   return ExportMetricsServiceRequest.decode(metricsRequest(volumes, endUnixNano));
 }
 
+/** What ingest validates: the request's bytes as protobufjs decodes them. */
+function view(request: MessageInput<ExportMetricsServiceRequest>) {
+  return ExportMetricsServiceRequest.decodeMessage(ExportMetricsServiceRequest.encode(request));
+}
+
 describe('validateMetricsRequest', () => {
   it('returns each volume with its ids, and names only when the host sent them', () => {
     const named = testVolume({ hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789' });
     const anonymous = testVolume();
-    const volumes = validateMetricsRequest(decoded([named, anonymous]), NOW);
+    const volumes = validateMetricsRequest(view(decoded([named, anonymous])), NOW);
     expect(volumes).toEqual([
       { hostId: named.hostId, volumeId: named.volumeId, hostName: 'esx-07', volumeName: 'sql-data', clusterId: 'c0ffee0123456789', source: 'agent' },
       { hostId: anonymous.hostId, volumeId: anonymous.volumeId, hostName: null, volumeName: null, clusterId: null, source: 'agent' },
@@ -22,44 +27,44 @@ describe('validateMetricsRequest', () => {
   });
 
   it('takes tierwise.volume.source vscsistats for imported output and refuses any other value', () => {
-    expect(validateMetricsRequest(decoded([testVolume({ source: 'vscsistats' })]), NOW)[0].source).toBe('vscsistats');
-    expect(() => validateMetricsRequest(decoded([testVolume({ source: 'agent' })]), NOW)).toThrow(
+    expect(validateMetricsRequest(view(decoded([testVolume({ source: 'vscsistats' })])), NOW)[0].source).toBe('vscsistats');
+    expect(() => validateMetricsRequest(view(decoded([testVolume({ source: 'agent' })])), NOW)).toThrow(
       /resourceMetrics\[0\] resource attribute tierwise\.volume\.source 'agent' is not vscsistats/,
     );
   });
 
   it('takes tierwise.cluster.id only as a pseudonymous id, never a cluster name', () => {
-    expect(() => validateMetricsRequest(decoded([testVolume({ clusterId: 'prod-cluster-a' })]), NOW)).toThrow(
+    expect(() => validateMetricsRequest(view(decoded([testVolume({ clusterId: 'prod-cluster-a' })])), NOW)).toThrow(
       /resourceMetrics\[0\] resource attribute tierwise\.cluster\.id must be 8-64 lowercase hex characters, got "prod-cluster-a"/,
     );
   });
 
   it('refuses a request without volumes and one with more than 1000', () => {
-    expect(() => validateMetricsRequest({ resourceMetrics: [] }, NOW)).toThrow('request holds no ResourceMetrics');
+    expect(() => validateMetricsRequest(view({ resourceMetrics: [] }), NOW)).toThrow('request holds no ResourceMetrics');
     const one = decoded().resourceMetrics[0];
     const tooMany = { resourceMetrics: new Array(1001).fill(one) };
-    expect(() => validateMetricsRequest(tooMany, NOW)).toThrow('request holds 1001 ResourceMetrics; at most 1000');
+    expect(() => validateMetricsRequest(view(tooMany), NOW)).toThrow('request holds 1001 ResourceMetrics; at most 1000');
   });
 
   it('requires host.id and tierwise.volume.id as lowercase hex', () => {
     const request = decoded();
     const attributes = request.resourceMetrics[0].resource!.attributes;
     attributes.splice(attributes.findIndex((a) => a.key === ATTR.volumeId), 1);
-    expect(() => validateMetricsRequest(request, NOW)).toThrow('resourceMetrics[0] resource attribute tierwise.volume.id is missing');
+    expect(() => validateMetricsRequest(view(request), NOW)).toThrow('resourceMetrics[0] resource attribute tierwise.volume.id is missing');
 
     const upper = decoded([{ hostId: 'ABCDEF0123456789', volumeId: '0123456789abcdef' }]);
-    expect(() => validateMetricsRequest(upper, NOW)).toThrow(/host\.id must be 8-64 lowercase hex characters, got "ABCDEF0123456789"/);
+    expect(() => validateMetricsRequest(view(upper), NOW)).toThrow(/host\.id must be 8-64 lowercase hex characters, got "ABCDEF0123456789"/);
   });
 
   it('refuses metric names that proto/METRICS.md does not list, and the wrong data kind', () => {
     const unknown = decoded();
     unknown.resourceMetrics[0].scopeMetrics[0].metrics[1].name = 'system.disk.io';
-    expect(() => validateMetricsRequest(unknown, NOW)).toThrow(
+    expect(() => validateMetricsRequest(view(unknown), NOW)).toThrow(
       /resourceMetrics\[0\]\.scopeMetrics\[0\]\.metrics\[1\] "system\.disk\.io": unknown metric name; proto\/METRICS\.md lists tierwise\.io\.operations/,
     );
     const wrongKind = decoded();
     wrongKind.resourceMetrics[0].scopeMetrics[0].metrics[0].name = METRIC.ioSize;
-    expect(() => validateMetricsRequest(wrongKind, NOW)).toThrow(/"tierwise\.io\.size": must be a histogram/);
+    expect(() => validateMetricsRequest(view(wrongKind), NOW)).toThrow(/"tierwise\.io\.size": must be a histogram/);
   });
 
   it('accepts the vscsiStats families with their own bounds, io.direction all among them, and seek distances without a sum', () => {
@@ -88,12 +93,29 @@ describe('validateMetricsRequest', () => {
       family(METRIC.ioOutstanding, OUTSTANDING_IOS_BOUNDS, ['all', 'read', 'write'], 3),
       family(METRIC.ioInterarrival, INTERARRIVAL_BOUNDS_US, ['all', 'read', 'write'], 30),
     );
-    expect(() => validateMetricsRequest(request, NOW)).not.toThrow();
+    expect(() => validateMetricsRequest(view(request), NOW)).not.toThrow();
+  });
+
+  it('refuses a resource attribute that is not a string', () => {
+    const request = decoded();
+    const hostId = request.resourceMetrics[0].resource!.attributes.find((a) => a.key === ATTR.hostId)!;
+    hostId.value = { intValue: 7n };
+    expect(() => validateMetricsRequest(view(request), NOW)).toThrow('resourceMetrics[0] resource attribute host.id must be a string');
+  });
+
+  it('takes a value of 0 as a value and refuses a data point without one', () => {
+    const request = decoded();
+    const point = request.resourceMetrics[0].scopeMetrics[0].metrics.find((m) => m.sum)!.sum!.dataPoints[0];
+    delete point.asInt;
+    point.asDouble = 0;
+    expect(() => validateMetricsRequest(view(request), NOW)).not.toThrow();
+    delete point.asDouble;
+    expect(() => validateMetricsRequest(view(request), NOW)).toThrow(/\.dataPoints\[0\]: data point without a value/);
   });
 
   it('refuses data points more than 5 minutes ahead or 30 days old', () => {
-    expect(() => validateMetricsRequest(decoded(undefined, NOW + 6n * MINUTE), NOW)).toThrow(/time_unix_nano \d+ is 360 s in the future/);
-    expect(() => validateMetricsRequest(decoded(undefined, NOW + 4n * MINUTE), NOW)).not.toThrow();
-    expect(() => validateMetricsRequest(decoded(undefined, NOW - 31n * 24n * 60n * MINUTE), NOW)).toThrow(/is 2678400 s old \(at most 30 days/);
+    expect(() => validateMetricsRequest(view(decoded(undefined, NOW + 6n * MINUTE)), NOW)).toThrow(/time_unix_nano \d+ is 360 s in the future/);
+    expect(() => validateMetricsRequest(view(decoded(undefined, NOW + 4n * MINUTE)), NOW)).not.toThrow();
+    expect(() => validateMetricsRequest(view(decoded(undefined, NOW - 31n * 24n * 60n * MINUTE)), NOW)).toThrow(/is 2678400 s old \(at most 30 days/);
   });
 });

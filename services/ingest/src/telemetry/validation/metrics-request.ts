@@ -2,7 +2,10 @@ import {
   ATTR,
   CACHE_MODES,
   type ExportMetricsServiceRequest,
+  isSet,
   type KeyValue,
+  longToBigInt,
+  type MessageView,
   METRIC_SPECS,
   type MetricName,
   type ResourceMetrics,
@@ -39,12 +42,12 @@ const MAX_NAME_LENGTH = 256;
  * interval agreeing on a non-zero start before their time. What passes here the metrics job's
  * parser accepts too (`proto/testdata/invalid_metrics.json` holds the cases both refuse).
  *
- * @param request the decoded request.
+ * @param request the request as protobufjs decodes it (`ExportMetricsServiceRequest.decodeMessage`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
  * @returns one entry per ResourceMetrics, in request order.
  * @throws ApiError invalid_body whose message names the first offending element.
  */
-export function validateMetricsRequest(request: ExportMetricsServiceRequest, nowUnixNano: bigint): VolumeMetrics[] {
+export function validateMetricsRequest(request: MessageView<ExportMetricsServiceRequest>, nowUnixNano: bigint): VolumeMetrics[] {
   const count = request.resourceMetrics.length;
   if (count === 0) {
     reject('request holds no ResourceMetrics');
@@ -72,7 +75,7 @@ export function validateMetricsRequest(request: ExportMetricsServiceRequest, now
   });
 }
 
-function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, where: string): void {
+function checkMetrics(resourceMetrics: MessageView<ResourceMetrics>, nowUnixNano: bigint, where: string): void {
   /** Interval end (time_unix_nano) -> its start, 0n until a point gives one. */
   const starts = new Map<bigint, bigint>();
   resourceMetrics.scopeMetrics.forEach((scopeMetrics, s) => {
@@ -88,14 +91,16 @@ function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, whe
       }
       checkMetricPoints(metric, metric.name as MetricName, at);
       // Every kind's data points carry the interval's two timestamps.
-      const points: readonly { startTimeUnixNano: bigint; timeUnixNano: bigint }[] = data.dataPoints;
-      points.forEach((point, p) => {
-        checkTimestamp(point.timeUnixNano, nowUnixNano, `${at}.dataPoints[${p}].time_unix_nano`);
-        const start = starts.get(point.timeUnixNano) ?? 0n;
-        if (point.startTimeUnixNano !== 0n && start !== 0n && start !== point.startTimeUnixNano) {
-          reject(`${at}.dataPoints[${p}]: data points ending at ${point.timeUnixNano} ns disagree on the start (${start} vs ${point.startTimeUnixNano})`);
+      const points: readonly { startTimeUnixNano: MessageView<bigint>; timeUnixNano: MessageView<bigint> }[] = data.dataPoints;
+      points.forEach((p, i) => {
+        const end = longToBigInt(p.timeUnixNano);
+        const pointStart = longToBigInt(p.startTimeUnixNano);
+        checkTimestamp(end, nowUnixNano, `${at}.dataPoints[${i}].time_unix_nano`);
+        const start = starts.get(end) ?? 0n;
+        if (pointStart !== 0n && start !== 0n && start !== pointStart) {
+          reject(`${at}.dataPoints[${i}]: data points ending at ${end} ns disagree on the start (${start} vs ${pointStart})`);
         }
-        starts.set(point.timeUnixNano, point.startTimeUnixNano === 0n ? start : point.startTimeUnixNano);
+        starts.set(end, pointStart === 0n ? start : pointStart);
       });
     });
   });
@@ -106,20 +111,19 @@ function checkMetrics(resourceMetrics: ResourceMetrics, nowUnixNano: bigint, whe
   }
 }
 
-function stringAttribute(attributes: KeyValue[], key: string, where: string): string | undefined {
+function stringAttribute(attributes: MessageView<KeyValue>[], key: string, where: string): string | undefined {
   const attribute = attributes.find((candidate) => candidate.key === key);
   if (attribute === undefined) {
     return undefined;
   }
-  const value = attribute.value?.stringValue;
-  if (value === undefined) {
+  if (attribute.value === null || !isSet(attribute.value, 'stringValue')) {
     reject(`${where} resource attribute ${key} must be a string`);
   }
-  return value;
+  return attribute.value.stringValue;
 }
 
 /** `tierwise.volume.source`: absent is the agent; present, only an imported source. */
-function sourceOf(attributes: KeyValue[], where: string): VolumeSource {
+function sourceOf(attributes: MessageView<KeyValue>[], where: string): VolumeSource {
   const source = stringAttribute(attributes, ATTR.volumeSource, where);
   if (source === undefined) return 'agent';
   const imported = VOLUME_SOURCES.filter((s) => s !== 'agent');
@@ -129,7 +133,7 @@ function sourceOf(attributes: KeyValue[], where: string): VolumeSource {
   return source as VolumeSource;
 }
 
-function optionalName(attributes: KeyValue[], key: string, where: string): string | null {
+function optionalName(attributes: MessageView<KeyValue>[], key: string, where: string): string | null {
   const name = stringAttribute(attributes, key, where);
   if (name === undefined || name === '') {
     return null;

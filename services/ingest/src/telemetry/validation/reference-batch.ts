@@ -1,4 +1,4 @@
-import { Direction, type ReferenceBatch } from '@tierwise/proto';
+import { Direction, type Long, longToBigInt, type MessageView, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../../ingest.constants.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
@@ -19,44 +19,66 @@ const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
  * {@link checkStreamTotals}).
  *
- * @param batch the decoded batch.
+ * @param batch the batch as protobufjs decodes it (`ReferenceBatch.decodeMessage`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
  * @throws ApiError invalid_body whose message names the first offending field.
  */
-export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigint): void {
+export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUnixNano: bigint): void {
   checkBatchId(batch.batchId, 'batch_id');
   checkPseudonymousId(batch.hostId, 'host_id');
   checkPseudonymousId(batch.volumeId, 'volume_id');
   optionalId(batch.clusterId, 'cluster_id');
-  if (batch.samplingModulus <= 0n) {
-    reject(`sampling_modulus must be > 0, got ${batch.samplingModulus}`);
+  const modulus = longToBigInt(batch.samplingModulus);
+  const threshold = longToBigInt(batch.samplingThreshold);
+  if (modulus <= 0n) {
+    reject(`sampling_modulus must be > 0, got ${modulus}`);
   }
-  if (batch.samplingThreshold <= 0n || batch.samplingThreshold > batch.samplingModulus) {
-    reject(`sampling_threshold must be in 1..sampling_modulus (${batch.samplingModulus}), got ${batch.samplingThreshold}`);
+  if (threshold <= 0n || threshold > modulus) {
+    reject(`sampling_threshold must be in 1..sampling_modulus (${modulus}), got ${threshold}`);
   }
   const count = batch.references.length;
   if (count > MAX_REFERENCES) {
     reject(`batch holds ${count} references; at most ${MAX_REFERENCES} are accepted`);
   }
-  checkTimestamp(batch.baseTimeUnixNano, nowUnixNano, 'base_time_unix_nano');
-  let previousOffsetUs = 0n;
+  const baseTimeUnixNano = longToBigInt(batch.baseTimeUnixNano);
+  checkTimestamp(baseTimeUnixNano, nowUnixNano, 'base_time_unix_nano');
+  const inSample = sampleTest(modulus, threshold);
+  let previousOffsetUs: Long | null = null;
   batch.references.forEach((reference, i) => {
     if (reference.direction !== Direction.READ && reference.direction !== Direction.WRITE) {
       reject(`references[${i}].direction must be READ or WRITE, got ${reference.direction}`);
     }
-    if (reference.blockHash % batch.samplingModulus >= batch.samplingThreshold) {
-      reject(`references[${i}].block_hash ${reference.blockHash} is not in the sample (H mod P >= T for P=${batch.samplingModulus}, T=${batch.samplingThreshold})`);
+    if (!inSample(reference.blockHash)) {
+      reject(`references[${i}].block_hash ${longToBigInt(reference.blockHash)} is not in the sample (H mod P >= T for P=${modulus}, T=${threshold})`);
     }
     if (reference.lengthBlocks < 1) {
       reject(`references[${i}].length_blocks must be >= 1`);
     }
-    if (reference.timeOffsetUs < previousOffsetUs) {
-      reject(`references[${i}].time_offset_us ${reference.timeOffsetUs} is before the previous reference's (${previousOffsetUs}); references must be in time order`);
+    if (previousOffsetUs !== null && compareUnsigned(reference.timeOffsetUs, previousOffsetUs) < 0) {
+      reject(`references[${i}].time_offset_us ${longToBigInt(reference.timeOffsetUs)} is before the previous reference's (${longToBigInt(previousOffsetUs)}); references must be in time order`);
     }
     previousOffsetUs = reference.timeOffsetUs;
   });
-  checkTimestamp(batch.baseTimeUnixNano + previousOffsetUs * 1000n, nowUnixNano, 'time of the last reference');
-  checkStreamTotals(batch);
+  const lastOffsetUs = previousOffsetUs === null ? 0n : longToBigInt(previousOffsetUs);
+  checkTimestamp(baseTimeUnixNano + lastOffsetUs * 1000n, nowUnixNano, 'time of the last reference');
+  checkStreamTotals(batch, modulus);
+}
+
+/**
+ * Whether a block hash H is in the sample, H mod P < T. For a P that divides 2^32 (the agent's
+ * 2^24) H mod P is the low word's, read without a bigint per reference.
+ */
+function sampleTest(modulus: bigint, threshold: bigint): (blockHash: Long) => boolean {
+  if ((1n << 32n) % modulus === 0n) {
+    const [p, t] = [Number(modulus), Number(threshold)];
+    return (h) => (h.low >>> 0) % p < t;
+  }
+  return (h) => longToBigInt(h) % modulus < threshold;
+}
+
+/** The order of two unsigned 64-bit integers: negative, zero or positive as a < b, a = b, a > b. */
+function compareUnsigned(a: Long, b: Long): number {
+  return (a.high >>> 0) - (b.high >>> 0) || (a.low >>> 0) - (b.low >>> 0);
 }
 
 /**
@@ -69,11 +91,13 @@ export function validateReferenceBatch(batch: ReferenceBatch, nowUnixNano: bigin
  *
  * @throws ApiError invalid_body naming the first offending field.
  */
-function checkStreamTotals(batch: ReferenceBatch): void {
+function checkStreamTotals(batch: MessageView<ReferenceBatch>, modulus: bigint): void {
   const p = batch.distinctBlocksHllPrecision;
   const updates = batch.distinctBlocksHllUpdates;
+  const considered = longToBigInt(batch.consideredReferences);
+  const anchorHits = longToBigInt(batch.lruAnchorHits);
   if (p === 0) {
-    if (batch.consideredReferences !== 0n || updates.length > 0 || batch.lruAnchorBlocks !== 0 || batch.lruAnchorHits !== 0n) {
+    if (considered !== 0n || updates.length > 0 || batch.lruAnchorBlocks !== 0 || anchorHits !== 0n) {
       reject('considered_references, distinct_blocks_hll_updates and the LRU anchor need distinct_blocks_hll_precision (the stream totals come together)');
     }
     return;
@@ -81,20 +105,20 @@ function checkStreamTotals(batch: ReferenceBatch): void {
   if (p < HLL_MIN_PRECISION || p > HLL_MAX_PRECISION) {
     reject(`distinct_blocks_hll_precision must be in ${HLL_MIN_PRECISION}..${HLL_MAX_PRECISION} (or 0: none), got ${p}`);
   }
-  if ((1n << BigInt(SAMPLING_BITS)) % batch.samplingModulus !== 0n) {
-    reject(`sampling_modulus ${batch.samplingModulus} must divide 2^${SAMPLING_BITS} when the batch carries a distinct-block sketch`);
+  if ((1n << BigInt(SAMPLING_BITS)) % modulus !== 0n) {
+    reject(`sampling_modulus ${modulus} must divide 2^${SAMPLING_BITS} when the batch carries a distinct-block sketch`);
   }
-  if (batch.consideredReferences < BigInt(batch.references.length)) {
-    reject(`considered_references ${batch.consideredReferences} is below the ${batch.references.length} references of the batch`);
+  if (considered < BigInt(batch.references.length)) {
+    reject(`considered_references ${considered} is below the ${batch.references.length} references of the batch`);
   }
-  if (batch.lruAnchorBlocks === 0 && batch.lruAnchorHits !== 0n) {
-    reject(`lru_anchor_hits ${batch.lruAnchorHits} without lru_anchor_blocks`);
+  if (batch.lruAnchorBlocks === 0 && anchorHits !== 0n) {
+    reject(`lru_anchor_hits ${anchorHits} without lru_anchor_blocks`);
   }
   if (batch.lruAnchorBlocks > MAX_LRU_ANCHOR_BLOCKS) {
     reject(`lru_anchor_blocks ${batch.lruAnchorBlocks} is above ${MAX_LRU_ANCHOR_BLOCKS}`);
   }
-  if (batch.lruAnchorHits > batch.consideredReferences) {
-    reject(`lru_anchor_hits ${batch.lruAnchorHits} is above considered_references ${batch.consideredReferences}`);
+  if (anchorHits > considered) {
+    reject(`lru_anchor_hits ${anchorHits} is above considered_references ${considered}`);
   }
   const maxValue = 64 - SAMPLING_BITS - p + 1;
   let previousIndex = -1;
