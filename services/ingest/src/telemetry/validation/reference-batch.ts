@@ -43,7 +43,7 @@ export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUn
   const baseTimeUnixNano = longToBigInt(batch.baseTimeUnixNano);
   checkTimestamp(baseTimeUnixNano, nowUnixNano, 'base_time_unix_nano');
   const inSample = sampleTest(modulus, threshold);
-  let previousOffsetUs: Long | null = null;
+  let previousOffsetUs: Long = { low: 0, high: 0, unsigned: true };
   batch.references.forEach((reference, i) => {
     if (reference.direction !== Direction.READ && reference.direction !== Direction.WRITE) {
       reject(`references[${i}].direction must be READ or WRITE, got ${reference.direction}`);
@@ -54,13 +54,12 @@ export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUn
     if (reference.lengthBlocks < 1) {
       reject(`references[${i}].length_blocks must be >= 1`);
     }
-    if (previousOffsetUs !== null && compareUnsigned(reference.timeOffsetUs, previousOffsetUs) < 0) {
+    if (compareUnsigned(reference.timeOffsetUs, previousOffsetUs) < 0) {
       reject(`references[${i}].time_offset_us ${longToBigInt(reference.timeOffsetUs)} is before the previous reference's (${longToBigInt(previousOffsetUs)}); references must be in time order`);
     }
     previousOffsetUs = reference.timeOffsetUs;
   });
-  const lastOffsetUs = previousOffsetUs === null ? 0n : longToBigInt(previousOffsetUs);
-  checkTimestamp(baseTimeUnixNano + lastOffsetUs * 1000n, nowUnixNano, 'time of the last reference');
+  checkTimestamp(baseTimeUnixNano + longToBigInt(previousOffsetUs) * 1000n, nowUnixNano, 'time of the last reference');
   checkStreamTotals(batch, modulus);
 }
 
