@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Queryable } from '@tierwise/common';
 import type { RollupPointRow } from './rollups.dto.js';
 
-/** The latency percentiles of one histogram of latency_us (bucket counts as a jsonb array `b`). */
+/** The latency percentiles of one histogram of latency_us (bucket counts as a json array `b`). */
 const quantile = (q: number) =>
-  `histogram_quantile(rollup_latency_bounds_us(), ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(b.value) WITH ORDINALITY AS e(x, i) ORDER BY i), ${q})`;
+  `histogram_quantile(rollup_latency_bounds_us(), ARRAY(SELECT x::float8 FROM json_array_elements_text(b.value) WITH ORDINALITY AS e(x, i) ORDER BY i), ${q})`;
 
 @Injectable()
 export class RollupsRepository {
@@ -26,10 +26,10 @@ export class RollupsRepository {
               r.occupancy_bytes::float8 AS occupancy_bytes, r.capacity_bytes::float8 AS capacity_bytes,
               coalesce((SELECT jsonb_agg(jsonb_build_object(
                          'direction', d.key, 'size_bin', b.key,
-                         'count', (SELECT sum(x::float8) FROM jsonb_array_elements_text(b.value) AS x),
+                         'count', (SELECT sum(x::float8) FROM json_array_elements_text(b.value) AS x),
                          'p50_us', ${quantile(0.5)}, 'p95_us', ${quantile(0.95)}, 'p99_us', ${quantile(0.99)})
                        ORDER BY d.key, CASE WHEN b.key LIKE '>%' THEN 1e12 ELSE b.key::numeric END)
-                          FROM jsonb_each(r.latency_us) AS d, jsonb_each(d.value) AS b), '[]'::jsonb) AS latency
+                          FROM json_each(r.latency_us) AS d, json_each(d.value) AS b), '[]'::jsonb) AS latency
          FROM metric_rollups r
         WHERE r.tenant_id = $1 AND r.scope = $2 AND ($3::text IS NULL OR r.scope_id = $3) AND r.resolution = $4
           AND r.window_start >= $5 AND r.window_start < $6

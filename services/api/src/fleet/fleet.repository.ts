@@ -22,7 +22,7 @@ export class FleetRepository {
               io.*, ${hitRatioSql('io.cache_hits', 'io.cache_misses')} AS hit_ratio,
               ws.wss_bytes, ws.working_set_volumes, ws.sampled_references,
               (SELECT count(*) FROM volume_mrcs
-                WHERE tenant_id = $1 AND window_name = $2 AND jsonb_array_length(points) > 0)::int AS mrc_volumes
+                WHERE tenant_id = $1 AND window_name = $2 AND json_array_length(points) > 0)::int AS mrc_volumes
          FROM io,
               (SELECT coalesce(sum(wss_bytes), 0)::float8 AS wss_bytes, count(*)::int AS working_set_volumes,
                       coalesce(sum(sampled_references), 0)::float8 AS sampled_references

@@ -65,7 +65,7 @@ export interface MrcRow {
 }
 
 export interface PolicyMrcRow extends MrcRow {
-  /** volume_mrcs or cluster_mrcs .eviction_points (jsonb): each simulated eviction policy's curve, on the sizes of points; {} before. */
+  /** volume_mrcs or cluster_mrcs .eviction_points (json): each simulated eviction policy's curve, on the sizes of points; {} before. */
   eviction_points: Partial<Record<Eviction, MrcPointsJson>>;
 }
 
@@ -355,7 +355,7 @@ export function mapMrc(row: MrcRow): MrcDto {
   return { method: row.method, sampling_rate: row.sampling_rate, points: mapPoints(row.points) };
 }
 
-/** A volume_mrcs or cluster_mrcs row with each eviction policy's curve, in EVICTIONS order (jsonb keeps its keys in its own order). */
+/** A volume_mrcs or cluster_mrcs row with each eviction policy's curve, in EVICTIONS order (the stored json keeps the writer's key order). */
 export function mapPolicyMrc(row: PolicyMrcRow): PolicyMrcDto {
   const curves = EVICTIONS.flatMap((eviction) => {
     const points = row.eviction_points[eviction];

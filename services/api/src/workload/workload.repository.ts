@@ -29,7 +29,7 @@ export class WorkloadRepository {
     const { rows } = await db.query<{ workload: WorkloadCells; bytes: string; read_ops: string; write_ops: string }>(
       `SELECT workload, read_bytes + write_bytes AS bytes, read_ops, write_ops FROM metric_rollups
         WHERE tenant_id = $1 AND scope = 'volume' AND scope_id = $2 AND resolution = $3 AND window_start >= $4 AND window_start < $5
-          AND workload <> '{}'::jsonb`,
+          AND workload::text <> '{}'`,
       [tenantId, q.volumeId, q.resolution, q.from, q.to],
     );
     return rows.map((r) => ({ cells: r.workload, bytes: Number(r.bytes), readOps: Number(r.read_ops), writeOps: Number(r.write_ops) }));

@@ -10,7 +10,7 @@ import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.metrics.WorkloadHistograms;
 
-/** JSON for the jsonb columns (Jackson). */
+/** JSON for the json and jsonb columns (Jackson): the text PostgreSQL stores as written in json columns (migration 880). */
 public final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -64,7 +64,7 @@ public final class PostgresSinks {
   private static final String CACHE_HEALTH = """
       INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode,
         effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), ?, ?)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS json), CAST(? AS json), ?, ?)
       ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
         configured_mode = EXCLUDED.configured_mode, effective_mode = EXCLUDED.effective_mode,
         dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
@@ -97,8 +97,8 @@ public final class PostgresSinks {
       INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
         read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu, updated_at)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb),
-        CAST(? AS jsonb), CAST(? AS jsonb), now())
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS json), CAST(? AS json),
+        CAST(? AS json), CAST(? AS json), now())
       ON CONFLICT (tenant_id, scope, scope_id, resolution, window_start) DO UPDATE SET
         volumes = EXCLUDED.volumes, read_ops = EXCLUDED.read_ops, write_ops = EXCLUDED.write_ops,
         read_bytes = EXCLUDED.read_bytes, write_bytes = EXCLUDED.write_bytes,
@@ -132,7 +132,7 @@ public final class PostgresSinks {
   private static String mrcsSql(String table, String idColumn) {
     return """
         INSERT INTO %1$s (tenant_id, %2$s, window_name, method, sampling_rate, points, eviction_points, updated_at)
-        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), now())
+        VALUES (CAST(? AS uuid), ?, ?, ?, ?, CAST(? AS json), CAST(? AS json), now())
         ON CONFLICT (tenant_id, %2$s, window_name) DO UPDATE SET
           method = EXCLUDED.method, sampling_rate = EXCLUDED.sampling_rate, points = EXCLUDED.points,
           eviction_points = EXCLUDED.eviction_points, updated_at = now()""".formatted(table, idColumn);
