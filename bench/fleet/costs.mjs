@@ -2,12 +2,14 @@
  * What the stack has spent so far, as a snapshot; the difference of two snapshots is the cost
  * of the load between them (report.mjs divides it per volume).
  *
- * snapshot({pids, stateDir, pgUrl}) -> {atMs, cpuSeconds: {process: s}, flinkCpuSeconds: {pipeline: s},
+ * snapshot({pids, stateDir, pgUrl}) -> {atMs, cpuSeconds: {process: s}, simulatorCpuSeconds, flinkCpuSeconds: {pipeline: s},
  *   kafkaBytes: {topic: bytes}, walBytes, tables: {group: {bytes, rows, windows}}, rowWrites, stateBytes}
  *   cpuSeconds:      user + system CPU of each stack process tree (procstat.mjs), seconds
  *   flinkCpuSeconds: the stream-jobs JVM's threads (/proc/<pid>/task, named by `jcmd Thread.print`)
  *                    grouped (PIPELINES): checkpoints (asynchronous snapshots), JVM (JIT, GC),
  *                    JDBC writers, the metrics and the working-set pipelines, other, seconds
+ *   simulatorCpuSeconds: user + system CPU of this process (the fleet simulator, not the stack:
+ *                    it shares the machine), seconds
  *   kafkaBytes:      bytes of each telemetry topic's partition logs on disk
  *   walBytes:        PostgreSQL's WAL position (pg_current_wal_lsn), bytes
  *   tables:          per table group (TABLE_GROUPS): total relation bytes (heap, indexes, TOAST),
@@ -109,6 +111,7 @@ export async function snapshot({ pids, stateDir, pgUrl }) {
   return {
     atMs: Date.now(),
     cpuSeconds: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeUsage(pid).cpuSeconds])),
+    simulatorCpuSeconds: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage()),
     flinkCpuSeconds: pids['stream-jobs'] ? await flinkThreads(pids['stream-jobs']) : {},
     kafkaBytes,
     ...(await tables(pgUrl)),

@@ -59,7 +59,32 @@ export function referenceTemplate(batch) {
   return {
     body, batch, references: batch.references.length, threshold: BigInt(batch.samplingThreshold),
     firstNano: first ? baseNano + BigInt(first.timeOffsetUs) * 1000n : baseNano, offsets,
+    columns: referenceColumns(batch.references),
   };
+}
+
+/**
+ * A batch's references as numbers, for merging without a bigint per reference: the block hash's
+ * low and high 32-bit words, the time offset in µs (a batch spans minutes: far below 2^53).
+ */
+function referenceColumns(references) {
+  const n = references.length;
+  const columns = { hashLow: new Uint32Array(n), hashHigh: new Uint32Array(n), direction: new Int32Array(n),
+    lengthBlocks: new Uint32Array(n), offsetUs: new Float64Array(n) };
+  references.forEach((r, i) => {
+    const hash = BigInt(r.blockHash);
+    columns.hashLow[i] = Number(hash & 0xffffffffn);
+    columns.hashHigh[i] = Number(hash >> 32n);
+    columns.direction[i] = r.direction ?? 0;
+    columns.lengthBlocks[i] = r.lengthBlocks ?? 0;
+    columns.offsetUs[i] = Number(r.timeOffsetUs);
+  });
+  return columns;
+}
+
+/** saltBits (a 64-bit bigint) as the two 32-bit words XORed into a hash's. */
+function saltWords(saltBits) {
+  return { low: Number(saltBits & 0xffffffffn), high: Number((saltBits >> 32n) & 0xffffffffn) };
 }
 
 export function patchReferenceBatch(template, { batchId, hostId, volumeId, shiftNano, saltBits, sequence }) {
@@ -70,7 +95,11 @@ export function patchReferenceBatch(template, { batchId, hostId, volumeId, shift
   body.write(hostId, offsets.hostId, 'latin1');
   body.write(volumeId, offsets.volumeId, 'latin1');
   body.writeBigUInt64LE(body.readBigUInt64LE(offsets.baseTime) + shiftNano, offsets.baseTime);
-  for (const at of offsets.hashes) body.writeBigUInt64LE(body.readBigUInt64LE(at) ^ saltBits, at);
+  const salt = saltWords(saltBits);
+  for (const at of offsets.hashes) {
+    body.writeUInt32LE((body.readUInt32LE(at) ^ salt.low) >>> 0, at);
+    body.writeUInt32LE((body.readUInt32LE(at + 4) ^ salt.high) >>> 0, at + 4);
+  }
   return body;
 }
 
@@ -87,7 +116,8 @@ export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBi
   let considered = 0n;
   let anchorHits = 0n;
   const registers = new Map();
-  let previousUs = 0n;
+  let previousUs = 0;
+  const salt = saltWords(saltBits);
   const w = protobuf.Writer.create();
   w.uint32((FIELD.batchId << 3) | LENGTH_DELIMITED).string(batchId);
   w.uint32((FIELD.hostId << 3) | LENGTH_DELIMITED).string(hostId);
@@ -97,16 +127,17 @@ export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBi
   w.uint32((FIELD.baseTime << 3) | 1).fixed64(long(baseNano));
   for (const { template, shiftNano } of parts) {
     const { batch } = template;
-    const deltaUs = (BigInt(batch.baseTimeUnixNano) + shiftNano - baseNano) / 1000n;
-    for (const r of batch.references) {
+    const deltaUs = Number((BigInt(batch.baseTimeUnixNano) + shiftNano - baseNano) / 1000n);
+    const { hashLow, hashHigh, direction, lengthBlocks, offsetUs } = template.columns;
+    for (let i = 0; i < hashLow.length; i++) {
       w.uint32((FIELD.references << 3) | LENGTH_DELIMITED).fork();
-      w.uint32((1 << 3) | 1).fixed64(long(BigInt(r.blockHash) ^ saltBits));
-      if (r.direction) w.uint32(2 << 3).int32(r.direction);
-      if (r.lengthBlocks) w.uint32(3 << 3).uint32(r.lengthBlocks);
+      w.uint32((1 << 3) | 1).fixed64({ low: hashLow[i] ^ salt.low, high: hashHigh[i] ^ salt.high });
+      if (direction[i]) w.uint32(2 << 3).int32(direction[i]);
+      if (lengthBlocks[i]) w.uint32(3 << 3).uint32(lengthBlocks[i]);
       // A later tick's lateness moves its part less: keep the merged references in time order.
-      const offset = previousUs > BigInt(r.timeOffsetUs) + deltaUs ? previousUs : BigInt(r.timeOffsetUs) + deltaUs;
+      const offset = Math.max(previousUs, offsetUs[i] + deltaUs);
       previousUs = offset;
-      if (offset) w.uint32(4 << 3).uint64(long(offset));
+      if (offset) w.uint32(4 << 3).uint64(offset);
       w.ldelim();
     }
     considered += BigInt(batch.consideredReferences);

@@ -35,6 +35,7 @@ export function costReport({ before, after, volumes, sent }) {
     if (spent >= 0) add(`stream-jobs: ${name}`, 'CPU', spent / volumeHours, 'CPU-s per volume-hour');
     else rows.push({ stage: `stream-jobs: ${name}`, measure: 'CPU', value: null, unit: 'unknown: the job restarted its tasks' });
   }
+  add('fleet simulator (not the stack)', 'CPU', (after.simulatorCpuSeconds - before.simulatorCpuSeconds) / volumeHours, 'CPU-s per volume-hour');
   add('wire', 'metrics request bytes', sent.metrics.bytes / intervals, 'bytes per volume-interval');
   add('wire', 'reference batch bytes', sent.refs.bytes / intervals, 'bytes per volume-interval');
   for (const [topic, bytes] of Object.entries(after.kafkaBytes)) {

@@ -215,7 +215,7 @@ test('recommendations keep their history and take the measured hit ratio of the 
   });
 });
 
-test("volume_mrcs.eviction_points: an object of curves keyed by the api's eviction policies, {} by default", async () => {
+test('volume_mrcs.eviction_points: a JSON object of curves, {} by default, stored as written', async () => {
   const tenant = randomUUID();
   await withClient('tierwise_jobs', async (c) => {
     await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'curves')", [tenant]);
@@ -226,9 +226,13 @@ test("volume_mrcs.eviction_points: an object of curves keyed by the api's evicti
     const curves = { lru: [{ cache_bytes: 0, miss_ratio: 1 }], sieve: [{ cache_bytes: 0, miss_ratio: 1 }] };
     await c.query('UPDATE volume_mrcs SET eviction_points = $2 WHERE tenant_id = $1', [tenant, JSON.stringify(curves)]);
     assert.deepEqual(await read(), curves);
-    for (const refused of [{ s3fifo: [] }, []]) {
+    const written = '{"sieve":[{"cache_bytes":0,"miss_ratio":1}],"lru":[]}';
+    await c.query('UPDATE volume_mrcs SET eviction_points = $2 WHERE tenant_id = $1', [tenant, written]);
+    const text = await c.query('SELECT eviction_points::text AS t FROM volume_mrcs WHERE tenant_id = $1', [tenant]);
+    assert.equal(text.rows[0].t, written, 'json keeps the text the jobs wrote (migration 880)');
+    for (const refused of [[], '"curves"']) {
       await assert.rejects(c.query('UPDATE volume_mrcs SET eviction_points = $2 WHERE tenant_id = $1', [tenant, JSON.stringify(refused)]),
-        (err) => err.code === '23514', `${JSON.stringify(refused)} is not keyed by the api's eviction policies`);
+        (err) => err.code === '23514', `${JSON.stringify(refused)} is not an object`);
     }
   });
 });
