@@ -53,7 +53,7 @@ public class RecommendFunction extends KeyedProcessFunction<String, WindowEstima
     r.hostId = estimate.hostId;
     r.volumes = estimate.volumes;
     if (hysteresis && r.differsMateriallyFrom(inForce, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)) {
-      held.update(r);
+      held.update(r.stateCopy());
     }
     out.collect(r);
   }

@@ -6,7 +6,7 @@ import java.util.Objects;
  * A tier recommendation for one volume (a row of the recommendations table), or, with {@link
  * #clusterId} set, for a cluster's shared tier (a row of cluster_recommendations) (a Flink POJO).
  */
-public class Recommendation {
+public class Recommendation implements Cloneable {
   /** Tenant (UUID text). */
   public String tenantId;
   /** Volume id; null for a shared tier's. */
@@ -60,6 +60,23 @@ public class Recommendation {
 
   /** For Flink. */
   public Recommendation() {}
+
+  /**
+   * This recommendation as keyed state keeps the one in force ({@link RecommendFunction}, {@link
+   * RecommendationChangeFilter}): every field but {@link #inputsJson} and {@link #explanation}
+   * (null), which neither {@link #differsMateriallyFrom} nor the recommender's hysteresis reads and
+   * which are most of its bytes (a heap state is written whole at every checkpoint).
+   */
+  public Recommendation stateCopy() {
+    try {
+      Recommendation copy = (Recommendation) clone();
+      copy.inputsJson = null;
+      copy.explanation = null;
+      return copy;
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
 
   /**
    * Whether this differs materially from {@code previous}: other size, media, policy, eviction policy

@@ -33,7 +33,7 @@ public class RecommendationChangeFilter extends KeyedProcessFunction<String, Rec
   @Override
   public void processElement(Recommendation r, Context ctx, Collector<Recommendation> out) throws Exception {
     if (r.differsMateriallyFrom(lastPassed.value(), hitRatioTolerance)) {
-      lastPassed.update(r);
+      lastPassed.update(r.stateCopy());
       out.collect(r);
     }
   }

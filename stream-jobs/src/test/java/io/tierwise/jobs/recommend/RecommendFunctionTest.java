@@ -102,6 +102,9 @@ class RecommendFunctionTest {
     assertThat(h.numProcessingTimeTimers()).isZero();
 
     OperatorSubtaskState snapshot = h.snapshot(1, 1);
+    assertThat(snapshot.getManagedKeyedState().getStateSize())
+        .as("the state keeps the recommendation in force without its inputs and explanation")
+        .isLessThan(first.inputsJson.length());
     h.close();
     var restored = harness(true, snapshot);
     restored.processElement(tomorrow(), 0);
