@@ -3,10 +3,11 @@
  * offsets of what changes per send, so that a copy is patched in place instead of re-encoded
  * (a fleet sends hundreds of thousands of references per second).
  *
- * referenceTemplate(batch) -> {body, batch, references, threshold, firstNano, offsets}: batch (a
- *   decoded ReferenceBatch) encoded with a batch id slot of 36 characters (a UUID's length,
+ * referenceTemplate(batch) -> {body, batch, references, threshold, firstNano, offsets, columns}: batch
+ *   (a decoded ReferenceBatch) encoded with a batch id slot of 36 characters (a UUID's length,
  *   overwritten by every send) and no sequence; threshold: its sampling_threshold (bigint);
- *   firstNano: the time of its first reference (its base time when it has none), Unix ns (bigint)
+ *   firstNano: the time of its first reference (its base time when it has none), Unix ns (bigint);
+ *   columns: its references as typed arrays of numbers, for merging (referenceColumns)
  * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence}) -> Buffer
  *   batchId: a UUID (36 characters); hostId, volumeId: the template's lengths; shiftNano: added to
  *   base_time_unix_nano (bigint); saltBits: XORed into every block_hash (bigint); sequence: the
