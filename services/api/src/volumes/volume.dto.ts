@@ -54,7 +54,7 @@ export interface WorkingSetRow {
   window_end: Date;
 }
 
-/** A miss ratio curve as jsonb stores it: [{cache_bytes, miss_ratio}] in increasing cache_bytes. */
+/** A miss ratio curve as the MRC tables store it (json): [{cache_bytes, miss_ratio}] in increasing cache_bytes. */
 export type MrcPointsJson = { cache_bytes: number; miss_ratio: number }[];
 
 export interface MrcRow {
