@@ -82,7 +82,7 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     expect(await refsTap.drain()).toEqual([]);
   });
 
-  it("answers 401 agent_revoked to a revoked agent's batches at once, though its credential was accepted just before, and publishes nothing of them", async () => {
+  it("answers 401 agent_revoked to a revoked agent's batches as soon as the revocation is notified, though its credential was accepted just before, and publishes nothing after", async () => {
     const other = await tenants.create('ingest-revoked');
     const auth = { authorization: `Bearer ${other.agent_token}` };
     // Ingest remembers a credential it found live only while it LISTENs for revocations (AgentCredentialCache).
@@ -93,10 +93,19 @@ describe('ingest over HTTP (real PostgreSQL and Kafka)', () => {
     await metricsTap.drain();
 
     await tenants.owner.query('UPDATE agents SET revoked_at = now() WHERE id = $1', [other.agent_id]);
-    const volume = testVolume();
-    const refused = await postMetrics(metricsRequest([volume]), randomUUID(), auth);
+    // PostgreSQL signals the listening session at the revoking commit, and that session sends the
+    // notification when it runs: a batch that reaches ingest before it is still accepted (under
+    // load, milliseconds). From the first refusal on, every batch is refused.
+    const revokedAt = Date.now();
+    let refused: Response;
+    do {
+      refused = await postMetrics(metricsRequest([testVolume()]), randomUUID(), auth);
+    } while (refused.status === 200 && Date.now() - revokedAt < 2000);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ code: 'agent_revoked', message: expect.stringMatching(new RegExp(`^agent ${other.agent_id} was revoked at `)) });
+    await metricsTap.drain(); // what was accepted before the notification arrived
+    const volume = testVolume();
+    expect((await postMetrics(metricsRequest([volume]), randomUUID(), auth)).status).toBe(401);
     const refs = await post('/v1/refs', referenceBatch(volume), auth);
     expect(refs.status).toBe(401);
     expect(await metricsTap.drain()).toEqual([]);
