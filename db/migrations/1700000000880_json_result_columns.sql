@@ -21,13 +21,13 @@ ALTER TABLE volume_cache_health_10s
 -- against the api's eviction policies (migration 800) is not kept: on json it reads the whole
 -- document on every write (json_object_keys), as dear as the jsonb it replaces. The jobs write only
 -- EvictionPolicy's names, and readers take only the api's (services/api volume.dto mapPolicyMrc).
+-- host_mrcs took cluster_mrcs' constraint with its name (migration 820, LIKE ... INCLUDING CONSTRAINTS).
 DO $$
 DECLARE t text;
 BEGIN
   FOREACH t IN ARRAY ARRAY['volume_mrcs', 'cluster_mrcs', 'host_mrcs'] LOOP
     EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', t,
-      (SELECT conname FROM pg_constraint WHERE conrelid = t::regclass AND contype = 'c'
-          AND pg_get_constraintdef(oid) LIKE '%eviction_points%'));
+      CASE t WHEN 'volume_mrcs' THEN 'volume_mrcs_eviction_points_check' ELSE 'cluster_mrcs_eviction_points_check' END);
     EXECUTE format($f$ALTER TABLE %I ALTER COLUMN eviction_points DROP DEFAULT,
       ALTER COLUMN points TYPE json, ALTER COLUMN eviction_points TYPE json,
       ALTER COLUMN eviction_points SET DEFAULT '{}',

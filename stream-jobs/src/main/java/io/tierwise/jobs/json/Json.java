@@ -10,7 +10,10 @@ import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.metrics.WorkloadHistograms;
 
-/** JSON for the json and jsonb columns (Jackson): the text PostgreSQL stores as written in json columns (migration 880). */
+/**
+ * JSON for the json and jsonb columns (Jackson): a json column stores the text as written
+ * (migration 880).
+ */
 public final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
