@@ -19,8 +19,9 @@
  *   full or a minute old): one ReferenceBatch from the first part's base time, every part's
  *   references re-based to it, considered references and LRU anchor hits summed, the sketch
  *   updates merged (each register's highest value, ascending by index), the last part's
- *   threshold and anchor size, time order kept (a part shifted less by a late tick waits for the
- *   part before); ids, salt and sequence as patchReferenceBatch
+ *   threshold and anchor size, the miniature simulations' counts summed per cache size, time order
+ *   kept (a part shifted less by a late tick waits for the part before); ids, salt and sequence as
+ *   patchReferenceBatch
  */
 import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
@@ -159,5 +160,47 @@ export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBi
   if (last.clusterId) w.uint32((12 << 3) | LENGTH_DELIMITED).string(last.clusterId);
   if (anchorHits) w.uint32(13 << 3).uint64(long(anchorHits));
   if (last.lruAnchorBlocks) w.uint32(14 << 3).uint32(last.lruAnchorBlocks);
+  writeMiniatureSimulations(w, parts.map((p) => p.template.batch));
   return Buffer.from(w.finish());
+}
+
+/**
+ * The parts' miniature simulations as one batch's (fields 15 and 16): the last part's policies,
+ * and per cache size the parts' counts added up at the last part's T_C (the parts share one
+ * sampling threshold, so each size's T_C is the same in all of them).
+ */
+function writeMiniatureSimulations(w, batches) {
+  const policies = batches.at(-1).miniaturePolicies;
+  if (!policies.length) return;
+  w.uint32((15 << 3) | LENGTH_DELIMITED).fork();
+  for (const p of policies) w.int32(p);
+  w.ldelim();
+  const sizes = new Map();
+  for (const batch of batches) {
+    for (const s of batch.miniatureSimulations) {
+      const key = BigInt(s.cacheBytes);
+      const sum = sizes.get(key) ?? { threshold: 0n, references: 0n, readReferences: 0n,
+        misses: policies.map(() => 0n), readMisses: policies.map(() => 0n) };
+      sum.threshold = BigInt(s.samplingThreshold);
+      sum.references += BigInt(s.references);
+      sum.readReferences += BigInt(s.readReferences);
+      s.misses.forEach((m, i) => { sum.misses[i] += BigInt(m); });
+      s.readMisses.forEach((m, i) => { sum.readMisses[i] += BigInt(m); });
+      sizes.set(key, sum);
+    }
+  }
+  for (const bytes of [...sizes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const s = sizes.get(bytes);
+    w.uint32((16 << 3) | LENGTH_DELIMITED).fork();
+    w.uint32(1 << 3).uint64(long(bytes));
+    w.uint32(2 << 3).uint64(long(s.threshold));
+    w.uint32(3 << 3).uint64(long(s.references));
+    if (s.readReferences) w.uint32(4 << 3).uint64(long(s.readReferences));
+    for (const [field, counts] of [[5, s.misses], [6, s.readMisses]]) {
+      w.uint32((field << 3) | LENGTH_DELIMITED).fork();
+      for (const c of counts) w.uint64(long(c));
+      w.ldelim();
+    }
+    w.ldelim();
+  }
 }

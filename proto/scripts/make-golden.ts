@@ -11,6 +11,7 @@ import {
   AggregationTemporality,
   ATTR,
   Direction,
+  EvictionPolicy,
   ExportMetricsServiceRequest,
   ExportMetricsServiceResponse,
   IngestRecord,
@@ -57,6 +58,30 @@ const referenceBatch: MessageInput<ReferenceBatch> = {
   // No LRU anchor (the proto3 defaults, absent from the wire): the golden batch predates it.
   lruAnchorHits: 0n,
   lruAnchorBlocks: 0,
+  // Miniature simulations of the five policies at the two smallest sizes of the agent's grid,
+  // both at the batch's T (a size runs at the agent's full rate while C x T / P blocks fit a
+  // miniature tier: edge-agent/src/cache/miniature_simulations.hpp). Their sample is the
+  // references with H mod P < T: 0x8000000000000001 and 0xFF, both writes, so no reads (and
+  // read_references 0, absent from the wire); misses per policy in miniaturePolicies' order.
+  miniaturePolicies: [EvictionPolicy.LRU, EvictionPolicy.S3FIFO, EvictionPolicy.ARC, EvictionPolicy.TWO_Q, EvictionPolicy.SIEVE],
+  miniatureSimulations: [
+    {
+      cacheBytes: 4n << 20n, // 4 MiB
+      samplingThreshold: 167_772n,
+      references: 2n,
+      readReferences: 0n,
+      misses: [2n, 1n, 1n, 2n, 1n],
+      readMisses: [0n, 0n, 0n, 0n, 0n],
+    },
+    {
+      cacheBytes: 6n << 20n, // 6 MiB
+      samplingThreshold: 167_772n,
+      references: 2n,
+      readReferences: 0n,
+      misses: [1n, 1n, 1n, 1n, 1n],
+      readMisses: [0n, 0n, 0n, 0n, 0n],
+    },
+  ],
 };
 
 const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });
@@ -173,7 +198,13 @@ const vectors: Vector[] = [
   {
     name: "reference_batches",
     codec: ReferenceBatches,
-    value: { batches: [referenceBatch, { ...referenceBatch, batchId: "9d4e7b21-0a3c-4f6e-8b5d-1c2e3f4a5b6c", sequence: 8n, references: [] }] },
+    // The second batch has no references, so no size simulated one: the policies without simulations.
+    value: {
+      batches: [
+        referenceBatch,
+        { ...referenceBatch, batchId: "9d4e7b21-0a3c-4f6e-8b5d-1c2e3f4a5b6c", sequence: 8n, references: [], miniatureSimulations: [] },
+      ],
+    },
   },
   { name: "export_metrics_request", codec: ExportMetricsServiceRequest, value: exportRequest },
   { name: "export_metrics_response", codec: ExportMetricsServiceResponse, value: exportResponse },

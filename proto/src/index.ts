@@ -24,12 +24,13 @@ export type {
   MessageInput,
   MessageView,
   Metric,
+  MiniatureSimulation,
   NumberDataPoint,
   Resource,
   ScopeMetrics,
   Sum,
 } from "./types";
-export { AggregationTemporality, Direction } from "./types";
+export { AggregationTemporality, Direction, EvictionPolicy } from "./types";
 export { ProtoDecodeError, ProtoEncodeError } from "./errors";
 export { isSet, longToBigInt, longToNumber } from "./message-view";
 export { messageCodec, type Json, type MessageCodec } from "./codec";

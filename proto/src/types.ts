@@ -58,6 +58,16 @@ export enum Direction {
   WRITE = 2,
 }
 
+/** tierwise.v1.EvictionPolicy: the cache engine's eviction policies (docs/eviction.md). */
+export enum EvictionPolicy {
+  UNSPECIFIED = 0,
+  LRU = 1,
+  S3FIFO = 2,
+  ARC = 3,
+  TWO_Q = 4,
+  SIEVE = 5,
+}
+
 /** tierwise.v1.BlockReference: one sampled 4 KiB block touched by one I/O. */
 export interface BlockReference {
   /** H(L): keyed 64-bit SipHash-2-4 of the 4 KiB block address (fixed64). */
@@ -97,6 +107,37 @@ export interface ReferenceBatch {
   lruAnchorHits: bigint;
   /** Size of that LRU cache, 4 KiB blocks; 0 when the batch carries no anchor (older agents). */
   lruAnchorBlocks: number;
+  /**
+   * The agent's eviction policies simulated over the batch's references, in the order of each
+   * simulation's `misses`; `[]` (older agents): none. Enum numbers; a value this schema does not
+   * know decodes as its number.
+   */
+  miniaturePolicies: EvictionPolicy[];
+  /**
+   * One per cache size that simulated at least one of the batch's references, ascending by
+   * `cacheBytes`; only with `miniaturePolicies`.
+   */
+  miniatureSimulations: MiniatureSimulation[];
+}
+
+/**
+ * tierwise.v1.MiniatureSimulation: the batch's counts of the miniature simulations (Waldspurger
+ * et al., USENIX ATC 2017) at one cache size C, over the references whose block has
+ * H(L) mod P < T_C; each stands for P / T_C references.
+ */
+export interface MiniatureSimulation {
+  /** C, bytes: a multiple of 4 KiB. */
+  cacheBytes: bigint;
+  /** T_C: 0 < T_C <= the batch's samplingThreshold. */
+  samplingThreshold: bigint;
+  /** The batch's references in this size's sample (>= 1). */
+  references: bigint;
+  /** The reads among `references`. */
+  readReferences: bigint;
+  /** Per policy of ReferenceBatch.miniaturePolicies (same length and order): misses among `references`. */
+  misses: bigint[];
+  /** Per policy, the same order: misses among the reads (<= readReferences, <= that policy's misses). */
+  readMisses: bigint[];
 }
 
 /** tierwise.v1.ReferenceBatches: one host's reference batches in one request (POST /v1/refs/batches). */

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { loadSchema, ProtoDecodeError, ProtoEncodeError, ReferenceBatch, resolveProtoDir } from "../src/index";
+import { EvictionPolicy, loadSchema, ProtoDecodeError, ProtoEncodeError, ReferenceBatch, resolveProtoDir } from "../src/index";
 import { goldenBin } from "./golden-files";
 
 describe("decode errors", () => {
@@ -36,6 +36,12 @@ describe("decode errors", () => {
     const empty = ReferenceBatch.decode(new Uint8Array());
     assert.equal(empty.batchId, "");
     assert.deepEqual(empty.references, []);
+  });
+
+  it("decodes an eviction policy this schema does not know as its number (proto3 open enum)", () => {
+    const batch = ReferenceBatch.decode(ReferenceBatch.encode({ miniaturePolicies: [EvictionPolicy.LRU, 9 as EvictionPolicy] }));
+    assert.deepEqual(batch.miniaturePolicies, [1, 9]);
+    assert.deepEqual(batch.miniatureSimulations, []);
   });
 });
 

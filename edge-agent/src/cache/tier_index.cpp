@@ -74,6 +74,19 @@ void TierIndex::switch_policy(eviction::PolicyKind kind) {
   if (kind != policy_->kind()) rebuild_policy(kind);
 }
 
+uint32_t TierIndex::drop_if(const std::function<bool(uint64_t)>& leaves) {
+  uint32_t dropped = 0;
+  for (uint32_t slot = 0; slot < slots_.size(); ++slot) {
+    Slot& s = slots_[slot];
+    if (s.state != State::kResident || s.pins != 0 || s.held || !leaves(s.block)) continue;
+    map_.erase(s.block);
+    policy_->on_erase(slot);
+    release(slot);
+    ++dropped;
+  }
+  return dropped;
+}
+
 void TierIndex::rebuild_policy(eviction::PolicyKind kind) {
   std::vector<eviction::ResidentEntry> order;
   order.reserve(map_.size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -94,6 +95,11 @@ class TierIndex final : private eviction::ResidentBlocks {
   // Live switch to a policy of `kind` (for the current capacity); the resident
   // blocks, their slots and pins are unchanged.
   void switch_policy(eviction::PolicyKind kind);
+  // Drops every resident, unpinned block for which `leaves(block)` holds, as
+  // unpin(slot, true) would (no eviction counted, no ghost entry); returns how
+  // many. A miniature simulation's sample shrinking (MiniatureSimulations).
+  // O(slots used).
+  uint32_t drop_if(const std::function<bool(uint64_t)>& leaves);
 
   uint32_t size() const { return map_.size(); }       // resident blocks
   uint32_t capacity() const { return capacity_; }

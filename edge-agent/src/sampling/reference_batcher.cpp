@@ -16,6 +16,17 @@ tierwise::v1::Direction to_proto(trace::Direction direction) {
                                               : tierwise::v1::DIRECTION_WRITE;
 }
 
+tierwise::v1::EvictionPolicy to_proto(cache::eviction::PolicyKind kind) {
+  switch (kind) {
+    case cache::eviction::PolicyKind::kLru: return tierwise::v1::EVICTION_POLICY_LRU;
+    case cache::eviction::PolicyKind::kS3Fifo: return tierwise::v1::EVICTION_POLICY_S3FIFO;
+    case cache::eviction::PolicyKind::kArc: return tierwise::v1::EVICTION_POLICY_ARC;
+    case cache::eviction::PolicyKind::kTwoQ: return tierwise::v1::EVICTION_POLICY_TWO_Q;
+    case cache::eviction::PolicyKind::kSieve: return tierwise::v1::EVICTION_POLICY_SIEVE;
+  }
+  return tierwise::v1::EVICTION_POLICY_UNSPECIFIED;
+}
+
 }  // namespace
 
 ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
@@ -28,6 +39,7 @@ ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
       sketch_(sketch_precision),
       max_sampled_blocks_(max_sampled_blocks),
       threshold_(sampler.threshold()),
+      simulations_(sampler.modulus(), sampler.threshold()),
       anchor_(lru_anchor ? std::make_unique<LruAnchor>() : nullptr) {
   if (max_sampled_blocks_ != 0 && max_sampled_blocks_ < 4) {
     throw std::invalid_argument("max_sampled_blocks must be 0 (fixed rate) or at least 4, got " +
@@ -61,6 +73,7 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.set_sampling_threshold(threshold_);
   batch_.set_base_time_unix_nano(static_cast<uint64_t>(base_time_us) * kNanosPerMicro);
   batch_.set_sequence(sequence_);
+  simulations_.follow_agent_threshold(threshold_);
   base_time_us_ = base_time_us;
   considered_ = 0;
   open_ = true;
@@ -88,6 +101,7 @@ size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, ui
   out->set_direction(to_proto(direction));
   out->set_length_blocks(length_blocks);
   out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+  simulations_.reference(hash, direction == trace::Direction::kWrite);
   if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
   return 1;
 }
@@ -119,7 +133,23 @@ void ReferenceBatcher::flush() {
   if (open_) emit();
 }
 
+void ReferenceBatcher::add_miniature_simulations() {
+  for (const cache::eviction::PolicyKind kind : simulations_.policies()) batch_.add_miniature_policies(to_proto(kind));
+  simulation_counts_.clear();
+  simulations_.take_counts(&simulation_counts_);
+  for (const cache::MiniatureSimulations::SizeCounts& c : simulation_counts_) {
+    tierwise::v1::MiniatureSimulation* out = batch_.add_miniature_simulations();
+    out->set_cache_bytes(c.cache_bytes);
+    out->set_sampling_threshold(c.threshold);
+    out->set_references(c.references);
+    out->set_read_references(c.read_references);
+    out->mutable_misses()->Add(c.misses.begin(), c.misses.end());
+    out->mutable_read_misses()->Add(c.read_misses.begin(), c.read_misses.end());
+  }
+}
+
 void ReferenceBatcher::emit(size_t references_after) {
+  add_miniature_simulations();
   batch_.set_considered_references(considered_);
   if (anchor_) {
     batch_.set_lru_anchor_hits(anchor_->take_hits(references_after));

@@ -1,6 +1,9 @@
 // Turns one volume's I/Os into tierwise.v1.ReferenceBatch messages
 // (proto/tierwise/v1/reference_batch.proto), sent in POST /v1/refs/batches: the
-// SHARDS-sampled block references, and for the whole stream the count of
+// SHARDS-sampled block references, each batch's miniature simulations of the
+// engine's eviction policies over them (cache::MiniatureSimulations, fed each
+// sampled reference as it is kept, so no emit stalls the data plane), and for
+// the whole stream the count of
 // considered references N, the distinct-block sketch (DistinctBlockSketch) and,
 // unless turned off, the hits of an exact 4 MiB LRU cache (LruAnchor). The
 // anchor is on where references are sampled off the data path (replay,
@@ -32,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/miniature_simulations.hpp"
 #include "sampling/distinct_block_sketch.hpp"
 #include "sampling/lru_anchor.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -75,7 +79,8 @@ class ReferenceBatcher {
   // reference each: counts it in considered_references and in the LRU anchor's
   // hits when it hits there (LruAnchor, every block, when on), adds H(L) to the
   // distinct-block sketch, and keeps a reference (direction, I/O length in
-  // blocks, time `time_us`) when the block is sampled. A block already found
+  // blocks, time `time_us`) when the block is sampled, simulated at once in the
+  // miniature simulations. A block already found
   // outside the sample is neither hashed nor added again (UnsampledBlocks:
   // the outcome is the same). Emits a batch each time
   // kMaxReferencesPerBatch references are pending, so N is split exactly at the
@@ -121,6 +126,8 @@ class ReferenceBatcher {
 
  private:
   void start_batch(int64_t base_time_us);
+  // Adds the miniature simulations' counts over the open batch's references to it.
+  void add_miniature_simulations();
   // Sends the open batch. references_after: how many of the LRU anchor's last
   // references belong to the next batch (1 when T falls: the reference that
   // made it fall; else 0).
@@ -156,6 +163,8 @@ class ReferenceBatcher {
   // Rebuilds bucket_start_ for priorities_ and threshold_ (after T fell).
   void index_priorities();
 
+  cache::MiniatureSimulations simulations_;
+  std::vector<cache::MiniatureSimulations::SizeCounts> simulation_counts_;  // reused per batch
   UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once
   // Exact LRU of LruAnchor::kDefaultBlocks blocks over every reference; null when off.
   std::unique_ptr<LruAnchor> anchor_;

@@ -1,5 +1,6 @@
 import { Direction, type Long, longToBigInt, type MessageView, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../../ingest.constants.js';
+import { checkMiniatureSimulations } from './miniature-simulations.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** HyperLogLog precisions p the distinct-block sketch may use (2^p registers). */
@@ -17,7 +18,7 @@ const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
  * READ or WRITE, its block hash in the sample (H mod P < T), at least one 4 KiB block long, in
  * time order; base time and last reference
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
- * {@link checkStreamTotals}).
+ * {@link checkStreamTotals}); the miniature simulations (see {@link checkMiniatureSimulations}).
  *
  * @param batch the batch as protobufjs decodes it (`ReferenceBatch.decodeMessage`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
@@ -61,6 +62,7 @@ export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUn
   });
   checkTimestamp(baseTimeUnixNano + longToBigInt(previousOffsetUs) * 1000n, nowUnixNano, 'time of the last reference');
   checkStreamTotals(batch, modulus);
+  checkMiniatureSimulations(batch, threshold);
 }
 
 /**

@@ -52,7 +52,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Accuracy against the engine's exact curves on the real traces: docs/analytics.md "Every
  * policy's miss ratio curve". Not thread-safe.
  */
-public final class MiniatureSimulations {
+public final class MiniatureSimulations implements PolicySimulations {
   /** Bytes per block: the unit of the caches (DESIGN section 3). */
   public static final int BLOCK_BYTES = 4096;
   /** The most blocks one miniature cache holds, the job's default. */

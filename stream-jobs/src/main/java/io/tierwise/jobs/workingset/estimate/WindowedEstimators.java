@@ -27,11 +27,15 @@ import org.apache.flink.core.memory.DataOutputView;
  * start), so they normalise by the references their sample stands for and scale the working set
  * by {@code 1/R} (classic SHARDS). State: one estimator and 12 panes ({@link #stateBytes}).
  *
- * <p>A volume's or a shared tier's stream ({@link #withPolicies}) also runs {@link MiniatureSimulations} of every eviction
- * policy over everything since the stream started, on {@link #POLICY_GRID}: each window's curve of
- * a policy is that window's LRU curve plus the policy's difference from LRU there
- * ({@link #evictionMissRatios}). A state of the layout before the shared sample (format 2, 13
- * estimators) is read with 'all' alone: the sliding windows start again. Not thread-safe.
+ * <p>A volume's or a shared tier's stream ({@link #withPolicies}) also has every eviction policy's
+ * difference from LRU over everything since the stream started: each window's curve of a policy is
+ * that window's LRU curve plus the policy's difference from LRU there ({@link
+ * #evictionMissRatios}). The differences are the agent's own simulations of the engine, added up
+ * ({@link AgentSimulations}), from the first batch that carries them ({@link
+ * #addAgentSimulations}); until then, and for shared tiers, the service's {@link
+ * MiniatureSimulations} of its mirrors on {@link #POLICY_GRID}. A state of the layout before the
+ * shared sample (format 2, 13 estimators) is read with 'all' alone: the sliding windows start
+ * again. Not thread-safe.
  */
 public final class WindowedEstimators implements BinaryStateSerializer.State<WindowedEstimators> {
   /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
@@ -44,8 +48,15 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   public static final String ALL = "all";
   /** Panes per sliding window. */
   public static final int PANES = 4;
-  /** 3: one sample, panes of distance counts; 2 (13 estimators) is read as 'all' alone. */
-  private static final int STATE_FORMAT = 3;
+  /**
+   * 4: one sample, panes of distance counts, the policies' differences tagged by kind; 3 (the
+   * service's simulations or none) is read as it was; 2 (13 estimators) is read as 'all' alone.
+   */
+  private static final int STATE_FORMAT = 4;
+  /** The tag of the policies' differences in format 4. */
+  private static final byte NO_POLICIES = 0;
+  private static final byte SERVICE_SIMULATIONS = 1;
+  private static final byte AGENT_SIMULATIONS = 2;
   /**
    * The cache sizes the eviction policies are simulated at: {@link MissRatioCurve#cacheSizeGrid}'s
    * steps from 4 MiB to 64 GiB (a window's grid is a prefix of them up to 32 GiB of working set).
@@ -65,8 +76,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** Panes started so far: the epoch the stack marks references with ({@link WindowPane}). */
   private int epoch;
   private final List<ArrayDeque<WindowPane>> panes = new ArrayList<>();
-  /** Every eviction policy simulated over the stream; null when built without ({@link #simulatesPolicies}). */
-  private final MiniatureSimulations policies;
+  /** Every eviction policy's difference from LRU over the stream; null when built without ({@link #simulatesPolicies}). */
+  private PolicySimulations policies;
   /** Passes 'all''s sampled references and evictions to every live pane. */
   private final ShardsEstimator.SampleObserver paneFeed = new ShardsEstimator.SampleObserver() {
     @Override
@@ -101,7 +112,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   }
 
   private WindowedEstimators(MrcEstimators factory, long modulus, long threshold, ShardsEstimator all,
-      MiniatureSimulations policies) {
+      PolicySimulations policies) {
     this.factory = factory;
     this.modulus = modulus;
     this.threshold = threshold;
@@ -133,8 +144,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       throw new IllegalStateException("fixed-rate SHARDS cannot follow a lower threshold; restart it");
     }
     threshold = lowered;
-    if (policies != null) {
-      policies.followAgentThreshold(lowered);
+    if (policies instanceof MiniatureSimulations service) {
+      service.followAgentThreshold(lowered);
     }
     all.lowerThreshold(lowered, paneFeed);
   }
@@ -182,9 +193,25 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       }
     }
     all.reference(blockHash, write, epoch, paneFeed);
-    if (policies != null) {
-      policies.reference(blockHash, write);
+    if (policies instanceof MiniatureSimulations service) {
+      service.reference(blockHash, write);
     }
+  }
+
+  /**
+   * Adds the agent's simulations of one batch (call it before the batch's references): from the
+   * first such batch on, the policies' differences are the agent's ({@link AgentSimulations}) and
+   * the service's own simulations are dropped.
+   *
+   * @throws IllegalStateException for estimators without policies ({@link #simulatesPolicies})
+   */
+  public void addAgentSimulations(MiniatureBatch batch) {
+    if (policies == null) {
+      throw new IllegalStateException("these estimators simulate no eviction policy (LRU alone)");
+    }
+    AgentSimulations agent = policies instanceof AgentSimulations a ? a : new AgentSimulations(modulus);
+    policies = agent;
+    agent.add(batch);
   }
 
   /** Starts the pane of {@code now} when due (the next epoch) and drops the panes older than the window. */
@@ -309,7 +336,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return c;
   }
 
-  /** Writes the format, the factory, P, T, 'all', the epoch, every pane, and the policy simulations when there are. */
+  /** Writes the format, the factory, P, T, 'all', the epoch, every pane, and the policies' differences tagged by kind. */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -327,7 +354,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
         p.writeTo(out);
       }
     }
-    out.writeBoolean(policies != null);
+    out.writeByte(policies == null ? NO_POLICIES
+        : policies instanceof AgentSimulations ? AGENT_SIMULATIONS : SERVICE_SIMULATIONS);
     if (policies != null) {
       policies.writeTo(out);
     }
@@ -341,7 +369,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    */
   public static WindowedEstimators readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT && format != 2) {
+    if (format < 2 || format > STATE_FORMAT) {
       throw new IOException("windowed SHARDS state format " + format + " is not " + STATE_FORMAT);
     }
     MrcEstimators factory;
@@ -367,7 +395,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       }
       windows.add(window);
     }
-    MiniatureSimulations policies = in.readBoolean() ? MiniatureSimulations.readFrom(in) : null;
+    PolicySimulations policies = readPolicies(in, format);
     WindowedEstimators w = new WindowedEstimators(factory, modulus, threshold, all, policies);
     w.allFirstUnixNano = first;
     w.allLastUnixNano = last;
@@ -376,6 +404,17 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       w.panes.get(i).addAll(windows.get(i));
     }
     return w;
+  }
+
+  /** The policies' differences: format 4's tag, or format 3's flag of the service's simulations. */
+  private static PolicySimulations readPolicies(DataInputView in, int format) throws IOException {
+    byte kind = format == 3 ? (in.readBoolean() ? SERVICE_SIMULATIONS : NO_POLICIES) : in.readByte();
+    return switch (kind) {
+      case NO_POLICIES -> null;
+      case SERVICE_SIMULATIONS -> MiniatureSimulations.readFrom(in);
+      case AGENT_SIMULATIONS -> AgentSimulations.readFrom(in);
+      default -> throw new IOException("windowed SHARDS state: unknown policy simulations " + kind);
+    };
   }
 
   /** Format 2: 'all' and the policy simulations; each pane's own estimator is read and dropped. */

@@ -1,5 +1,6 @@
 package io.tierwise.jobs.workingset.pipeline;
 
+import io.tierwise.jobs.workingset.estimate.MiniatureBatch;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
 import java.io.IOException;
 import org.apache.flink.core.memory.DataInputView;
@@ -51,6 +52,12 @@ public class ReferenceBatchEvent {
   public long lruAnchorHits;
   /** Size of that LRU cache, 4 KiB blocks; 0 when the batch carries no anchor. */
   public int lruAnchorBlocks;
+  /**
+   * The agent's miniature simulations of the engine's policies over this batch; null when it ran
+   * none (older agents) or not every policy the service reports. Not part of {@link #writeTo}: a
+   * shared tier simulates its merged stream itself.
+   */
+  public MiniatureBatch miniature;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

@@ -21,7 +21,8 @@ import java.util.List;
  * sampling and sketch use different bits of H), {@code considered_references} &ge; the number of
  * references, and the register updates are valid for p ({@link DistinctBlockSketch#checkUpdate})
  * with ascending indices; with p = 0, no considered_references and no updates. Any violation
- * rejects the batch with a message naming the field and the reference index.
+ * rejects the batch with a message naming the field and the reference index. The agent's miniature
+ * simulations: {@link MiniatureBatchParser}.
  */
 public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchEvent> {
   /** Largest LRU anchor a batch may name, 4 KiB blocks (2^24 = 64 GiB; the agent sends 1,024 and its LruAnchor takes at most 65,535). */
@@ -98,6 +99,7 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
       event.timeOffsetsMicros[i] = ref.getTimeOffsetUs();
     }
     parseStreamTotals(prefix, batch, event);
+    event.miniature = MiniatureBatchParser.parse(prefix, batch);
     return event;
   }
 

@@ -246,6 +246,9 @@ public class WorkingSetFunction
     }
     w.addStreamTotals(batch.consideredReferences, batch.distinctBlocksHllPrecision, batch.distinctBlocksHllUpdates);
     w.addLruAnchor(batch.lruAnchorHits, batch.lruAnchorBlocks);
+    if (batch.miniature != null) {
+      w.addAgentSimulations(batch.miniature);
+    }
     double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
       long time = batch.referenceTimeUnixNano(i);

@@ -25,14 +25,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every policy's estimated miss ratio curve ({@link MiniatureSimulations} on the agent's own
- * sampled stream, with the job's fixed-size SHARDS LRU curve as the control variate) against the
+ * Every policy's estimated miss ratio curve (the agent's own simulations of the engine, {@link
+ * AgentSimulations}, and the service's {@link MiniatureSimulations} of its mirrors on the agent's
+ * sampled stream, each with the job's fixed-size SHARDS LRU curve as the control variate) against the
  * engine's exact curve of that policy ({@code tierwise-agent mrc --exact --eviction P}: the policy
  * simulated at each size over every block reference) on every real trace ({@link RealTraces}). For
  * each, {@value #KEYS} random hash keys drawn per run (never a chosen key); the mean absolute error
  * over the job's grid ({@link MissRatioCurve#cacheSizeGrid} of the trace's footprint: 4 MiB up to
  * {@code max(2 GiB, 2 x footprint)}), averaged over the keys, is at most {@value #MAX_MEAN_MAE} for
- * every policy (issue 15's bound); min, mean and max are printed, and the same from 64 KiB, below
+ * every policy (issue 15's bound), for both; where the agent's threshold never fell the two
+ * simulate the same samples and must give the same differences; min, mean and max are printed, and the same from 64 KiB, below
  * the job's grid, where the small volumes' policies differ (the Tencent volumes' footprints are a
  * few MiB), for the record.
  *
@@ -101,6 +103,7 @@ class MiniatureSimulationsAccuracyTest {
       Map<EvictionPolicy, double[]> mae = new EnumMap<>(EvictionPolicy.class);
       Map<EvictionPolicy, double[]> plainMae = new EnumMap<>(EvictionPolicy.class);
       Map<EvictionPolicy, double[]> fineMae = new EnumMap<>(EvictionPolicy.class);
+      Map<EvictionPolicy, double[]> agentMae = new EnumMap<>(EvictionPolicy.class);
       Map<EvictionPolicy, Double> estimatedBelowLoop = new EnumMap<>(EvictionPolicy.class);
       int below = c.compareBytes() == 0 ? -1 : Arrays.binarySearch(grid, c.compareBytes());
       int productFrom = productGridStart(grid);
@@ -120,6 +123,16 @@ class MiniatureSimulationsAccuracyTest {
           plainMae.computeIfAbsent(p, x -> new double[KEYS])[k] =
               mae(e.mini.miniatureMissRatios(p, false), exact.get(p), productFrom);
           fineMae.computeIfAbsent(p, x -> new double[KEYS])[k] = mae(e.mini.missRatios(p, lru, false), exact.get(p), 0);
+          double[] agentEstimated = new double[grid.length];
+          for (int i = productFrom; i < grid.length; i++) {
+            agentEstimated[i] = Math.min(1, Math.max(0, lru[i] + e.agent.difference(p, grid[i], false)));
+            if (!e.lowered) {
+              assertThat(e.agent.difference(p, grid[i], false)).as("%s %s at %s: the agent's engine and the service's"
+                  + " mirror simulate the same samples", c.label(), p, mib(grid[i]))
+                  .isCloseTo(e.mini.difference(p, grid[i], false), org.assertj.core.data.Offset.offset(1e-9));
+            }
+          }
+          agentMae.computeIfAbsent(p, x -> new double[KEYS])[k] = mae(agentEstimated, exact.get(p), productFrom);
         }
       }
       report.append(String.format("%s: footprint %.1f MiB, %d sizes %s..%s, state %,d bytes%n", c.label(),
@@ -127,10 +140,15 @@ class MiniatureSimulationsAccuracyTest {
       for (EvictionPolicy p : EvictionPolicy.values()) {
         double[] m = mae.get(p);
         report.append(String.format("  %-7s exact %s%n          MAE min %.4f mean %.4f max %.4f (miniature alone: mean %.4f);"
-                + " from 64 KiB: mean %.4f max %.4f%n", p.wireName(), exact.get(p), min(m), mean(m), max(m),
-            mean(plainMae.get(p)), mean(fineMae.get(p)), max(fineMae.get(p))));
+                + " from 64 KiB: mean %.4f max %.4f%n          the agent's simulations: MAE min %.4f mean %.4f max %.4f%n",
+            p.wireName(), exact.get(p), min(m), mean(m), max(m), mean(plainMae.get(p)), mean(fineMae.get(p)),
+            max(fineMae.get(p)), min(agentMae.get(p)), mean(agentMae.get(p)), max(agentMae.get(p))));
         if (mean(m) > MAX_MEAN_MAE) {
           failures.add(String.format("%s %s: mean MAE %.4f > %.2f", c.label(), p.wireName(), mean(m), MAX_MEAN_MAE));
+        }
+        if (mean(agentMae.get(p)) > MAX_MEAN_MAE) {
+          failures.add(String.format("%s %s, the agent's simulations: mean MAE %.4f > %.2f", c.label(), p.wireName(),
+              mean(agentMae.get(p)), MAX_MEAN_MAE));
         }
       }
       if (below >= 0) {
@@ -187,20 +205,31 @@ class MiniatureSimulationsAccuracyTest {
     return Files.writeString(dir.resolve(name), csv);
   }
 
-  /** The job's two estimators fed one sampled stream as the working-set job feeds them. */
-  record Estimates(ShardsFixedSize shards, MiniatureSimulations mini) {}
+  /**
+   * The job's estimators fed one sampled stream as the working-set job feeds them: the SHARDS LRU
+   * curve, the service's simulations of its mirrors, the agent's simulations of the engine added
+   * up, and whether the agent's threshold ever fell (without, the two simulate the same samples in
+   * the same caches).
+   */
+  record Estimates(ShardsFixedSize shards, MiniatureSimulations mini, AgentSimulations agent, boolean lowered) {}
 
   static Estimates estimate(List<ReferenceBatch> batches, long[] grid) throws Exception {
     ReferenceBatchParser parser = new ReferenceBatchParser();
     ShardsFixedSize shards = null;
     MiniatureSimulations mini = null;
+    AgentSimulations agent = null;
+    boolean lowered = false;
     for (ReferenceBatch b : batches) {
       ReferenceBatchEvent e = parser.parse("00000000-0000-0000-0000-000000000000", b);
       if (shards == null) {
         shards = new ShardsFixedSize(e.samplingModulus, e.samplingThreshold, ShardsFixedSize.DEFAULT_MAX_SAMPLES);
         mini = new MiniatureSimulations(List.of(EvictionPolicy.values()), grid, e.samplingModulus,
             e.samplingThreshold, MiniatureSimulations.DEFAULT_MAX_BLOCKS);
+        agent = new AgentSimulations(e.samplingModulus);
       }
+      lowered |= Long.compareUnsigned(e.samplingThreshold, e.samplingModulus) < 0;
+      assertThat(e.miniature).as("the agent's simulations of batch " + e.sequence).isNotNull();
+      agent.add(e.miniature);
       shards.lowerThreshold(e.samplingThreshold);
       mini.followAgentThreshold(e.samplingThreshold);
       shards.addStreamTotals(e.consideredReferences, e.distinctBlocksHllPrecision, e.distinctBlocksHllUpdates);
@@ -210,7 +239,7 @@ class MiniatureSimulationsAccuracyTest {
         mini.reference(e.blockHashes[i], e.writes[i]);
       }
     }
-    return new Estimates(shards, mini);
+    return new Estimates(shards, mini, agent, lowered);
   }
 
   /**

@@ -2,6 +2,8 @@ package io.tierwise.jobs.workingset.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
+
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -90,5 +92,38 @@ class WindowedEstimatorsTest {
     assertThat(r).containsOnlyKeys("all", "1h", "24h", "7d");
     assertThat(r.get("1h").estimator().workingSetBytes()).isEqualTo(10 * 4096L);
     assertThat(r.get("all").estimator().workingSetBytes()).isEqualTo(130 * 4096L);
+  }
+
+  @Test
+  void theAgentsSimulationsReplaceTheServicesAndSurviveACheckpoint() throws Exception {
+    long p = 1 << 24;
+    WindowedEstimators w = WindowedEstimators.withPolicies(MrcEstimators.DEFAULT, p, p);
+    for (long i = 0; i < 3000; i++) {
+      w.reference((i % 700) * 0x9e3779b97f4a7c15L, false, T0 + i * SECOND);
+    }
+    // Format 3 wrote a boolean where format 4 writes the kind: the service's simulations are 1 in both.
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+    w.writeTo(out);
+    byte[] format3 = out.getCopyOfBuffer();
+    format3[3] = 3;
+    WindowedEstimators old = WindowedEstimators.readFrom(new DataInputDeserializer(format3));
+    assertThat(old.evictionDifferences().differences).isDeepEqualTo(w.evictionDifferences().differences);
+
+    MiniatureBatch batch = new MiniatureBatch();
+    batch.cacheBytes = new long[] {4L << 20};
+    batch.thresholds = new long[] {p / 2};
+    batch.references = new long[] {100};
+    batch.readReferences = new long[] {100};
+    batch.misses = new long[][] {{60, 40, 60, 60, 60}};
+    batch.readMisses = new long[][] {{60, 40, 60, 60, 60}};
+    w.addAgentSimulations(batch);
+    assertThat(w.evictionDifferences().cacheBytes).containsExactly(4L << 20);
+    assertThat(w.evictionMissRatio(EvictionPolicy.S3FIFO, 4L << 20, 0.5, 0.1, false)).isEqualTo(0.3);
+    out.clear();
+    w.writeTo(out);
+    assertThat((long) out.length()).isEqualTo(w.stateBytes());
+    WindowedEstimators restored = WindowedEstimators.readFrom(new DataInputDeserializer(out.getCopyOfBuffer()));
+    assertThat(restored.evictionMissRatio(EvictionPolicy.S3FIFO, 4L << 20, 0.5, 0.1, true)).isEqualTo(0.3);
+    assertThat(restored.copy().evictionDifferences().cacheBytes).containsExactly(4L << 20);
   }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tierwise.proto.v1.BlockReference;
 import io.tierwise.proto.v1.Direction;
+import io.tierwise.proto.v1.EvictionPolicy;
+import io.tierwise.proto.v1.MiniatureSimulation;
 import io.tierwise.proto.v1.ReferenceBatch;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReferenceBatchParserTest {
@@ -84,5 +87,56 @@ class ReferenceBatchParserTest {
         .hasMessageContaining("0 < threshold <= modulus");
     assertThatThrownBy(() -> p.parse(TENANT, batch().setVolumeId("").build()))
         .hasMessageContaining("volume_id is empty");
+  }
+
+  /** The batch with the agent's simulations at 4 and 8 MiB, its policies in an order of its own. */
+  private static ReferenceBatch.Builder withSimulations() {
+    List<EvictionPolicy> order = List.of(EvictionPolicy.EVICTION_POLICY_SIEVE, EvictionPolicy.EVICTION_POLICY_LRU,
+        EvictionPolicy.EVICTION_POLICY_S3FIFO, EvictionPolicy.EVICTION_POLICY_TWO_Q, EvictionPolicy.EVICTION_POLICY_ARC);
+    return batch().addAllMiniaturePolicies(order)
+        .addMiniatureSimulations(simulation(4 << 20, 10, 2, 1, List.of(1L, 2L, 2L, 1L, 2L), List.of(1L, 1L, 1L, 0L, 1L)))
+        .addMiniatureSimulations(simulation(8 << 20, 5, 1, 0, List.of(1L, 1L, 1L, 1L, 1L), List.of(0L, 0L, 0L, 0L, 0L)));
+  }
+
+  private static MiniatureSimulation simulation(long bytes, long threshold, long references, long reads, List<Long> misses,
+      List<Long> readMisses) {
+    return MiniatureSimulation.newBuilder().setCacheBytes(bytes).setSamplingThreshold(threshold).setReferences(references)
+        .setReadReferences(reads).addAllMisses(misses).addAllReadMisses(readMisses).build();
+  }
+
+  @Test
+  void parsesTheAgentsSimulationsInTheServicesPolicyOrder() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, withSimulations().build());
+    assertThat(e.miniature.cacheBytes).containsExactly(4 << 20, 8 << 20);
+    assertThat(e.miniature.thresholds).containsExactly(10, 5);
+    assertThat(e.miniature.references).containsExactly(2, 1);
+    // LRU, S3FIFO, ARC, TWO_Q, SIEVE from the agent's SIEVE, LRU, S3FIFO, TWO_Q, ARC.
+    assertThat(e.miniature.misses[0]).containsExactly(2, 2, 2, 1, 1);
+    assertThat(e.miniature.readMisses[0]).containsExactly(1, 1, 1, 0, 1);
+    assertThat(new ReferenceBatchParser().parse(TENANT, batch().build()).miniature).as("an older agent").isNull();
+    ReferenceBatch withoutSieve = withSimulations().clearMiniatureSimulations().clearMiniaturePolicies()
+        .addMiniaturePolicies(EvictionPolicy.EVICTION_POLICY_LRU).build();
+    assertThat(new ReferenceBatchParser().parse(TENANT, withoutSieve).miniature)
+        .as("policies the service reports are missing: it simulates its mirrors").isNull();
+  }
+
+  @Test
+  void rejectsSimulationsThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    MiniatureSimulation first = withSimulations().getMiniatureSimulations(0);
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().clearMiniaturePolicies().build()))
+        .hasMessageContaining("miniature_simulations without miniature_policies");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniaturePolicies(0, EvictionPolicy.EVICTION_POLICY_LRU).build()))
+        .hasMessageContaining("miniature_policies[1] EVICTION_POLICY_LRU is unknown or repeated");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(1, first.toBuilder().setCacheBytes(4 << 20)).build()))
+        .hasMessageContaining("miniature_simulations[1]: cache_bytes 4194304 is not a positive multiple of 4 KiB above");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().setSamplingThreshold(11)).build()))
+        .hasMessageContaining("miniature_simulations[0]: sampling_threshold 11 is not in 1..the batch's 10");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().setReferences(3)).build()))
+        .hasMessageContaining("miniature_simulations[0]: references 3 is not in 1..the batch's 2");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().setMisses(4, 3)).build()))
+        .hasMessageContaining("miniature_simulations[0]: policy 4: misses 3");
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().addMisses(1)).build()))
+        .hasMessageContaining("needs one miss and one read miss count per policy (5)");
   }
 }
