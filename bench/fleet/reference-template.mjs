@@ -19,9 +19,9 @@
  *   full or a minute old): one ReferenceBatch from the first part's base time, every part's
  *   references re-based to it, considered references and LRU anchor hits summed, the sketch
  *   updates merged (each register's highest value, ascending by index), the last part's
- *   threshold and anchor size, the miniature simulations' counts summed per cache size, time order
- *   kept (a part shifted less by a late tick waits for the part before); ids, salt and sequence as
- *   patchReferenceBatch
+ *   threshold and anchor size, the miniature simulations' counts summed per cache size (the host
+ *   tier's per cache size and T_C), time order kept (a part shifted less by a late tick waits for
+ *   the part before); ids, salt and sequence as patchReferenceBatch
  */
 import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
@@ -165,9 +165,11 @@ export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBi
 }
 
 /**
- * The parts' miniature simulations as one batch's (fields 15 and 16): the last part's policies,
- * and per cache size the parts' counts added up at the last part's T_C (the parts share one
- * sampling threshold, so each size's T_C is the same in all of them).
+ * The parts' miniature simulations as one batch's (fields 15 to 17): the last part's policies;
+ * miniature_simulations' counts added up per cache size at the last part's T_C (the parts share
+ * one sampling threshold, so each size's T_C is the same in all of them); host_tier_simulations'
+ * per cache size and T_C (the host's tier lowers its T_C when another volume's threshold falls, so
+ * a size may come once per T_C).
  */
 function writeMiniatureSimulations(w, batches) {
   const policies = batches.at(-1).miniaturePolicies;
@@ -175,29 +177,39 @@ function writeMiniatureSimulations(w, batches) {
   w.uint32((15 << 3) | LENGTH_DELIMITED).fork();
   for (const p of policies) w.int32(p);
   w.ldelim();
-  const sizes = new Map();
-  for (const batch of batches) {
-    for (const s of batch.miniatureSimulations) {
-      const key = BigInt(s.cacheBytes);
-      const sum = sizes.get(key) ?? { threshold: 0n, references: 0n, readReferences: 0n,
-        misses: policies.map(() => 0n), readMisses: policies.map(() => 0n) };
-      sum.threshold = BigInt(s.samplingThreshold);
-      sum.references += BigInt(s.references);
-      sum.readReferences += BigInt(s.readReferences);
-      s.misses.forEach((m, i) => { sum.misses[i] += BigInt(m); });
-      s.readMisses.forEach((m, i) => { sum.readMisses[i] += BigInt(m); });
-      sizes.set(key, sum);
-    }
+  writeSimulationSums(w, 16, policies, batches.flatMap((b) => b.miniatureSimulations), false);
+  writeSimulationSums(w, 17, policies, batches.flatMap((b) => b.hostTierSimulations), true);
+}
+
+/**
+ * Writes `simulations` (decoded MiniatureSimulations) as repeated field `field`, their counts
+ * summed per cache size (at the last one's T_C) or, with `perThreshold`, per cache size and T_C;
+ * ascending by cache_bytes, a size's T_Cs falling (reference_batch.proto, fields 16 and 17).
+ */
+function writeSimulationSums(w, field, policies, simulations, perThreshold) {
+  const sums = new Map();
+  for (const s of simulations) {
+    const bytes = BigInt(s.cacheBytes);
+    const threshold = BigInt(s.samplingThreshold);
+    const key = perThreshold ? `${bytes}/${threshold}` : `${bytes}`;
+    const sum = sums.get(key) ?? { bytes, threshold, references: 0n, readReferences: 0n,
+      misses: policies.map(() => 0n), readMisses: policies.map(() => 0n) };
+    sum.threshold = threshold;
+    sum.references += BigInt(s.references);
+    sum.readReferences += BigInt(s.readReferences);
+    s.misses.forEach((m, i) => { sum.misses[i] += BigInt(m); });
+    s.readMisses.forEach((m, i) => { sum.readMisses[i] += BigInt(m); });
+    sums.set(key, sum);
   }
-  for (const bytes of [...sizes.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const s = sizes.get(bytes);
-    w.uint32((16 << 3) | LENGTH_DELIMITED).fork();
-    w.uint32(1 << 3).uint64(long(bytes));
+  const compare = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+  for (const s of [...sums.values()].sort((a, b) => compare(a.bytes, b.bytes) || compare(b.threshold, a.threshold))) {
+    w.uint32((field << 3) | LENGTH_DELIMITED).fork();
+    w.uint32(1 << 3).uint64(long(s.bytes));
     w.uint32(2 << 3).uint64(long(s.threshold));
     w.uint32(3 << 3).uint64(long(s.references));
     if (s.readReferences) w.uint32(4 << 3).uint64(long(s.readReferences));
-    for (const [field, counts] of [[5, s.misses], [6, s.readMisses]]) {
-      w.uint32((field << 3) | LENGTH_DELIMITED).fork();
+    for (const [member, counts] of [[5, s.misses], [6, s.readMisses]]) {
+      w.uint32((member << 3) | LENGTH_DELIMITED).fork();
       for (const c of counts) w.uint64(long(c));
       w.ldelim();
     }

@@ -469,5 +469,20 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, PinnedSlotsTest,
                            return name == "2q" ? std::string("twoq") : name;
                          });
 
+TEST(TierIndexTest, DropIfTakesOutMatchingUnpinnedBlocksWithoutAnEviction) {
+  for (const PolicyKind kind : eviction::all_policies()) {
+    TierIndex index(8, 8, eviction::make_policy(kind, 8));
+    for (uint64_t b = 0; b < 8; ++b) access(index, b);
+    index.pin(index.find(2));
+    EXPECT_EQ(index.drop_if([](uint64_t block) { return block % 2 == 0; }), 3u) << "a pinned block stays";
+    EXPECT_EQ(index.size(), 5u);
+    EXPECT_TRUE(resident(index, 2));
+    EXPECT_FALSE(resident(index, 4));
+    // The room freed takes new blocks without an eviction.
+    for (uint64_t b = 100; b < 103; ++b) EXPECT_FALSE(index.insert(b).evicted);
+    EXPECT_EQ(index.size(), 8u);
+  }
+}
+
 }  // namespace
 }  // namespace tierwise::cache

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "cache/miniature_simulations.hpp"
@@ -129,6 +130,60 @@ TEST(MiniatureSimulations, ReportsOnlySizesThatSawAReferenceSinceTheLastTake) {
   EXPECT_EQ(counts.back().cache_bytes, uint64_t{64} << 30);
   counts.clear();
   sims.take_counts(&counts);
+  EXPECT_TRUE(counts.empty());
+}
+
+TEST(MiniatureSimulations, APartsCountsAddUpToTheMergedStreams) {
+  // Two volumes' references merged in one tier: each part counts its own, and the parts add up to
+  // one simulation of the merged stream.
+  const std::vector<uint64_t> grid = {128 * kBlock, 2048 * kBlock};
+  MiniatureSimulations shared(kModulus, kModulus, grid, 512, /*parts=*/0);
+  MiniatureSimulations merged(kModulus, kModulus, grid, 512);
+  ASSERT_EQ(shared.add_part(), 0u);
+  ASSERT_EQ(shared.add_part(), 1u);
+  const std::vector<uint64_t> a = skewed_hashes(6'000, 1'500, 4), b = skewed_hashes(6'000, 3'000, 5);
+  std::vector<MiniatureSimulations::SizeCounts> parts, whole;
+  for (size_t i = 0; i < a.size(); ++i) {
+    for (auto [hash, part] : {std::pair{a[i], size_t{0}}, std::pair{b[i] ^ (uint64_t{1} << 40), size_t{1}}}) {
+      shared.reference(hash, false, part);
+      merged.reference(hash, false);
+    }
+    if (i == 3'000) shared.take_counts(&parts, 1);  // a part takes its counts when it likes
+  }
+  shared.take_counts(&parts, 0);
+  shared.take_counts(&parts, 1);
+  merged.take_counts(&whole);
+  ASSERT_EQ(whole.size(), grid.size());
+  for (const auto& w : whole) {
+    uint64_t references = 0;
+    std::vector<uint64_t> misses(w.misses.size(), 0);
+    for (const auto& p : parts) {
+      if (p.cache_bytes != w.cache_bytes) continue;
+      references += p.references;
+      for (size_t k = 0; k < misses.size(); ++k) misses[k] += p.misses[k];
+    }
+    EXPECT_EQ(references, w.references);
+    EXPECT_EQ(misses, w.misses) << w.cache_bytes;
+  }
+  EXPECT_THROW(shared.reference(0, false, 2), std::out_of_range);
+}
+
+TEST(MiniatureSimulations, APartsCountsComeOncePerThresholdTheyWereTakenAt) {
+  MiniatureSimulations shared(kModulus, kModulus, {256 * kBlock}, 512, /*parts=*/2);
+  shared.reference(5, false, 0);
+  shared.follow_agent_threshold(kModulus / 2);  // another volume's sample filled
+  shared.reference(7, true, 0);
+  shared.reference(9, false, 0);
+  std::vector<MiniatureSimulations::SizeCounts> counts;
+  shared.take_counts(&counts, 0);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0].threshold, kModulus);
+  EXPECT_EQ(counts[0].references, 1u);
+  EXPECT_EQ(counts[1].threshold, kModulus / 2 / 8 * 7);
+  EXPECT_EQ(counts[1].references, 2u);
+  EXPECT_EQ(counts[1].read_references, 1u);
+  counts.clear();
+  shared.take_counts(&counts, 1);
   EXPECT_TRUE(counts.empty());
 }
 

@@ -82,6 +82,29 @@ const referenceBatch: MessageInput<ReferenceBatch> = {
       readMisses: [0n, 0n, 0n, 0n, 0n],
     },
   ],
+  // The host's shared tier at 4 MiB, its T_C fallen while the batch was open: another of the host's
+  // volumes went down to T = 150000, and the tier's T_C to 150000 / 8 x 7 = 131250
+  // (edge-agent/src/cache/miniature_simulations.hpp). So the size comes twice, the higher T_C
+  // first: 0x8000000000000001 (H mod P = 1) counted at 167772, then 0xFF (H mod P = 255) at
+  // 131250; each reference counts once per size.
+  hostTierSimulations: [
+    {
+      cacheBytes: 4n << 20n,
+      samplingThreshold: 167_772n,
+      references: 1n,
+      readReferences: 0n,
+      misses: [1n, 1n, 1n, 1n, 1n],
+      readMisses: [0n, 0n, 0n, 0n, 0n],
+    },
+    {
+      cacheBytes: 4n << 20n,
+      samplingThreshold: 131_250n,
+      references: 1n,
+      readReferences: 0n,
+      misses: [1n, 0n, 1n, 1n, 0n],
+      readMisses: [0n, 0n, 0n, 0n, 0n],
+    },
+  ],
 };
 
 const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });
@@ -202,7 +225,14 @@ const vectors: Vector[] = [
     value: {
       batches: [
         referenceBatch,
-        { ...referenceBatch, batchId: "9d4e7b21-0a3c-4f6e-8b5d-1c2e3f4a5b6c", sequence: 8n, references: [], miniatureSimulations: [] },
+        {
+          ...referenceBatch,
+          batchId: "9d4e7b21-0a3c-4f6e-8b5d-1c2e3f4a5b6c",
+          sequence: 8n,
+          references: [],
+          miniatureSimulations: [],
+          hostTierSimulations: [],
+        },
       ],
     },
   },

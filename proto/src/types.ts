@@ -118,6 +118,14 @@ export interface ReferenceBatch {
    * `cacheBytes`; only with `miniaturePolicies`.
    */
   miniatureSimulations: MiniatureSimulation[];
+  /**
+   * The same counts in the host's shared tier (all its volumes' sampled references merged, each
+   * volume's blocks its own), this batch's references' share: over the host's volumes they add up to
+   * the tier's. Ascending by `cacheBytes`; a size may come again once per T_C, the higher first
+   * (strictly falling `samplingThreshold` within one `cacheBytes`); only with `miniaturePolicies`;
+   * `[]` when the agent does not simulate the host's tier (sample-refs, older agents).
+   */
+  hostTierSimulations: MiniatureSimulation[];
 }
 
 /**

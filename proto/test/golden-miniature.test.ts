@@ -1,5 +1,5 @@
 /**
- * The golden reference_batch's miniature simulations (fields 15, 16 of reference_batch.proto):
+ * The golden reference_batch's miniature simulations (fields 15 to 17 of reference_batch.proto):
  * their counts agree with the batch's own sample.
  */
 import assert from "node:assert/strict";
@@ -32,6 +32,44 @@ describe("golden vector contents: miniature simulations", () => {
       assert.equal(s.references, BigInt(sample.length));
       assert.equal(s.readReferences, BigInt(sample.filter((r) => r.direction === Direction.READ).length));
       assert.equal(s.misses.length, batch.miniaturePolicies.length);
+      assert.deepEqual(s.readMisses, [0n, 0n, 0n, 0n, 0n]);
+    }
+  });
+
+  it("repeats a host tier size once per T_C, the higher first, each reference counted once per size", () => {
+    const host = batch.hostTierSimulations;
+    assert.deepEqual(
+      host.map((s) => [s.cacheBytes, s.samplingThreshold, s.references, s.readReferences]),
+      [
+        [4n << 20n, 167_772n, 1n, 0n],
+        [4n << 20n, 131_250n, 1n, 0n],
+      ],
+    );
+    assert.deepEqual(
+      host.map((s) => s.misses),
+      [
+        [1n, 1n, 1n, 1n, 1n],
+        [1n, 0n, 1n, 1n, 0n],
+      ],
+    );
+    host.slice(1).forEach((s, i) => {
+      const previous = host[i];
+      assert.ok(
+        s.cacheBytes > previous.cacheBytes ||
+          (s.cacheBytes === previous.cacheBytes && s.samplingThreshold < previous.samplingThreshold),
+        `host_tier_simulations[${i + 1}] follows [${i}]: ascending size, a repeat at a lower T_C`,
+      );
+    });
+    const inSample = (threshold: bigint) => batch.references.filter((r) => r.blockHash % batch.samplingModulus < threshold);
+    for (const bytes of new Set(host.map((s) => s.cacheBytes))) {
+      const entries = host.filter((s) => s.cacheBytes === bytes);
+      const counted = entries.reduce((sum, s) => sum + s.references, 0n);
+      assert.ok(counted <= BigInt(inSample(entries[0].samplingThreshold).length), `size ${bytes}: references once each`);
+    }
+    for (const s of host) {
+      assert.ok(s.references <= BigInt(inSample(s.samplingThreshold).length));
+      assert.equal(s.misses.length, batch.miniaturePolicies.length);
+      assert.ok(s.misses.every((m) => m <= s.references));
       assert.deepEqual(s.readMisses, [0n, 0n, 0n, 0n, 0n]);
     }
   });

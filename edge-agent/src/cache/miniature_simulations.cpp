@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -30,8 +31,8 @@ std::vector<uint64_t> MiniatureSimulations::default_cache_bytes() {
 }
 
 MiniatureSimulations::MiniatureSimulations(uint64_t modulus, uint64_t agent_threshold,
-                                           std::vector<uint64_t> cache_bytes, uint32_t max_blocks)
-    : modulus_(modulus) {
+                                           std::vector<uint64_t> cache_bytes, uint32_t max_blocks, size_t parts)
+    : modulus_(modulus), parts_(parts) {
   if (modulus == 0) throw std::invalid_argument("SHARDS modulus must be > 0");
   check_threshold(modulus, agent_threshold);
   if (max_blocks < 1) throw std::invalid_argument("a miniature tier needs at least 1 block");
@@ -41,15 +42,25 @@ MiniatureSimulations::MiniatureSimulations(uint64_t modulus, uint64_t agent_thre
       throw std::invalid_argument("cache sizes must increase from one 4 KiB block");
     }
     Size s;
+    s.bytes = cache_bytes[i];
     s.blocks = blocks;
     const double rate = std::min(1.0, static_cast<double>(max_blocks) / static_cast<double>(blocks));
     const double t = std::floor(rate * static_cast<double>(modulus));
     s.ceiling = t >= static_cast<double>(modulus) ? modulus : std::max<uint64_t>(1, static_cast<uint64_t>(t));
     s.threshold = std::min(s.ceiling, agent_threshold);
-    s.counts.cache_bytes = cache_bytes[i];
-    s.counts.misses.assign(policies().size(), 0);
-    s.counts.read_misses.assign(policies().size(), 0);
+    s.pending.resize(parts);
     sizes_.push_back(std::move(s));
+  }
+}
+
+size_t MiniatureSimulations::add_part() {
+  for (Size& s : sizes_) s.pending.emplace_back();
+  return parts_++;
+}
+
+void MiniatureSimulations::check_part(size_t part) const {
+  if (part >= parts_) {
+    throw std::out_of_range("miniature simulations part " + std::to_string(part) + " of " + std::to_string(parts_));
   }
 }
 
@@ -75,7 +86,8 @@ void MiniatureSimulations::follow_agent_threshold(uint64_t agent_threshold) {
   }
 }
 
-void MiniatureSimulations::reference(uint64_t block_hash, bool write) {
+void MiniatureSimulations::reference(uint64_t block_hash, bool write, size_t part) {
+  check_part(part);
   const uint64_t priority = block_hash % modulus_;
   for (Size& s : sizes_) {
     if (priority >= s.threshold) continue;
@@ -85,7 +97,14 @@ void MiniatureSimulations::reference(uint64_t block_hash, bool write) {
         s.tiers.push_back(std::make_unique<TierIndex>(slots, slots, eviction::make_policy(kind, slots)));
       }
     }
-    SizeCounts& c = s.counts;
+    std::vector<SizeCounts>& pending = s.pending[part];
+    if (pending.empty() || pending.back().threshold != s.threshold) {
+      pending.push_back({.cache_bytes = s.bytes,
+                         .threshold = s.threshold,
+                         .misses = std::vector<uint64_t>(s.tiers.size(), 0),
+                         .read_misses = std::vector<uint64_t>(s.tiers.size(), 0)});
+    }
+    SizeCounts& c = pending.back();
     ++c.references;
     if (!write) ++c.read_references;
     for (size_t p = 0; p < s.tiers.size(); ++p) {
@@ -102,15 +121,12 @@ void MiniatureSimulations::reference(uint64_t block_hash, bool write) {
   }
 }
 
-void MiniatureSimulations::take_counts(std::vector<SizeCounts>* out) {
+void MiniatureSimulations::take_counts(std::vector<SizeCounts>* out, size_t part) {
+  check_part(part);
   for (Size& s : sizes_) {
-    SizeCounts& c = s.counts;
-    if (c.references == 0) continue;
-    c.threshold = s.threshold;
-    out->push_back(c);
-    c.references = c.read_references = 0;
-    std::fill(c.misses.begin(), c.misses.end(), 0);
-    std::fill(c.read_misses.begin(), c.read_misses.end(), 0);
+    std::vector<SizeCounts>& pending = s.pending[part];
+    out->insert(out->end(), std::make_move_iterator(pending.begin()), std::make_move_iterator(pending.end()));
+    pending.clear();
   }
 }
 

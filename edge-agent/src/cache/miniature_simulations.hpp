@@ -26,6 +26,13 @@ namespace tierwise::cache {
  * 2. Per batch of sampled references: follow_agent_threshold(the batch's T),
  *    then reference() for each of its references in order, then take_counts().
  *
+ * Parts (a host's shared tier: parts = its volumes). Several streams merged in
+ * time order into one simulation, each reference counted for its part, so that
+ * each part's take_counts() gives what its references did in the shared tier
+ * and the parts' counts add up to the tier's. A part takes its counts when it
+ * likes (a volume, as it emits its batch); a size's T_C may fall meanwhile, so
+ * a part's counts of one size come as one entry per T_C they were taken at.
+ *
  * A rate per size (the paper's section 3, bounded as fixed-size SHARDS bounds
  * its sample): size C (blocks) simulates the references whose block is in its
  * own sample, H mod P < T_C, T_C = min(T, floor(P x min(1, max_blocks / C))),
@@ -70,11 +77,15 @@ class MiniatureSimulations {
   static std::vector<uint64_t> default_cache_bytes();
 
   // modulus P > 0; 0 < agent_threshold <= P; cache_bytes strictly increasing,
-  // each at least one 4 KiB block; max_blocks >= 1. Throws
-  // std::invalid_argument otherwise.
+  // each at least one 4 KiB block; max_blocks >= 1 (throws
+  // std::invalid_argument otherwise); parts: how many to start with (add_part
+  // adds more).
   MiniatureSimulations(uint64_t modulus, uint64_t agent_threshold,
                        std::vector<uint64_t> cache_bytes = default_cache_bytes(),
-                       uint32_t max_blocks = kDefaultMaxBlocks);
+                       uint32_t max_blocks = kDefaultMaxBlocks, size_t parts = 1);
+
+  // Adds a part (a volume joining its host's tier); returns its index.
+  size_t add_part();
 
   // Every policy of the engine, in eviction::all_policies() order.
   const std::vector<eviction::PolicyKind>& policies() const { return eviction::all_policies(); }
@@ -84,24 +95,29 @@ class MiniatureSimulations {
   // std::invalid_argument for T = 0 or T > P.
   void follow_agent_threshold(uint64_t agent_threshold);
 
-  // One sampled reference (H(L) of its 4 KiB block), in time order.
-  void reference(uint64_t block_hash, bool write);
+  // One sampled reference (H(L) of its 4 KiB block), in time order, of part
+  // `part` (throws std::out_of_range unless < parts).
+  void reference(uint64_t block_hash, bool write, size_t part = 0);
 
-  // Appends to `out` the counts of each size that saw a reference since the
-  // last call, ascending by size, and starts counting afresh.
-  void take_counts(std::vector<SizeCounts>* out);
+  // Appends to `out` part `part`'s counts of each size that saw one of its
+  // references since its last take, ascending by size (and by falling T_C
+  // within a size), and starts its counts afresh.
+  void take_counts(std::vector<SizeCounts>* out, size_t part = 0);
 
  private:
   struct Size {
+    uint64_t bytes = 0;
     uint64_t blocks = 0;
     uint64_t ceiling = 0;  // T_C at the agent's full rate: P x min(1, max_blocks / C)
     uint64_t threshold = 0;
     std::vector<std::unique_ptr<TierIndex>> tiers;  // per policy; empty until the first reference
-    SizeCounts counts;
+    std::vector<std::vector<SizeCounts>> pending;   // per part: its counts, one entry per T_C
   };
   uint32_t capacity(const Size& s) const;
+  void check_part(size_t part) const;  // throws std::out_of_range unless part < parts
 
   uint64_t modulus_;
+  size_t parts_;
   std::vector<Size> sizes_;
 };
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <google/protobuf/util/delimited_message_util.h>
@@ -16,6 +17,7 @@
 #include "serve/host_name.hpp"
 #include "common/exit_code.hpp"
 #include "cli/trace_input.hpp"
+#include "cache/miniature_simulations.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/reference_batcher.hpp"
 #include "sampling/shards_sampler.hpp"
@@ -81,6 +83,18 @@ std::vector<VolumeIos> read_volumes(TraceInput& input, const std::string& only) 
   return volumes;
 }
 
+// Every I/O of every volume as (volume index, I/O), in time order (stable: by volume, then trace
+// order, on ties).
+std::vector<std::pair<size_t, const trace::IoRecord*>> time_order(const std::vector<VolumeIos>& volumes) {
+  std::vector<std::pair<size_t, const trace::IoRecord*>> order;
+  for (size_t v = 0; v < volumes.size(); ++v) {
+    for (const trace::IoRecord& io : volumes[v].ios) order.emplace_back(v, &io);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.second->time_us < b.second->time_us; });
+  return order;
+}
+
 void run_sample_refs(const SampleRefsOptions& options) {
   sampling::KeyedHasher hasher(tenant_key(options));
   sampling::ShardsSampler sampler(hasher, options.rate);
@@ -108,15 +122,23 @@ void run_sample_refs(const SampleRefsOptions& options) {
     throw CLI::ValidationError("--volume-name", "needs a trace of one volume; this one holds " +
                                                     std::to_string(volumes.size()));
   }
+  // The host's shared tier is every volume's I/Os in time order, so the volumes go through their
+  // batchers interleaved, as a host's agent sees them; each volume's batches stay in its order.
+  cache::MiniatureSimulations host_tier(sampler.modulus(), sampler.threshold(),
+                                        cache::MiniatureSimulations::default_cache_bytes(),
+                                        cache::MiniatureSimulations::kDefaultMaxBlocks, /*parts=*/0);
+  std::vector<std::unique_ptr<sampling::ReferenceBatcher>> batchers;
   for (const VolumeIos& volume : volumes) {
-    const std::string& name = options.volume_name.empty() ? volume.name : options.volume_name;
-    sampling::ReferenceBatcher batcher(host_id, hasher.volume_id(name), sampler, write,
-                                       sampling::DistinctBlockSketch::kDefaultPrecision,
-                                       options.max_sampled_blocks);
-    if (!options.cluster.empty()) batcher.set_cluster_id(hasher.cluster_id(options.cluster));
-    for (const trace::IoRecord& io : volume.ios) batcher.add(io, io.time_us);
-    batcher.flush();
+    const std::string volume_id =
+        hasher.volume_id(options.volume_name.empty() ? volume.name : options.volume_name);
+    auto& batcher = batchers.emplace_back(std::make_unique<sampling::ReferenceBatcher>(
+        host_id, volume_id, sampler, write, sampling::DistinctBlockSketch::kDefaultPrecision,
+        options.max_sampled_blocks));
+    if (!options.cluster.empty()) batcher->set_cluster_id(hasher.cluster_id(options.cluster));
+    batcher->set_host_tier(&host_tier, std::hash<std::string>{}(volume_id));
   }
+  for (const auto& [volume, io] : time_order(volumes)) batchers[volume]->add(*io, io->time_us);
+  for (auto& batcher : batchers) batcher->flush();
   out.close();
   if (!out) {
     std::cerr << "tierwise-agent sample-refs: cannot write " << options.out << '\n';
@@ -137,8 +159,10 @@ void register_sample_refs_command(CLI::App& app) {
       "sample-refs",
       "Write the SHARDS-sampled block references the agent would ship for a trace: "
       "tierwise.v1.ReferenceBatch messages (at most 10000 references, one volume each, with "
-      "the count of all block references and the distinct-block sketch of their span), each "
-      "preceded by its varint length (protobuf writeDelimitedTo).");
+      "the count of all block references and the distinct-block sketch of their span, and the "
+      "miniature simulations of the volume and of the trace's volumes as one host's shared "
+      "tier), each preceded by its varint length (protobuf writeDelimitedTo); the volumes' "
+      "batches interleaved in time order.");
   add_trace_argument(*command, options->trace);
   CLI::Option* key = command->add_option(
       "--key", options->key_hex,

@@ -14,7 +14,9 @@ VolumeExporter::VolumeExporter(Options options, const sampling::KeyedHasher& has
       sampler_(sampler),
       sender_(sender),
       host_id_(hasher.host_id(options_.host_name)),
-      cluster_id_(options_.cluster_name.empty() ? std::string() : hasher.cluster_id(options_.cluster_name)) {}
+      cluster_id_(options_.cluster_name.empty() ? std::string() : hasher.cluster_id(options_.cluster_name)),
+      host_tier_(sampler.modulus(), sampler.threshold(), cache::MiniatureSimulations::default_cache_bytes(),
+                 cache::MiniatureSimulations::kDefaultMaxBlocks, /*parts=*/0) {}
 
 VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   auto v = std::make_unique<Volume>();
@@ -31,6 +33,7 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
       [this](const tierwise::v1::ReferenceBatch& batch) { add_reference_batch(batch); },
       sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
   v->batcher->set_cluster_id(cluster_id_);
+  v->batcher->set_host_tier(&host_tier_, std::hash<std::string>{}(v->resource.volume_id));
   volumes_.push_back(std::move(v));
   return *volumes_.back();
 }

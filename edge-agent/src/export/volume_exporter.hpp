@@ -2,7 +2,8 @@
 // (trace time) and the live data plane (`serve`, `run`): each volume's
 // resource attributes, interval collector and SHARDS reference batcher; at an
 // interval's end the collectors' metrics encoded as OTLP requests, and full
-// ReferenceBatches, handed to the sender.
+// ReferenceBatches, handed to the sender. The volumes' batchers also simulate
+// the host's shared tier, one miniature simulation all of them feed.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/miniature_simulations.hpp"
 #include "export/http_sender.hpp"
 #include "export/otlp_metrics.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -122,6 +124,9 @@ class VolumeExporter {
   HttpSender* const sender_;
   const std::string host_id_;
   const std::string cluster_id_;
+  // The host's shared tier, every volume a part of it (declared before the
+  // volumes: their batchers point at it).
+  cache::MiniatureSimulations host_tier_;
   std::vector<std::unique_ptr<Volume>> volumes_;
   std::vector<Volume*> closed_;  // closed in the current interval, in order
   ExportMetricsServiceRequest request_;  // reused per request

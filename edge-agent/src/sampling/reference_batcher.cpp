@@ -16,6 +16,15 @@ tierwise::v1::Direction to_proto(trace::Direction direction) {
                                               : tierwise::v1::DIRECTION_WRITE;
 }
 
+void to_proto(const cache::MiniatureSimulations::SizeCounts& c, tierwise::v1::MiniatureSimulation* out) {
+  out->set_cache_bytes(c.cache_bytes);
+  out->set_sampling_threshold(c.threshold);
+  out->set_references(c.references);
+  out->set_read_references(c.read_references);
+  out->mutable_misses()->Add(c.misses.begin(), c.misses.end());
+  out->mutable_read_misses()->Add(c.read_misses.begin(), c.read_misses.end());
+}
+
 tierwise::v1::EvictionPolicy to_proto(cache::eviction::PolicyKind kind) {
   switch (kind) {
     case cache::eviction::PolicyKind::kLru: return tierwise::v1::EVICTION_POLICY_LRU;
@@ -74,6 +83,7 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   batch_.set_base_time_unix_nano(static_cast<uint64_t>(base_time_us) * kNanosPerMicro);
   batch_.set_sequence(sequence_);
   simulations_.follow_agent_threshold(threshold_);
+  if (host_tier_ != nullptr) host_tier_->follow_agent_threshold(threshold_);
   base_time_us_ = base_time_us;
   considered_ = 0;
   open_ = true;
@@ -102,6 +112,9 @@ size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, ui
   out->set_length_blocks(length_blocks);
   out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
   simulations_.reference(hash, direction == trace::Direction::kWrite);
+  if (host_tier_ != nullptr) {
+    host_tier_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite, host_part_);
+  }
   if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
   return 1;
 }
@@ -133,18 +146,24 @@ void ReferenceBatcher::flush() {
   if (open_) emit();
 }
 
+void ReferenceBatcher::set_host_tier(cache::MiniatureSimulations* tier, uint64_t salt) {
+  host_tier_ = tier;
+  host_part_ = tier->add_part();
+  host_salt_ = salt << DistinctBlockSketch::kSamplingBits;  // keeps the bits that decide sampling
+}
+
 void ReferenceBatcher::add_miniature_simulations() {
   for (const cache::eviction::PolicyKind kind : simulations_.policies()) batch_.add_miniature_policies(to_proto(kind));
   simulation_counts_.clear();
   simulations_.take_counts(&simulation_counts_);
   for (const cache::MiniatureSimulations::SizeCounts& c : simulation_counts_) {
-    tierwise::v1::MiniatureSimulation* out = batch_.add_miniature_simulations();
-    out->set_cache_bytes(c.cache_bytes);
-    out->set_sampling_threshold(c.threshold);
-    out->set_references(c.references);
-    out->set_read_references(c.read_references);
-    out->mutable_misses()->Add(c.misses.begin(), c.misses.end());
-    out->mutable_read_misses()->Add(c.read_misses.begin(), c.read_misses.end());
+    to_proto(c, batch_.add_miniature_simulations());
+  }
+  if (host_tier_ == nullptr) return;
+  simulation_counts_.clear();
+  host_tier_->take_counts(&simulation_counts_, host_part_);
+  for (const cache::MiniatureSimulations::SizeCounts& c : simulation_counts_) {
+    to_proto(c, batch_.add_host_tier_simulations());
   }
 }
 

@@ -124,6 +124,14 @@ class ReferenceBatcher {
   // every batch started from now on; empty (the default): no cluster.
   void set_cluster_id(std::string cluster_id) { cluster_id_ = std::move(cluster_id); }
 
+  // Also simulates this volume's sampled references in its host's shared tier
+  // (`tier`, every volume of the host one part of it; it must outlive the
+  // batcher), each block keyed H(L) XOR (`salt` << 24) so that the volumes'
+  // blocks stay apart while each keeps its sampling bits; each batch then
+  // carries its references' counts there (host_tier_simulations). Call before
+  // the first add().
+  void set_host_tier(cache::MiniatureSimulations* tier, uint64_t salt);
+
  private:
   void start_batch(int64_t base_time_us);
   // Adds the miniature simulations' counts over the open batch's references to it.
@@ -164,6 +172,9 @@ class ReferenceBatcher {
   void index_priorities();
 
   cache::MiniatureSimulations simulations_;
+  cache::MiniatureSimulations* host_tier_ = nullptr;  // the host's shared tier; null: none
+  size_t host_part_ = 0;
+  uint64_t host_salt_ = 0;
   std::vector<cache::MiniatureSimulations::SizeCounts> simulation_counts_;  // reused per batch
   UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once
   // Exact LRU of LruAnchor::kDefaultBlocks blocks over every reference; null when off.

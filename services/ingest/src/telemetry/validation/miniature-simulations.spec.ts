@@ -1,39 +1,8 @@
-import { EvictionPolicy, type MessageInput, type MiniatureSimulation, ReferenceBatch } from '@tierwise/proto';
+import { EvictionPolicy, type MiniatureSimulation } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
-import { referenceBatch, testVolume } from '../../../test/support/telemetry-fixtures.js';
-import { validateReferenceBatch } from './reference-batch.js';
+import { simulationBatch as batch, validate } from '../../../test/support/miniature-fixtures.js';
 
-const NOW = BigInt(Date.now()) * 1_000_000n + 1_000_000_000n;
 const { UNSPECIFIED, LRU, S3FIFO, ARC, TWO_Q, SIEVE } = EvictionPolicy;
-
-/**
- * An agent batch of 3 references (1 write, 2 reads; T = 2^16 of P = 2^24) with the miniature
- * simulations of the five policies at 4 MiB and 6 MiB, both at the batch's T (every reference in
- * their sample).
- */
-function batch() {
-  const simulation = (cacheBytes: bigint, misses: bigint[], readMisses: bigint[]): MiniatureSimulation => ({
-    cacheBytes,
-    samplingThreshold: 1n << 16n,
-    references: 3n,
-    readReferences: 2n,
-    misses,
-    readMisses,
-  });
-  return {
-    ...ReferenceBatch.decode(referenceBatch(testVolume(), 3)),
-    miniaturePolicies: [LRU, S3FIFO, ARC, TWO_Q, SIEVE],
-    miniatureSimulations: [
-      simulation(4n << 20n, [3n, 2n, 2n, 3n, 2n], [2n, 1n, 1n, 2n, 1n]),
-      simulation(6n << 20n, [2n, 2n, 1n, 2n, 2n], [1n, 1n, 0n, 1n, 1n]),
-    ],
-  };
-}
-
-/** What ingest validates: the batch's bytes as protobufjs decodes them. */
-function validate(value: MessageInput<ReferenceBatch>) {
-  return () => validateReferenceBatch(ReferenceBatch.decodeMessage(ReferenceBatch.encode(value)), NOW);
-}
 
 /** The batch with simulation `i` changed by `change`. */
 function withSimulation(i: number, change: Partial<MiniatureSimulation>) {
@@ -64,7 +33,8 @@ describe('validateReferenceBatch: miniature simulations', () => {
   it('bounds the simulations at 64 sizes, each a positive multiple of 4 KiB below 2^63, ascending', () => {
     const b = batch();
     const many = Array.from({ length: 65 }, (_, i) => ({ ...b.miniatureSimulations[0], cacheBytes: BigInt(i + 1) << 22n }));
-    expect(validate({ ...b, miniatureSimulations: many })).toThrow('batch holds 65 miniature_simulations; at most 64 are accepted');
+    expect(validate({ ...b, miniatureSimulations: many.slice(0, 64) })).not.toThrow();
+    expect(validate({ ...b, miniatureSimulations: many })).toThrow('miniature_simulations holds more than 64 cache sizes');
     expect(validate(withSimulation(0, { cacheBytes: 0n }))).toThrow(
       'miniature_simulations[0].cache_bytes must be a positive multiple of 4096 below 2^63, got 0',
     );
@@ -75,6 +45,9 @@ describe('validateReferenceBatch: miniature simulations', () => {
       'miniature_simulations[1].cache_bytes must be a positive multiple of 4096 below 2^63, got 9223372036854775808',
     );
     expect(validate(withSimulation(1, { cacheBytes: 4n << 20n }))).toThrow(
+      'miniature_simulations[1].cache_bytes 4194304 does not ascend (the previous size is 4194304)',
+    );
+    expect(validate(withSimulation(1, { cacheBytes: 4n << 20n, samplingThreshold: 1n << 15n }))).toThrow(
       'miniature_simulations[1].cache_bytes 4194304 does not ascend (the previous size is 4194304)',
     );
   });

@@ -6,6 +6,7 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimator;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.StreamTotals;
+import io.tierwise.jobs.workingset.estimate.MiniatureBatch;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -159,6 +160,16 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     if (batch.size() > 0) {
       v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
     }
+  }
+
+  /**
+   * Adds the agent's simulations of the shared tier over one of its batches ({@link
+   * ReferenceBatchEvent#hostTier}: a host's agent simulates the tier its volumes share), in any
+   * order (the counts add up); from then on the tier's policy differences are the agent's
+   * ({@link WindowedEstimators#addAgentSimulations}). Call after {@link #offer} of that batch.
+   */
+  public void addAgentSimulations(MiniatureBatch counts) {
+    estimators.addAgentSimulations(counts);
   }
 
   /** The earliest of the volumes' latest queued reference times (Unix epoch ns); 0 before any batch. */

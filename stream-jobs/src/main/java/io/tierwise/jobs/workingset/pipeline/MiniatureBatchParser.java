@@ -22,16 +22,21 @@ final class MiniatureBatchParser {
   private MiniatureBatchParser() {}
 
   /**
-   * The batch's simulations in the service's policy order, or null when it has none or they lack a
-   * policy the service reports (the service then simulates its mirrors).
+   * The batch's simulations of its volume (miniature_simulations) or, with {@code hostTier}, of its
+   * host's shared tier (host_tier_simulations: a size may come once per T_C, falling), in the
+   * service's policy order; null when it has none or they lack a policy the service reports (the
+   * service then simulates its mirrors).
    *
    * @throws InvalidRecordException naming the first violation, after {@code prefix}
    */
-  static MiniatureBatch parse(String prefix, ReferenceBatch batch) throws InvalidRecordException {
+  static MiniatureBatch parse(String prefix, ReferenceBatch batch, boolean hostTier) throws InvalidRecordException {
     List<io.tierwise.proto.v1.EvictionPolicy> policies = batch.getMiniaturePoliciesList();
-    if (policies.isEmpty()) {
-      if (batch.getMiniatureSimulationsCount() > 0) {
-        throw new InvalidRecordException(prefix + "miniature_simulations without miniature_policies");
+    List<MiniatureSimulation> simulations =
+        hostTier ? batch.getHostTierSimulationsList() : batch.getMiniatureSimulationsList();
+    String field = hostTier ? "host_tier_simulations" : "miniature_simulations";
+    if (policies.isEmpty() || (hostTier && simulations.isEmpty())) {
+      if (!simulations.isEmpty()) {
+        throw new InvalidRecordException(prefix + field + " without miniature_policies");
       }
       return null;
     }
@@ -50,7 +55,7 @@ final class MiniatureBatchParser {
     if (column[EvictionPolicy.LRU.ordinal()] < 0) {
       throw new InvalidRecordException(prefix + "miniature_policies lack LRU, the service's control variate");
     }
-    int n = batch.getMiniatureSimulationsCount();
+    int n = simulations.size();
     MiniatureBatch out = new MiniatureBatch();
     out.cacheBytes = new long[n];
     out.thresholds = new long[n];
@@ -59,9 +64,14 @@ final class MiniatureBatchParser {
     out.misses = new long[n][column.length];
     out.readMisses = new long[n][column.length];
     for (int i = 0; i < n; i++) {
-      MiniatureSimulation s = batch.getMiniatureSimulations(i);
-      String at = prefix + "miniature_simulations[" + i + "]: ";
-      check(s, policies.size(), i == 0 ? 0 : out.cacheBytes[i - 1], batch, at);
+      MiniatureSimulation s = simulations.get(i);
+      String at = prefix + field + "[" + i + "]: ";
+      check(s, policies.size(), batch, at);
+      if (i > 0 && !follows(s, out.cacheBytes[i - 1], out.thresholds[i - 1], hostTier)) {
+        throw new InvalidRecordException(at + "cache_bytes " + s.getCacheBytes() + " at T_C "
+            + Long.toUnsignedString(s.getSamplingThreshold()) + " does not come after the previous size"
+            + (hostTier ? " (ascending, a repeated size at a lower T_C)" : " (ascending)"));
+      }
       out.cacheBytes[i] = s.getCacheBytes();
       out.thresholds[i] = s.getSamplingThreshold();
       out.references[i] = s.getReferences();
@@ -81,12 +91,18 @@ final class MiniatureBatchParser {
     return out;
   }
 
-  private static void check(MiniatureSimulation s, int policies, long previousBytes, ReferenceBatch batch, String at)
+  /** Whether a size comes after the previous one: ascending; a host tier's size again at a lower T_C. */
+  private static boolean follows(MiniatureSimulation s, long previousBytes, long previousThreshold, boolean hostTier) {
+    return s.getCacheBytes() > previousBytes || (hostTier && s.getCacheBytes() == previousBytes
+        && Long.compareUnsigned(s.getSamplingThreshold(), previousThreshold) < 0);
+  }
+
+  private static void check(MiniatureSimulation s, int policies, ReferenceBatch batch, String at)
       throws InvalidRecordException {
     long bytes = s.getCacheBytes();
-    if (bytes <= 0 || bytes % BLOCK_BYTES != 0 || bytes <= previousBytes) {
+    if (bytes <= 0 || bytes % BLOCK_BYTES != 0) {
       throw new InvalidRecordException(at + "cache_bytes " + Long.toUnsignedString(bytes)
-          + " is not a positive multiple of 4 KiB above the previous size's");
+          + " is not a positive multiple of 4 KiB");
     }
     long threshold = s.getSamplingThreshold();
     if (threshold == 0 || Long.compareUnsigned(threshold, batch.getSamplingThreshold()) > 0) {

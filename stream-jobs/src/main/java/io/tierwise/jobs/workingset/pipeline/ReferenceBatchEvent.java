@@ -58,6 +58,11 @@ public class ReferenceBatchEvent {
    * shared tier simulates its merged stream itself.
    */
   public MiniatureBatch miniature;
+  /**
+   * The agent's simulations of the host's shared tier over this batch's references (the host's
+   * volumes' counts add up to the tier's); null when it sent none or not every policy.
+   */
+  public MiniatureBatch hostTier;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

@@ -99,7 +99,8 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
       event.timeOffsetsMicros[i] = ref.getTimeOffsetUs();
     }
     parseStreamTotals(prefix, batch, event);
-    event.miniature = MiniatureBatchParser.parse(prefix, batch);
+    event.miniature = MiniatureBatchParser.parse(prefix, batch, false);
+    event.hostTier = MiniatureBatchParser.parse(prefix, batch, true);
     return event;
   }
 

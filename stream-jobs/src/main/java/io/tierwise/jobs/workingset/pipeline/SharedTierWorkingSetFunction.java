@@ -88,6 +88,9 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     }
     try {
       c.offer(batch);
+      if (tier == SharedTier.HOST && batch.hostTier != null) {
+        c.addAgentSimulations(batch.hostTier);
+      }
     } catch (IllegalArgumentException e) {
       LOG.warn("{} {}: dropped batch {} of volume {}: {}", tier, ctx.getCurrentKey(), batch.batchId, batch.volumeId,
           e.getMessage());

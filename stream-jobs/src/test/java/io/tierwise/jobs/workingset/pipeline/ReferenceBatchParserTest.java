@@ -129,7 +129,7 @@ class ReferenceBatchParserTest {
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniaturePolicies(0, EvictionPolicy.EVICTION_POLICY_LRU).build()))
         .hasMessageContaining("miniature_policies[1] EVICTION_POLICY_LRU is unknown or repeated");
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(1, first.toBuilder().setCacheBytes(4 << 20)).build()))
-        .hasMessageContaining("miniature_simulations[1]: cache_bytes 4194304 is not a positive multiple of 4 KiB above");
+        .hasMessageContaining("miniature_simulations[1]: cache_bytes 4194304 at T_C 10 does not come after the previous size");
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().setSamplingThreshold(11)).build()))
         .hasMessageContaining("miniature_simulations[0]: sampling_threshold 11 is not in 1..the batch's 10");
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().setReferences(3)).build()))
@@ -138,5 +138,23 @@ class ReferenceBatchParserTest {
         .hasMessageContaining("miniature_simulations[0]: policy 4: misses 3");
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().addMisses(1)).build()))
         .hasMessageContaining("needs one miss and one read miss count per policy (5)");
+  }
+
+  @Test
+  void parsesTheHostTiersSimulationsWithASizeOncePerThreshold() throws Exception {
+    MiniatureSimulation first = withSimulations().getMiniatureSimulations(0);
+    ReferenceBatch b = withSimulations().addHostTierSimulations(first)
+        .addHostTierSimulations(first.toBuilder().setSamplingThreshold(7).setReferences(1).setReadReferences(0)
+            .clearMisses().addAllMisses(List.of(1L, 1L, 1L, 1L, 1L)).clearReadMisses()
+            .addAllReadMisses(List.of(0L, 0L, 0L, 0L, 0L))).build();
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, b);
+    assertThat(e.hostTier.cacheBytes).containsExactly(4 << 20, 4 << 20);
+    assertThat(e.hostTier.thresholds).containsExactly(10, 7);
+    assertThat(new ReferenceBatchParser().parse(TENANT, withSimulations().build()).hostTier).isNull();
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    assertThatThrownBy(() -> p.parse(TENANT, withSimulations().addHostTierSimulations(first).addHostTierSimulations(first)
+        .build())).hasMessageContaining("host_tier_simulations[1]: cache_bytes 4194304 at T_C 10 does not come after");
+    assertThatThrownBy(() -> p.parse(TENANT, batch().addHostTierSimulations(first).build()))
+        .hasMessageContaining("host_tier_simulations without miniature_policies");
   }
 }

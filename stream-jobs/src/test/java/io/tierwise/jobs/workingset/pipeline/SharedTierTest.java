@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * A shared tier recommended from the merged stream of its volumes (issue 15): the Tencent CBS
  * trace's 2,038 volumes as one host whose tier device they share. Each volume's sampled references
  * (the agent's own sampler, {@code sample-refs}) go through a {@link ClusterStream}, as the job's
- * {@link SharedTierWorkingSetFunction} merges them, and the {@link TierRecommender} recommends the
+ * {@link SharedTierWorkingSetFunction} merges them, with the agent's own simulations of the host's
+ * tier added up for the policies' curves, and the {@link TierRecommender} recommends the
  * shared tier from it; the engine's exact hit ratio of the merged stream at that size and eviction
  * policy ({@code tierwise-agent mrc --exact --shared-tier}) must be within {@value #TOLERANCE} of
  * the prediction, for every reference (what a write-back tier serves; the recommendation is
@@ -52,9 +53,16 @@ class SharedTierTest {
       random.nextBytes(key);
       ClusterStream host = new ClusterStream(MrcEstimators.DEFAULT);
       ReferenceBatchParser parser = new ReferenceBatchParser();
+      int simulated = 0;
       for (ReferenceBatch b : agent.sample(trace, HexFormat.of().formatHex(key), 1.0)) {
-        host.offer(parser.parse(TENANT, b));
+        ReferenceBatchEvent e = parser.parse(TENANT, b);
+        host.offer(e);
+        if (e.hostTier != null) {
+          host.addAgentSimulations(e.hostTier);
+          simulated++;
+        }
       }
+      assertThat(simulated).as("batches with the agent's simulations of the host's tier").isPositive();
       host.release(Long.MAX_VALUE);
       WindowedEstimators w = host.estimators();
       WindowedEstimators.Result window = w.results().stream()
