@@ -65,47 +65,24 @@ const referenceBatch: MessageInput<ReferenceBatch> = {
   // read_references 0, absent from the wire); misses per policy in miniaturePolicies' order.
   miniaturePolicies: [EvictionPolicy.LRU, EvictionPolicy.S3FIFO, EvictionPolicy.ARC, EvictionPolicy.TWO_Q, EvictionPolicy.SIEVE],
   miniatureSimulations: [
-    {
-      cacheBytes: 4n << 20n, // 4 MiB
-      samplingThreshold: 167_772n,
-      references: 2n,
-      readReferences: 0n,
-      misses: [2n, 1n, 1n, 2n, 1n],
-      readMisses: [0n, 0n, 0n, 0n, 0n],
-    },
-    {
-      cacheBytes: 6n << 20n, // 6 MiB
-      samplingThreshold: 167_772n,
-      references: 2n,
-      readReferences: 0n,
-      misses: [1n, 1n, 1n, 1n, 1n],
-      readMisses: [0n, 0n, 0n, 0n, 0n],
-    },
+    writesOnly(4n << 20n, 167_772n, 2n, [2n, 1n, 1n, 2n, 1n]), // 4 MiB
+    writesOnly(6n << 20n, 167_772n, 2n, [1n, 1n, 1n, 1n, 1n]), // 6 MiB
   ],
-  // The host's shared tier at 4 MiB, its T_C fallen while the batch was open: another of the host's
-  // volumes went down to T = 150000, and the tier's T_C to 150000 / 8 x 7 = 131250
+  // The host's shared tier at 4 MiB, its T_C fallen while the batch was open: another of the
+  // host's volumes lowered its T, and the tier's T_C stepped to 7/8 of it
   // (edge-agent/src/cache/miniature_simulations.hpp). So the size comes twice, the higher T_C
-  // first: 0x8000000000000001 (H mod P = 1) counted at 167772, then 0xFF (H mod P = 255) at
-  // 131250; each reference counts once per size.
+  // first: 0x8000000000000001 (H mod P = 1) counted at the batch's T, then 0xFF (H mod P = 255) at
+  // the lower T_C; each reference counts once per size.
   hostTierSimulations: [
-    {
-      cacheBytes: 4n << 20n,
-      samplingThreshold: 167_772n,
-      references: 1n,
-      readReferences: 0n,
-      misses: [1n, 1n, 1n, 1n, 1n],
-      readMisses: [0n, 0n, 0n, 0n, 0n],
-    },
-    {
-      cacheBytes: 4n << 20n,
-      samplingThreshold: 131_250n,
-      references: 1n,
-      readReferences: 0n,
-      misses: [1n, 0n, 1n, 1n, 0n],
-      readMisses: [0n, 0n, 0n, 0n, 0n],
-    },
+    writesOnly(4n << 20n, 167_772n, 1n, [1n, 1n, 1n, 1n, 1n]),
+    writesOnly(4n << 20n, 131_250n, 1n, [1n, 0n, 1n, 1n, 0n]),
   ],
 };
+
+/** A MiniatureSimulation of write references only (read_references and read_misses 0). */
+function writesOnly(cacheBytes: bigint, samplingThreshold: bigint, references: bigint, misses: bigint[]) {
+  return { cacheBytes, samplingThreshold, references, readReferences: 0n, misses, readMisses: misses.map(() => 0n) };
+}
 
 const str = (key: string, value: string): MessageInput<KeyValue> => ({ key, value: { stringValue: value } });
 const point = { startTimeUnixNano: INTERVAL_START_NS, timeUnixNano: INTERVAL_END_NS };

@@ -63,17 +63,14 @@ public final class AgentSimulations implements PolicySimulations {
 
   @Override
   public double difference(EvictionPolicy policy, long cacheBytes, boolean readsOnly) {
-    long[] grid = grid();
-    Size[] rows = sizes.values().toArray(Size[]::new);
-    return grid.length == 0 ? 0
-        : EvictionDifferences.interpolate(grid, cacheBytes, i -> difference(rows[i], policy.ordinal(), readsOnly));
+    return sizes.isEmpty() ? 0 : differences().difference(policy, cacheBytes, readsOnly);
   }
 
   @Override
   public EvictionDifferences differences() {
     EvictionDifferences d = new EvictionDifferences();
     d.policies = Arrays.stream(EvictionPolicy.values()).map(EvictionPolicy::name).toArray(String[]::new);
-    d.cacheBytes = grid();
+    d.cacheBytes = sizes.keySet().stream().mapToLong(Long::longValue).toArray();
     d.differences = new double[POLICIES][d.cacheBytes.length];
     d.readDifferences = new double[POLICIES][d.cacheBytes.length];
     int i = 0;
@@ -93,10 +90,6 @@ public final class AgentSimulations implements PolicySimulations {
       return 0;
     }
     return ((readsOnly ? s.readMisses[p] : s.misses[p]) - (readsOnly ? s.readMisses[LRU] : s.misses[LRU])) / references;
-  }
-
-  private long[] grid() {
-    return sizes.keySet().stream().mapToLong(Long::longValue).toArray();
   }
 
   @Override
