@@ -197,9 +197,9 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     row.scopeId = key[2];
     row.resolution = Resolutions.NAMES[cell.resolution];
     row.windowStartSeconds = cell.windowStartSeconds;
-    row.volumes = cell.volumes.length;
+    row.volumes = cell.volumeCount();
     row.io = cell.io.copy();
-    for (int v = 0; v < cell.volumes.length; v++) {
+    for (int v = 0; v < row.volumes; v++) {
       row.occupancyBytes = SaturatingCounters.add(row.occupancyBytes, cell.occupancyBytes[v]);
       row.capacityBytes = SaturatingCounters.add(row.capacityBytes, cell.capacityBytes[v]);
     }

@@ -20,45 +20,74 @@ public class SparseCounts {
 
   /** Adds dense {@code bucketCounts} at cells {@code firstCell}, {@code firstCell + 1}, .... */
   protected void addDense(int firstCell, long[] bucketCounts) {
-    SparseCounts one = new SparseCounts();
     int n = 0;
-    one.cells = new int[bucketCounts.length];
-    one.counts = new long[bucketCounts.length];
+    for (long c : bucketCounts) {
+      n += c != 0 ? 1 : 0;
+    }
+    int[] otherCells = new int[n];
+    long[] otherCounts = new long[n];
+    n = 0;
     for (int b = 0; b < bucketCounts.length; b++) {
       if (bucketCounts[b] != 0) {
-        one.cells[n] = firstCell + b;
-        one.counts[n++] = bucketCounts[b];
+        otherCells[n] = firstCell + b;
+        otherCounts[n++] = bucketCounts[b];
       }
     }
-    one.cells = Arrays.copyOf(one.cells, n);
-    one.counts = Arrays.copyOf(one.counts, n);
-    merge(one);
+    merge(otherCells, otherCounts);
   }
 
   /** Adds every count of {@code other} into this. */
   protected void merge(SparseCounts other) {
-    if (other.cells.length == 0) {
+    merge(other.cells, other.counts);
+  }
+
+  /**
+   * Adds sparse counts (cells increasing, no duplicates). In place when every cell is already
+   * kept, as it is once a window has seen its volumes' usual buckets; else into arrays of the
+   * union's exact length.
+   */
+  private void merge(int[] otherCells, long[] otherCounts) {
+    int m = otherCells.length;
+    if (m == 0) {
       return;
     }
-    int[] c = new int[cells.length + other.cells.length];
+    int missing = 0;
+    for (int i = 0, j = 0; j < m; j++) {
+      while (i < cells.length && cells[i] < otherCells[j]) {
+        i++;
+      }
+      if (i < cells.length && cells[i] == otherCells[j]) {
+        i++;
+      } else {
+        missing++;
+      }
+    }
+    if (missing == 0) {
+      for (int i = 0, j = 0; j < m; i++) {
+        if (cells[i] == otherCells[j]) {
+          counts[i] = SaturatingCounters.add(counts[i], otherCounts[j++]);
+        }
+      }
+      return;
+    }
+    int[] c = new int[cells.length + missing];
     long[] v = new long[c.length];
     int i = 0;
     int j = 0;
-    int n = 0;
-    while (i < cells.length || j < other.cells.length) {
-      if (j >= other.cells.length || (i < cells.length && cells[i] < other.cells[j])) {
+    for (int n = 0; n < c.length; n++) {
+      if (j >= m || (i < cells.length && cells[i] < otherCells[j])) {
         c[n] = cells[i];
-        v[n++] = counts[i++];
-      } else if (i >= cells.length || other.cells[j] < cells[i]) {
-        c[n] = other.cells[j];
-        v[n++] = other.counts[j++];
+        v[n] = counts[i++];
+      } else if (i >= cells.length || otherCells[j] < cells[i]) {
+        c[n] = otherCells[j];
+        v[n] = otherCounts[j++];
       } else {
         c[n] = cells[i];
-        v[n++] = SaturatingCounters.add(counts[i++], other.counts[j++]);
+        v[n] = SaturatingCounters.add(counts[i++], otherCounts[j++]);
       }
     }
-    cells = Arrays.copyOf(c, n);
-    counts = Arrays.copyOf(v, n);
+    cells = c;
+    counts = v;
   }
 
   /** Whether OTLP explicit_bounds equal {@code bounds} exactly. */

@@ -96,6 +96,35 @@ class RollupFunctionTest {
   }
 
   @Test
+  void countsEachVolumeOnceAndSumsItsLatestGaugesInAWindowOfManyVolumes() throws Exception {
+    for (int n = 0; n < 6; n++) { // one minute of 100 volumes, the gauges rising each interval
+      for (int v = 0; v < 100; v++) {
+        send(interval("vol-" + v, n, 1, 6, 1000L * (n + 1)));
+      }
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    RollupRow tenantMinute = rows().get("tenant|" + TENANT + "|1m|0");
+    assertThat(tenantMinute.volumes).isEqualTo(100);
+    assertThat(tenantMinute.capacityBytes).as("each volume's last interval's gauge, summed").isEqualTo(100 * 6000L);
+    assertThat(tenantMinute.io.readOps).isEqualTo(600);
+  }
+
+  @Test
+  void aCellCheckpointedBeforeItsVolumeCountUsesItsArraysWhole() {
+    RollupCell cell = new RollupCell();
+    cell.volumes = new String[] {"vol-a", "vol-b"};
+    cell.gaugeIntervalUnixNano = new long[] {1, 1};
+    cell.occupancyBytes = new long[] {10, 20};
+    cell.capacityBytes = new long[] {100, 200};
+    IntervalMetrics b = interval("vol-b", 0, 1, 6, 400);
+    cell.add(b);
+    cell.add(interval("vol-c", 0, 1, 6, 800));
+    assertThat(cell.volumeCount()).isEqualTo(3);
+    assertThat(java.util.Arrays.copyOf(cell.volumes, 3)).containsExactly("vol-a", "vol-b", "vol-c");
+    assertThat(java.util.Arrays.copyOf(cell.capacityBytes, 3)).containsExactly(100, 400, 800);
+  }
+
+  @Test
   void keepsEachSourcesIosBytesAndLatencyInEveryResolution() throws Exception {
     int peerWrite = SourceIo.slot(SourceIo.sourceIndex("peer"), true);
     int cacheRead = SourceIo.slot(SourceIo.sourceIndex("cache"), false);

@@ -1,5 +1,7 @@
 package io.tierwise.jobs.workingset.estimate;
 
+import java.util.Arrays;
+
 /**
  * Binary indexed tree over the positions {@code 0 .. capacity-1} holding small non-negative
  * counts: point update and prefix sum in O(log capacity).
@@ -41,13 +43,52 @@ final class FenwickTree {
       }
       t.tree[p + 1] += 1;
     }
-    for (int i = 1; i <= capacity; i++) {
+    t.accumulate();
+    return t;
+  }
+
+  /**
+   * A tree with count 1 at positions {@code 0 .. marks-1} and 0 elsewhere, built in O(capacity).
+   *
+   * @throws IllegalArgumentException when capacity &lt; 1 or {@code marks} is outside {@code [0, capacity]}
+   */
+  static FenwickTree withFirstMarked(int capacity, int marks) {
+    FenwickTree t = new FenwickTree(capacity);
+    if (marks < 0 || marks > capacity) {
+      throw new IllegalArgumentException(marks + " marks in a tree of capacity " + capacity);
+    }
+    Arrays.fill(t.tree, 1, marks + 1, 1);
+    t.accumulate();
+    return t;
+  }
+
+  /** Turns point counts at {@code tree[1..capacity]} into the tree, in O(capacity). */
+  private void accumulate() {
+    for (int i = 1; i < tree.length; i++) {
       int parent = i + (i & -i);
-      if (parent <= capacity) {
-        t.tree[parent] += t.tree[i];
+      if (parent < tree.length) {
+        tree[parent] += tree[i];
       }
     }
-    return t;
+  }
+
+  /**
+   * Every prefix sum at once, {@code sums[p] = prefixSum(p)} for {@code p} in {@code [0,
+   * capacity)}, in O(capacity): the point counts are recovered by undoing {@link #accumulate} (in
+   * reverse order), then summed in order.
+   */
+  int[] prefixSums() {
+    int[] sums = tree.clone();
+    for (int i = sums.length - 1; i >= 1; i--) {
+      int parent = i + (i & -i);
+      if (parent < sums.length) {
+        sums[parent] -= sums[i];
+      }
+    }
+    for (int i = 2; i < sums.length; i++) {
+      sums[i] += sums[i - 1];
+    }
+    return Arrays.copyOfRange(sums, 1, sums.length);
   }
 
   /** Number of positions. */

@@ -2,8 +2,8 @@ package io.tierwise.jobs.workingset.estimate;
 
 import it.unimi.dsi.fastutil.longs.Long2LongMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.objects.ObjectIterator;
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -170,30 +170,24 @@ final class ReuseDistanceStack {
     return c;
   }
 
-  /** Renumbers the live last-access times 0..n-1 in order and sizes the tree to 2n. */
+  /**
+   * Renumbers the live last-access times 0..n-1 in order and sizes the tree to 2n, in O(n): a
+   * block's new time is the number of live times before its own, read from the tree's prefix sums.
+   */
   private void compact() {
     int n = lastAccess.size();
     if (2L * n > MAX_CAPACITY) {
       throw new IllegalStateException("an LRU stack holds at most " + MAX_CAPACITY / 2 + " sampled blocks");
     }
-    long[] keys = new long[n];
-    long[] values = new long[n];
-    long[] timeThenIndex = new long[n];
-    int i = 0;
-    for (Long2LongMap.Entry e : lastAccess.long2LongEntrySet()) {
-      keys[i] = e.getLongKey();
-      values[i] = e.getLongValue();
-      timeThenIndex[i] = ((values[i] >>> (2 * EPOCH_BITS)) << 32) | i;
-      i++;
+    int[] liveUpTo = live.prefixSums();
+    ObjectIterator<Long2LongMap.Entry> it = lastAccess.long2LongEntrySet().fastIterator();
+    while (it.hasNext()) {
+      Long2LongMap.Entry e = it.next();
+      long value = e.getLongValue();
+      long time = liveUpTo[(int) (value >>> (2 * EPOCH_BITS))] - 1L;
+      e.setValue((time << (2 * EPOCH_BITS)) | (value & MARKS));
     }
-    Arrays.sort(timeThenIndex);
-    int[] times = new int[n];
-    for (int t = 0; t < n; t++) {
-      int k = (int) timeThenIndex[t];
-      lastAccess.put(keys[k], ((long) t << (2 * EPOCH_BITS)) | (values[k] & MARKS));
-      times[t] = t;
-    }
-    live = FenwickTree.withMarks(Math.min(MAX_CAPACITY, Math.max(MIN_CAPACITY, 2 * n)), times);
+    live = FenwickTree.withFirstMarked(Math.min(MAX_CAPACITY, Math.max(MIN_CAPACITY, 2 * n)), n);
     clock = n;
   }
 
