@@ -268,10 +268,11 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       throw new IllegalStateException("these estimators simulate no eviction policy (LRU alone)");
     }
     EvictionPolicy[] kinds = EvictionPolicy.values();
+    EvictionDifferences differences = policies.differences();
     double[][] out = new double[kinds.length][lru.size()];
     for (int p = 0; p < kinds.length; p++) {
       for (int i = 0; i < lru.size(); i++) {
-        out[p][i] = evictionMissRatio(kinds[p], lru.cacheBytes(i), lru.missRatio(i), lru.missRatio(lru.size() - 1),
+        out[p][i] = differences.missRatio(kinds[p], lru.cacheBytes(i), lru.missRatio(i), lru.missRatio(lru.size() - 1),
             readsOnly);
       }
     }
