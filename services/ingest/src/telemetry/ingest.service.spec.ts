@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type AgentPrincipal, ApiError, DatabaseService, KAFKA_SECURITY_ENV, loadEnv, type ProvisionedTenant } from '@tierwise/common';
@@ -87,6 +88,32 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
     expect(moved.cluster_id).toBe('c0ffee0123456789');
     expect(moved.last_seen.getTime()).toBeGreaterThan(first.last_seen.getTime());
     await tap.drain();
+  });
+
+  it('coalesces concurrent batches into fewer produce requests, and acknowledges each once it is published', async () => {
+    const volume = testVolume();
+    const key = `${tenant.tenant_id}/${volume.volumeId}`;
+    await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([volume]))); // its inventory is written
+    await tap.drain();
+    // The Kafka client's own diagnostics: the records of this volume in each produce call.
+    const perSend: number[] = [];
+    const sendStarts = 'tracing:plt:kafka:producer:sends:start';
+    const onSend = (message: unknown) => {
+      const ours = (message as { options: { messages: { key?: Buffer }[] } }).options.messages.filter((m) => m.key?.toString() === key).length;
+      if (ours > 0) perSend.push(ours);
+    };
+    subscribe(sendStarts, onSend);
+    const batchIds = Array.from({ length: MAX_IN_FLIGHT_BATCHES - 5 }, () => randomUUID());
+    try {
+      const answers = await Promise.all(batchIds.map((batchId) => ingest.ingestMetrics(agent, batchId, Buffer.from(metricsRequest([volume])))));
+      expect(answers).toEqual(batchIds.map((batchId) => ({ batchId, records: 1 })));
+    } finally {
+      unsubscribe(sendStarts, onSend);
+    }
+    expect(perSend.reduce((a, b) => a + b, 0)).toBe(batchIds.length);
+    expect(perSend.length).toBeLessThan(batchIds.length / 2);
+    const published = (await tap.drain()).map((r) => r.record.batchId);
+    expect([...published].sort()).toEqual(batchIds.map((batchId) => `${batchId}#0`).sort());
   });
 
   it('pushes back when Kafka hangs: beyond the in-flight bound it answers 503 with Retry-After 1 at once', async () => {
