@@ -63,7 +63,7 @@ public final class AgentSimulations implements PolicySimulations {
 
   @Override
   public double difference(EvictionPolicy policy, long cacheBytes, boolean readsOnly) {
-    return sizes.isEmpty() ? 0 : differences().difference(policy, cacheBytes, readsOnly);
+    return differences().difference(policy, cacheBytes, readsOnly);
   }
 
   @Override

@@ -65,7 +65,7 @@ public class EvictionDifferences {
   /**
    * A value on grid {@code sizes} at {@code cacheBytes}: {@code at(i)} on a size of the grid;
    * between two, interpolated linearly in the logarithm of the size; below the first, the first
-   * size's; above the last, 0.
+   * size's; above the last, 0 (so 0 everywhere on an empty grid: nothing simulated yet).
    *
    * @throws IllegalArgumentException when {@code cacheBytes < 1}
    */
@@ -78,11 +78,11 @@ public class EvictionDifferences {
       return at.applyAsDouble(i);
     }
     int above = -i - 1;
-    if (above == 0) {
-      return at.applyAsDouble(0);
-    }
     if (above == sizes.length) {
       return 0;
+    }
+    if (above == 0) {
+      return at.applyAsDouble(0);
     }
     double t = Math.log((double) cacheBytes / sizes[above - 1]) / Math.log((double) sizes[above] / sizes[above - 1]);
     return (1 - t) * at.applyAsDouble(above - 1) + t * at.applyAsDouble(above);

@@ -126,4 +126,17 @@ class WindowedEstimatorsTest {
     assertThat(restored.evictionMissRatio(EvictionPolicy.S3FIFO, 4L << 20, 0.5, 0.1, true)).isEqualTo(0.3);
     assertThat(restored.copy().evictionDifferences().cacheBytes).containsExactly(4L << 20);
   }
+
+  @Test
+  void aVolumeWhoseAgentHasSimulatedNoSizeYetGetsLrusCurveForEveryPolicy() {
+    long p = 1L << 24;
+    WindowedEstimators w = WindowedEstimators.withPolicies(MrcEstimators.DEFAULT, p, p);
+    MiniatureBatch empty = new MiniatureBatch(); // a batch whose references filled no size yet
+    w.addAgentSimulations(empty);
+    MissRatioCurve lru = new MissRatioCurve(new long[] {4L << 20, 8L << 20}, new double[] {0.6, 0.4});
+    double[][] curves = w.evictionMissRatios(lru, false);
+    for (double[] curve : curves) {
+      assertThat(curve).containsExactly(0.6, 0.4);
+    }
+  }
 }
