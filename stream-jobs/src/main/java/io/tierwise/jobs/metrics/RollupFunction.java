@@ -55,15 +55,18 @@ import org.slf4j.LoggerFactory;
  * <p>Each key keeps an event clock, the latest interval end it has seen. A window stays open
  * while it ends less than its resolution's lateness before that clock: {@link #OPEN_WINDOWS}
  * windows of its resolution, at most {@code latenessMillis} (10 s windows 5 min, 1 min windows
- * 30 min, 1 h and 1 d windows {@code latenessMillis}); then its aggregate leaves the state. A
+ * 30 min, 1 h and 1 d windows {@code latenessMillis}); a volume's scope, whose intervals come in
+ * order (its agent sends them one at a time, oldest first, spooled or not), {@link
+ * #VOLUME_OPEN_WINDOWS} windows (against an agent's clock stepping back); then its aggregate
+ * leaves the state. A
  * record is added only to the windows still open for it: a window whose aggregate is gone (or
  * would be at once) is never overwritten with a partial value. A record late for some
  * resolutions only (an agent that spooled through an outage, at a cluster or tenant scope whose
  * clock other hosts moved on) counts in its coarser windows (metric {@code lateWindows}); one
  * late for all of them is dropped (WARN, metric {@code lateIntervals}). A volume's and a host's
  * own intervals arrive in order, so their scopes miss nothing. Bounding the fine windows keeps a
- * scope's state at about 64 windows instead of the 424 of a 1 h lateness for every resolution
- * (issue 17: state per volume; docs/rollups.md).
+ * scope's state at about 64 windows instead of the 424 of a 1 h lateness for every resolution,
+ * and a volume's at about 10 (issue 17: state per volume; docs/rollups.md).
  */
 public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, RollupRow> {
   private static final long serialVersionUID = 1L;
@@ -71,10 +74,15 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
   /** A window stays open for this many windows of its resolution (at most the lateness). */
   public static final int OPEN_WINDOWS = 30;
+  /** A volume scope's window stays open for this many windows of its resolution (at most the lateness). */
+  public static final int VOLUME_OPEN_WINDOWS = 2;
 
   private final long flushDelayMillis;
   private final CoarseWrites coarseWrites;
+  /** Per resolution: the lateness of a cluster's, tenant's or host's windows, seconds. */
   private final long[] latenessSeconds;
+  /** The same for a volume's windows. */
+  private final long[] volumeLatenessSeconds;
 
   private transient MapState<Long, RollupCell> windows;
   private transient ValueState<Long> clockSeconds;
@@ -93,8 +101,10 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     this.flushDelayMillis = flushDelayMillis;
     this.coarseWrites = new CoarseWrites(coarseWriteMillis);
     this.latenessSeconds = new long[Resolutions.SECONDS.length];
+    this.volumeLatenessSeconds = new long[Resolutions.SECONDS.length];
     for (int r = 0; r < latenessSeconds.length; r++) {
       latenessSeconds[r] = Math.min(latenessMillis / 1000, OPEN_WINDOWS * Resolutions.SECONDS[r]);
+      volumeLatenessSeconds[r] = Math.min(latenessMillis / 1000, VOLUME_OPEN_WINDOWS * Resolutions.SECONDS[r]);
     }
   }
 
@@ -116,10 +126,11 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     long startSeconds = Math.floorDiv(m.intervalStartUnixNano, NANOS_PER_SECOND);
     Long before = clockSeconds.value();
     long clock = before == null ? endSeconds : Math.max(before, endSeconds);
+    long[] lateness = latenessOf(s.scopeKey);
     boolean added = false;
     for (int r = 0; r < Resolutions.NAMES.length; r++) {
       long start = Resolutions.windowStart(r, startSeconds);
-      if (start + Resolutions.SECONDS[r] < clock - latenessSeconds[r]) {
+      if (start + Resolutions.SECONDS[r] < clock - lateness[r]) {
         lateWindows.inc();
         continue;
       }
@@ -155,6 +166,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       flushAt.clear();
     }
     String[] key = ctx.getCurrentKey().split("\\|", 3);
+    long[] lateness = latenessOf(ctx.getCurrentKey());
     long clock = clockSeconds.value();
     boolean coarseDue = coarseWrites.due(timestamp);
     boolean coarseWritten = false;
@@ -171,7 +183,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
         } else {
           coarseWaiting = true;
         }
-      } else if (cell.windowEndSeconds() < clock - latenessSeconds[cell.resolution]) {
+      } else if (cell.windowEndSeconds() < clock - lateness[cell.resolution]) {
         it.remove();
       }
     }
@@ -188,6 +200,12 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       cell.dirty = false;
       windows.put(e.getKey(), cell);
     }
+  }
+
+  /** The lateness per resolution of the scope of {@code scopeKey} ("tenant|scope|scope id"), seconds. */
+  private long[] latenessOf(String scopeKey) {
+    int scope = scopeKey.indexOf('|') + 1;
+    return scopeKey.startsWith(ScopedMetrics.VOLUME + "|", scope) ? volumeLatenessSeconds : latenessSeconds;
   }
 
   private static RollupRow row(String[] key, RollupCell cell) {

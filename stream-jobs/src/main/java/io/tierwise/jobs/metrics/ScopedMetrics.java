@@ -8,6 +8,9 @@ import java.util.List;
  * "tenant|scope|scope id", scope one of volume, host, cluster, tenant.
  */
 public class ScopedMetrics {
+  /** The scope of one volume's own intervals. */
+  public static final String VOLUME = "volume";
+
   /** "tenant|scope|scope id". */
   public String scopeKey;
   /** The volume's interval. */
@@ -28,7 +31,7 @@ public class ScopedMetrics {
    */
   public static ScopedMetrics[] scopesOf(IntervalMetrics m) {
     List<ScopedMetrics> out = new ArrayList<>(4);
-    out.add(new ScopedMetrics("volume", m.volumeId, m));
+    out.add(new ScopedMetrics(VOLUME, m.volumeId, m));
     if (m.hostId != null) {
       out.add(new ScopedMetrics("host", m.hostId, m));
     }

@@ -179,10 +179,23 @@ class RollupFunctionTest {
     send(interval("vol-a", 0, 3, 6, 0)); // 400 s behind: past the 10 s windows' 5 min, within the others'
     harness.setProcessingTime(FLUSH_MS);
     Map<String, RollupRow> rows = rows();
-    assertThat(rows).as("no partial 10 s window for the late interval").doesNotContainKey("volume|vol-a|10s|0");
-    assertThat(rows.get("volume|vol-a|1m|0").io.readOps).isEqualTo(3);
-    assertThat(rows.get("volume|vol-a|1h|0").io.readOps).isEqualTo(3 + 7);
+    assertThat(rows).as("no partial 10 s window for the late interval").doesNotContainKey("tenant|" + TENANT + "|10s|0");
+    assertThat(rows.get("tenant|" + TENANT + "|1m|0").io.readOps).isEqualTo(3);
+    assertThat(rows.get("host|host-1|1h|0").io.readOps).isEqualTo(3 + 7);
     assertThat(rows.get("tenant|" + TENANT + "|1h|0").io.readOps).isEqualTo(3 + 7);
+  }
+
+  @Test
+  void keepsAVolumesWindowsOpenForTwoWindowsItsIntervalsComingInOrder() throws Exception {
+    send(interval("vol-a", 40, 7, 6, 0)); // 400 s in
+    send(interval("vol-a", 38, 5, 6, 0)); // 20 s behind: within two 10 s windows
+    send(interval("vol-a", 0, 3, 6, 0)); // 400 s behind: past the 10 s and 1 min windows' two, within the 1 h window's
+    harness.setProcessingTime(FLUSH_MS);
+    Map<String, RollupRow> rows = rows();
+    assertThat(rows.get("volume|vol-a|10s|380").io.readOps).isEqualTo(5);
+    assertThat(rows).doesNotContainKey("volume|vol-a|10s|0").doesNotContainKey("volume|vol-a|1m|0");
+    assertThat(rows.get("volume|vol-a|1h|0").io.readOps).isEqualTo(3 + 5 + 7);
+    assertThat(rows.get("tenant|" + TENANT + "|1m|0").io.readOps).as("other scopes keep 30 windows").isEqualTo(3);
   }
 
   @Test
@@ -193,8 +206,9 @@ class RollupFunctionTest {
     }
     int scopes = ScopedMetrics.scopesOf(interval("vol-a", 0, 1, 6, 0)).length;
     // Per scope: 30 + 1 windows of 10 s, of 1 min, 2 of 1 h, 1 of 1 d, the clock, the pending
-    // flush, the last coarse write and its timer; not 2 h of windows.
-    assertThat(harness.numKeyedStateEntries()).isLessThanOrEqualTo(scopes * (31 + 31 + 2 + 1 + 4));
+    // flush, the last coarse write and its timer; the volume's 2 + 1 of 10 s and of 1 min; not 2 h
+    // of windows.
+    assertThat(harness.numKeyedStateEntries()).isLessThanOrEqualTo((scopes - 1) * (31 + 31 + 2 + 1 + 4) + (3 + 3 + 2 + 1 + 4));
     assertThat(rows().get("volume|vol-a|1h|3600").io.readOps).as("the 1 h windows stay whole").isEqualTo(360);
   }
 
