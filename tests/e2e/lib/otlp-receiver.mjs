@@ -44,7 +44,13 @@ export async function startOtlpReceiver() {
   const metricNames = [];
   const server = http.createServer(async (req, res) => {
     const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
+    try {
+      for await (const chunk of req) chunks.push(chunk);
+    } catch {
+      // The exporter went away mid-body (a service stopping while it flushes, or our close()):
+      // there is no request to keep and no one to answer.
+      return;
+    }
     const type = types[req.url];
     if (req.method !== 'POST' || !type) {
       res.writeHead(404).end();
