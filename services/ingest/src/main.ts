@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runService } from '@tierwise/common';
 import { AppModule } from './app.module.js';
-import { configureIngestHttp } from './ingest-http.js';
+import { INGEST_APP_OPTIONS, configureIngestHttp } from './ingest-http.js';
 import { INGEST_ENV } from './ingest.constants.js';
 
-await runService(AppModule, { env: INGEST_ENV, port: 'TIERWISE_INGEST_PORT', bodyParser: false, configure: (app) => configureIngestHttp(app) });
+await runService(AppModule, { env: INGEST_ENV, port: 'TIERWISE_INGEST_PORT', ...INGEST_APP_OPTIONS, configure: (app) => configureIngestHttp(app) });

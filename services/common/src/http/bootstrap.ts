@@ -7,7 +7,7 @@ import { type Env, type EnvError, type EnvName, loadEnv } from '../config/env.js
 import { ERROR_DOCS_PATH, serveErrorDocs } from '../errors/error-docs.js';
 import { ErrorFilter } from '../errors/error.filter.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
-import { requestLogMiddleware } from './request-log.middleware.js';
+import { type RequestLogMode, requestLogMiddleware } from './request-log.middleware.js';
 
 /** Address the local stack's servers and the tests bind to (services: TIERWISE_BIND_ADDRESS, same default). */
 export const BIND_ADDRESS = '127.0.0.1';
@@ -30,11 +30,13 @@ export interface ServiceAppOptions {
   bodyParser?: boolean;
   /** Levels to log (default all but verbose/debug); logs are JSON lines on stdout. */
   logLevels?: LogLevel[];
+  /** Which finished requests get a log line (default `every`, {@link RequestLogMode}). */
+  requestLog?: RequestLogMode;
 }
 
 /**
  * Creates a Nest application with the behaviour every Tierwise service shares: JSON logs,
- * x-request-id on every request and answer, one log line per request, zod (Standard Schema)
+ * x-request-id on every request and answer, a log line per request (or per unusual one, `requestLog`), zod (Standard Schema)
  * validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
  * header and request read timeouts ({@link HEADERS_TIMEOUT_MS}, {@link REQUEST_TIMEOUT_MS}),
  * error bodies `{code, message, request_id, doc_url}` for every exception (including unknown routes and
@@ -53,7 +55,7 @@ export async function createServiceApp(module: Type<unknown>, options: ServiceAp
   const server = app.getHttpServer() as Server;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  app.use(requestIdMiddleware, requestLogMiddleware);
+  app.use(requestIdMiddleware, requestLogMiddleware(options.requestLog));
   (app.getHttpAdapter().getInstance() as Application).get(ERROR_DOCS_PATH, serveErrorDocs);
   app.useGlobalFilters(new ErrorFilter());
   app.useGlobalPipes(new StandardSchemaValidationPipe());
