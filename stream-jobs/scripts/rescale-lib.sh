@@ -60,7 +60,9 @@ dump() {
   mkdir -p "$1"
   local t cols n
   for t in $tables; do
-    cols=$(sql "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
+    # json has no ordering operator (migration 880 stores the jobs' documents as json): its text.
+    cols=$(sql "SELECT string_agg(CASE WHEN data_type = 'json' THEN quote_ident(column_name) || '::text AS ' || quote_ident(column_name)
+      ELSE quote_ident(column_name) END, ', ' ORDER BY ordinal_position) FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name = '$t' AND column_name NOT IN ($excluded)")
     n=$(sql "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$t'
       AND column_name NOT IN ($excluded)")

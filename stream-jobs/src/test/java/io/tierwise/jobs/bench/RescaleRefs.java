@@ -9,8 +9,8 @@ import java.util.List;
  * Arranges the agent's sampled reference batches of each volume for the rescale check
  * ({@link RescaleInput}): split into about {@value #BATCHES} batches per volume (an agent batch's
  * stream totals, its considered references, sketch updates and LRU anchor, go with its last piece;
- * the others carry none, sketch precision 0; every piece stays within the agent's 10,000
- * references; the first piece is the first reference alone), under the check's volume, host and cluster ids, sequence numbers
+ * the others carry none, sketch precision 0; none carries the agent's miniature simulations;
+ * every piece stays within the agent's 10,000 references; the first piece is the first reference alone), under the check's volume, host and cluster ids, sequence numbers
  * from 0. Times: every volume's first reference at {@code t0}; its second half (batches from
  * size / 2 on) moved so that it starts 1 s after the latest reference of any volume's first half,
  * so no volume's second half starts before what a shared tier released at the end of the first.
@@ -70,7 +70,11 @@ final class RescaleRefs {
         // The volume's first piece holds one reference: its priming batch spans no time.
         n = out.isEmpty() ? 1 : size;
         List<Ref> part = refs.subList(from, Math.min(refs.size(), from + n));
-        ReferenceBatch.Builder piece = b.toBuilder().clearReferences();
+        // A piece cannot carry the agent's miniature simulations of the whole batch (their counts
+        // are of references it does not hold, which the job refuses): the pieces go without, so
+        // every policy's curve is LRU's in both runs (docs/flink-cluster.md "Rescaling").
+        ReferenceBatch.Builder piece = b.toBuilder().clearReferences()
+            .clearMiniaturePolicies().clearMiniatureSimulations().clearHostTierSimulations();
         if (from + n < refs.size()) {
           piece.setDistinctBlocksHllPrecision(0).setConsideredReferences(0).clearDistinctBlocksHllUpdates()
               .setLruAnchorHits(0).setLruAnchorBlocks(0);
