@@ -36,8 +36,8 @@ export interface ServiceAppOptions {
 
 /**
  * Creates a Nest application with the behaviour every Tierwise service shares: JSON logs,
- * x-request-id on every request and answer, a log line per request (or per unusual one, `requestLog`), zod (Standard Schema)
- * validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
+ * x-request-id on every request and answer, a log line per request (or per unusual one,
+ * `requestLog`), zod (Standard Schema) validation of parameters declared as `@Query({ schema })` / `@Param(name, { schema })`, and
  * header and request read timeouts ({@link HEADERS_TIMEOUT_MS}, {@link REQUEST_TIMEOUT_MS}),
  * error bodies `{code, message, request_id, doc_url}` for every exception (including unknown routes and
  * body-parser errors), and the error-code reference doc_url points to (GET /docs/errors).

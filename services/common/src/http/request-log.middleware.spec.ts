@@ -1,6 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-code.js';
 import { createServiceApp } from './bootstrap.js';
@@ -49,8 +49,6 @@ async function requestLines(mode: RequestLogMode, paths: string[]): Promise<{ pa
 }
 
 describe('request log', () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it('logs every finished request with its status and request id by default', async () => {
     const lines = await requestLines('every', ['/probe/fine', '/probe/missing']);
     expect(lines).toEqual([

@@ -14,7 +14,7 @@ const logger = new Logger('http');
 export type RequestLogMode = 'every' | 'unusual';
 
 /** Milliseconds from a request's arrival to its answer above which `unusual` logs it. */
-export const SLOW_REQUEST_MS = 1_000;
+const SLOW_REQUEST_MS = 1_000;
 
 /**
  * Express middleware: one structured log line per finished request (all, or the unusual ones,

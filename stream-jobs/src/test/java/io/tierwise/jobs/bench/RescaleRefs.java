@@ -10,8 +10,9 @@ import java.util.List;
  * ({@link RescaleInput}): split into about {@value #BATCHES} batches per volume (an agent batch's
  * stream totals, its considered references, sketch updates and LRU anchor, go with its last piece;
  * the others carry none, sketch precision 0; none carries the agent's miniature simulations;
- * every piece stays within the agent's 10,000 references; the first piece is the first reference alone), under the check's volume, host and cluster ids, sequence numbers
- * from 0. Times: every volume's first reference at {@code t0}; its second half (batches from
+ * every piece stays within the agent's 10,000 references; the first piece is the first reference
+ * alone), under the check's volume, host and cluster ids, sequence numbers from 0. Times: every
+ * volume's first reference at {@code t0}; its second half (batches from
  * size / 2 on) moved so that it starts 1 s after the latest reference of any volume's first half,
  * so no volume's second half starts before what a shared tier released at the end of the first.
  */
