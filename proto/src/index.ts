@@ -6,6 +6,8 @@
  *   (`TIERWISE_PROTO_DIR` overrides the directory) on first use.
  * - Their TypeScript shapes (same names as the codecs), and `MessageView` of them as protobufjs
  *   decodes them (with `isSet`, `longToBigInt`, `longToNumber` to read one).
+ * - Reading bytes in place, field by field, as protobuf-java would parse them (`wire.ts`), for a
+ *   validator that builds no message.
  * - The constants of proto/METRICS.md.
  */
 import { messageCodec } from "./codec";
@@ -37,6 +39,18 @@ export { messageCodec, type Json, type MessageCodec } from "./codec";
 export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
 export { resolveProtoDir } from "./proto-dir";
 export { referenceBatchSlices, resourceMetricsSlices, singleResourceMetricsRequest } from "./slices";
+export {
+  closeMessage,
+  MAX_MESSAGE_DEPTH,
+  messageEnd,
+  nextTag,
+  readUtf8,
+  skimMessage,
+  utf8Text,
+  WireType,
+  wireReader,
+  type WireReader,
+} from "./wire";
 export * from "./metrics";
 
 /** OTLP/HTTP `POST /v1/metrics` body. */

@@ -9,7 +9,6 @@ import {
   ProtoDecodeError,
   ReferenceBatch,
   referenceBatchSlices,
-  ResourceMetrics,
   resourceMetricsSlices,
   singleResourceMetricsRequest,
 } from '@tierwise/proto';
@@ -64,11 +63,8 @@ export class IngestService {
     this.checkCapacity();
     const id = checkBatchId(batchId, `header ${BATCH_ID_HEADER}`);
     const slices = parsed('ExportMetricsServiceRequest', () => resourceMetricsSlices(body));
-    const request = {
-      resourceMetrics: slices.map((slice, i) => decodeBody(ResourceMetrics, `ExportMetricsServiceRequest (resourceMetrics[${i}])`, slice)),
-    };
     const receivedUnixNano = unixNanoNow();
-    const volumes = validateMetricsRequest(request, receivedUnixNano);
+    const volumes = validateMetricsRequest(slices, receivedUnixNano);
     return this.accept(agent, {
       batchId: id,
       sightings: volumes,

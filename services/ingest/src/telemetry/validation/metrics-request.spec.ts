@@ -1,4 +1,4 @@
-import { ATTR, ExportMetricsServiceRequest, INTERARRIVAL_BOUNDS_US, type MessageInput, METRIC, type Metric, OUTSTANDING_IOS_BOUNDS, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
+import { ATTR, ExportMetricsServiceRequest, INTERARRIVAL_BOUNDS_US, type MessageInput, METRIC, type Metric, OUTSTANDING_IOS_BOUNDS, resourceMetricsSlices, SEEK_DISTANCE_BOUNDS_SECTORS } from '@tierwise/proto';
 import { describe, expect, it } from 'vitest';
 import { metricsRequest, testVolume } from '../../../test/support/telemetry-fixtures.js';
 import { validateMetricsRequest } from './metrics-request.js';
@@ -10,9 +10,9 @@ function decoded(volumes = [testVolume()], endUnixNano = NOW) {
   return ExportMetricsServiceRequest.decode(metricsRequest(volumes, endUnixNano));
 }
 
-/** What ingest validates: the request's bytes as protobufjs decodes them. */
+/** What ingest validates: the request's ResourceMetrics as bytes. */
 function view(request: MessageInput<ExportMetricsServiceRequest>) {
-  return ExportMetricsServiceRequest.decodeMessage(ExportMetricsServiceRequest.encode(request));
+  return resourceMetricsSlices(ExportMetricsServiceRequest.encode(request));
 }
 
 describe('validateMetricsRequest', () => {

@@ -1,20 +1,26 @@
 import {
   ATTR,
   CACHE_MODES,
-  type ExportMetricsServiceRequest,
-  isSet,
-  type KeyValue,
-  longToBigInt,
-  type MessageView,
+  closeMessage,
+  type MetricKind,
+  messageEnd,
   METRIC_SPECS,
-  type MetricName,
-  type ResourceMetrics,
+  nextTag,
+  readUtf8,
+  skimMessage,
+  utf8Text,
   VOLUME_SOURCES,
   type VolumeSource,
+  WireType,
+  wireReader,
+  type WireReader,
 } from '@tierwise/proto';
+import { ApiError } from '@tierwise/common';
 import { MAX_RESOURCE_METRICS } from '../../ingest.constants.js';
-import { checkMetricPoints } from './metric-points.js';
-import { checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
+import { IntervalStarts } from './interval-starts.js';
+import { checkMetricData, METRIC_RULES, MetricPlace } from './metric-points.js';
+import { keyOf, keyValueRange, readKeyValue, stringOf } from './otlp-attributes.js';
+import { checkPseudonymousId, optionalId, reject } from './validation.js';
 
 /** One volume of an OTLP request: its ids, its opted-in names and where its figures come from. */
 export interface VolumeMetrics {
@@ -33,97 +39,225 @@ export interface VolumeMetrics {
 const MAX_NAME_LENGTH = 256;
 
 /**
- * Validates a decoded OTLP ExportMetricsServiceRequest against the agent telemetry contract
+ * Validates the ResourceMetrics of an OTLP ExportMetricsServiceRequest, read from their bytes
+ * without building the message (`@tierwise/proto` wire.ts), against the agent telemetry contract
  * (proto/METRICS.md): 1 to 1000 ResourceMetrics, each with `host.id` and `tierwise.volume.id`
  * (lowercase hex), `tierwise.cluster.id` when present (lowercase hex), `tierwise.cache.mode` when
- * present one of {@link CACHE_MODES}, `tierwise.volume.source` when present `vscsistats`; only the metric names of METRICS.md, each with its data kind
- * and its data points within METRICS.md "Limits" ({@link checkMetricPoints}); every data point
- * timestamp no more than 5 minutes ahead of now and no more than 30 days old; the points of one
- * interval agreeing on a non-zero start before their time. What passes here the metrics job's
- * parser accepts too (`proto/testdata/invalid_metrics.json` holds the cases both refuse).
+ * present one of {@link CACHE_MODES}, `tierwise.volume.source` when present `vscsistats`; only
+ * the metric names of METRICS.md, each with its data kind and its data points within METRICS.md
+ * "Limits" ({@link checkMetricData}); every data point timestamp no more than 5 minutes ahead of
+ * now and no more than 30 days old; the points of one interval agreeing on a non-zero start
+ * before their time. The bytes must be what protobuf-java parses (strings valid UTF-8, no field
+ * past its message's end), with fields repeated on the wire merged as it merges them. What passes
+ * here the metrics job's parser accepts too (`proto/testdata/invalid_metrics.json` holds the
+ * cases both refuse).
  *
- * @param request the request as protobufjs decodes it (`ExportMetricsServiceRequest.decodeMessage`).
+ * @param slices the request's ResourceMetrics encodings (`resourceMetricsSlices`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
  * @returns one entry per ResourceMetrics, in request order.
- * @throws ApiError invalid_body whose message names the first offending element.
+ * @throws ApiError invalid_body whose message names the first offending element (`body is not a
+ *   valid ExportMetricsServiceRequest (resourceMetrics[i]): ...` for bytes protobuf-java refuses).
  */
-export function validateMetricsRequest(request: MessageView<ExportMetricsServiceRequest>, nowUnixNano: bigint): VolumeMetrics[] {
-  const count = request.resourceMetrics.length;
+export function validateMetricsRequest(slices: readonly Uint8Array[], nowUnixNano: bigint): VolumeMetrics[] {
+  const count = slices.length;
   if (count === 0) {
     reject('request holds no ResourceMetrics');
   }
   if (count > MAX_RESOURCE_METRICS) {
     reject(`request holds ${count} ResourceMetrics; at most ${MAX_RESOURCE_METRICS} (one per volume) are accepted`);
   }
-  return request.resourceMetrics.map((resourceMetrics, i) => {
-    const where = `resourceMetrics[${i}]`;
-    const attributes = resourceMetrics.resource?.attributes ?? [];
-    const volume: VolumeMetrics = {
-      hostId: checkPseudonymousId(stringAttribute(attributes, ATTR.hostId, where), `${where} resource attribute ${ATTR.hostId}`),
-      volumeId: checkPseudonymousId(stringAttribute(attributes, ATTR.volumeId, where), `${where} resource attribute ${ATTR.volumeId}`),
-      hostName: optionalName(attributes, ATTR.hostName, where),
-      volumeName: optionalName(attributes, ATTR.volumeName, where),
-      clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
-      source: sourceOf(attributes, where),
-    };
-    const mode = stringAttribute(attributes, ATTR.cacheMode, where);
-    if (mode !== undefined && !(CACHE_MODES as readonly string[]).includes(mode)) {
-      reject(`${where} resource attribute ${ATTR.cacheMode} '${mode.slice(0, 80)}' is not ${CACHE_MODES.join(' or ')}`);
+  const place = new MetricPlace();
+  return slices.map((slice, i) => {
+    place.where = `resourceMetrics[${i}]`;
+    try {
+      return validateResourceMetrics(wireReader(slice), place, nowUnixNano);
+    } catch (error) {
+      if (isMalformed(error)) {
+        reject(`body is not a valid ExportMetricsServiceRequest (${place.where}): ${error.message}`);
+      }
+      throw error;
     }
-    checkMetrics(resourceMetrics, nowUnixNano, where);
-    return volume;
   });
 }
 
-function checkMetrics(resourceMetrics: MessageView<ResourceMetrics>, nowUnixNano: bigint, where: string): void {
-  /** Interval end (time_unix_nano) -> its start, 0n until a point gives one. */
-  const starts = new Map<bigint, bigint>();
-  resourceMetrics.scopeMetrics.forEach((scopeMetrics, s) => {
-    scopeMetrics.metrics.forEach((metric, m) => {
-      const at = `${where}.scopeMetrics[${s}].metrics[${m}] "${metric.name.slice(0, 80)}"`;
-      const spec = Object.hasOwn(METRIC_SPECS, metric.name) ? METRIC_SPECS[metric.name as MetricName] : undefined;
-      if (!spec) {
-        reject(`${at}: unknown metric name; proto/METRICS.md lists ${Object.keys(METRIC_SPECS).join(', ')}`);
-      }
-      const data = metric[spec.kind];
-      if (!data) {
-        reject(`${at}: must be a ${spec.kind} (proto/METRICS.md)`);
-      }
-      checkMetricPoints(metric, metric.name as MetricName, at);
-      // Every kind's data points carry the interval's two timestamps.
-      const points: readonly { startTimeUnixNano: MessageView<bigint>; timeUnixNano: MessageView<bigint> }[] = data.dataPoints;
-      points.forEach((p, i) => {
-        const end = longToBigInt(p.timeUnixNano);
-        const pointStart = longToBigInt(p.startTimeUnixNano);
-        checkTimestamp(end, nowUnixNano, `${at}.dataPoints[${i}].time_unix_nano`);
-        const start = starts.get(end) ?? 0n;
-        if (pointStart !== 0n && start !== 0n && start !== pointStart) {
-          reject(`${at}.dataPoints[${i}]: data points ending at ${end} ns disagree on the start (${start} vs ${pointStart})`);
-        }
-        starts.set(end, pointStart === 0n ? start : pointStart);
-      });
-    });
-  });
-  for (const [end, start] of starts) {
-    if (start === 0n || start >= end) {
-      reject(`${where}: interval ending at ${end} ns has no valid start_time_unix_nano (${start})`);
-    }
-  }
+/** Whether `error` is the protobuf reader's (`Error`, `RangeError` when truncated), not a refusal or a bug. */
+function isMalformed(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof ApiError) && (error.constructor === Error || error instanceof RangeError);
 }
 
-function stringAttribute(attributes: MessageView<KeyValue>[], key: string, where: string): string | undefined {
-  const attribute = attributes.find((candidate) => candidate.key === key);
-  if (attribute === undefined) {
-    return undefined;
+/** Nesting depths: the request is 0, a ResourceMetrics 1. */
+const RESOURCE_DEPTH = 2;
+const SCOPE_METRICS_DEPTH = 2;
+const METRIC_DEPTH = 3;
+
+function validateResourceMetrics(reader: WireReader, place: MetricPlace, nowUnixNano: bigint): VolumeMetrics {
+  const { where } = place;
+  const resources: number[] = [];
+  const scopes: number[] = [];
+  while (reader.pos < reader.len) {
+    const tag = nextTag(reader);
+    const field = tag >>> 3;
+    const wireType = tag & 7;
+    if ((field === 1 || field === 2) && wireType === WireType.LEN) {
+      const end = messageEnd(reader, field === 1 ? RESOURCE_DEPTH : SCOPE_METRICS_DEPTH);
+      (field === 1 ? resources : scopes).push(reader.pos, end);
+      reader.pos = end;
+    } else if (field === 3 && wireType === WireType.LEN) {
+      readUtf8(reader, range);
+    } else {
+      reader.skipType(wireType, 1, field);
+    }
   }
-  if (attribute.value === null || !isSet(attribute.value, 'stringValue')) {
+  const attributes = resourceAttributes(reader, resources);
+  const volume: VolumeMetrics = {
+    hostId: checkPseudonymousId(stringAttribute(attributes, ATTR.hostId, where), `${where} resource attribute ${ATTR.hostId}`),
+    volumeId: checkPseudonymousId(stringAttribute(attributes, ATTR.volumeId, where), `${where} resource attribute ${ATTR.volumeId}`),
+    hostName: optionalName(attributes, ATTR.hostName, where),
+    volumeName: optionalName(attributes, ATTR.volumeName, where),
+    clusterId: optionalId(stringAttribute(attributes, ATTR.clusterId, where), `${where} resource attribute ${ATTR.clusterId}`),
+    source: sourceOf(attributes, where),
+  };
+  const mode = stringAttribute(attributes, ATTR.cacheMode, where);
+  if (mode !== undefined && !(CACHE_MODES as readonly string[]).includes(mode)) {
+    reject(`${where} resource attribute ${ATTR.cacheMode} '${mode.slice(0, 80)}' is not ${CACHE_MODES.join(' or ')}`);
+  }
+  const intervals = new IntervalStarts();
+  for (let s = 0; s < scopes.length; s += 2) {
+    place.scope = s / 2;
+    checkScopeMetrics(reader, scopes[s], scopes[s + 1], place, intervals, nowUnixNano);
+  }
+  intervals.checkStarts(where);
+  return volume;
+}
+
+const range = { start: 0, end: 0 };
+const keyValue = keyValueRange();
+
+/**
+ * The resource's attributes, key to string value (null: not a string), the first of each key
+ * (the Resource's occurrences merge, as protobuf-java merges them).
+ */
+function resourceAttributes(reader: WireReader, resources: readonly number[]): Map<string, string | null> {
+  const attributes = new Map<string, string | null>();
+  for (let r = 0; r < resources.length; r += 2) {
+    reader.pos = resources[r];
+    const end = resources[r + 1];
+    while (reader.pos < end) {
+      const tag = nextTag(reader);
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (field === 1 && wireType === WireType.LEN) {
+        readKeyValue(reader, RESOURCE_DEPTH + 1, keyValue);
+        const key = keyOf(reader, keyValue);
+        if (!attributes.has(key)) attributes.set(key, stringOf(reader, keyValue));
+      } else if (field === 3 && wireType === WireType.LEN) {
+        skimMessage(reader, messageEnd(reader, RESOURCE_DEPTH + 1), 'opentelemetry.proto.common.v1.EntityRef', RESOURCE_DEPTH + 1);
+      } else {
+        reader.skipType(wireType, RESOURCE_DEPTH, field);
+      }
+    }
+    closeMessage(reader, end);
+  }
+  return attributes;
+}
+
+function checkScopeMetrics(reader: WireReader, start: number, end: number, place: MetricPlace, intervals: IntervalStarts, nowUnixNano: bigint): void {
+  reader.pos = start;
+  place.metric = 0;
+  while (reader.pos < end) {
+    const tag = nextTag(reader);
+    const field = tag >>> 3;
+    const wireType = tag & 7;
+    if (field === 2 && wireType === WireType.LEN) {
+      checkMetric(reader, place, intervals, nowUnixNano);
+      place.metric += 1;
+    } else if (field === 1 && wireType === WireType.LEN) {
+      skimMessage(reader, messageEnd(reader, METRIC_DEPTH), 'opentelemetry.proto.common.v1.InstrumentationScope', METRIC_DEPTH);
+    } else if (field === 3 && wireType === WireType.LEN) {
+      readUtf8(reader, range);
+    } else {
+      reader.skipType(wireType, SCOPE_METRICS_DEPTH, field);
+    }
+  }
+  closeMessage(reader, end);
+}
+
+/** Metric's `data` oneof: field number to the message type of the member. */
+const DATA_TYPES: ReadonlyMap<number, string> = new Map([
+  [5, 'opentelemetry.proto.metrics.v1.Gauge'],
+  [7, 'opentelemetry.proto.metrics.v1.Sum'],
+  [9, 'opentelemetry.proto.metrics.v1.Histogram'],
+  [10, 'opentelemetry.proto.metrics.v1.ExponentialHistogram'],
+  [11, 'opentelemetry.proto.metrics.v1.Summary'],
+]);
+/** The `data` member of each kind a metric may have. */
+const KIND_FIELDS: Readonly<Record<MetricKind, number>> = { gauge: 5, sum: 7, histogram: 9, exponentialHistogram: 10 };
+
+function checkMetric(reader: WireReader, place: MetricPlace, intervals: IntervalStarts, nowUnixNano: bigint): void {
+  const end = messageEnd(reader, METRIC_DEPTH);
+  let nameStart = reader.pos;
+  let nameEnd = reader.pos;
+  /** The `data` member set last, and its occurrences (protobuf-java merges those; another member clears them). */
+  let dataField = 0;
+  const data: number[] = [];
+  while (reader.pos < end) {
+    const tag = nextTag(reader);
+    const field = tag >>> 3;
+    const wireType = tag & 7;
+    if (field === 1 && wireType === WireType.LEN) {
+      readUtf8(reader, range);
+      nameStart = range.start;
+      nameEnd = range.end;
+    } else if ((field === 2 || field === 3) && wireType === WireType.LEN) {
+      readUtf8(reader, range);
+    } else if (DATA_TYPES.has(field) && wireType === WireType.LEN) {
+      if (field !== dataField) {
+        skimData(reader, dataField, data);
+        dataField = field;
+      }
+      const dataEnd = messageEnd(reader, METRIC_DEPTH + 1);
+      data.push(reader.pos, dataEnd);
+      reader.pos = dataEnd;
+    } else if (field === 12 && wireType === WireType.LEN) {
+      skimMessage(reader, messageEnd(reader, METRIC_DEPTH + 1), 'opentelemetry.proto.common.v1.KeyValue', METRIC_DEPTH + 1);
+    } else {
+      reader.skipType(wireType, METRIC_DEPTH, field);
+    }
+  }
+  closeMessage(reader, end);
+  place.name = utf8Text(reader.buf, nameStart, nameEnd);
+  const rule = METRIC_RULES.get(place.name);
+  if (!rule) {
+    reject(`${place.metricAt()}: unknown metric name; proto/METRICS.md lists ${Object.keys(METRIC_SPECS).join(', ')}`);
+  }
+  if (dataField !== KIND_FIELDS[rule.kind]) {
+    reject(`${place.metricAt()}: must be a ${rule.kind} (proto/METRICS.md)`);
+  }
+  checkMetricData(reader, data, METRIC_DEPTH + 1, rule, place, intervals, nowUnixNano);
+  reader.pos = end;
+}
+
+/** Walks the occurrences of a `data` member another one replaced (protobuf-java parsed them), and forgets them. */
+function skimData(reader: WireReader, field: number, data: number[]): void {
+  const resume = reader.pos;
+  for (let d = 0; d < data.length; d += 2) {
+    reader.pos = data[d];
+    skimMessage(reader, data[d + 1], DATA_TYPES.get(field)!, METRIC_DEPTH + 1);
+  }
+  data.length = 0;
+  reader.pos = resume;
+}
+
+function stringAttribute(attributes: ReadonlyMap<string, string | null>, key: string, where: string): string | undefined {
+  const value = attributes.get(key);
+  if (value === null) {
     reject(`${where} resource attribute ${key} must be a string`);
   }
-  return attribute.value.stringValue;
+  return value;
 }
 
 /** `tierwise.volume.source`: absent is the agent; present, only an imported source. */
-function sourceOf(attributes: MessageView<KeyValue>[], where: string): VolumeSource {
+function sourceOf(attributes: ReadonlyMap<string, string | null>, where: string): VolumeSource {
   const source = stringAttribute(attributes, ATTR.volumeSource, where);
   if (source === undefined) return 'agent';
   const imported = VOLUME_SOURCES.filter((s) => s !== 'agent');
@@ -133,7 +267,7 @@ function sourceOf(attributes: MessageView<KeyValue>[], where: string): VolumeSou
   return source as VolumeSource;
 }
 
-function optionalName(attributes: MessageView<KeyValue>[], key: string, where: string): string | null {
+function optionalName(attributes: ReadonlyMap<string, string | null>, key: string, where: string): string | null {
   const name = stringAttribute(attributes, key, where);
   if (name === undefined || name === '') {
     return null;

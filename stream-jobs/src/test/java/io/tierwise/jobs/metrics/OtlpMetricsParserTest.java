@@ -3,8 +3,11 @@ package io.tierwise.jobs.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
@@ -12,7 +15,10 @@ import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.Sum;
 import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.testing.AgentTelemetry;
+import io.tierwise.jobs.ingest.InvalidRecordException;
 import io.tierwise.proto.v1.IngestRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -293,6 +299,50 @@ class OtlpMetricsParserTest {
         .contains("\"seek_distance_closest\":{\"all\":[" + "0,".repeat(16) + "10,")
         .contains("\"outstanding\":{\"write\":[1094," + "0,".repeat(11) + "0]}")
         .contains("\"interarrival_us\":{\"all\":[0,326," + "0,".repeat(8) + "0]}");
+  }
+
+  /**
+   * The wire rules ingest's validation follows when it reads the bytes in place (services/ingest
+   * metrics-wire.spec.ts): protobuf-java refuses a string that is not UTF-8 and a field that runs
+   * past the end of its message, and merges a data member repeated on the wire (the last set wins).
+   */
+  @Test
+  void refusesBytesProtobufJavaCannotParseAndMergesARepeatedDataMember() throws Exception {
+    ByteString volume = withMetrics().getResourceMetrics(0).toByteString();
+    Metric hits = sum("tierwise.cache.hits", 5, "io.direction", "read");
+
+    byte[] described = hits.toBuilder().setDescription("\u00ff\u00ff").build().toByteArray();
+    byte[] marker = "\u00ff\u00ff".getBytes(StandardCharsets.UTF_8);
+    int at = new String(described, StandardCharsets.ISO_8859_1).indexOf(new String(marker, StandardCharsets.ISO_8859_1));
+    System.arraycopy(new byte[] {(byte) 0xff, (byte) 0xfe, (byte) 0xfd, (byte) 0xfc}, 0, described, at, marker.length);
+    assertThatThrownBy(() -> parsePayload(volume.concat(field(2, field(2, ByteString.copyFrom(described))))))
+        .isInstanceOf(InvalidRecordException.class).hasMessageContaining("invalid UTF-8");
+
+    byte[] name = Metric.newBuilder().setName("abc").build().toByteArray();
+    ByteString shortMetric = ByteString.copyFrom(new byte[] {(2 << 3) | 2, (byte) (name.length - 2)}).concat(ByteString.copyFrom(name));
+    assertThatThrownBy(() -> parsePayload(volume.concat(field(2, shortMetric))))
+        .isInstanceOf(InvalidRecordException.class).hasMessageContaining("payload is not an OTLP ExportMetricsServiceRequest");
+
+    byte[] gauge = Metric.newBuilder().setName("tierwise.cache.hits")
+        .setGauge(Gauge.newBuilder().addDataPoints(hits.getSum().getDataPoints(0))).build().toByteArray();
+    byte[] gaugeThenSum = ByteString.copyFrom(gauge).concat(hits.toBuilder().clearName().build().toByteString()).toByteArray();
+    assertThat(Metric.parseFrom(gaugeThenSum).hasSum()).isTrue();
+    assertThat(parsePayload(volume.concat(field(2, field(2, ByteString.copyFrom(gaugeThenSum)))))).hasSize(1);
+  }
+
+  /** Field {@code number} of a message, length-delimited, holding {@code bytes}. */
+  private static ByteString field(int number, ByteString bytes) throws IOException {
+    ByteString.Output out = ByteString.newOutput();
+    CodedOutputStream coded = CodedOutputStream.newInstance(out);
+    coded.writeBytes(number, bytes);
+    coded.flush();
+    return out.toByteString();
+  }
+
+  /** Parses a request holding the one ResourceMetrics {@code resourceMetrics}. */
+  private static List<IntervalMetrics> parsePayload(ByteString resourceMetrics) throws Exception {
+    return new OtlpMetricsParser().parse(IngestRecord.newBuilder().setTenantId(TENANT)
+        .setPayload(field(1, resourceMetrics)).build());
   }
 
   /** One delta sum point at interval T0 with {@code attributes} (key, value, key, value...). */
