@@ -146,8 +146,16 @@ function skimType(type: protobuf.Type): SkimType {
  * @throws Error naming the first thing protobuf-java would refuse.
  */
 export function skimMessage(reader: WireReader, end: number, typeName: string, depth: number): void {
-  skim(reader, end, skimType(schema().lookupType(typeName)), depth);
+  let plan = skimPlans.get(typeName);
+  if (!plan) {
+    plan = skimType(schema().lookupType(typeName));
+    skimPlans.set(typeName, plan);
+  }
+  skim(reader, end, plan, depth);
 }
+
+/** The plan of each type name {@link skimMessage} was given. */
+const skimPlans = new Map<string, SkimType>();
 
 const scratch = { start: 0, end: 0 };
 

@@ -47,8 +47,8 @@ export interface MetricRule {
   kind: MetricKind;
   /** Required data point attributes, at most {@link MAX_REQUIRED_ATTRIBUTES}. */
   attributes: readonly AttributeRule[];
-  /** The histogram's fixed bounds (its bucket counts are one more). */
-  bounds?: { values: readonly number[]; name: string };
+  /** The histogram's fixed bounds (its bucket counts are one more), with their packed encoding. */
+  bounds?: { values: readonly number[]; name: string; packed: Buffer };
   /** A histogram whose values are signed: no `sum`. */
   withoutSum: boolean;
 }
@@ -98,8 +98,15 @@ const HISTOGRAM_BOUNDS: Partial<Record<MetricName, { values: readonly number[]; 
 const MAX_REQUIRED_ATTRIBUTES = 3;
 const utf8 = new TextEncoder();
 
+/** `values` as a packed repeated double is encoded: 8 bytes each, little-endian. */
+function packedDoubles(values: readonly number[]): Buffer {
+  const bytes = Buffer.alloc(values.length * 8);
+  values.forEach((value, i) => bytes.writeDoubleLE(value, i * 8));
+  return bytes;
+}
+
 /** The rule of every metric name of proto/METRICS.md. */
-export const METRIC_RULES: ReadonlyMap<string, MetricRule> = new Map(
+const METRIC_RULES: ReadonlyMap<string, MetricRule> = new Map(
   (Object.keys(METRIC_SPECS) as MetricName[]).map((name) => {
     const attributes = Object.entries(REQUIRED_ATTRIBUTES[name] ?? {}).map(([key, allowed]) => ({
       key,
@@ -108,21 +115,50 @@ export const METRIC_RULES: ReadonlyMap<string, MetricRule> = new Map(
       allowedBytes: allowed.map((value) => utf8.encode(value)),
     }));
     if (attributes.length > MAX_REQUIRED_ATTRIBUTES) throw new Error(`${name} requires more than ${MAX_REQUIRED_ATTRIBUTES} attributes`);
-    return [name, { kind: METRIC_SPECS[name].kind, attributes, bounds: HISTOGRAM_BOUNDS[name], withoutSum: WITHOUT_SUM.has(name) }];
+    const bounds = HISTOGRAM_BOUNDS[name];
+    return [
+      name,
+      { kind: METRIC_SPECS[name].kind, attributes, bounds: bounds && { ...bounds, packed: packedDoubles(bounds.values) }, withoutSum: WITHOUT_SUM.has(name) },
+    ];
   }),
 );
+
+/** A key of a name's bytes that tells most names apart: its length and last two bytes. */
+function nameKey(bytes: Uint8Array, start: number, end: number): number {
+  return ((end - start) << 16) | (bytes[end - 1] << 8) | bytes[end - 2];
+}
+
+/** The rules by {@link nameKey} of their name, each with the name's bytes. */
+const RULES_BY_KEY = new Map<number, { name: Uint8Array; rule: MetricRule }[]>();
+for (const [name, rule] of METRIC_RULES) {
+  const bytes = utf8.encode(name);
+  const key = nameKey(bytes, 0, bytes.length);
+  RULES_BY_KEY.set(key, [...(RULES_BY_KEY.get(key) ?? []), { name: bytes, rule }]);
+}
+
+/** The rule of the metric named by the UTF-8 bytes `bytes[start, end)`, undefined for a name METRICS.md does not list. */
+export function ruleOf(bytes: Uint8Array, start: number, end: number): MetricRule | undefined {
+  if (end - start < 2) return undefined;
+  for (const candidate of RULES_BY_KEY.get(nameKey(bytes, start, end)) ?? []) {
+    if (bytesEqual(bytes, start, end, candidate.name)) return candidate.rule;
+  }
+  return undefined;
+}
 
 /** Where a metric and its data point are, for errors; one per request, updated as the walk goes. */
 export class MetricPlace implements PointPlace {
   where = '';
   scope = 0;
   metric = 0;
-  name = '';
+  /** The metric's name: UTF-8 bytes `[nameStart, nameEnd)` of `bytes` (decoded only for an error). */
+  bytes: Uint8Array = new Uint8Array(0);
+  nameStart = 0;
+  nameEnd = 0;
   point = 0;
 
   /** e.g. `resourceMetrics[0].scopeMetrics[0].metrics[2] "tierwise.io.size"`. */
   metricAt(): string {
-    return `${this.where}.scopeMetrics[${this.scope}].metrics[${this.metric}] "${this.name.slice(0, 80)}"`;
+    return `${this.where}.scopeMetrics[${this.scope}].metrics[${this.metric}] "${utf8Text(this.bytes, this.nameStart, this.nameEnd).slice(0, 80)}"`;
   }
 
   pointAt(): string {
@@ -306,8 +342,10 @@ const MAX_BUCKET_COUNT_HIGH = Number(MAX_DELTA_VALUE >> 32n);
 class HistogramFindings {
   boundCount = 0;
   boundsDiffer = false;
-  /** The first three bounds, for an error. */
-  readonly firstBounds: number[] = [];
+  /** The first three bounds read one by one, for an error. */
+  private readonly firstBounds: number[] = [];
+  /** Whether the first bounds were the fixed ones, compared as bytes. */
+  private firstFixed = false;
   bucketCount = 0;
   /** The first bucket count above the limit, as fixed64 halves (`aboveHigh` -1: none). */
   aboveLow = 0;
@@ -319,8 +357,14 @@ class HistogramFindings {
     this.boundCount = 0;
     this.boundsDiffer = false;
     this.firstBounds.length = 0;
+    this.firstFixed = false;
     this.bucketCount = 0;
     this.aboveHigh = -1;
+  }
+
+  /** The first three bounds, for an error. */
+  firstThree(): readonly number[] {
+    return this.firstFixed && this.fixed ? this.fixed.slice(0, 3) : this.firstBounds;
   }
 
   bound(value: number): void {
@@ -335,6 +379,38 @@ class HistogramFindings {
       this.aboveHigh = high;
     }
     this.bucketCount += 1;
+  }
+
+  /** Reads packed bucket counts up to `end`: a count fits when its two high bytes are 0 (little-endian). */
+  packedBuckets(reader: WireReader, end: number): void {
+    const bytes = reader.buf;
+    const start = reader.pos;
+    for (let p = start; p < end; p += 8) {
+      if ((bytes[p + 6] | bytes[p + 7]) !== 0 && this.aboveHigh < 0) {
+        reader.pos = p;
+        this.aboveLow = reader.fixed32();
+        this.aboveHigh = reader.fixed32();
+      }
+    }
+    this.bucketCount += (end - start) / 8;
+    reader.pos = end;
+  }
+
+  /** Reads packed bounds up to `end`: when they are the first and their bytes are the fixed bounds' encoding, at once. */
+  packedBounds(reader: WireReader, end: number, fixed: MetricRule['bounds']): void {
+    if (fixed && this.boundCount === 0 && end - reader.pos === fixed.packed.length && fixed.packed.compare(reader.buf, reader.pos, end) === 0) {
+      this.boundCount = fixed.values.length;
+      this.firstFixed = true;
+      reader.pos = end;
+      return;
+    }
+    if (!fixed) {
+      // Bounds of a histogram without fixed ones are not checked: only counted.
+      this.boundCount += (end - reader.pos) / 8;
+      reader.pos = end;
+      return;
+    }
+    while (reader.pos < end) this.bound(reader.double());
   }
 }
 
@@ -357,14 +433,9 @@ function checkHistogramPoint(reader: WireReader, depth: number, rule: MetricRule
       hasSum = true;
       sum = reader.double();
     } else if (field === 6 && wireType === WireType.I64) histogram.bucket(reader.fixed32(), reader.fixed32());
-    else if (field === 6 && wireType === WireType.LEN) {
-      const packedEnd = packedRun(reader, depth, 8);
-      while (reader.pos < packedEnd) histogram.bucket(reader.fixed32(), reader.fixed32());
-    } else if (field === 7 && wireType === WireType.I64) histogram.bound(reader.double());
-    else if (field === 7 && wireType === WireType.LEN) {
-      const packedEnd = packedRun(reader, depth, 8);
-      while (reader.pos < packedEnd) histogram.bound(reader.double());
-    } else if (field === HISTOGRAM_EXEMPLARS && wireType === WireType.LEN) skimMessage(reader, messageEnd(reader, depth + 1), EXEMPLAR, depth + 1);
+    else if (field === 6 && wireType === WireType.LEN) histogram.packedBuckets(reader, packedRun(reader, depth, 8));
+    else if (field === 7 && wireType === WireType.I64) histogram.bound(reader.double());
+    else if (field === 7 && wireType === WireType.LEN) histogram.packedBounds(reader, packedRun(reader, depth, 8), rule.bounds); else if (field === HISTOGRAM_EXEMPLARS && wireType === WireType.LEN) skimMessage(reader, messageEnd(reader, depth + 1), EXEMPLAR, depth + 1);
     else reader.skipType(wireType, depth, field);
   }
   closeMessage(reader, end);
@@ -375,7 +446,7 @@ function checkHistogramPoint(reader: WireReader, depth: number, rule: MetricRule
   if (rule.bounds) {
     const fixed = rule.bounds.values;
     if (histogram.boundsDiffer || histogram.boundCount !== fixed.length) {
-      reject(`${place.pointAt()}: explicit_bounds (${histogram.boundCount} of them, first ${histogram.firstBounds.join(', ')}) are not ${rule.bounds.name}`);
+      reject(`${place.pointAt()}: explicit_bounds (${histogram.boundCount} of them, first ${histogram.firstThree().join(', ')}) are not ${rule.bounds.name}`);
     }
     if (histogram.bucketCount !== fixed.length + 1) {
       reject(`${place.pointAt()}: ${histogram.bucketCount} bucket counts, expected ${fixed.length + 1}`);

@@ -8,7 +8,6 @@ import {
   nextTag,
   readUtf8,
   skimMessage,
-  utf8Text,
   VOLUME_SOURCES,
   type VolumeSource,
   WireType,
@@ -18,7 +17,7 @@ import {
 import { ApiError } from '@tierwise/common';
 import { MAX_RESOURCE_METRICS } from '../../ingest.constants.js';
 import { IntervalStarts } from './interval-starts.js';
-import { checkMetricData, METRIC_RULES, MetricPlace } from './metric-points.js';
+import { checkMetricData, MetricPlace, ruleOf } from './metric-points.js';
 import { keyOf, keyValueRange, readKeyValue, stringOf } from './otlp-attributes.js';
 import { checkPseudonymousId, optionalId, reject } from './validation.js';
 
@@ -69,6 +68,7 @@ export function validateMetricsRequest(slices: readonly Uint8Array[], nowUnixNan
   const place = new MetricPlace();
   return slices.map((slice, i) => {
     place.where = `resourceMetrics[${i}]`;
+    place.bytes = slice;
     try {
       return validateResourceMetrics(wireReader(slice), place, nowUnixNano);
     } catch (error) {
@@ -225,8 +225,9 @@ function checkMetric(reader: WireReader, place: MetricPlace, intervals: Interval
     }
   }
   closeMessage(reader, end);
-  place.name = utf8Text(reader.buf, nameStart, nameEnd);
-  const rule = METRIC_RULES.get(place.name);
+  place.nameStart = nameStart;
+  place.nameEnd = nameEnd;
+  const rule = ruleOf(reader.buf, nameStart, nameEnd);
   if (!rule) {
     reject(`${place.metricAt()}: unknown metric name; proto/METRICS.md lists ${Object.keys(METRIC_SPECS).join(', ')}`);
   }
