@@ -38,7 +38,7 @@ export { isSet, longToBigInt, longToNumber } from "./message-view";
 export { messageCodec, type Json, type MessageCodec } from "./codec";
 export { loadSchema, OTLP_METRICS_SERVICE_PROTO, schema, TIERWISE_PROTOS } from "./schema";
 export { resolveProtoDir } from "./proto-dir";
-export { referenceBatchSlices, resourceMetricsSlices, singleResourceMetricsRequest } from "./slices";
+export { referenceBatchSlices, resourceMetricsIngestRecord, resourceMetricsSlices } from "./slices";
 export {
   closeMessage,
   MAX_MESSAGE_DEPTH,

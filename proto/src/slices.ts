@@ -1,5 +1,7 @@
 import * as protobuf from "protobufjs";
+import { messageCodec } from "./codec";
 import { ProtoDecodeError } from "./errors";
+import type { IngestRecord } from "./types";
 
 /** Tag of field 1, length-delimited: the repeated message of both requests below. */
 const FIELD_1_MESSAGE_TAG = (1 << 3) | 2;
@@ -34,7 +36,7 @@ function field1Slices(body: Uint8Array, typeName: string): Uint8Array[] {
 /**
  * The ResourceMetrics of an OTLP ExportMetricsServiceRequest body (`resource_metrics`, field 1
  * in opentelemetry-proto) as byte slices of the body, in order, without decoding them. With
- * {@link singleResourceMetricsRequest} a request is split per volume without re-encoding
+ * {@link resourceMetricsIngestRecord} a request is split per volume without re-encoding
  * anything: ingest publishes each volume's bytes as the agent sent them.
  *
  * @throws ProtoDecodeError when the body is not a well-formed message.
@@ -43,12 +45,22 @@ export function resourceMetricsSlices(body: Uint8Array): Uint8Array[] {
   return field1Slices(body, "opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest");
 }
 
+const INGEST_RECORD = messageCodec<IngestRecord>("tierwise.v1.IngestRecord");
+/** Tag of IngestRecord's `payload` (field 5, length-delimited), its last field. */
+const PAYLOAD_TAG = (5 << 3) | 2;
+
 /**
- * The body of an ExportMetricsServiceRequest that holds one ResourceMetrics: `resourceMetrics`
- * (its encoding, e.g. a slice from {@link resourceMetricsSlices}) framed as field 1.
+ * The encoding of `record` whose payload is the ExportMetricsServiceRequest that holds the one
+ * ResourceMetrics `resourceMetrics` (e.g. a slice from {@link resourceMetricsSlices}): the bytes
+ * `IngestRecord.encode({ ...record, payload })` gives for that request, copied once (the record's
+ * other fields, the payload's length and the request's frame come before it; the payload is the
+ * last field).
  */
-export function singleResourceMetricsRequest(resourceMetrics: Uint8Array): Uint8Array {
-  return protobuf.Writer.create().uint32(FIELD_1_MESSAGE_TAG).bytes(resourceMetrics).finish();
+export function resourceMetricsIngestRecord(record: Omit<IngestRecord, "payload">, resourceMetrics: Uint8Array): Buffer {
+  const fields = INGEST_RECORD.encode({ ...record, payload: new Uint8Array(0) });
+  const frame = protobuf.Writer.create().uint32(FIELD_1_MESSAGE_TAG).uint32(resourceMetrics.length).finish();
+  const payload = protobuf.Writer.create().uint32(PAYLOAD_TAG).uint32(frame.length + resourceMetrics.length).finish();
+  return Buffer.concat([fields, payload, frame, resourceMetrics]);
 }
 
 /**

@@ -3,13 +3,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   ExportMetricsServiceRequest,
+  IngestRecord,
   ProtoDecodeError,
   ReferenceBatch,
   ReferenceBatches,
   referenceBatchSlices,
   ResourceMetrics,
+  resourceMetricsIngestRecord,
   resourceMetricsSlices,
-  singleResourceMetricsRequest,
 } from "../src/index";
 import { goldenBin } from "./golden-files";
 
@@ -21,15 +22,14 @@ describe("resourceMetricsSlices", () => {
   }));
   const body = ExportMetricsServiceRequest.encode({ resourceMetrics: volumes });
 
-  it("returns each ResourceMetrics' bytes, in order, and frames one as a request of its own", () => {
+  it("returns each ResourceMetrics' bytes, in order, and writes one as an IngestRecord's request of its own", () => {
     const slices = resourceMetricsSlices(body);
     assert.equal(slices.length, 3);
+    const record = { tenantId: "t", agentId: "a", batchId: "b#0", receivedUnixNano: 1_700_000_000_000_000_000n };
     slices.forEach((slice, i) => {
       assert.deepEqual(ResourceMetrics.decode(slice), ResourceMetrics.decode(ResourceMetrics.encode(volumes[i])));
-      assert.deepEqual(
-        ExportMetricsServiceRequest.decode(singleResourceMetricsRequest(slice)),
-        ExportMetricsServiceRequest.decode(ExportMetricsServiceRequest.encode({ resourceMetrics: [volumes[i]] })),
-      );
+      const request = ExportMetricsServiceRequest.encode({ resourceMetrics: [volumes[i]] });
+      assert.deepEqual(Buffer.from(resourceMetricsIngestRecord(record, slice)), Buffer.from(IngestRecord.encode({ ...record, payload: request })));
     });
   });
 

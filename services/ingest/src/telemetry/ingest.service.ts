@@ -9,8 +9,8 @@ import {
   ProtoDecodeError,
   ReferenceBatch,
   referenceBatchSlices,
+  resourceMetricsIngestRecord,
   resourceMetricsSlices,
-  singleResourceMetricsRequest,
 } from '@tierwise/proto';
 import { MAX_IN_FLIGHT_BATCHES, MAX_REFERENCE_BATCHES, RETRY_AFTER_BUSY_SECONDS, RETRY_AFTER_SECONDS } from '../ingest.constants.js';
 import { InventoryRepository, type VolumeSighting } from './inventory.repository.js';
@@ -52,7 +52,7 @@ export class IngestService {
   /**
    * Accepts an OTLP ExportMetricsServiceRequest: one Kafka record per ResourceMetrics (volume)
    * on telemetry.metrics.v1, each an IngestRecord whose payload is a request holding only
-   * that ResourceMetrics, its bytes as received (not re-encoded), and whose batch id is
+   * that ResourceMetrics, its bytes as received (not re-encoded, copied once), and whose batch id is
    * `<batchId>#<n>` (n = index in the request).
    *
    * @param batchId the X-Tierwise-Batch-Id header.
@@ -69,9 +69,10 @@ export class IngestService {
       batchId: id,
       sightings: volumes,
       topic: KAFKA_TOPICS.metrics,
-      records: volumes.map((volume, n) =>
-        ingestRecord(agent, volume.volumeId, `${id}#${n}`, receivedUnixNano, singleResourceMetricsRequest(slices[n])),
-      ),
+      records: volumes.map((volume, n) => ({
+        key: recordKey(agent, volume.volumeId),
+        value: resourceMetricsIngestRecord(recordFields(agent, `${id}#${n}`, receivedUnixNano), slices[n]),
+      })),
     });
   }
 
@@ -199,10 +200,17 @@ function parsed<T>(name: string, parse: () => T): T {
 }
 
 function ingestRecord(agent: AgentPrincipal, volumeId: string, batchId: string, receivedUnixNano: bigint, payload: Uint8Array): TelemetryRecord {
-  return {
-    key: `${agent.tenantId}/${volumeId}`,
-    value: IngestRecord.encode({ tenantId: agent.tenantId, agentId: agent.agentId, batchId, receivedUnixNano, payload }),
-  };
+  return { key: recordKey(agent, volumeId), value: IngestRecord.encode({ ...recordFields(agent, batchId, receivedUnixNano), payload }) };
+}
+
+/** The Kafka key of a volume's records: `<tenant_id>/<volume_id>` (KAFKA_TOPICS). */
+function recordKey(agent: AgentPrincipal, volumeId: string): string {
+  return `${agent.tenantId}/${volumeId}`;
+}
+
+/** An IngestRecord's fields but its payload. */
+function recordFields(agent: AgentPrincipal, batchId: string, receivedUnixNano: bigint) {
+  return { tenantId: agent.tenantId, agentId: agent.agentId, batchId, receivedUnixNano };
 }
 
 function unixNanoNow(): bigint {
