@@ -6,13 +6,14 @@
  * acks=all), on the same bodies, in the same run. Needs the local stack (`./tierwise up`).
  *
  *   bench/ingest-load/paired.sh --otelcol BIN [--rounds 5] [--seconds 20] [--agents 16]
- *                               [--warmup 5] [--trace FILE] [--peer-exporter kafka|nop]
+ *                               [--warmup 30] [--trace FILE] [--peer-exporter kafka|nop]
  *
  * The bodies: what the real agent sends for the trace (capture.mjs), remapped per agent
  * (remap.mjs), metrics only: the collector cannot take Tierwise's reference batches.
- * One unreported warm-up of each, then N rounds in ABBA order (odd rounds ingest first, even
- * rounds the collector first), each target at closed-loop saturation for --seconds. Per round:
- * batches per CPU-second of each server's process tree (procstat.mjs) and their ratio; beside
+ * One unreported warm-up of each (--warmup seconds: ingest's first rounds after a start are its
+ * slowest, bench/results/2026-12-04-ingest-wire-validation.md), then N rounds in ABBA order (odd
+ * rounds ingest first, even rounds the collector first), each target at closed-loop saturation
+ * for --seconds. Per round: batches per CPU-second of each server's process tree (procstat.mjs) and their ratio; beside
  * it the CPU that Kafka, PostgreSQL and the stream jobs spent in the same window (not counted
  * for either). At the end the medians, the median of the per-round ratios, and the records each
  * side wrote to Kafka per accepted batch (both write one record per volume).
@@ -33,7 +34,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '20' },
     agents: { type: 'string', default: '16' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '30' },
     trace: { type: 'string', default: path.join(env.TIERWISE_TRACES_DIR ?? path.resolve(ROOT, '../shared/traces'), 'cloudphysics_w_sample.csv') },
     'peer-exporter': { type: 'string', default: 'kafka' },
   },
