@@ -41,9 +41,9 @@ export { resolveProtoDir } from "./proto-dir";
 export { referenceBatchSlices, resourceMetricsIngestRecord, resourceMetricsSlices } from "./slices";
 export {
   closeMessage,
-  MAX_MESSAGE_DEPTH,
   messageEnd,
   nextTag,
+  packedEnd,
   readUtf8,
   skimMessage,
   utf8Text,

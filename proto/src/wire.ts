@@ -45,10 +45,29 @@ export function messageEnd(reader: WireReader, depth: number): number {
   if (depth >= MAX_MESSAGE_DEPTH) {
     throw new Error(`messages nest more than ${MAX_MESSAGE_DEPTH} deep at offset ${reader.pos}`);
   }
+  return lengthEnd(reader);
+}
+
+/** Reads the length of the length-delimited field at `reader.pos`; returns the offset past it. */
+function lengthEnd(reader: WireReader): number {
   const length = reader.uint32();
   const end = reader.pos + length;
   if (end > reader.len) {
     throw new Error(`a length of ${length} at offset ${reader.pos} runs past the end`);
+  }
+  return end;
+}
+
+/**
+ * Reads the length of the packed run of `width`-byte scalars (fixed64, double: 8; fixed32,
+ * float: 4) at `reader.pos`.
+ * @returns the offset just past the run; its values start at `reader.pos`.
+ * @throws Error when it runs past the end or does not hold whole values.
+ */
+export function packedEnd(reader: WireReader, width: number): number {
+  const end = lengthEnd(reader);
+  if ((end - reader.pos) % width !== 0) {
+    throw new Error(`a packed field at offset ${reader.pos} does not hold whole ${width}-byte values`);
   }
   return end;
 }
@@ -82,12 +101,8 @@ export function closeMessage(reader: WireReader, end: number): void {
  * @throws Error when it is not valid UTF-8 or runs past the end.
  */
 export function readUtf8(reader: WireReader, range: { start: number; end: number }): void {
-  const length = reader.uint32();
+  const end = lengthEnd(reader);
   const start = reader.pos;
-  const end = start + length;
-  if (end > reader.len) {
-    throw new Error(`a length of ${length} at offset ${start} runs past the end`);
-  }
   if (!isUtf8Range(reader.buf, start, end)) {
     throw new Error(`a string at offset ${start} is not valid UTF-8`);
   }
@@ -116,14 +131,16 @@ interface SkimField {
 }
 type SkimType = Map<number, SkimField>;
 
+/** Skim plans by the type's fully qualified name, without protobufjs' leading dot. */
 const skimTypes = new Map<string, SkimType>();
 
 /** The skim plan of `type` (built once per type from the schema's reflection). */
 function skimType(type: protobuf.Type): SkimType {
-  let plan = skimTypes.get(type.fullName);
+  const name = type.fullName.slice(1);
+  let plan = skimTypes.get(name);
   if (plan) return plan;
   plan = new Map();
-  skimTypes.set(type.fullName, plan);
+  skimTypes.set(name, plan);
   for (const field of type.fieldsArray) {
     const resolved = field.resolve().resolvedType;
     const message = resolved instanceof protobuf.Type ? skimType(resolved) : null;
@@ -146,16 +163,8 @@ function skimType(type: protobuf.Type): SkimType {
  * @throws Error naming the first thing protobuf-java would refuse.
  */
 export function skimMessage(reader: WireReader, end: number, typeName: string, depth: number): void {
-  let plan = skimPlans.get(typeName);
-  if (!plan) {
-    plan = skimType(schema().lookupType(typeName));
-    skimPlans.set(typeName, plan);
-  }
-  skim(reader, end, plan, depth);
+  skim(reader, end, skimTypes.get(typeName) ?? skimType(schema().lookupType(typeName)), depth);
 }
-
-/** The plan of each type name {@link skimMessage} was given. */
-const skimPlans = new Map<string, SkimType>();
 
 const scratch = { start: 0, end: 0 };
 
@@ -178,17 +187,13 @@ function skim(reader: WireReader, end: number, plan: SkimType, depth: number): v
   closeMessage(reader, end);
 }
 
-/** Skips a packed run of scalars of `wireType`, checking its length holds whole values. */
+/** Skips a packed run of scalars of `wireType`, checking it holds whole values. */
 function skimPacked(reader: WireReader, wireType: number): void {
-  const end = messageEnd(reader, 0);
-  const width = wireType === WireType.I64 ? 8 : wireType === WireType.I32 ? 4 : 0;
-  if (width > 0) {
-    if ((end - reader.pos) % width !== 0) {
-      throw new Error(`a packed field at offset ${reader.pos} does not hold whole ${width}-byte values`);
-    }
-    reader.pos = end;
+  if (wireType === WireType.I64 || wireType === WireType.I32) {
+    reader.pos = packedEnd(reader, wireType === WireType.I64 ? 8 : 4);
     return;
   }
+  const end = lengthEnd(reader);
   while (reader.pos < end) reader.skip();
   closeMessage(reader, end);
 }

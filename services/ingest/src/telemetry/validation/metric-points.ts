@@ -22,6 +22,7 @@ import {
   type MetricName,
   nextTag,
   OUTSTANDING_IOS_BOUNDS,
+  packedEnd,
   SEEK_DISTANCE_BOUNDS_SECTORS,
   skimMessage,
   utf8Text,
@@ -105,35 +106,30 @@ function packedDoubles(values: readonly number[]): Buffer {
   return bytes;
 }
 
-/** The rule of every metric name of proto/METRICS.md. */
-const METRIC_RULES: ReadonlyMap<string, MetricRule> = new Map(
-  (Object.keys(METRIC_SPECS) as MetricName[]).map((name) => {
-    const attributes = Object.entries(REQUIRED_ATTRIBUTES[name] ?? {}).map(([key, allowed]) => ({
-      key,
-      keyBytes: utf8.encode(key),
-      allowed,
-      allowedBytes: allowed.map((value) => utf8.encode(value)),
-    }));
-    if (attributes.length > MAX_REQUIRED_ATTRIBUTES) throw new Error(`${name} requires more than ${MAX_REQUIRED_ATTRIBUTES} attributes`);
-    const bounds = HISTOGRAM_BOUNDS[name];
-    return [
-      name,
-      { kind: METRIC_SPECS[name].kind, attributes, bounds: bounds && { ...bounds, packed: packedDoubles(bounds.values) }, withoutSum: WITHOUT_SUM.has(name) },
-    ];
-  }),
-);
+/** The rule of the metric `name` of proto/METRICS.md. */
+function ruleFor(name: MetricName): MetricRule {
+  const attributes = Object.entries(REQUIRED_ATTRIBUTES[name] ?? {}).map(([key, allowed]) => ({
+    key,
+    keyBytes: utf8.encode(key),
+    allowed,
+    allowedBytes: allowed.map((value) => utf8.encode(value)),
+  }));
+  if (attributes.length > MAX_REQUIRED_ATTRIBUTES) throw new Error(`${name} requires more than ${MAX_REQUIRED_ATTRIBUTES} attributes`);
+  const bounds = HISTOGRAM_BOUNDS[name];
+  return { kind: METRIC_SPECS[name].kind, attributes, bounds: bounds && { ...bounds, packed: packedDoubles(bounds.values) }, withoutSum: WITHOUT_SUM.has(name) };
+}
 
 /** A key of a name's bytes that tells most names apart: its length and last two bytes. */
 function nameKey(bytes: Uint8Array, start: number, end: number): number {
   return ((end - start) << 16) | (bytes[end - 1] << 8) | bytes[end - 2];
 }
 
-/** The rules by {@link nameKey} of their name, each with the name's bytes. */
+/** The rule of every metric name of proto/METRICS.md by {@link nameKey} of the name, each with the name's bytes. */
 const RULES_BY_KEY = new Map<number, { name: Uint8Array; rule: MetricRule }[]>();
-for (const [name, rule] of METRIC_RULES) {
+for (const name of Object.keys(METRIC_SPECS) as MetricName[]) {
   const bytes = utf8.encode(name);
   const key = nameKey(bytes, 0, bytes.length);
-  RULES_BY_KEY.set(key, [...(RULES_BY_KEY.get(key) ?? []), { name: bytes, rule }]);
+  RULES_BY_KEY.set(key, [...(RULES_BY_KEY.get(key) ?? []), { name: bytes, rule: ruleFor(name) }]);
 }
 
 /** The rule of the metric named by the UTF-8 bytes `bytes[start, end)`, undefined for a name METRICS.md does not list. */
@@ -350,10 +346,10 @@ class HistogramFindings {
   /** The first bucket count above the limit, as fixed64 halves (`aboveHigh` -1: none). */
   aboveLow = 0;
   aboveHigh = -1;
-  private fixed: readonly number[] | undefined;
+  private bounds: MetricRule['bounds'];
 
-  reset(fixed: readonly number[] | undefined): void {
-    this.fixed = fixed;
+  reset(bounds: MetricRule['bounds']): void {
+    this.bounds = bounds;
     this.boundCount = 0;
     this.boundsDiffer = false;
     this.firstBounds.length = 0;
@@ -364,12 +360,12 @@ class HistogramFindings {
 
   /** The first three bounds, for an error. */
   firstThree(): readonly number[] {
-    return this.firstFixed && this.fixed ? this.fixed.slice(0, 3) : this.firstBounds;
+    return this.firstFixed && this.bounds ? this.bounds.values.slice(0, 3) : this.firstBounds;
   }
 
   bound(value: number): void {
     if (this.boundCount < 3) this.firstBounds.push(value);
-    if (this.fixed && value !== this.fixed[this.boundCount]) this.boundsDiffer = true;
+    if (this.bounds && value !== this.bounds.values[this.boundCount]) this.boundsDiffer = true;
     this.boundCount += 1;
   }
 
@@ -397,7 +393,8 @@ class HistogramFindings {
   }
 
   /** Reads packed bounds up to `end`: when they are the first and their bytes are the fixed bounds' encoding, at once. */
-  packedBounds(reader: WireReader, end: number, fixed: MetricRule['bounds']): void {
+  packedBounds(reader: WireReader, end: number): void {
+    const fixed = this.bounds;
     if (fixed && this.boundCount === 0 && end - reader.pos === fixed.packed.length && fixed.packed.compare(reader.buf, reader.pos, end) === 0) {
       this.boundCount = fixed.values.length;
       this.firstFixed = true;
@@ -419,7 +416,7 @@ const histogram = new HistogramFindings();
 function checkHistogramPoint(reader: WireReader, depth: number, rule: MetricRule, place: MetricPlace): void {
   const end = messageEnd(reader, depth);
   startPoint(rule);
-  histogram.reset(rule.bounds?.values);
+  histogram.reset(rule.bounds);
   let hasSum = false;
   let sum = 0;
   while (reader.pos < end) {
@@ -433,9 +430,10 @@ function checkHistogramPoint(reader: WireReader, depth: number, rule: MetricRule
       hasSum = true;
       sum = reader.double();
     } else if (field === 6 && wireType === WireType.I64) histogram.bucket(reader.fixed32(), reader.fixed32());
-    else if (field === 6 && wireType === WireType.LEN) histogram.packedBuckets(reader, packedRun(reader, depth, 8));
+    else if (field === 6 && wireType === WireType.LEN) histogram.packedBuckets(reader, packedEnd(reader, 8));
     else if (field === 7 && wireType === WireType.I64) histogram.bound(reader.double());
-    else if (field === 7 && wireType === WireType.LEN) histogram.packedBounds(reader, packedRun(reader, depth, 8), rule.bounds); else if (field === HISTOGRAM_EXEMPLARS && wireType === WireType.LEN) skimMessage(reader, messageEnd(reader, depth + 1), EXEMPLAR, depth + 1);
+    else if (field === 7 && wireType === WireType.LEN) histogram.packedBounds(reader, packedEnd(reader, 8));
+    else if (field === HISTOGRAM_EXEMPLARS && wireType === WireType.LEN) skimMessage(reader, messageEnd(reader, depth + 1), EXEMPLAR, depth + 1);
     else reader.skipType(wireType, depth, field);
   }
   closeMessage(reader, end);
@@ -476,16 +474,4 @@ function readExponentialPoint(reader: WireReader, depth: number, rule: MetricRul
     else reader.skipType(wireType, depth, field);
   }
   closeMessage(reader, end);
-}
-
-/**
- * The end of the packed run of `width`-byte values whose length is at `reader.pos`.
- * @throws Error when it runs past the end or does not hold whole values.
- */
-function packedRun(reader: WireReader, depth: number, width: number): number {
-  const end = messageEnd(reader, depth);
-  if ((end - reader.pos) % width !== 0) {
-    throw new Error(`a packed field at offset ${reader.pos} does not hold whole ${width}-byte values`);
-  }
-  return end;
 }
