@@ -52,8 +52,8 @@ export class IngestService {
   /**
    * Accepts an OTLP ExportMetricsServiceRequest: one Kafka record per ResourceMetrics (volume)
    * on telemetry.metrics.v1, each an IngestRecord whose payload is a request holding only
-   * that ResourceMetrics, its bytes as received (not re-encoded, copied once), and whose batch id is
-   * `<batchId>#<n>` (n = index in the request).
+   * that ResourceMetrics, its bytes as received (not re-encoded, copied once), and whose batch
+   * id is `<batchId>#<n>` (n = index in the request).
    *
    * @param batchId the X-Tierwise-Batch-Id header.
    * @param body the protobuf request body.
