@@ -17,18 +17,14 @@ const METRIC_EXPORT_INTERVAL_MS = 10_000;
  * "OTLP Exporter Configuration"), with spans of incoming HTTP requests, Express and Nest
  * handlers and PostgreSQL queries, and W3C trace context propagation.
  *
- * Does nothing (returns null) when no endpoint is configured or OTEL_SDK_DISABLED=true, so the
- * local stack and the tests run without a collector.
+ * Called only when OpenTelemetry is configured (`telemetryConfigured`, otel-config.ts; the
+ * preload register.ts decides), so the local stack and the tests run without a collector.
  *
  * @param serviceName the service.name resource attribute, e.g. `tierwise-ingest`
  *   (OTEL_SERVICE_NAME overrides it).
- * @returns the started SDK (call `shutdown()` to flush), or null.
+ * @returns the started SDK (call `shutdown()` to flush).
  */
-export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): NodeSDK | null {
-  const configured = env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT;
-  if (!configured || env.OTEL_SDK_DISABLED === 'true') {
-    return null;
-  }
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): NodeSDK {
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || serviceName,
     traceExporter: new OTLPTraceExporter(),
