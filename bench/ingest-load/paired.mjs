@@ -14,9 +14,10 @@
  * slowest, bench/results/2026-12-04-ingest-wire-validation.md), then N rounds in ABBA order (odd
  * rounds ingest first, even rounds the collector first), each target at closed-loop saturation
  * for --seconds. Per round: batches per CPU-second of each server's process tree (procstat.mjs)
- * and their ratio; beside it the CPU that Kafka, PostgreSQL and the stream jobs spent in the same
- * window (not counted for either). At the end the medians, the median of the per-round ratios, and the records each
- * side wrote to Kafka per accepted batch (both write one record per volume).
+ * and their ratio; beside it the CPU that Kafka, PostgreSQL and the stream jobs (if running:
+ * paired.sh stops them for the rounds) spent in the same window (not counted for either). At
+ * the end the medians, the median of the per-round ratios, and the records each side wrote to
+ * Kafka per accepted batch (both write one record per volume).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
