@@ -21,7 +21,10 @@ start_stream_jobs() {
   mkdir -p "$TW_RUN_DIR"
   cp "$STREAM_JOBS_JAR" "$TW_RUN_DIR/stream-jobs.jar"
   # Flink's OpenTelemetry metric reporter is a plugin (used when OTEL_EXPORTER_OTLP_ENDPOINT is set).
-  tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" java -Xmx2g -jar "$TW_RUN_DIR/stream-jobs.jar"
+  # -Xms = -Xmx, as Flink starts a TaskManager (Flink docs, "Set up TaskManager Memory", JVM
+  # Parameters): G1's structures that scale with the committed heap (its mark bitmaps) are then
+  # sized at start, not grown with the state (docs/fleet-scale.md, "Memory").
+  tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" java -Xms2g -Xmx2g -jar "$TW_RUN_DIR/stream-jobs.jar"
 }
 # tw_start begins a fresh log per start, so an old run's line cannot match.
 ready_stream_jobs() { grep -qF "$STREAM_JOBS_RUNNING_LINE" "$TW_LOG_DIR/stream-jobs.log" 2>/dev/null; }
