@@ -21,7 +21,7 @@ start_stream_jobs() {
   mkdir -p "$TW_RUN_DIR"
   cp "$STREAM_JOBS_JAR" "$TW_RUN_DIR/stream-jobs.jar"
   # Flink's OpenTelemetry metric reporter is a plugin (used when OTEL_EXPORTER_OTLP_ENDPOINT is set).
-  # -Xms = -Xmx, as Flink starts a TaskManager (Flink docs, "Set up TaskManager Memory", JVM
+  # -Xms = -Xmx, as Flink starts a TaskManager (Flink docs, "Set up Flink's Process Memory", JVM
   # Parameters): G1's structures that scale with the committed heap (its mark bitmaps) are then
   # sized at start, not grown with the state (docs/fleet-scale.md, "Memory").
   tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" java -Xms2g -Xmx2g -jar "$TW_RUN_DIR/stream-jobs.jar"
