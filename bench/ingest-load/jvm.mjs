@@ -8,7 +8,9 @@
  * liveHeapBytes(pid) -> Promise of the heap in use right after a full collection (`jcmd GC.run`, then
  *   jstat): the live set, the figure a leak makes grow
  * heapRange(pid) -> Promise {start, end} (BigInt addresses): the heap's reserved address range, from
- *   `jcmd GC.heap_info` ("... [0xSTART, 0xEND)"; G1, Parallel and Serial print it)
+ *   `jcmd GC.heap_info`: the lowest first and highest last address of its bracketed ranges (G1
+ *   prints one, "[0xSTART, 0xEND)"; Parallel and Serial one per generation and space, "[0xSTART,
+ *   0xCOMMITTED, 0xEND)")
  * pssInRangeBytes(pid, range) -> the proportional set size of the process's mappings inside the
  *   range (/proc/PID/smaps `Pss:` lines, kB): the heap's resident share, used or not; 0 if the
  *   process ended
@@ -45,9 +47,12 @@ export async function heapUsedBytes(pid) {
 
 export async function heapRange(pid) {
   const { stdout } = await run('jcmd', [String(pid), 'GC.heap_info'], { encoding: 'utf8' });
-  const match = /\[(0x[0-9a-f]+), (0x[0-9a-f]+)\)/.exec(stdout);
-  if (!match) throw new Error(`jcmd ${pid} GC.heap_info printed no heap address range: ${stdout.slice(0, 200)}`);
-  return { start: BigInt(match[1]), end: BigInt(match[2]) };
+  const ranges = [...stdout.matchAll(/\[(0x[0-9a-f]+(?:, ?0x[0-9a-f]+)+)\)/g)].map((m) => m[1].split(/, ?/).map(BigInt));
+  if (!ranges.length) throw new Error(`jcmd ${pid} GC.heap_info printed no heap address range: ${stdout.slice(0, 200)}`);
+  return {
+    start: ranges.map((r) => r[0]).reduce((a, b) => (b < a ? b : a)),
+    end: ranges.map((r) => r.at(-1)).reduce((a, b) => (b > a ? b : a)),
+  };
 }
 
 export function pssInRangeBytes(pid, range) {

@@ -3,7 +3,7 @@
  * The local stack starts services through `npm run`, so the server is a child of the pid
  * in .local/<profile>/run/<name>.pid: the whole tree is measured.
  *
- * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pssBytes, pids}
+ * treeUsage(rootPid) -> {cpuSeconds, rssBytes, pssBytes, shmemPssBytes, pids}
  *   cpuSeconds: user + system time of every live process of the tree and of the children
  *               they have reaped (proc(5) utime+stime+cutime+cstime in clock ticks /
  *               sysconf(_SC_CLK_TCK) = 100 on Linux: PostgreSQL's ended backends count), seconds
@@ -12,6 +12,9 @@
  *               n processes counts 1/n to each), bytes; the tree's real footprint where its
  *               processes share memory (PostgreSQL's shared buffers), which the RSS sum counts
  *               once per process that touched it
+ *   shmemPssBytes: the part of pssBytes in shared memory (smaps_rollup Pss_Shmem: PostgreSQL's
+ *               main segment, sized at start by shared_buffers and touched as its buffers fill),
+ *               bytes
  *
  * threadCpuSeconds(pid, tid) -> user + system time of one thread (/proc/<pid>/task/<tid>/stat),
  *   seconds, or null when it ended
@@ -46,13 +49,14 @@ function stat(pid) {
   }
 }
 
-/** Pss of one process from /proc/<pid>/smaps_rollup, bytes (0 when it ended or is unreadable). */
+/** Pss and Pss_Shmem of one process from /proc/<pid>/smaps_rollup, bytes (0 when it ended or is unreadable). */
 function pss(pid) {
   try {
-    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n').find((l) => l.startsWith('Pss:'));
-    return Number(line.split(/\s+/)[1]) * 1024;
+    const lines = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n');
+    const kib = (field) => Number(lines.find((l) => l.startsWith(`${field}:`))?.split(/\s+/)[1] ?? 0);
+    return { pss: kib('Pss') * 1024, shmem: kib('Pss_Shmem') * 1024 };
   } catch {
-    return 0;
+    return { pss: 0, shmem: 0 };
   }
 }
 
@@ -78,13 +82,16 @@ export function treeUsage(rootPid) {
   let cpuTicks = 0;
   let rssBytes = 0;
   let pssBytes = 0;
+  let shmemPssBytes = 0;
   for (const pid of tree) {
     const s = all.get(pid);
     if (s) {
       cpuTicks += s.cpuTicks;
       rssBytes += s.rssBytes;
-      pssBytes += pss(pid);
+      const p = pss(pid);
+      pssBytes += p.pss;
+      shmemPssBytes += p.shmem;
     }
   }
-  return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes, pssBytes, pids: [...tree] };
+  return { cpuSeconds: cpuTicks / CLOCK_TICKS_PER_SECOND, rssBytes, pssBytes, shmemPssBytes, pids: [...tree] };
 }
