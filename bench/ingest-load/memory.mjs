@@ -4,12 +4,13 @@
  *
  * memoryWatch(pids) -> {sample(t_s) -> row, collectLive(into)}
  *   row: {t_s, load1, '<name> MiB' (PSS of the tree), '<name> RSS MiB', '<name> shared memory MiB'
- *   (the PSS of its shared memory) and for JVMs '<name> heap MiB' (in use) and '<name> outside heap
- *   MiB' (PSS less the PSS of the heap's address range)}
+ *   (the PSS of its shared memory), '<name> outside shared memory MiB' (the difference), and for
+ *   JVMs '<name> heap MiB' (in use) and '<name> outside heap MiB' (PSS less the PSS of the heap's
+ *   address range)}
  *   collectLive(into): into[name] = a JVM's heap in use right after a full collection, MiB
  * memoryVerdicts({samples, names, warmupSeconds, liveHeap: {start, end}, maxGrowthMiB})
  *   -> [{process, firstMiB, lastMiB, minMiB, maxMiB, slopeMiBPerMin, projectedMiB,
- *        liveHeapStartMiB, liveHeapEndMiB, grows}]
+ *        liveHeapStartMiB, liveHeapEndMiB, sharedMemoryMaxMiB, grows}]
  *   measure: what the slope is of: 'PSS outside shared memory' of the tree (not the RSS sum:
  *   PostgreSQL's backends share its buffers; less its shared memory, PostgreSQL's main segment,
  *   which shared_buffers sizes at start and whose pages count as its buffers are first touched,
