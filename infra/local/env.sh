@@ -71,6 +71,10 @@ export TIERWISE_API_RATE_LIMIT_PER_MINUTE="${TIERWISE_API_RATE_LIMIT_PER_MINUTE:
 if [ "$TIERWISE_PROFILE" = test ]; then
   export TIERWISE_COARSE_WRITE_SECONDS="${TIERWISE_COARSE_WRITE_SECONDS:-5}"
 fi
+# The embedded stream jobs' JVM heap, -Xms and -Xmx alike (infra/local/cli/stack.sh): it holds
+# their state, so a large fleet needs more (docs/deployment.md).
+export TIERWISE_STREAM_JOBS_HEAP="${TIERWISE_STREAM_JOBS_HEAP:-2g}"
+[[ $TIERWISE_STREAM_JOBS_HEAP =~ ^[0-9]+[mMgG]$ ]] || { echo "TIERWISE_STREAM_JOBS_HEAP must be a JVM heap size such as 2g or 1536m (got '$TIERWISE_STREAM_JOBS_HEAP')" >&2; return 2; }
 # Nothing phones home: no telemetry from turbo or Next.js.
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 unset _base

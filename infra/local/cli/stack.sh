@@ -26,10 +26,8 @@ start_stream_jobs() {
   # parallel collector: that state is long-lived, and a throughput collector keeps no remembered
   # sets and runs no concurrent marking over it; its full collections stop the jobs, which
   # freshness allows (docs/fleet-scale.md, "Memory").
-  local heap=${TIERWISE_STREAM_JOBS_HEAP:-2g}
-  [[ $heap =~ ^[0-9]+[mMgG]$ ]] || tw_die "TIERWISE_STREAM_JOBS_HEAP '$heap' is not a JVM heap size such as 2g or 1536m"
   tw_start stream-jobs env FLINK_PLUGINS_DIR="$TIERWISE_ROOT/stream-jobs/target/plugins" \
-    java "-Xms$heap" "-Xmx$heap" -XX:+UseParallelGC -jar "$TW_RUN_DIR/stream-jobs.jar"
+    java "-Xms$TIERWISE_STREAM_JOBS_HEAP" "-Xmx$TIERWISE_STREAM_JOBS_HEAP" -XX:+UseParallelGC -jar "$TW_RUN_DIR/stream-jobs.jar"
 }
 # tw_start begins a fresh log per start, so an old run's line cannot match.
 ready_stream_jobs() { grep -qF "$STREAM_JOBS_RUNNING_LINE" "$TW_LOG_DIR/stream-jobs.log" 2>/dev/null; }
