@@ -196,6 +196,19 @@ test('recommendations keep their history and take the measured hit ratio of the 
     assert.equal(rows[0].measured_hit_ratio, 0.75, '150 read hits of 200 reads at 256 MiB');
     assert.equal(rows[0].measured_seconds, 20, 'two 10-second intervals');
     assert.ok(Math.abs(rows[0].hit_ratio_error - (0.75 - 0.8)) < 1e-12);
+    // The metrics job's statement shape (multi-row upserts): one statement rewrites an interval and
+    // inserts two of the same volume; every one of them counts (migration 885).
+    await c.query(`INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
+        read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
+      SELECT $1, 'vol', s, 10, 100, 10, 0, 0, h, 50, h, m, 0, $2, $2
+        FROM unnest($3::timestamptz[], $4::bigint[], $5::bigint[]) AS i (s, h, m)
+      ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET cache_hits = EXCLUDED.cache_hits,
+        read_cache_hits = EXCLUDED.read_cache_hits, read_cache_misses = EXCLUDED.read_cache_misses`,
+    [tenant, MIB256, ['2026-01-01T00:00:10Z', '2026-01-01T00:00:40Z', '2026-01-01T00:00:50Z'], [85, 90, 100], [15, 10, 0]]);
+    const batched = await c.query('SELECT measured_hit_ratio, measured_seconds FROM recommendations WHERE tenant_id = $1', [tenant]);
+    assert.deepEqual(batched.rows[0], { measured_hit_ratio: 345 / 400, measured_seconds: 40 },
+      '150 + 5 + 90 + 100 read hits of 400 reads, four 10-second intervals');
     const history = await c.query(
       'SELECT tier_bytes, eviction FROM recommendation_history WHERE tenant_id = $1 ORDER BY id', [tenant]);
     assert.deepEqual(history.rows.map((r) => [Number(r.tier_bytes), r.eviction]), [[2 * MIB256, null], [MIB256, 'sieve']],
