@@ -49,6 +49,10 @@ export class AlertEvaluator {
     return inTransaction(this.pool, async (db) => {
       const { rows } = await db.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [EVALUATION_LOCK]);
       if (!rows[0]!.locked) return { opened: 0, resolved: 0 };
+      // The breach queries are planned over every row of the metrics tables, so their estimated
+      // cost passes jit_above_cost; compiling them (and loading LLVM into this backend) costs more
+      // than running them (docs/fleet-scale.md, "Memory").
+      await db.query('SET LOCAL jit = off');
       await db.query(`CREATE TEMP TABLE alert_breaches ON COMMIT DROP AS ${BREACHES_SQL}`);
       return { opened: await open(db), resolved: await resolve(db) };
     });
