@@ -150,6 +150,35 @@ test('every table and partition with a tenant_id has row-level security, and the
   });
 });
 
+test("a volume's interval rows are kept 7 days: older partitions are dropped", async () => {
+  const tenant = randomUUID();
+  await withClient('tierwise_owner', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'interval retention')", [tenant]);
+    // Partitions as a run five days ago left them (from 12 days ago to 4 days ago).
+    await c.query("SELECT maintain_rollup_partitions(now() - interval '5 days')");
+    const ages = ['9 days', '15 days', '1 hour']; // 15 days: older than every partition, in the default one
+    for (const age of ages) {
+      await c.query(`INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops,
+          write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
+          evicted_bytes, occupancy_bytes, capacity_bytes)
+        VALUES ($1, 'vol', now() - $2::interval, 10, 1, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0)`, [tenant, age]);
+      await c.query(`INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode, effective_mode)
+        VALUES ($1, 'vol', now() - $2::interval, 'write-back', 'write-back')`, [tenant, age]);
+    }
+    const run = await c.query('SELECT * FROM maintain_rollup_partitions()');
+    for (const relation of ['volume_metrics_10s', 'volume_cache_health_10s']) {
+      const row = run.rows.find((r) => r.relation === relation);
+      assert.ok(row?.dropped >= 1, `${relation}: the partition of 9 days ago dropped`);
+      assert.equal(row.resolution, '10s');
+      const left = await c.query(`SELECT now() - interval_start < interval '7 days' AS recent FROM ${relation} WHERE tenant_id = $1`, [tenant]);
+      assert.deepEqual(left.rows, [{ recent: true }], `${relation}: only the interval of an hour ago is kept`);
+    }
+    await c.query('DELETE FROM volume_metrics_10s WHERE tenant_id = $1', [tenant]);
+    await c.query('DELETE FROM volume_cache_health_10s WHERE tenant_id = $1', [tenant]);
+    await c.query('DELETE FROM tenants WHERE id = $1', [tenant]);
+  });
+});
+
 test('recommendations keep their history and take the measured hit ratio of the intervals they ran, warm, at the tier size', async () => {
   const tenant = randomUUID();
   const MIB256 = 256 * 1024 * 1024;

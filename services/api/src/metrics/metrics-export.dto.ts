@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { IoCountersRow } from '../volumes/volume.dto.js';
 import { timestampSchema } from '../http/timestamp.js';
 
-/** Longest range one export covers: 7 days of 10-second intervals is 60 480 rows. */
+/**
+ * Longest range one export covers: 7 days of 10-second intervals is 60 480 rows. Also how long
+ * the intervals are kept (migration 890, docs/rollups.md "Retention").
+ */
 export const MAX_EXPORT_RANGE_SECONDS = 7 * 24 * 60 * 60;
 /** Range when the query names none: the last 24 hours. */
 export const DEFAULT_EXPORT_RANGE_SECONDS = 24 * 60 * 60;

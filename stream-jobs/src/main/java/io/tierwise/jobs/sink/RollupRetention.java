@@ -14,10 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Enforces the retention of metric_rollups per resolution (table rollup_resolutions: 10 s 2 days,
- * 1 min 14 days, 1 h 180 days, 1 d 1095 days) by calling the SQL function
- * {@code maintain_rollup_partitions()}: partitions wholly older than the retention are dropped,
- * the partitions up to one ahead of now are created. The embedded run calls it every {@link
- * #PERIOD}; on a Flink cluster run {@code java -cp tierwise-stream-jobs.jar
+ * 1 min 14 days, 1 h 180 days, 1 d 1095 days), and the 10 s resolution's of a volume's interval rows
+ * (volume_metrics_10s, volume_cache_health_10s), by calling the SQL function
+ * {@code maintain_rollup_partitions()} (docs/rollups.md "Retention"): partitions wholly older than
+ * the retention are dropped, the partitions up to one ahead of now are created. The embedded run
+ * calls it every {@link #PERIOD}; on a Flink cluster run {@code java -cp tierwise-stream-jobs.jar
  * io.tierwise.jobs.sink.RollupRetention} from cron (docs/flink-cluster.md).
  */
 public final class RollupRetention {
@@ -28,11 +29,11 @@ public final class RollupRetention {
   private RollupRetention() {}
 
   /**
-   * Runs maintain_rollup_partitions() once and logs, per resolution, the partitions created and
-   * dropped and the expired rows deleted from the default partition.
+   * Runs maintain_rollup_partitions() once and logs, per partitioned relation, the partitions
+   * created and dropped and the expired rows deleted from its default partition.
    *
    * @param jdbcUrl PostgreSQL JDBC URL of role tierwise_jobs
-   * @return partitions dropped over all resolutions
+   * @return partitions dropped over all relations
    * @throws SQLException when PostgreSQL is unreachable or the function fails
    */
   public static int enforce(String jdbcUrl) throws SQLException {
@@ -42,8 +43,9 @@ public final class RollupRetention {
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         dropped += rs.getInt("dropped");
-        LOG.info("rollup retention {}: {} partitions created, {} dropped, {} expired rows deleted",
-            rs.getString("resolution"), rs.getInt("created"), rs.getInt("dropped"), rs.getLong("expired_rows"));
+        LOG.info("retention of {} ({}): {} partitions created, {} dropped, {} expired rows deleted",
+            rs.getString("relation"), rs.getString("resolution"), rs.getInt("created"), rs.getInt("dropped"),
+            rs.getLong("expired_rows"));
       }
     }
     return dropped;
