@@ -1,7 +1,8 @@
 -- Up Migration
 -- Issue 17 (docs/fleet-scale.md "What is left"): the metrics job writes volume_metrics_10s in
 -- multi-row upserts, and the row-level trigger of migration 795 ran measure_recommendation()'s
--- UPDATE once per interval row, costing about twice the row's own insert. It now runs once per
+-- UPDATE once per interval row, costing more than the row's own insert
+-- (bench/results/2026-12-06-measurement-trigger-per-statement.md). It now runs once per
 -- statement over the statement's transition tables, as migration 875 did for the working-set
 -- history; what it measures is unchanged (migration 795's rules 1-4): an interval counts for the
 -- volume's current recommendation when that was applied, the agent runs the decision's policy
