@@ -9,7 +9,8 @@
 --
 -- volume_cache_health_10s becomes partitioned (volume_metrics_10s already is, with only its
 -- default partition): its rows move to the new table, which gets the old one's row-level security
--- and privileges (secure_tenant_relation(), migration 825, on the parent and its partitions).
+-- and privileges (secure_tenant_relation(), migration 825, on the parent and its partitions), once
+-- its partitions exist.
 ALTER TABLE volume_cache_health_10s RENAME TO volume_cache_health_10s_unpartitioned;
 ALTER INDEX volume_cache_health_10s_pkey RENAME TO volume_cache_health_10s_unpartitioned_pkey;
 CREATE TABLE volume_cache_health_10s (
@@ -17,8 +18,6 @@ CREATE TABLE volume_cache_health_10s (
   PRIMARY KEY (tenant_id, volume_id, interval_start)
 ) PARTITION BY RANGE (interval_start);
 CREATE TABLE volume_cache_health_10s_default PARTITION OF volume_cache_health_10s DEFAULT;
-INSERT INTO volume_cache_health_10s SELECT * FROM volume_cache_health_10s_unpartitioned;
-DROP TABLE volume_cache_health_10s_unpartitioned;
 GRANT SELECT, INSERT, UPDATE, DELETE ON volume_cache_health_10s TO tierwise_app, tierwise_jobs;
 SELECT secure_tenant_relation('volume_cache_health_10s');
 SELECT secure_tenant_relation('volume_cache_health_10s_default');
@@ -82,6 +81,11 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION maintain_rollup_partitions(timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION maintain_rollup_partitions(timestamptz) TO tierwise_jobs;
+-- The partitions first, so that the old rows go straight to theirs; then the rows older than the
+-- retention, which the copy left in the default partition, are deleted.
+SELECT maintain_rollup_partitions();
+INSERT INTO volume_cache_health_10s SELECT * FROM volume_cache_health_10s_unpartitioned;
+DROP TABLE volume_cache_health_10s_unpartitioned;
 SELECT maintain_rollup_partitions();
 
 -- Down Migration
