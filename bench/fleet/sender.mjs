@@ -1,7 +1,8 @@
 /**
  * Sends the fleet's requests as agents do: per host and stream (metrics, references) one request
  * at a time, in order; a request answered 429 or 5xx, or lost on the network, is sent again,
- * unchanged (same batch id), after the answer's Retry-After (else 1 s), like the agent's spool.
+ * unchanged (same batch id), after the agent's wait (edge-agent/src/export/retry_delay.hpp: an
+ * exponential backoff with jitter, never sooner than the answer's Retry-After), like its spool.
  * Any other 4xx is a refusal: the request is counted as lost with its reason. Like the agent's
  * bounded spool, the requests queued fleet-wide hold at most `maxBacklogBytes`: a request that
  * does not fit is dropped and counted lost (`spoolFull`).
@@ -18,7 +19,20 @@
 import http from 'node:http';
 import hdr from 'hdr-histogram-js';
 
-const RETRY_DEFAULT_MS = 1000;
+/** The agent's SenderConfig defaults (edge-agent/src/export/http_sender.hpp), ms. */
+const INITIAL_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 30_000;
+
+/** The wait before retry number `attempt` (from 1), ms: the agent's retry_delay (retry_delay.hpp). */
+export function retryDelayMs(attempt, retryAfterMs, random = Math.random) {
+  const base = Math.min(INITIAL_BACKOFF_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 20), MAX_BACKOFF_MS);
+  let delay = base - Math.floor(base / 2) + Math.floor(random() * (Math.floor(base / 2) + 1));
+  if (retryAfterMs > 0) {
+    const least = Math.min(retryAfterMs, MAX_BACKOFF_MS);
+    delay = Math.min(Math.max(delay, least + Math.floor(random() * (Math.floor(least / 2) + 1))), MAX_BACKOFF_MS);
+  }
+  return delay;
+}
 
 function streamStats() {
   return {
@@ -42,7 +56,7 @@ export class FleetSender {
 
   enqueue(host, item) {
     const key = `${host.index}/${item.stream}`;
-    if (!this.queues.has(key)) this.queues.set(key, { items: [], busy: false, token: host.token });
+    if (!this.queues.has(key)) this.queues.set(key, { items: [], busy: false, token: host.token, failures: 0 });
     const queue = this.queues.get(key);
     const stats = this.stats[item.stream];
     stats.queued += 1;
@@ -79,6 +93,7 @@ export class FleetSender {
       const answer = await this.post(item, queue.token);
       if (answer.status >= 200 && answer.status < 300) {
         queue.items.shift();
+        queue.failures = 0;
         Object.assign(stats, {
           accepted: stats.accepted + 1, bytes: stats.bytes + item.body.length,
           volumeIntervals: stats.volumeIntervals + item.volumeIntervals, references: stats.references + item.references,
@@ -89,9 +104,11 @@ export class FleetSender {
         this.done(item);
       } else if (answer.status === 'error' || answer.status === 429 || answer.status >= 500) {
         stats.retries += 1;
-        await new Promise((resolve) => setTimeout(resolve, answer.retryAfterMs ?? RETRY_DEFAULT_MS));
+        queue.failures += 1;
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(queue.failures, answer.retryAfterMs)));
       } else {
         queue.items.shift();
+        queue.failures = 0;
         stats.refused += 1;
         const reason = `${answer.status} ${answer.text.slice(0, 160)}`;
         this.stats.refusals[reason] = (this.stats.refusals[reason] ?? 0) + 1;

@@ -1,8 +1,11 @@
 // Export: OTLP encoding decoded with the generated classes, delivery to a
 // real HTTP receiver on 127.0.0.1 (headers, body, retries, rejections), and the
 // per-volume exporter replay and serve share.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
@@ -13,6 +16,7 @@
 #include "export/batches.hpp"
 #include "export/http_sender.hpp"
 #include "export/otlp_metrics.hpp"
+#include "export/retry_delay.hpp"
 #include "export/volume_exporter.hpp"
 #include "export_http_receiver.hpp"
 #include "sampling/keyed_hash.hpp"
@@ -516,6 +520,36 @@ TEST(HttpSenderTest, Honours429RetryAfter) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(950));
   EXPECT_EQ(sender.stats(0).sent, 1u);
   EXPECT_EQ(receiver.requests().size(), 2u);
+}
+
+TEST(RetryDelayTest, RetryAfterIsTheLeastWaitAndAgentsToldTheSameAreSpread) {
+  using std::chrono::milliseconds;
+  std::mt19937_64 rng(7);
+  int64_t least = INT64_MAX, most = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const int64_t d = retry_delay(milliseconds(250), milliseconds(30000), 1, 1, rng).count();
+    least = std::min(least, d);
+    most = std::max(most, d);
+  }
+  EXPECT_GE(least, 1000) << "never sooner than Retry-After";
+  EXPECT_LE(most, 1500);
+  EXPECT_GE(most - least, 400) << "a thousand agents told Retry-After: 1 do not come back together";
+}
+
+TEST(RetryDelayTest, BackoffKeepsDoublingWhileTheServiceAnswersRetryAfter) {
+  using std::chrono::milliseconds;
+  std::mt19937_64 rng(7);
+  // The 7th retry: 250 ms * 2^6 = 16 s, half of it random; Retry-After 1 does not shorten it.
+  for (int i = 0; i < 100; ++i) {
+    const int64_t d = retry_delay(milliseconds(250), milliseconds(30000), 7, 1, rng).count();
+    EXPECT_GE(d, 8000);
+    EXPECT_LE(d, 16000);
+  }
+  EXPECT_EQ(retry_delay(milliseconds(250), milliseconds(30000), 40, 120, rng), milliseconds(30000))
+      << "the backoff and Retry-After are capped at max_backoff";
+  const int64_t first = retry_delay(milliseconds(250), milliseconds(30000), 1, 0, rng).count();
+  EXPECT_GE(first, 125);
+  EXPECT_LE(first, 250);
 }
 
 TEST(HttpSenderTest, Reports401WithoutRetrying) {

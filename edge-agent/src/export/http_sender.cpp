@@ -1,5 +1,6 @@
 #include "export/http_sender.hpp"
 
+#include "export/retry_delay.hpp"
 #include "export/spool.hpp"
 
 #include <algorithm>
@@ -235,10 +236,7 @@ void HttpSender::send_spooled() {
     return;
   }
   ++spool_failures_;
-  auto delay = backoff(spool_failures_);
-  if (r.retry_after_seconds > 0) {
-    delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_seconds), config_.max_backoff);
-  }
+  const auto delay = backoff(spool_failures_, r.retry_after_seconds);
   std::lock_guard lock(mutex_);
   next_spool_try_ = std::chrono::steady_clock::now() + delay;
 }
@@ -260,12 +258,8 @@ net::Response HttpSender::post(const Batch& batch) {
   return net::request(http_, r);
 }
 
-std::chrono::milliseconds HttpSender::backoff(int attempt) {
-  // initial * 2^(attempt-1), capped, then "equal jitter": half fixed, half random.
-  const auto base = std::min<int64_t>(config_.initial_backoff.count() << std::min(attempt - 1, 20),
-                                      config_.max_backoff.count());
-  std::uniform_int_distribution<int64_t> jitter(0, base / 2);
-  return std::chrono::milliseconds(base - base / 2 + jitter(rng_));
+std::chrono::milliseconds HttpSender::backoff(int attempt, long retry_after_seconds) {
+  return retry_delay(config_.initial_backoff, config_.max_backoff, attempt, retry_after_seconds, rng_);
 }
 
 void HttpSender::record_problem(const Batch& batch, const std::string& problem, bool print) {
@@ -328,11 +322,7 @@ bool HttpSender::deliver(const Batch& batch) {
                      first_failure);
       return true;  // counted as failed
     }
-    auto delay = backoff(attempt);
-    if (r.retry_after_seconds > 0) {
-      delay = std::min<std::chrono::milliseconds>(std::chrono::seconds(r.retry_after_seconds),
-                                                  config_.max_backoff);
-    }
+    const auto delay = backoff(attempt, r.retry_after_seconds);
     {
       std::lock_guard lock(mutex_);
       ++stats_[batch.stream].retries;

@@ -105,9 +105,10 @@ struct SenderConfig {
  *      4xx other than 429      -> rejected: status line and body are kept, the
  *                                 first of each status is printed on stderr,
  *                                 never retried;
- *      429, 5xx, network error -> retried after Retry-After when the server gave
- *                                 one, else after initial_backoff * 2^(n-1) with
- *                                 jitter, capped at max_backoff; after
+ *      429, 5xx, network error -> retried after initial_backoff * 2^(n-1) with
+ *                                 jitter, capped at max_backoff, and never
+ *                                 sooner than a Retry-After the server gave
+ *                                 (export/retry_delay.hpp); after
  *                                 max_attempts it is counted as failed. After a
  *                                 failure, later batches get a single attempt
  *                                 until one gets through (the ingest is down:
@@ -117,8 +118,8 @@ struct SenderConfig {
  *    batches, new batches are spooled too (send order = enqueue order), and
  *    the thread sends the spool's oldest batch, deleting it after a 2xx or a
  *    4xx other than 429 (rejected). A retryable failure of a spooled batch
- *    backs off as above (Retry-After, else initial_backoff * 2^(n-1), capped at
- *    max_backoff); batches enqueued meanwhile go to the spool. Batches a
+ *    backs off as above (initial_backoff * 2^(n-1), capped at max_backoff, not
+ *    sooner than Retry-After); batches enqueued meanwhile go to the spool. Batches a
  *    previous run left in the spool are sent before anything else.
  * 4. drain(): waits until every queued batch was sent, rejected or failed and
  *    the spool is empty; drain_for() gives up after a timeout. Both wait for the
@@ -162,7 +163,8 @@ class HttpSender {
   void to_spool(const Batch& batch);
   void send_spooled();
   net::Response post(const Batch& batch);
-  std::chrono::milliseconds backoff(int attempt);
+  // The wait before retry `attempt` (export/retry_delay.hpp); 0: no Retry-After.
+  std::chrono::milliseconds backoff(int attempt, long retry_after_seconds = 0);
   void record_problem(const Batch& batch, const std::string& problem, bool print);
 
   SenderConfig config_;
