@@ -173,7 +173,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   /** Emits the changed block-size rows if their write is due, else leaves them waiting. */
   private void writeBlockSizes(long now, OnTimerContext ctx) throws Exception {
     VolumeTotals t = totals.value();
-    if (!blockSizeWrites.writeNow(ctx.timerService(), now, t != null && t.dirtyBins != 0, true)) {
+    if (!blockSizeWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), now, t != null && t.dirtyBins != 0, true)) {
       return;
     }
     for (int cell = 0; cell < 2 * IoLengthBins.COUNT; cell++) {

@@ -188,7 +188,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       }
     }
     if (coarseWritten) {
-      coarseWrites.written(ctx.timerService(), timestamp);
+      coarseWrites.written(ctx.timerService(), ctx.getCurrentKey(), timestamp);
     } else if (coarseWaiting) {
       coarseWrites.waiting(ctx.timerService(), timestamp);
     } else {

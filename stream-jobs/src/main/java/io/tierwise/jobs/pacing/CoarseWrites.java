@@ -7,6 +7,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.util.MathUtils;
 
 /**
  * When a key's slowly read rows are rewritten: rollup windows of 1 min and longer, a volume's
@@ -15,7 +16,9 @@ import org.apache.flink.streaming.api.TimerService;
  * written"). Changed rows wait, and are written
  * together at most once per {@code periodMillis}, or {@value #QUIET_MILLIS} ms after the key's
  * last flush when no record came since (a volume that stopped reporting gets its final rows soon,
- * not a period later). The key's first rows are written at once.
+ * not a period later). The key's first rows are written at once, and its first period is shorter
+ * by the key's phase ({@link #phaseMillis}): keys that began together (a fleet that started with
+ * the jobs, or jobs started without state) then write spread over the period, not all at once.
  *
  * <p>Keyed state: the time of the last write and of the pending timer (processing time, ms).
  * Serializable with its function; the state handles are made in {@link #open}. The timer is the
@@ -58,13 +61,14 @@ public final class CoarseWrites implements Serializable {
    * @param changed they changed since the last step (new records flushed into them): the quiet
    *     time counts from now
    */
-  public boolean writeNow(TimerService timers, long nowMillis, boolean waiting, boolean changed) throws IOException {
+  public boolean writeNow(TimerService timers, Object key, long nowMillis, boolean waiting, boolean changed)
+      throws IOException {
     if (!waiting) {
       idle(nowMillis);
       return false;
     }
     if (due(nowMillis)) {
-      written(timers, nowMillis);
+      written(timers, key, nowMillis);
       return true;
     }
     if (changed) {
@@ -80,9 +84,12 @@ public final class CoarseWrites implements Serializable {
     return written == null || nowMillis >= written + periodMillis || (timer != null && nowMillis >= timer);
   }
 
-  /** The waiting rows were written at {@code nowMillis}: the period starts again, no timer is left. */
-  public void written(TimerService timers, long nowMillis) throws IOException {
-    writtenAt.update(nowMillis);
+  /**
+   * The waiting rows of {@code key} (the caller's current key) were written at {@code nowMillis}:
+   * the period starts again (the first one shorter by the key's phase), no timer is left.
+   */
+  public void written(TimerService timers, Object key, long nowMillis) throws IOException {
+    writtenAt.update(writtenAt.value() == null ? nowMillis - phaseMillis(key) : nowMillis);
     Long timer = timerAt.value();
     if (timer != null) {
       if (timer > nowMillis) {
@@ -90,6 +97,14 @@ public final class CoarseWrites implements Serializable {
       }
       timerAt.clear();
     }
+  }
+
+  /**
+   * How much shorter {@code key}'s first period is, ms in [0, periodMillis): a hash of the key
+   * (murmur of its hashCode), so the same key has the same phase in every run and after a restore.
+   */
+  public long phaseMillis(Object key) {
+    return MathUtils.murmurHash(key.hashCode()) % periodMillis;
   }
 
   /** Rows wait at {@code nowMillis}: the timer moves to the end of the period or of the quiet time. */

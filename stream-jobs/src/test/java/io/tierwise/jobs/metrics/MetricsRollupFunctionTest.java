@@ -2,6 +2,7 @@ package io.tierwise.jobs.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tierwise.jobs.pacing.CoarseWrites;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -126,9 +127,14 @@ class MetricsRollupFunctionTest {
       harness.setProcessingTime(n * 10_000L + FLUSH_MS);
     }
     assertThat(ioStats()).as("the totals at every interval").hasSize(6);
-    assertThat(blockSizes()).extracting(r -> r.ops).as("at 1 s (first) and 31 s").containsExactly(10L, 40L);
-    harness.setProcessingTime(61_000);
-    assertThat(blockSizes()).extracting(r -> r.ops).as("the last change, a period after 31 s").containsExactly(10L, 40L, 60L);
+    assertThat(new CoarseWrites(COARSE_MS).phaseMillis(record("a", 0, 10, 0).volumeKey())).isEqualTo(24_185L);
+    assertThat(blockSizes()).extracting(r -> r.ops)
+        .as("at 1 s (first), 11 s (the first period shorter by the volume's phase) and 41 s")
+        .containsExactly(10L, 20L, 50L);
+    harness.setProcessingTime(65_999);
+    assertThat(blockSizes()).hasSize(3);
+    harness.setProcessingTime(66_000);
+    assertThat(blockSizes()).extracting(r -> r.ops).as("the last change, 15 s after its flush at 51 s").containsExactly(10L, 20L, 50L, 60L);
     harness.setProcessingTime(61_000 + RETENTION_MS);
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }

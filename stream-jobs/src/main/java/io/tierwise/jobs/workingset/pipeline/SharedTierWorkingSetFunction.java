@@ -129,7 +129,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       flushAt.clear();
       resultsWaiting.update(true);
     }
-    if (resultWrites.writeNow(ctx.timerService(), timestamp, resultsWaiting.value() != null, flushed)) {
+    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, resultsWaiting.value() != null, flushed)) {
       resultsWaiting.clear();
       emit(c, ctx, out);
     }

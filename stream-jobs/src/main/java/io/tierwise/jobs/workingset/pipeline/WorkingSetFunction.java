@@ -174,7 +174,7 @@ public class WorkingSetFunction
       st.processedSinceFlush = false;
       st.resultsWaiting = true;
     }
-    if (resultWrites.writeNow(ctx.timerService(), timestamp, st.resultsWaiting, flushed)) {
+    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, st.resultsWaiting, flushed)) {
       st.resultsWaiting = false;
       emit(st, ctx, out);
     }

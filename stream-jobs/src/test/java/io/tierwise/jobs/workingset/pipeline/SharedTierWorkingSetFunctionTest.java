@@ -2,6 +2,7 @@ package io.tierwise.jobs.workingset.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
@@ -107,10 +108,12 @@ class SharedTierWorkingSetFunctionTest {
           emitted = (int) all;
         }
       }
-      // The first results (both volumes past the hold-back at 10 s) at once, then once a period
-      // (71 s); the release of the last batches (flushed at 111 s) 15 s after that flush; what
-      // the hold-back kept is released at the idle timeout (140 s) and written 15 s after.
-      assertThat(emittedAt).containsExactly(11L, 71L, 126L, 156L);
+      // The first results (both volumes past the hold-back at 10 s) at once, then once a period,
+      // the first shorter by the tier's phase (at 47 s, 107 s); the release of the last batches
+      // (flushed at 111 s) 15 s after that flush; what the hold-back kept is released at the idle
+      // timeout (140 s) and written 15 s after.
+      assertThat(new CoarseWrites(60_000).phaseMillis(SharedTier.CLUSTER.key(batch("v1", 0, 0)))).isEqualTo(24_573L);
+      assertThat(emittedAt).containsExactly(11L, 47L, 107L, 126L, 156L);
       assertThat(latestAll(h.extractOutputValues()).sampledReferences).as("every reference").isEqualTo(24 * 100);
     }
   }

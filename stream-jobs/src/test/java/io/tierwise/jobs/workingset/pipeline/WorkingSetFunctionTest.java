@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.metrics.SourceIo;
+import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
@@ -110,9 +111,11 @@ class WorkingSetFunctionTest {
           emitted = (int) all;
         }
       }
-      // The first results at once; then once a period (not 18 times); the last batch's (processed
-      // at 170 s) 15 s after its flush at 171 s, not a period later.
-      assertThat(emittedAt).containsExactly(1L, 61L, 121L, 181L);
+      // The first results at once; then once a period (not 18 times), the first period shorter by
+      // the volume's phase (so only the next flush, at 11 s, waits for it); the last batch's
+      // (processed at 170 s) 15 s after its flush at 171 s, not a period later.
+      assertThat(new CoarseWrites(coarseMs).phaseMillis(batch(0, 0).volumeKey())).isEqualTo(53_279L);
+      assertThat(emittedAt).containsExactly(1L, 11L, 71L, 131L, 186L);
       List<VolumeAnalysis> last = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
       assertThat(last.get(last.size() - 1).sampledReferences).as("the last emission holds every batch").isEqualTo(18 * 500);
       assertThat(h.numProcessingTimeTimers()).as("no timer left").isZero();
