@@ -243,15 +243,25 @@ test('recommendations keep their history and take the measured hit ratio of the 
     assert.deepEqual(history.rows.map((r) => [Number(r.tier_bytes), r.eviction]), [[2 * MIB256, null], [MIB256, 'sieve']],
       "one history row per prediction, with the eviction policy it was for, none for the measurements");
     // A new prediction for the same tier stays applied (the decision and its policy version carry
-    // over) and goes on being measured; a prediction for another tier is open.
+    // over) and its measurement goes on from the applied one's (migration 895): the same tier runs
+    // on. A prediction for another tier is open.
     const decisions = async () => (await withClient('tierwise_owner', (o) => o.query(
       `SELECT d.decision, d.policy_version FROM recommendations r LEFT JOIN recommendation_decisions d
          ON d.tenant_id = r.tenant_id AND d.volume_id = r.volume_id AND d.recommendation_created_at = r.created_at
         WHERE r.tenant_id = $1`, [tenant]))).rows[0];
+    const measured = async (table) => (await c.query(
+      `SELECT predicted_hit_ratio, measured_hit_ratio, measured_seconds, hit_ratio_error FROM ${table}
+        WHERE tenant_id = $1 ORDER BY created_at`, [tenant])).rows.map((r) =>
+      [r.predicted_hit_ratio, r.measured_hit_ratio, r.measured_seconds, r.hit_ratio_error && Number(r.hit_ratio_error.toFixed(12))]);
     await c.query(upsert, [tenant, MIB256, 0.83, 'sieve']);
     assert.deepEqual(await decisions(), { decision: 'applied', policy_version: 1 });
+    assert.deepEqual(await measured('recommendations'), [[0.83, 345 / 400, 40, Number((345 / 400 - 0.83).toFixed(12))]],
+      'the new prediction starts from the measurement of the tier that runs');
     await c.query(interval, [tenant, '2026-01-01T00:00:30Z', 90, 10, MIB256]);
-    assert.equal((await c.query('SELECT measured_hit_ratio FROM recommendations WHERE tenant_id = $1', [tenant])).rows[0].measured_hit_ratio, 0.9);
+    assert.deepEqual((await measured('recommendation_history')).slice(1), [
+      [0.8, 345 / 400, 40, Number((345 / 400 - 0.8).toFixed(12))],
+      [0.83, 435 / 500, 50, Number((435 / 500 - 0.83).toFixed(12))],
+    ], 'the replaced prediction keeps what was measured while it was current; the new one goes on');
     await c.query(upsert, [tenant, MIB256, 0.83, 'lru']);
     assert.deepEqual(await decisions(), { decision: null, policy_version: null }, 'another eviction policy is another tier');
   });

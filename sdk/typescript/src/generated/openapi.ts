@@ -1499,7 +1499,7 @@ export interface components {
              * @description when the prediction was made
              */
             created_at: string;
-            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); a new prediction for the tier already applied goes on from the measurement of the one it replaced; 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time
@@ -1618,7 +1618,7 @@ export interface components {
              * @description when the prediction was made
              */
             created_at: string;
-            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); a new prediction for the tier already applied goes on from the measurement of the one it replaced; 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time
@@ -1700,7 +1700,7 @@ export interface components {
              * @description when the prediction was made
              */
             created_at: string;
-            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured */
+            /** @description hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); a new prediction for the tier already applied goes on from the measurement of the one it replaced; 0-1; null until measured */
             measured_hit_ratio: number | null;
             /**
              * Format: date-time

@@ -238,7 +238,7 @@ export class TierPredictionDto {
 
 /** A volume's prediction, and what was measured while it ran (the closed loop). */
 export class PredictionDto extends TierPredictionDto {
-  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); 0-1; null until measured" })
+  @ApiProperty({ type: Number, nullable: true, description: "hit ratio the agent's cache counters measured while the recommendation ran: applied, reported running by the agent, at tier_bytes, after the tier's warm-up (full, or 10 minutes); a new prediction for the tier already applied goes on from the measurement of the one it replaced; 0-1; null until measured" })
   measured_hit_ratio!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when measured_hit_ratio was last updated' })
   measured_at!: string | null;
