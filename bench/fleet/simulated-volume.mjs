@@ -17,7 +17,9 @@
  *   sent as the serving agent sends them (serve_telemetry.hpp, proto/METRICS.md): a batch goes
  *   out when it is full ({@link MAX_REFERENCES_PER_BATCH}), before the sampling threshold
  *   changes, or at the first interval close at least {@link MAX_REFERENCE_AGE_NANO} after its
- *   first reference; held template batches go out as one (mergeReferenceBatches)
+ *   first reference (the volume's first such batch sooner, by its phase: the agent's
+ *   VolumeExporter::Volume::age_phase, from the volume id); held template batches go out as one
+ *   (mergeReferenceBatches)
  */
 import { randomUUID } from 'node:crypto';
 import { mergeReferenceBatches, patchReferenceBatch } from './reference-template.mjs';
@@ -37,6 +39,9 @@ export class SimulatedVolume {
     /** Template batches held as the agent's open batch: [{template, shiftNano}], one threshold. */
     this.held = [];
     this.heldReferences = 0;
+    /** The age of the first partial batch sent for its age, ns: (1 - the volume id's phase) of the age. */
+    this.firstAgeNano = MAX_REFERENCE_AGE_NANO - (MAX_REFERENCE_AGE_NANO * BigInt(parseInt(volumeId.slice(0, 8), 16))) / 2n ** 32n;
+    this.agedOnce = false;
   }
 
   slot(k) {
@@ -70,7 +75,11 @@ export class SimulatedVolume {
       if (this.heldReferences >= MAX_REFERENCES_PER_BATCH) this.release(out);
     }
     const first = this.held[0];
-    if (first && first.template.firstNano + first.shiftNano <= endNano - MAX_REFERENCE_AGE_NANO) this.release(out);
+    const age = this.agedOnce ? MAX_REFERENCE_AGE_NANO : this.firstAgeNano;
+    if (first && first.template.firstNano + first.shiftNano <= endNano - age) {
+      this.release(out);
+      this.agedOnce = true;
+    }
     return out;
   }
 

@@ -743,13 +743,42 @@ TEST(VolumeExporterTest, APartialReferenceBatchLeavesOnceItIsOldEnough) {
   quiet.batcher->add(io, 1'000'000);
   EXPECT_EQ(quiet.batcher->open_since_us(), 1'000'000);
   EXPECT_EQ(idle.batcher->open_since_us(), std::nullopt);
-  exporter.flush_references_older_than(60'999'999, 60'000'000);
+  // The first batch leaves at (1 - phase) of the age: the volume's place in a fleet started together.
+  const int64_t first_age = 60'000'000 - static_cast<int64_t>(quiet.age_phase * 60'000'000);
+  ASSERT_GT(first_age, 0);
+  exporter.flush_references_older_than(1'000'000 + first_age - 1, 60'000'000);
   EXPECT_EQ(exporter.reference_batches(), 0u) << "a batch younger than the age waits to fill";
-  exporter.flush_references_older_than(61'000'000, 60'000'000);
+  exporter.flush_references_older_than(1'000'000 + first_age, 60'000'000);
   EXPECT_EQ(exporter.reference_batches(), 1u) << "the quiet volume's batch, the idle one has none";
   EXPECT_EQ(quiet.batcher->open_since_us(), std::nullopt);
   exporter.flush_references_older_than(200'000'000, 60'000'000);
   EXPECT_EQ(exporter.reference_batches(), 1u) << "nothing new: no empty batch";
+  // Later batches wait the whole age.
+  io.offset_bytes = 4096;
+  quiet.batcher->add(io, 300'000'000);
+  exporter.flush_references_older_than(359'999'999, 60'000'000);
+  EXPECT_EQ(exporter.reference_batches(), 1u);
+  exporter.flush_references_older_than(360'000'000, 60'000'000);
+  EXPECT_EQ(exporter.reference_batches(), 2u);
+}
+
+TEST(VolumeExporterTest, VolumesStartedTogetherSendTheirFirstPartialBatchesSpreadOverTheAge) {
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  VolumeExporter exporter({.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9"}, hasher, sampler,
+                          nullptr);
+  std::vector<int> per_tenth(10, 0);
+  for (int n = 0; n < 2000; ++n) {
+    const VolumeExporter::Volume& v = exporter.add_volume("vm" + std::to_string(n));
+    ASSERT_GE(v.age_phase, 0.0);
+    ASSERT_LT(v.age_phase, 1.0);
+    ++per_tenth[static_cast<size_t>(v.age_phase * 10)];
+  }
+  // Uniform: 200 expected in each tenth (binomial sd ~13).
+  for (int n : per_tenth) {
+    EXPECT_GE(n, 140);
+    EXPECT_LE(n, 260);
+  }
 }
 
 TEST(VolumeExporterTest, WithoutASenderItCountsAndNothingLeaves) {

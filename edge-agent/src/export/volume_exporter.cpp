@@ -1,6 +1,8 @@
 #include "export/volume_exporter.hpp"
 
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "export/batches.hpp"
@@ -23,6 +25,7 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   v->name = name;
   v->resource.host_id = host_id_;
   v->resource.volume_id = hasher_.volume_id(name);
+  v->age_phase = static_cast<double>(std::stoull(v->resource.volume_id.substr(0, 8), nullptr, 16)) / 4294967296.0;
   v->resource.cluster_id = cluster_id_;
   if (options_.send_names) {
     v->resource.host_name = options_.host_name;
@@ -95,7 +98,13 @@ void VolumeExporter::flush_references() {
 void VolumeExporter::flush_references_older_than(int64_t now_us, int64_t max_age_us) {
   for (auto& v : volumes_) {
     const std::optional<int64_t> since = v->batcher->open_since_us();
-    if (since && now_us - *since >= max_age_us) v->batcher->flush();
+    if (!since) continue;
+    const int64_t age_us =
+        v->aged_once ? max_age_us : max_age_us - static_cast<int64_t>(v->age_phase * static_cast<double>(max_age_us));
+    if (now_us - *since >= age_us) {
+      v->batcher->flush();
+      v->aged_once = true;
+    }
   }
 }
 

@@ -74,6 +74,12 @@ class VolumeExporter {
     VolumeResource resource;
     telemetry::VolumeCollector collector;
     std::unique_ptr<sampling::ReferenceBatcher> batcher;
+    // The volume's phase in [0, 1), from its volume id (a keyed hash, so uniform): its first
+    // partial batch sent for its age leaves at (1 - age_phase) of the age
+    // (flush_references_older_than), so hosts started together do not send every volume's
+    // partial batch in the same interval, minute after minute.
+    double age_phase = 0;
+    bool aged_once = false;  // a partial batch was sent for its age
   };
 
   VolumeExporter(Options options, const sampling::KeyedHasher& hasher, const sampling::ShardsSampler& sampler,
@@ -96,7 +102,8 @@ class VolumeExporter {
   // Ends each volume's partial reference batch whose first I/O is at least
   // `max_age_us` before `now_us` (microseconds, the batchers' clock), so that
   // a quiet volume's references do not wait for a full batch; they go with
-  // the next end_interval().
+  // the next end_interval(). A volume's first such batch leaves younger, at
+  // (1 - Volume::age_phase) * max_age_us.
   void flush_references_older_than(int64_t now_us, int64_t max_age_us);
 
   // Most reference batches in one POST /v1/refs/batches (ingest's MAX_REFERENCE_BATCHES).
