@@ -10,8 +10,9 @@
 //             and every volume with a working set also has a miss ratio curve, and
 //         (3) the cluster and the hosts' tiers have merged every volume: the demo's
 //             replays all run with --cluster, so every volume with a working set belongs
-//             to it, and to its host (a shared tier waits up to 30 s for a volume that
-//             stopped sending before it releases the rest: docs/analytics.md, "Shared
+//             to it, and to its host (a shared tier releases what all its volumes sent
+//             past 30 s after their last batch, and the rest once they have sent none for
+//             2 minutes: docs/analytics.md, "Shared
 //             tiers"), and those counts have not moved for 5 s (their results are written
 //             a second after), and
 //         (4) the I/Os have been complete for 30 s: the jobs rewrite a volume's windows of

@@ -40,15 +40,16 @@ wait_for() {
   return 1
 }
 
-# wait_quiet: until no output table has changed for 40 s: longer than the shared tiers' idle
-# timeout (JobSettings.SEQUENCE_GAP_TIMEOUT), after which they release what they hold.
+# wait_quiet: until no output table has changed for 130 s: longer than the shared tiers' idle
+# timeout for a volume (JobSettings.SHARED_TIER_IDLE_TIMEOUT), after which they release what they
+# hold.
 wait_quiet() {
   local q="SELECT concat_ws(' '" t last="" now since=$SECONDS
   for t in $tables; do
     q+=", (SELECT count(*) || md5(coalesce(string_agg(x::text, ''), '')) FROM $t x WHERE tenant_id = '$tenant')"
   done
   q+=")"
-  while [ $((SECONDS - since)) -lt 40 ]; do
+  while [ $((SECONDS - since)) -lt 130 ]; do
     now=$(sql "$q")
     [ "$now" = "$last" ] || { last=$now; since=$SECONDS; }
     sleep 2

@@ -68,6 +68,13 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
   public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */
   public static final Duration SEQUENCE_GAP_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long a shared tier's references wait for a volume that sends no batch: longer than a live
+   * volume goes without one. An agent ends a volume's batch at 10,000 references or when its first
+   * I/O is a minute old and sends it at the close of the next 10-s interval (proto/METRICS.md),
+   * and waits at most 30 s before a retry (edge-agent/src/export/retry_delay.hpp).
+   */
+  public static final Duration SHARED_TIER_IDLE_TIMEOUT = Duration.ofMinutes(2);
   /** How many reference batches of one volume may wait for a missing one. */
   public static final int MAX_PENDING_BATCHES = 64;
 

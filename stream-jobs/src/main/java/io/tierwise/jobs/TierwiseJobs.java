@@ -103,7 +103,7 @@ public final class TierwiseJobs {
         new WorkingSetJob.Sinks(pg.workingSets(), pg.missRatioCurves(), pg.recommendations()),
         Map.of(SharedTier.CLUSTER, sharedTier(pg, SharedTier.CLUSTER), SharedTier.HOST, sharedTier(pg, SharedTier.HOST)),
         settings.flushDelay(), settings.coarseWritePeriod(),
-        JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
+        JobSettings.SEQUENCE_GAP_TIMEOUT, JobSettings.SHARED_TIER_IDLE_TIMEOUT, JobSettings.MAX_PENDING_BATCHES)
         .addTo(env, metrics);
     JobClient client = env.executeAsync(JOB_NAME);
     awaitRunning(client);

@@ -50,6 +50,7 @@ public final class WorkingSetJob {
   private final Duration flushDelay;
   private final Duration coarseWritePeriod;
   private final Duration gapTimeout;
+  private final Duration sharedTierIdleTimeout;
   private final int maxPendingBatches;
 
   /**
@@ -60,13 +61,16 @@ public final class WorkingSetJob {
    * @param flushDelay results are due this long after new references
    * @param coarseWritePeriod the least time between two writes of a steadily reporting volume's or
    *     shared tier's results ({@link io.tierwise.jobs.pacing.CoarseWrites}); its first at once
-   * @param gapTimeout how long batches wait for a missing sequence number, and a shared tier for a
-   *     volume that stopped sending; also how far (in reference time) a shared tier's references
-   *     wait for its other volumes
+   * @param gapTimeout how long batches wait for a missing sequence number; also how far (in
+   *     reference time) a shared tier's references wait for its other volumes, and how long a
+   *     shared tier quiet for waits before it releases what they all sent past
+   * @param sharedTierIdleTimeout how long a shared tier's references wait for a volume that sends
+   *     no batch ({@link JobSettings#SHARED_TIER_IDLE_TIMEOUT})
    * @param maxPendingBatches how many batches may wait for one
    */
   public WorkingSetJob(Source<ReferenceBatchEvent, ?, ?> source, Sinks volumes, Map<SharedTier, Sinks> sharedTiers,
-      Duration flushDelay, Duration coarseWritePeriod, Duration gapTimeout, int maxPendingBatches) {
+      Duration flushDelay, Duration coarseWritePeriod, Duration gapTimeout, Duration sharedTierIdleTimeout,
+      int maxPendingBatches) {
     this.source = source;
     this.volumes = volumes;
     this.sharedTiers = new EnumMap<>(SharedTier.class);
@@ -74,6 +78,7 @@ public final class WorkingSetJob {
     this.flushDelay = flushDelay;
     this.coarseWritePeriod = coarseWritePeriod;
     this.gapTimeout = gapTimeout;
+    this.sharedTierIdleTimeout = sharedTierIdleTimeout;
     this.maxPendingBatches = maxPendingBatches;
   }
 
@@ -112,8 +117,9 @@ public final class WorkingSetJob {
       SingleOutputStreamOperator<VolumeAnalysis> tiers = shared
           .filter(b -> tier.key(b) != null).uid(name + "-batches").name(name + " batches")
           .keyBy(tier::key, Types.STRING)
-          .process(new SharedTierWorkingSetFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), gapTimeout.toMillis(),
-              gapTimeout.toMillis(), MrcEstimators.DEFAULT, tier), Types.POJO(VolumeAnalysis.class))
+          .process(new SharedTierWorkingSetFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(),
+              gapTimeout.toMillis(), sharedTierIdleTimeout.toMillis(), gapTimeout.toMillis(), MrcEstimators.DEFAULT, tier),
+              Types.POJO(VolumeAnalysis.class))
           .uid(name + "-working-set")
           .name(name + " working set / MRC");
       tiers.sinkTo(sinks.workingSets()).uid("sink-" + name + "-working-sets").name(name + "_working_sets");

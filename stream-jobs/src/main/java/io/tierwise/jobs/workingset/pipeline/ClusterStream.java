@@ -31,11 +31,14 @@ import org.apache.flink.core.memory.DataOutputView;
  * and into the merged I/O mix ({@link IoProfile}: each reference at its own agent's rate), from
  * which a shared tier is recommended as a volume's tier is.
  *
- * <p><b>Order.</b> A reference is released once every volume of the cluster has sent batches up to
- * its time: {@link #watermark} is the earliest of the volumes' latest reference times, and
- * {@link #release} processes the queued references up to a time in time order (ties: the lower
- * volume id, so the order does not depend on which volume's batch came first). A volume that stops sending would hold the cluster back; the caller releases past
- * it after a timeout ({@link #release} with a later time), as Flink's idle sources do.
+ * <p><b>Order.</b> A reference is released once every live volume of the cluster has sent batches
+ * up to its time: {@link #watermark} is the earliest of the latest reference times of the volumes
+ * that sent a batch within the idle timeout (processing time; one that has not does not hold the
+ * others back, as Flink's idle sources do; when none has, everything queued may go), and {@link
+ * #release} processes the queued references up to a time in time order (ties: the lower volume id,
+ * so the order does not depend on which volume's batch came first). A batch that comes with
+ * references before those released (a volume that joined or came back) is late: those references
+ * are released at the released time, in their order, not dropped ({@link #offer}).
  *
  * <p><b>Blocks.</b> Two volumes' block {@code L} are different blocks of the shared tier, but have
  * the same {@code H(L)} (one tenant key). Each reference's key is {@code H(L) XOR (s << 24)},
@@ -48,8 +51,11 @@ import org.apache.flink.core.memory.DataOutputView;
  */
 public final class ClusterStream implements BinaryStateSerializer.State<ClusterStream> {
   private static final int SAMPLING_BITS = 24;
-  /** 2: with the I/O mix and the policy simulations; 1 (read, not written): neither. */
-  private static final int STATE_FORMAT = 2;
+  /**
+   * 3: with each volume's time of its latest batch; 2 (read, not written): without, 1 (read, not
+   * written): without the I/O mix and the policy simulations either.
+   */
+  private static final int STATE_FORMAT = 3;
 
   private static final class Volume {
     final int part;
@@ -59,10 +65,15 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     int cursor;
     /** Whether the head batch's totals and threshold were counted. */
     boolean headCounted;
-    /** Time of the next reference to release, Unix epoch ns: {@link #release}'s order, set there. */
+    /**
+     * Time of the next reference to release, Unix epoch ns, or the released time if that is later
+     * (a late batch's): {@link #release}'s order, set there.
+     */
     long headTimeUnixNano;
     /** Time of the latest reference queued, Unix epoch ns; 0 before any. */
     long latestUnixNano;
+    /** Processing time of the volume's latest batch, ms. */
+    long lastOfferMillis;
 
     final String volumeId;
 
@@ -84,6 +95,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       this.headCounted = from.headCounted;
       this.headTimeUnixNano = from.headTimeUnixNano;
       this.latestUnixNano = from.latestUnixNano;
+      this.lastOfferMillis = from.lastOfferMillis;
     }
   }
 
@@ -126,13 +138,17 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
   }
 
   /**
-   * Queues one volume's next batch (batches of a volume in its sequence order).
+   * Queues one volume's next batch (batches of a volume in its sequence order). A late batch, one
+   * whose references start before references already released, is queued too: its references
+   * before the released time are released at that time, in their order.
    *
+   * @param nowMillis processing time, ms: the volume is live until the idle timeout after it
+   * @return whether the batch is late
    * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
-   *     differs from the cluster's, its sketch precision differs from the cluster's, or its
-   *     references start before references already released (nothing is queued)
+   *     differs from the cluster's, or its sketch precision differs from the cluster's (nothing is
+   *     queued)
    */
-  public void offer(ReferenceBatchEvent batch) {
+  public boolean offer(ReferenceBatchEvent batch, long nowMillis) {
     if (Long.remainderUnsigned(1L << SAMPLING_BITS, batch.samplingModulus) != 0) {
       throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
           + Long.toUnsignedString(batch.samplingModulus) + ", which does not divide 2^" + SAMPLING_BITS
@@ -148,18 +164,16 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       throw new IllegalArgumentException("volume " + batch.volumeId + " sends a distinct-block sketch of p = "
           + batch.distinctBlocksHllPrecision + ", the cluster's is p = " + precision);
     }
-    if (batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano) {
-      throw new IllegalArgumentException("volume " + batch.volumeId + ": batch " + batch.batchId
-          + " starts before the cluster's released references (it came after the timeout)");
-    }
     if (estimators == null) {
       estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
     }
     Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
     v.queued.add(batch);
+    v.lastOfferMillis = nowMillis;
     if (batch.size() > 0) {
       v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
     }
+    return batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano;
   }
 
   /**
@@ -172,11 +186,17 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     estimators.addAgentSimulations(counts);
   }
 
-  /** The earliest of the volumes' latest queued reference times (Unix epoch ns); 0 before any batch. */
-  public long watermark() {
+  /**
+   * The earliest of the live volumes' latest queued reference times, Unix epoch ns: those whose
+   * latest batch came less than {@code idleMillis} before {@code nowMillis}; {@link Long#MAX_VALUE}
+   * when none is live (everything queued may go), 0 before any batch.
+   */
+  public long watermark(long nowMillis, long idleMillis) {
     long w = Long.MAX_VALUE;
     for (Volume v : volumes.values()) {
-      w = Math.min(w, v.latestUnixNano);
+      if (v.lastOfferMillis > nowMillis - idleMillis) {
+        w = Math.min(w, v.latestUnixNano);
+      }
     }
     return volumes.isEmpty() ? 0 : w;
   }
@@ -221,7 +241,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
   private void queueHead(Volume v, PriorityQueue<Volume> heads) {
     ReferenceBatchEvent head = startHead(v);
     if (head != null) {
-      v.headTimeUnixNano = head.referenceTimeUnixNano(v.cursor);
+      v.headTimeUnixNano = Math.max(head.referenceTimeUnixNano(v.cursor), releasedUnixNano);
       heads.add(v);
     }
   }
@@ -297,7 +317,10 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     return c;
   }
 
-  /** Writes format, method, the released time, the estimators, the I/O mix and each volume's queue. */
+  /**
+   * Writes format, method, the released time, the estimators, the I/O mix and each volume's
+   * queue and time of its latest batch.
+   */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -321,6 +344,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       out.writeInt(v.cursor);
       out.writeBoolean(v.headCounted);
       out.writeLong(v.latestUnixNano);
+      out.writeLong(v.lastOfferMillis);
       out.writeInt(v.queued.size());
       for (ReferenceBatchEvent b : v.queued) {
         b.writeTo(out);
@@ -329,14 +353,15 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
   }
 
   /**
-   * Reads a state written by {@link #writeTo}.
+   * Reads a state written by {@link #writeTo}; a volume of a format before 3 counts as live from
+   * the read (its latest batch's time was not kept).
    *
    * @throws IOException on a read error, another format or an inconsistent state
    */
   static ClusterStream readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != 1 && format != STATE_FORMAT) {
-      throw new IOException("cluster stream state format " + format + " is not 1 or " + STATE_FORMAT);
+    if (format < 1 || format > STATE_FORMAT) {
+      throw new IOException("cluster stream state format " + format + " is not 1 to " + STATE_FORMAT);
     }
     ClusterStream c;
     try {
@@ -346,7 +371,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     }
     c.releasedUnixNano = in.readLong();
     c.estimators = in.readBoolean() ? WindowedEstimators.readFrom(in) : null;
-    if (format == STATE_FORMAT) {
+    if (format >= 2) {
       for (double[] values : List.of(c.io.readOps, c.io.writeOps, c.io.readBytes, c.io.writeBytes)) {
         for (int i = 0; i < values.length; i++) {
           values[i] = in.readDouble();
@@ -361,6 +386,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       v.cursor = in.readInt();
       v.headCounted = in.readBoolean();
       v.latestUnixNano = in.readLong();
+      v.lastOfferMillis = format >= 3 ? in.readLong() : System.currentTimeMillis();
       int queued = in.readInt();
       for (int q = 0; q < queued; q++) {
         v.queued.add(ReferenceBatchEvent.readFrom(in));

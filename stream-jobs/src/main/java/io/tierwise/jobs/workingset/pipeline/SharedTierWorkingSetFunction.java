@@ -8,6 +8,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -20,10 +21,15 @@ import org.slf4j.LoggerFactory;
  * ClusterStream}, which releases their references in time order across the volumes once every
  * volume has sent {@code holdBackMillis} of reference time past them: the hold-back lets a volume
  * whose first batch comes later (its agent started or sent later) join without its references
- * being older than those already released. When no batch has come for {@code idleTimeoutMillis},
- * everything queued is released (a volume that stopped must not hold the tier back); a batch that
- * then comes with earlier references is dropped (logged at WARN), as is one sampled with another
- * modulus. Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
+ * being older than those already released. When no batch has come for {@code quietMillis}, the
+ * references every volume has sent past are released without the hold-back. A volume that has
+ * sent no batch for {@code volumeIdleMillis} no longer holds the others back, and once none has,
+ * everything queued is released. A volume's batch that comes with references before those
+ * released (it joined or came back) is late: they are released at the released time, in their
+ * order, not dropped (counted in the metric {@value #LATE_BATCHES_METRIC}); a batch sampled with
+ * another modulus is dropped (logged at WARN). Both timeouts are of processing time: an agent's
+ * volumes that run in step send a minute of references each, together, once a minute (proto/METRICS.md),
+ * so the tier is quiet between their requests while every volume is live. Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
  * VolumeAnalysis#clusterId} or {@link VolumeAnalysis#hostId}) and every eviction policy's curve,
  * and for the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the shared tier's {@link
  * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
@@ -34,10 +40,13 @@ import org.slf4j.LoggerFactory;
 public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(SharedTierWorkingSetFunction.class);
+  /** The operator's counter of late batches ({@link ClusterStream#offer}). */
+  public static final String LATE_BATCHES_METRIC = "lateBatches";
 
   private final long flushDelayMillis;
   private final CoarseWrites resultWrites;
-  private final long idleTimeoutMillis;
+  private final long quietMillis;
+  private final long volumeIdleMillis;
   private final long holdBackNanos;
   private final MrcEstimators estimators;
   private final SharedTier tier;
@@ -49,24 +58,29 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
   private transient ValueState<Long> lastBatchAt;
   /** True while due results wait for their coarse write; null otherwise. */
   private transient ValueState<Boolean> resultsWaiting;
+  private transient Counter lateBatches;
 
   /**
    * @param flushDelayMillis this long after released references the results are due, ms
    * @param coarseWriteMillis the least time between two emissions of a steadily reporting tier, ms
-   * @param idleTimeoutMillis after this long without a batch, everything queued is released, ms
+   * @param quietMillis after this long without a batch, what every volume has sent past is
+   *     released without the hold-back, ms
+   * @param volumeIdleMillis a volume that has sent no batch for this long no longer holds the
+   *     others' references back, ms (once none has, everything queued is released)
    * @param holdBackMillis references wait until every volume is this far past them, ms of
    *     reference time
    * @param estimators the SHARDS method: fixed size
    * @param tier what shares the tier: the function's key is {@link SharedTier#key}
    * @throws IllegalArgumentException when {@code estimators} is fixed-rate
    */
-  public SharedTierWorkingSetFunction(long flushDelayMillis, long coarseWriteMillis, long idleTimeoutMillis,
-      long holdBackMillis, MrcEstimators estimators, SharedTier tier) {
+  public SharedTierWorkingSetFunction(long flushDelayMillis, long coarseWriteMillis, long quietMillis,
+      long volumeIdleMillis, long holdBackMillis, MrcEstimators estimators, SharedTier tier) {
     ClusterStream.requireFixedSize(estimators);
     this.tier = tier;
     this.flushDelayMillis = flushDelayMillis;
     this.resultWrites = new CoarseWrites(coarseWriteMillis);
-    this.idleTimeoutMillis = idleTimeoutMillis;
+    this.quietMillis = quietMillis;
+    this.volumeIdleMillis = volumeIdleMillis;
     this.holdBackNanos = holdBackMillis * 1_000_000;
     this.estimators = estimators;
   }
@@ -78,6 +92,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     lastBatchAt = getRuntimeContext().getState(new ValueStateDescriptor<>("last-batch-at", Types.LONG));
     resultsWaiting = getRuntimeContext().getState(new ValueStateDescriptor<>("results-waiting", Types.BOOLEAN));
     resultWrites.open(getRuntimeContext(), "results");
+    lateBatches = getRuntimeContext().getMetricGroup().counter(LATE_BATCHES_METRIC);
   }
 
   @Override
@@ -86,8 +101,11 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     if (c == null) {
       c = new ClusterStream(estimators);
     }
+    long now = ctx.timerService().currentProcessingTime();
     try {
-      c.offer(batch);
+      if (c.offer(batch, now)) {
+        lateBatches.inc();
+      }
       if (tier == SharedTier.HOST && batch.hostTier != null) {
         c.addAgentSimulations(batch.hostTier);
       }
@@ -96,12 +114,12 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
           e.getMessage());
       return;
     }
-    long now = ctx.timerService().currentProcessingTime();
-    if (c.release(c.watermark() - holdBackNanos) > 0) {
+    if (c.release(c.watermark(now, volumeIdleMillis) - holdBackNanos) > 0) {
       scheduleFlush(ctx, now);
     }
     lastBatchAt.update(now);
-    ctx.timerService().registerProcessingTimeTimer(now + idleTimeoutMillis);
+    ctx.timerService().registerProcessingTimeTimer(now + quietMillis);
+    ctx.timerService().registerProcessingTimeTimer(now + volumeIdleMillis);
     cluster.update(c);
   }
 
@@ -119,7 +137,8 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       return;
     }
     Long last = lastBatchAt.value();
-    if (last != null && timestamp >= last + idleTimeoutMillis && c.release(Long.MAX_VALUE) > 0) {
+    if (last != null && timestamp >= last + quietMillis
+        && c.release(c.watermark(timestamp, volumeIdleMillis)) > 0) {
       scheduleFlush(ctx, timestamp);
       cluster.update(c);
     }

@@ -37,9 +37,9 @@ class BinaryStateSerializerTest {
       windows.reference(t % 1000, t % 3 == 0, 1_700_000_000L * SECOND + t * SECOND);
     }
     ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
-    cluster.offer(ClusterStreamTest.batch("v1", 1 << 24, 1_000, 5_000));
-    cluster.offer(ClusterStreamTest.batch("v2", 1 << 24, 3_000));
-    cluster.release(cluster.watermark());
+    cluster.offer(ClusterStreamTest.batch("v1", 1 << 24, 1_000, 5_000), 0);
+    cluster.offer(ClusterStreamTest.batch("v2", 1 << 24, 3_000), 0);
+    cluster.release(cluster.watermark(0, 1));
     Function<WindowedEstimators, String> windowsSeen = BinaryStateSerializerTest::observable;
     Function<ClusterStream, String> clusterSeen = c -> {
       c.release(Long.MAX_VALUE);

@@ -63,8 +63,8 @@ public class ClusterStreamTest {
       for (int i = 0; i < Math.max(first.size(), second.size()); i++) {
         for (List<ReferenceBatchEvent> volume : List.of(first, second)) {
           if (i < volume.size()) {
-            cluster.offer(volume.get(i));
-            cluster.release(cluster.watermark());
+            cluster.offer(volume.get(i), 0);
+            cluster.release(cluster.watermark(0, 1));
           }
         }
       }
@@ -99,37 +99,48 @@ public class ClusterStreamTest {
   @Test
   void aVolumeSampledOtherwiseIsRefused() {
     ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
-    cluster.offer(batch("v1", 1 << 24, 0));
-    assertThatThrownBy(() -> cluster.offer(batch("v2", 1 << 20, 0)))
+    cluster.offer(batch("v1", 1 << 24, 0), 0);
+    assertThatThrownBy(() -> cluster.offer(batch("v2", 1 << 20, 0), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("P = 1048576");
-    assertThatThrownBy(() -> cluster.offer(batch("v3", 100, 0)))
+    assertThatThrownBy(() -> cluster.offer(batch("v3", 100, 0), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not divide 2^24");
     ReferenceBatchEvent withSketch = batch("v1", 1 << 24, 1_000);
     withSketch.distinctBlocksHllPrecision = 16;
     withSketch.consideredReferences = 1;
     withSketch.distinctBlocksHllUpdates = new int[] {(5 << 8) | 3};
-    cluster.offer(withSketch);
+    cluster.offer(withSketch, 0);
     cluster.release(Long.MAX_VALUE);
     ReferenceBatchEvent otherPrecision = batch("v2", 1 << 24, 2_000);
     otherPrecision.distinctBlocksHllPrecision = 14;
-    assertThatThrownBy(() -> cluster.offer(otherPrecision))
+    assertThatThrownBy(() -> cluster.offer(otherPrecision, 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p = 14");
     assertThatThrownBy(() -> new ClusterStream(new MrcEstimators(MrcEstimator.METHOD_FIXED_RATE, 1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fixed-size");
   }
 
   @Test
-  void referencesWaitForEveryVolumeAndComeOutInTimeOrder() {
+  void referencesWaitForEveryVolumeAndComeOutInTimeOrderAndALateBatchIsNotDropped() {
     ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
-    cluster.offer(batch("v1", 1 << 24, 1_000, 5_000));
-    cluster.offer(batch("v2", 1 << 24, 3_000));
-    assertThat(cluster.watermark()).as("v1 sent up to 5 us, v2 up to 3 us").isEqualTo(1_000_000_000L + 3_000);
-    assertThat(cluster.release(cluster.watermark())).as("v1's first, then v2's").isEqualTo(2);
-    assertThatThrownBy(() -> cluster.offer(batch("v2", 1 << 24, 2_000)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("before the cluster's released");
-    assertThat(cluster.release(Long.MAX_VALUE)).as("v1's second").isEqualTo(1);
-    assertThat(cluster.estimators().all().references()).isEqualTo(3);
+    assertThat(cluster.offer(batch("v1", 1 << 24, 1_000, 5_000), 0)).isFalse();
+    assertThat(cluster.offer(batch("v2", 1 << 24, 3_000), 0)).isFalse();
+    assertThat(cluster.watermark(0, 1)).as("v1 sent up to 5 us, v2 up to 3 us").isEqualTo(1_000_000_000L + 3_000);
+    assertThat(cluster.release(cluster.watermark(0, 1))).as("v1's first, then v2's").isEqualTo(2);
+    assertThat(cluster.offer(batch("v2", 1 << 24, 2_000), 0)).as("late: it starts before 3 us, released").isTrue();
+    assertThat(cluster.release(Long.MAX_VALUE)).as("v2's late one at 3 us, then v1's second").isEqualTo(2);
+    assertThat(cluster.estimators().all().references()).isEqualTo(4);
     assertThat(cluster.volumeIds()).containsExactly("v1", "v2");
+  }
+
+  @Test
+  void aVolumeThatSentNoBatchForTheIdleTimeoutNoLongerHoldsTheOthersBack() {
+    ClusterStream cluster = new ClusterStream(MrcEstimators.DEFAULT);
+    cluster.offer(batch("quiet", 1 << 24, 1_000), 0);
+    cluster.offer(batch("busy", 1 << 24, 5_000), 0);
+    cluster.offer(batch("busy", 1 << 24, 9_000), 60_000);
+    assertThat(cluster.watermark(119_999, 120_000)).as("quiet's batch came 119.999 s before: it holds")
+        .isEqualTo(1_000_000_000L + 1_000);
+    assertThat(cluster.watermark(120_000, 120_000)).as("120 s before: busy's latest").isEqualTo(1_000_000_000L + 9_000);
+    assertThat(cluster.watermark(180_000, 120_000)).as("none live: everything").isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
@@ -142,7 +153,7 @@ public class ClusterStreamTest {
       if (order == 1) {
         Collections.reverse(batches); // as when v2's partition is read first
       }
-      batches.forEach(cluster::offer);
+      batches.forEach(b -> cluster.offer(b, 0));
       cluster.release(Long.MAX_VALUE);
       var out = new DataOutputSerializer(1 << 12);
       cluster.estimators().writeTo(out);

@@ -56,7 +56,7 @@ class SharedTierTest {
       int simulated = 0;
       for (ReferenceBatch b : agent.sample(trace, HexFormat.of().formatHex(key), 1.0)) {
         ReferenceBatchEvent e = parser.parse(TENANT, b);
-        host.offer(e);
+        host.offer(e, 0);
         if (e.hostTier != null) {
           host.addAgentSimulations(e.hostTier);
           simulated++;

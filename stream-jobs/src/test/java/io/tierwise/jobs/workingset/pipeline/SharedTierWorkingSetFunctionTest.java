@@ -2,6 +2,7 @@ package io.tierwise.jobs.workingset.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tierwise.jobs.JobSettings;
 import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
@@ -38,7 +39,7 @@ class SharedTierWorkingSetFunctionTest {
       OperatorSubtaskState restoreFrom, SharedTier tier) throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
         new KeyedProcessOperator<>(
-            new SharedTierWorkingSetFunction(FLUSH_MS, FLUSH_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
+            new SharedTierWorkingSetFunction(FLUSH_MS, FLUSH_MS, IDLE_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, tier)),
         tier::key, Types.STRING);
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
@@ -90,7 +91,8 @@ class SharedTierWorkingSetFunctionTest {
   @Test
   void aSteadyTiersResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet() throws Exception {
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
-        new SharedTierWorkingSetFunction(FLUSH_MS, 60_000, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT, SharedTier.CLUSTER)),
+        new SharedTierWorkingSetFunction(FLUSH_MS, 60_000, IDLE_MS, IDLE_MS, HOLD_BACK_MS, MrcEstimators.DEFAULT,
+            SharedTier.CLUSTER)),
         SharedTier.CLUSTER::key, Types.STRING)) {
       h.open();
       // Two volumes, a batch each every 10 s for 2 minutes, then nothing.
@@ -115,6 +117,61 @@ class SharedTierWorkingSetFunctionTest {
       assertThat(new CoarseWrites(60_000).phaseMillis(SharedTier.CLUSTER.key(batch("v1", 0, 0)))).isEqualTo(24_573L);
       assertThat(emittedAt).containsExactly(11L, 47L, 107L, 126L, 156L);
       assertThat(latestAll(h.extractOutputValues()).sampledReferences).as("every reference").isEqualTo(24 * 100);
+    }
+  }
+
+  /**
+   * Minute {@code minute} of volume {@code volume} of host h1: 100 reads 600 ms apart from the
+   * volume's first I/O (v2's 5 s after v1's), as an agent sends a quiet volume's batch.
+   */
+  private static ReferenceBatchEvent minuteBatch(String volume, int minute) {
+    ReferenceBatchEvent b = batch(volume, minute, 60_000L * minute + (volume.equals("v2") ? 5_000 : 0));
+    b.hostId = "h1";
+    for (int i = 0; i < 100; i++) {
+      b.timeOffsetsMicros[i] = i * 600_000L;
+      b.blockHashes[i] = (minute * 37 + i) % 150;
+    }
+    return b;
+  }
+
+  @Test
+  void volumesThatSendAMinuteOfReferencesAtATimeInStepLoseNoneAndKeepTheirOrder() throws Exception {
+    // As an agent's volumes started together send (proto/METRICS.md): a minute of references each,
+    // all ended by the same 10-s interval's close, one request every 70 s and nothing between;
+    // v2's batches overlap v1's next ones. With the job's timeouts (TierwiseJobs).
+    long gap = JobSettings.SEQUENCE_GAP_TIMEOUT.toMillis();
+    long idle = JobSettings.SHARED_TIER_IDLE_TIMEOUT.toMillis();
+    java.util.function.Supplier<KeyedProcessOperator<String, ReferenceBatchEvent, VolumeAnalysis>> operator = () ->
+        new KeyedProcessOperator<>(new SharedTierWorkingSetFunction(FLUSH_MS, FLUSH_MS, gap, idle, gap,
+            MrcEstimators.DEFAULT, SharedTier.HOST));
+    try (var paced = new KeyedOneInputStreamOperatorTestHarness<>(operator.get(), SharedTier.HOST::key, Types.STRING);
+        var atOnce = new KeyedOneInputStreamOperatorTestHarness<>(operator.get(), SharedTier.HOST::key, Types.STRING)) {
+      paced.open();
+      atOnce.open();
+      int minutes = 6;
+      for (long t = 0; t <= 70_000L * minutes + idle + 2 * FLUSH_MS; t += 1000) {
+        paced.setProcessingTime(t);
+        if (t > 0 && t % 70_000 == 0 && t / 70_000 <= minutes) {
+          for (String volume : List.of("v1", "v2")) {
+            paced.processElement(minuteBatch(volume, (int) (t / 70_000) - 1), t);
+          }
+        }
+        if (t == 70_000 + gap + 2 * FLUSH_MS) {
+          assertThat(latestAll(paced.extractOutputValues()).sampledReferences)
+              .as("quiet: what both volumes sent past, v1's first minute and v2's up to v1's latest (59.4 s)")
+              .isEqualTo(100 + 91);
+        }
+      }
+      for (int minute = 0; minute < minutes; minute++) {
+        for (String volume : List.of("v1", "v2")) {
+          atOnce.processElement(minuteBatch(volume, minute), 0);
+        }
+      }
+      atOnce.setProcessingTime(idle + 2 * FLUSH_MS);
+      VolumeAnalysis all = latestAll(paced.extractOutputValues());
+      assertThat(all.sampledReferences).as("every reference").isEqualTo(2 * minutes * 100);
+      assertThat(all.mrcMissRatios).as("the order of the stream sent at once")
+          .containsExactly(latestAll(atOnce.extractOutputValues()).mrcMissRatios);
     }
   }
 
