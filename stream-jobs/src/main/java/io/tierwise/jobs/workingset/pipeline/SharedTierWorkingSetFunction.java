@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * released (it joined or came back) is late: they are released at the released time, in their
  * order, not dropped (counted in the metric {@value #LATE_BATCHES_METRIC}); a batch sampled with
  * another modulus is dropped (logged at WARN). Both timeouts are of processing time: an agent's
- * volumes that run in step send a minute of references each, together, once a minute (proto/METRICS.md),
- * so the tier is quiet between their requests while every volume is live. Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
+ * volumes that run in step send a minute of references each, together, once a minute
+ * (proto/METRICS.md), so the tier is quiet between their requests while every volume is live.
+ * Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
  * VolumeAnalysis#clusterId} or {@link VolumeAnalysis#hostId}) and every eviction policy's curve,
  * and for the {@value VolumeAnalysis#RECOMMENDATION_WINDOW} window the shared tier's {@link
  * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
