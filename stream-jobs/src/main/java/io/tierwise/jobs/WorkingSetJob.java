@@ -63,7 +63,7 @@ public final class WorkingSetJob {
    *     shared tier's results ({@link io.tierwise.jobs.pacing.CoarseWrites}); its first at once
    * @param gapTimeout how long batches wait for a missing sequence number; also how far (in
    *     reference time) a shared tier's references wait for its other volumes, and how long a
-   *     shared tier quiet for waits before it releases what they all sent past
+   *     shared tier waits with no batch before it releases what they all sent past
    * @param sharedTierIdleTimeout how long a shared tier's references wait for a volume that sends
    *     no batch ({@link JobSettings#SHARED_TIER_IDLE_TIMEOUT})
    * @param maxPendingBatches how many batches may wait for one

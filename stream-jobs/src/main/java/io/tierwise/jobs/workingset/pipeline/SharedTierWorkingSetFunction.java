@@ -120,7 +120,6 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     }
     lastBatchAt.update(now);
     ctx.timerService().registerProcessingTimeTimer(now + quietMillis);
-    ctx.timerService().registerProcessingTimeTimer(now + volumeIdleMillis);
     cluster.update(c);
   }
 
@@ -138,10 +137,15 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       return;
     }
     Long last = lastBatchAt.value();
-    if (last != null && timestamp >= last + quietMillis
-        && c.release(c.watermark(timestamp, volumeIdleMillis)) > 0) {
-      scheduleFlush(ctx, timestamp);
-      cluster.update(c);
+    if (last != null && timestamp >= last + quietMillis) {
+      if (timestamp < last + volumeIdleMillis) {
+        // What the volumes have not all sent past waits until they are idle: one timer per quiet spell.
+        ctx.timerService().registerProcessingTimeTimer(last + volumeIdleMillis);
+      }
+      if (c.release(c.watermark(timestamp, volumeIdleMillis)) > 0) {
+        scheduleFlush(ctx, timestamp);
+        cluster.update(c);
+      }
     }
     Long due = flushAt.value();
     boolean flushed = due != null && timestamp >= due;

@@ -11,6 +11,7 @@ import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -141,7 +142,7 @@ class SharedTierWorkingSetFunctionTest {
     // v2's batches overlap v1's next ones. With the job's timeouts (TierwiseJobs).
     long gap = JobSettings.SEQUENCE_GAP_TIMEOUT.toMillis();
     long idle = JobSettings.SHARED_TIER_IDLE_TIMEOUT.toMillis();
-    java.util.function.Supplier<KeyedProcessOperator<String, ReferenceBatchEvent, VolumeAnalysis>> operator = () ->
+    Supplier<KeyedProcessOperator<String, ReferenceBatchEvent, VolumeAnalysis>> operator = () ->
         new KeyedProcessOperator<>(new SharedTierWorkingSetFunction(FLUSH_MS, FLUSH_MS, gap, idle, gap,
             MrcEstimators.DEFAULT, SharedTier.HOST));
     try (var paced = new KeyedOneInputStreamOperatorTestHarness<>(operator.get(), SharedTier.HOST::key, Types.STRING);
