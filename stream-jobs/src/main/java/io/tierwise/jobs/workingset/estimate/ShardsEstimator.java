@@ -73,6 +73,8 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   private final long initialThreshold;
   private final int maxSamples;
   private long threshold;
+  /** {@code threshold / modulus}, kept with the threshold (read per reference). */
+  private double rate;
   private final ReuseDistanceStack stack;
   /** Sampled blocks, the largest {@code T_i} first; null when unbounded. */
   private final LongHeapPriorityQueue byPriority;
@@ -109,6 +111,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     this.initialThreshold = initialThreshold;
     this.maxSamples = maxSamples;
     this.threshold = threshold;
+    this.rate = samplingRate(modulus, threshold);
     this.stack = stack;
     this.hits = hits;
     this.readHits = readHits;
@@ -168,7 +171,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   @Override
   public double rate() {
-    return samplingRate(modulus, threshold);
+    return rate;
   }
 
   /** {@code sMax}, or {@link #UNBOUNDED}. */
@@ -283,7 +286,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     if (Long.compareUnsigned(lowered, threshold) >= 0) {
       return;
     }
-    samplingRate(modulus, lowered);
+    double loweredRate = samplingRate(modulus, lowered);
     while (!byPriority.isEmpty() && Long.compareUnsigned(priority(byPriority.firstLong()), lowered) >= 0) {
       long marks = stack.remove(byPriority.dequeueLong());
       long flags = ReuseDistanceStack.flags(marks);
@@ -292,6 +295,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
       observer.evicted(marks);
     }
     threshold = lowered;
+    rate = loweredRate;
   }
 
   @Override

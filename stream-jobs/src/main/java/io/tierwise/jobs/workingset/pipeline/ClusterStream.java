@@ -74,6 +74,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     long latestUnixNano;
     /** Processing time of the volume's latest batch, ms. */
     long lastOfferMillis;
+    /** The head batch's sampling rate, once {@link #release} needed it (NaN: not yet; not state). */
+    double headRate = Double.NaN;
 
     final String volumeId;
 
@@ -96,6 +98,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       this.headTimeUnixNano = from.headTimeUnixNano;
       this.latestUnixNano = from.latestUnixNano;
       this.lastOfferMillis = from.lastOfferMillis;
+      this.headRate = from.headRate;
     }
   }
 
@@ -222,15 +225,18 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       if (time > untilUnixNano) {
         return released;
       }
+      if (Double.isNaN(next.headRate)) {
+        next.headRate = ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold);
+      }
       estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], time);
-      io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor],
-          ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold), time);
+      io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor], next.headRate, time);
       releasedUnixNano = time;
       released++;
       if (++next.cursor == head.size()) {
         next.queued.poll();
         next.cursor = 0;
         next.headCounted = false;
+        next.headRate = Double.NaN;
       }
       queueHead(next, heads);
     }
