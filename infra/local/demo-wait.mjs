@@ -15,13 +15,11 @@
 //             2 minutes: docs/analytics.md, "Shared
 //             tiers"), and those counts have not moved for 5 s (their results are written
 //             a second after), and
-//         (4) the I/Os have been complete for 45 s: the jobs rewrite a volume's windows of
+//         (4) the I/Os have been complete for 30 s: the jobs rewrite a volume's windows of
 //             1 min and longer, its block-size totals, and its and its tiers' working sets
-//             and curves 15 s after its last interval or reference batch, the long windows
-//             (24 h, 7 d, all) once the stream has been quiet for twice the longest gap
-//             between its batches (a shared tier's: the pause between the two replays), the
-//             references processed up to several seconds after the I/Os (docs/rollups.md,
-//             "When rows are written").
+//             and curves 15 s after its last interval or reference batch, the references
+//             processed up to several seconds after the I/Os (docs/rollups.md, "When rows
+//             are written").
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
@@ -35,9 +33,8 @@ const SETTLE_MS = 20_000;
 // The shared tiers' results, once their merged volumes stop moving for this long (the jobs flush within a second).
 const CLUSTER_SETTLE_MS = 5_000;
 // The coarse rows (rollup windows, block-size totals, working sets), once the I/Os are complete:
-// 15 s after the last batch (a long window's twice the longest gap between its stream's batches),
-// the flush, and the reference batches' lag behind the intervals.
-const COARSE_SETTLE_MS = 45_000;
+// 15 s after the last batch, the flush, and the reference batches' lag behind the intervals.
+const COARSE_SETTLE_MS = 30_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;

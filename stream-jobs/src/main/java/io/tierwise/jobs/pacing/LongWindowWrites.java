@@ -10,10 +10,10 @@ import org.apache.flink.streaming.api.TimerService;
 
 /**
  * When a reference stream's long windows (24 h, 7 d and all: everything but its 1 h window,
- * {@code WindowedEstimators#writtenEachCoarseWrite}) are rewritten: they move little in a minute,
- * and each rewrite costs PostgreSQL a working-set row, its history row and a miss ratio curve row
- * per window (docs/rollups.md, "When rows are written"). The recommendation, read from the 24 h
- * window, keeps the coarse period: it is not a row of its own but the estimate's. They are written at once the first time, then at most once per
+ * {@code WindowedEstimators#writtenEachCoarseWrite}) and the recommendation read from them are
+ * rewritten: they move little in a minute, and each rewrite costs PostgreSQL a working-set row,
+ * its history row and a miss ratio curve row per window, and the jobs a recommendation (docs/rollups.md,
+ * "When rows are written"). They are written at once the first time, then at most once per
  * {@value #COARSE_PERIODS} coarse write periods ({@link CoarseWrites}), or once the stream has
  * been quiet for twice the longest gap between its batches since their last write (at least
  * {@link CoarseWrites#QUIET_MILLIS}): a live volume sends a reference batch about once a minute

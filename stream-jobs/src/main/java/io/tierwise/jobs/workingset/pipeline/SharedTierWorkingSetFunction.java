@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
  * WorkingSetFunction#RECOMMENDATION_ESTIMATES}: due {@code flushDelayMillis} after released
  * references, emitted as a volume's are (the first at once, then at most once per {@code
- * coarseWriteMillis} or soon after the tier goes quiet: {@link CoarseWrites}; the long windows'
- * rows by {@link LongWindowWrites}' rule).
+ * coarseWriteMillis} or soon after the tier goes quiet: {@link CoarseWrites}; the long windows and
+ * the estimate by {@link LongWindowWrites}' rule).
  */
 public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
@@ -172,8 +172,8 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
 
   /**
    * The analysis of the windows written at every coarse write ({@code shortWindows}) and of the
-   * long ones ({@code longWindows}: {@link LongWindowWrites}); with the former, the recommendation
-   * window's estimate.
+   * long ones ({@code longWindows}: {@link LongWindowWrites}), and with the latter the
+   * recommendation window's estimate.
    */
   private void emit(ClusterStream c, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindows,
       boolean longWindows) {
@@ -184,13 +184,14 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     String[] key = ctx.getCurrentKey().split("/", 2);
     long stateBytes = c.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? shortWindows : longWindows) {
-        VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
-        tier.stamp(a, key[1]);
-        a.volumes = c.volumeCount();
-        out.collect(a);
+      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? !shortWindows : !longWindows) {
+        continue;
       }
-      if (shortWindows && r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+      VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
+      tier.stamp(a, key[1]);
+      a.volumes = c.volumeCount();
+      out.collect(a);
+      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), c.io(), w);
         e.tenantId = key[0];
         tier.stamp(e, key[1]);

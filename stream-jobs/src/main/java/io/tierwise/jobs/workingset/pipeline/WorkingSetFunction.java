@@ -39,10 +39,10 @@ import org.slf4j.LoggerFactory;
  * or {@value CoarseWrites#QUIET_MILLIS} ms after the volume's last flush when no batch came since
  * ({@link CoarseWrites}; docs/rollups.md "When rows are written"): every window's working set and
  * curve, and the recommendation computed from them, change a little with each batch, and each
- * emission costs three PostgreSQL rows per window and a recommendation. That is the rule of the
- * 1 h window and of the recommendation window's estimate; the long windows' rows are emitted by
- * {@link LongWindowWrites}' (at most once per ten periods, or once the volume has been quiet for
- * twice the longest gap between its batches).
+ * emission costs three PostgreSQL rows per window and a recommendation. That is the 1 h window's
+ * rule; the long windows and the recommendation window's estimate are emitted by {@link
+ * LongWindowWrites}' (at most once per ten periods, or once the volume has been quiet for twice
+ * the longest gap between its batches).
  *
  * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
  * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
@@ -197,8 +197,8 @@ public class WorkingSetFunction
 
   /**
    * The analysis of the windows written at every coarse write ({@code shortWindows}) and of the
-   * long ones ({@code longWindows}: {@link LongWindowWrites}); with the former, the recommendation
-   * window's estimate.
+   * long ones ({@code longWindows}: {@link LongWindowWrites}), and with the latter the
+   * recommendation window's estimate.
    */
   private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindows,
       boolean longWindows) throws Exception {
@@ -208,10 +208,11 @@ public class WorkingSetFunction
     }
     long stateBytes = w.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? shortWindows : longWindows) {
-        out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? !shortWindows : !longWindows) {
+        continue;
       }
-      if (shortWindows && r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+      out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
       }
     }

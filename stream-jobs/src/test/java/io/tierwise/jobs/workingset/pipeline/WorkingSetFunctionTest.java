@@ -128,15 +128,14 @@ class WorkingSetFunctionTest {
       // (processed at 170 s) 15 s after its flush at 171 s, not a period later.
       assertThat(new CoarseWrites(coarseMs).phaseMillis(batch(0, 0).volumeKey())).isEqualTo(53_279L);
       assertThat(emittedAt).containsExactly(1L, 11L, 71L, 131L, 186L);
-      // The long windows (24 h, 7 d, all): at once, then once per ten
+      // The long windows (24 h, 7 d, all) and the recommendation: at once, then once per ten
       // periods, the first shorter by the volume's phase of those (here the next flush's, at 11 s),
       // and the last once the volume has been quiet for twice the longest gap between its batches
       // (10 s): 20 s after the last flush, not ten periods later.
       assertThat(new CoarseWrites(LongWindowWrites.COARSE_PERIODS * coarseMs).phaseMillis(batch(0, 0).volumeKey()))
           .isEqualTo(593_279L);
       assertThat(longEmittedAt).containsExactly(1L, 11L, 191L);
-      assertThat(RecommendStep.values(h.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES)))
-          .as("the recommendation's estimate at every coarse write").hasSize(5);
+      assertThat(RecommendStep.values(h.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES))).hasSize(3);
       List<VolumeAnalysis> last = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
       assertThat(last.get(last.size() - 1).sampledReferences).as("the last emission holds every batch").isEqualTo(18 * 500);
       assertThat(h.numProcessingTimeTimers()).as("no timer left").isZero();
