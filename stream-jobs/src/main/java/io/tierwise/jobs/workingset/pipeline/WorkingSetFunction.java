@@ -2,7 +2,6 @@ package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.pacing.CoarseWrites;
-import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
@@ -39,10 +38,7 @@ import org.slf4j.LoggerFactory;
  * or {@value CoarseWrites#QUIET_MILLIS} ms after the volume's last flush when no batch came since
  * ({@link CoarseWrites}; docs/rollups.md "When rows are written"): every window's working set and
  * curve, and the recommendation computed from them, change a little with each batch, and each
- * emission costs three PostgreSQL rows per window and a recommendation. That is the 1 h window's
- * rule; the long windows and the recommendation window's estimate are emitted by {@link
- * LongWindowWrites}' (at most once per ten periods, or once the volume has been quiet for twice
- * the longest gap between its batches).
+ * emission costs three PostgreSQL rows per window and a recommendation.
  *
  * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
  * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
@@ -82,7 +78,6 @@ public class WorkingSetFunction
 
   private final long flushDelayMillis;
   private final CoarseWrites resultWrites;
-  private final LongWindowWrites longWindowWrites;
   private final long gapTimeoutMillis;
   private final int maxPendingBatches;
   private final MrcEstimators estimators;
@@ -104,7 +99,6 @@ public class WorkingSetFunction
       MrcEstimators estimators) {
     this.flushDelayMillis = flushDelayMillis;
     this.resultWrites = new CoarseWrites(coarseWriteMillis);
-    this.longWindowWrites = new LongWindowWrites(coarseWriteMillis);
     this.gapTimeoutMillis = gapTimeoutMillis;
     this.maxPendingBatches = maxPendingBatches;
     this.estimators = estimators;
@@ -120,7 +114,6 @@ public class WorkingSetFunction
     pending = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
     resultWrites.open(getRuntimeContext(), "results");
-    longWindowWrites.open(getRuntimeContext(), "long-window-results");
   }
 
   @Override
@@ -132,7 +125,6 @@ public class WorkingSetFunction
       st.volumeId = batch.volumeId;
     }
     long now = ctx.timerService().currentProcessingTime();
-    longWindowWrites.batch(now);
     if (batch.sequence == st.nextSequence) {
       process(st, batch, ctx);
       drain(st, ctx);
@@ -182,35 +174,22 @@ public class WorkingSetFunction
       st.processedSinceFlush = false;
       st.resultsWaiting = true;
     }
-    boolean shortWindows = resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
-        st.resultsWaiting, flushed);
-    if (shortWindows) {
+    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, st.resultsWaiting, flushed)) {
       st.resultsWaiting = false;
-    }
-    boolean longWindows = longWindowWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, flushed);
-    if (shortWindows || longWindows) {
-      emit(st, ctx, out, shortWindows, longWindows);
+      emit(st, ctx, out);
     }
     scheduleTimers(st, ctx, timestamp);
     stream.update(st);
   }
 
-  /**
-   * The analysis of the windows written at every coarse write ({@code shortWindows}) and of the
-   * long ones ({@code longWindows}: {@link LongWindowWrites}), and with the latter the
-   * recommendation window's estimate.
-   */
-  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindows,
-      boolean longWindows) throws Exception {
+  /** Every window's analysis, and the recommendation window's estimate. */
+  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
     WindowedEstimators w = shards.value();
     if (w.all().references() == 0) {
       return;
     }
     long stateBytes = w.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? !shortWindows : !longWindows) {
-        continue;
-      }
       out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
       if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));

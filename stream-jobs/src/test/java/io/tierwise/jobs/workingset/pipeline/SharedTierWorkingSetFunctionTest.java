@@ -85,13 +85,8 @@ class SharedTierWorkingSetFunctionTest {
     return RecommendStep.of(List.of(day), false).stream().findFirst().orElse(null);
   }
 
-  /**
-   * The latest row of the window '1h', written at every coarse write (the long windows less
-   * often: {@link #aSteadyTiersResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet});
-   * the references of these tests span minutes: '1h' holds every one of them, as 'all' does.
-   */
-  private static VolumeAnalysis latestHour(List<VolumeAnalysis> out) {
-    return out.stream().filter(a -> a.windowName.equals("1h")).reduce((a, b) -> b).orElseThrow();
+  private static VolumeAnalysis latestAll(List<VolumeAnalysis> out) {
+    return out.stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).reduce((a, b) -> b).orElseThrow();
   }
 
   @Test
@@ -103,24 +98,17 @@ class SharedTierWorkingSetFunctionTest {
       h.open();
       // Two volumes, a batch each every 10 s for 2 minutes, then nothing.
       List<Long> emittedAt = new java.util.ArrayList<>();
-      List<Long> longEmittedAt = new java.util.ArrayList<>();
       int emitted = 0;
-      int longEmitted = 0;
       for (long t = 0; t <= 240_000; t += 1000) {
         h.setProcessingTime(t);
         if (t % 10_000 == 0 && t < 120_000) {
           h.processElement(batch("v1", t / 10_000, t), t);
           h.processElement(batch("v2", t / 10_000, t), t);
         }
-        long hour = h.extractOutputValues().stream().filter(a -> a.windowName.equals("1h")).count();
-        if (hour > emitted) {
-          emittedAt.add(t / 1000);
-          emitted = (int) hour;
-        }
         long all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).count();
-        if (all > longEmitted) {
-          longEmittedAt.add(t / 1000);
-          longEmitted = (int) all;
+        if (all > emitted) {
+          emittedAt.add(t / 1000);
+          emitted = (int) all;
         }
       }
       // The first results (both volumes past the hold-back at 10 s) at once, then once a period,
@@ -129,14 +117,7 @@ class SharedTierWorkingSetFunctionTest {
       // timeout (140 s) and written 15 s after.
       assertThat(new CoarseWrites(60_000).phaseMillis(SharedTier.CLUSTER.key(batch("v1", 0, 0)))).isEqualTo(24_573L);
       assertThat(emittedAt).containsExactly(11L, 47L, 107L, 126L, 156L);
-      assertThat(latestHour(h.extractOutputValues()).sampledReferences).as("every reference").isEqualTo(24 * 100);
-      // The long windows (24 h, 7 d, all): at once, then (ten periods not passed) once the tier has
-      // been quiet for twice the longest gap between its batches (10 s) after the last batches'
-      // flush, and 15 s after the flush of what the idle timeout released.
-      assertThat(longEmittedAt).containsExactly(11L, 131L, 156L);
-      List<VolumeAnalysis> all = h.extractOutputValues().stream()
-          .filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
-      assertThat(all.get(all.size() - 1).sampledReferences).as("every reference").isEqualTo(24 * 100);
+      assertThat(latestAll(h.extractOutputValues()).sampledReferences).as("every reference").isEqualTo(24 * 100);
     }
   }
 
@@ -177,7 +158,7 @@ class SharedTierWorkingSetFunctionTest {
           }
         }
         if (t == 70_000 + gap + 2 * FLUSH_MS) {
-          assertThat(latestHour(paced.extractOutputValues()).sampledReferences)
+          assertThat(latestAll(paced.extractOutputValues()).sampledReferences)
               .as("quiet: what both volumes sent past, v1's first minute and v2's up to v1's latest (59.4 s)")
               .isEqualTo(100 + 91);
         }
@@ -188,10 +169,10 @@ class SharedTierWorkingSetFunctionTest {
         }
       }
       atOnce.setProcessingTime(idle + 2 * FLUSH_MS);
-      VolumeAnalysis all = latestHour(paced.extractOutputValues());
+      VolumeAnalysis all = latestAll(paced.extractOutputValues());
       assertThat(all.sampledReferences).as("every reference").isEqualTo(2 * minutes * 100);
       assertThat(all.mrcMissRatios).as("the order of the stream sent at once")
-          .containsExactly(latestHour(atOnce.extractOutputValues()).mrcMissRatios);
+          .containsExactly(latestAll(atOnce.extractOutputValues()).mrcMissRatios);
     }
   }
 
@@ -203,7 +184,7 @@ class SharedTierWorkingSetFunctionTest {
     h.processElement(batch("v2", 0, 50), 0);     // 50..149 ms
     h.processElement(batch("v1", 1, 200), 0);    // 200..299 ms: every volume is past 49 ms + 100 ms
     h.setProcessingTime(FLUSH_MS);
-    VolumeAnalysis first = latestHour(h.extractOutputValues());
+    VolumeAnalysis first = latestAll(h.extractOutputValues());
     assertThat(first.clusterId).isEqualTo("c1");
     assertThat(first.volumeId).isNull();
     assertThat(first.tenantId).isEqualTo(TENANT);
@@ -216,14 +197,14 @@ class SharedTierWorkingSetFunctionTest {
     restored.setProcessingTime(2 * FLUSH_MS);
     restored.processElement(batch("v2", 1, 300), 2 * FLUSH_MS);  // 300..399 ms: up to 199 ms goes
     restored.setProcessingTime(3 * FLUSH_MS);
-    VolumeAnalysis second = latestHour(restored.extractOutputValues());
+    VolumeAnalysis second = latestAll(restored.extractOutputValues());
     assertThat(second.sampledReferences).as("both first batches, queued through the restore").isEqualTo(200);
     // The two volumes' blocks 0..99 are 200 different blocks of the shared tier.
     assertThat(second.wssBytes).isEqualTo(200 * ShardsEstimator.BLOCK_BYTES);
     // No batch for the idle timeout: the rest is released without waiting.
     restored.setProcessingTime(2 * FLUSH_MS + IDLE_MS);
     restored.setProcessingTime(3 * FLUSH_MS + IDLE_MS);
-    assertThat(latestHour(restored.extractOutputValues()).sampledReferences).isEqualTo(400);
+    assertThat(latestAll(restored.extractOutputValues()).sampledReferences).isEqualTo(400);
     restored.close();
   }
 
@@ -238,7 +219,7 @@ class SharedTierWorkingSetFunctionTest {
     h.setProcessingTime(IDLE_MS);
     h.setProcessingTime(IDLE_MS + FLUSH_MS);
     List<VolumeAnalysis> out = h.extractOutputValues();
-    VolumeAnalysis all = latestHour(out);
+    VolumeAnalysis all = latestAll(out);
     assertThat(all.evictions).containsExactly("lru", "s3-fifo", "arc", "2q", "sieve");
     assertThat(List.of(all.evictionMissRatios)).hasSize(5)
         .allSatisfy(curve -> assertThat(curve).hasSameSizeAs(all.mrcCacheBytes));
@@ -267,7 +248,7 @@ class SharedTierWorkingSetFunctionTest {
     h.setProcessingTime(IDLE_MS);
     h.setProcessingTime(IDLE_MS + FLUSH_MS);
     List<VolumeAnalysis> out = h.extractOutputValues();
-    VolumeAnalysis all = latestHour(out);
+    VolumeAnalysis all = latestAll(out);
     assertThat(all.hostId).isEqualTo("h1");
     assertThat(all.clusterId).isNull();
     assertThat(all.volumes).isEqualTo(2);

@@ -7,7 +7,6 @@ import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.pacing.CoarseWrites;
-import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
@@ -87,13 +86,9 @@ class WorkingSetFunctionTest {
     return RecommendStep.values(harness.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES));
   }
 
-  /**
-   * The emitted rows of the window '1h' (written at every coarse write; the long windows less
-   * often: {@link #aSteadyVolumesResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet}).
-   * The references of these tests span seconds: '1h' holds every one of them, as 'all' does.
-   */
-  private List<VolumeAnalysis> hour() {
-    return harness.extractOutputValues().stream().filter(a -> a.windowName.equals("1h")).toList();
+  /** The emitted rows of the window 'all'. */
+  private List<VolumeAnalysis> all() {
+    return harness.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
   }
 
   @Test
@@ -104,23 +99,16 @@ class WorkingSetFunctionTest {
         VolumeLatency::volumeKey, Types.STRING)) {
       // A batch every 10 s for 3 minutes (the agent's interval), then nothing.
       List<Long> emittedAt = new java.util.ArrayList<>();
-      List<Long> longEmittedAt = new java.util.ArrayList<>();
       int emitted = 0;
-      int longEmitted = 0;
       for (long t = 0; t <= 240_000; t += 1000) {
         h.setProcessingTime(t);
         if (t % 10_000 == 0 && t < 180_000) {
           h.processElement1(batch(t / 10_000, t / 10_000), t);
         }
-        long hour = h.extractOutputValues().stream().filter(a -> a.windowName.equals("1h")).count();
-        if (hour > emitted) {
-          emittedAt.add(t / 1000);
-          emitted = (int) hour;
-        }
         long all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).count();
-        if (all > longEmitted) {
-          longEmittedAt.add(t / 1000);
-          longEmitted = (int) all;
+        if (all > emitted) {
+          emittedAt.add(t / 1000);
+          emitted = (int) all;
         }
       }
       // The first results at once; then once a period (not 18 times), the first period shorter by
@@ -128,14 +116,6 @@ class WorkingSetFunctionTest {
       // (processed at 170 s) 15 s after its flush at 171 s, not a period later.
       assertThat(new CoarseWrites(coarseMs).phaseMillis(batch(0, 0).volumeKey())).isEqualTo(53_279L);
       assertThat(emittedAt).containsExactly(1L, 11L, 71L, 131L, 186L);
-      // The long windows (24 h, 7 d, all) and the recommendation: at once, then once per ten
-      // periods, the first shorter by the volume's phase of those (here the next flush's, at 11 s),
-      // and the last once the volume has been quiet for twice the longest gap between its batches
-      // (10 s): 20 s after the last flush, not ten periods later.
-      assertThat(new CoarseWrites(LongWindowWrites.COARSE_PERIODS * coarseMs).phaseMillis(batch(0, 0).volumeKey()))
-          .isEqualTo(593_279L);
-      assertThat(longEmittedAt).containsExactly(1L, 11L, 191L);
-      assertThat(RecommendStep.values(h.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES))).hasSize(3);
       List<VolumeAnalysis> last = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
       assertThat(last.get(last.size() - 1).sampledReferences).as("the last emission holds every batch").isEqualTo(18 * 500);
       assertThat(h.numProcessingTimeTimers()).as("no timer left").isZero();
@@ -183,8 +163,7 @@ class WorkingSetFunctionTest {
 
     assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
     assertThat(harness.numKeyedStateEntries())
-        .as("estimators, I/O mix, stream position, the last writes' times (short and long windows) and the latest batch's, no waiting batches")
-        .isEqualTo(6);
+        .as("estimators, I/O mix, stream position and the last write's time, no waiting batches").isEqualTo(4);
   }
 
   @Test
@@ -211,7 +190,7 @@ class WorkingSetFunctionTest {
     assertThat(r.datastoreLatencyMicros).as("every I/O to the datastore, as measured").isCloseTo(2000, within(1e-9));
     assertThat(r.explanation).contains("the datastore's as the agent measured it;");
     assertThat(harness.numKeyedStateEntries())
-        .as("estimators, I/O mix, stream position, measured latency, the last writes' times and the latest batch's").isEqualTo(7);
+        .as("estimators, I/O mix, stream position, measured latency and the last write's time").isEqualTo(5);
   }
 
   @Test
@@ -219,19 +198,19 @@ class WorkingSetFunctionTest {
     harness.processElement1(batch(0, 0), 0);
     harness.processElement1(batch(2, 2), 0);
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(500L);
     harness.getOutput().clear();
 
     harness.setProcessingTime(GAP_MS);
     harness.setProcessingTime(GAP_MS + FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
-    assertThat(harness.numKeyedStateEntries()).isEqualTo(6);
+    assertThat(harness.numKeyedStateEntries()).isEqualTo(4);
 
     harness.getOutput().clear();
     harness.processElement1(batch(1, 1), GAP_MS + FLUSH_MS);
     harness.setProcessingTime(GAP_MS + 2 * FLUSH_MS);
-    assertThat(hour()).as("a batch after the skip is a duplicate").isEmpty();
+    assertThat(all()).as("a batch after the skip is a duplicate").isEmpty();
   }
 
   @Test
@@ -240,12 +219,12 @@ class WorkingSetFunctionTest {
     harness.processElement1(batch(1, 1), 0);
     harness.processElement1(batch(1, 1), 0);
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     harness.getOutput().clear();
 
     harness.processElement1(batch(0, 10), FLUSH_MS); // a new agent run: sequence 0 again, later times
     harness.setProcessingTime(2 * FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(1500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1500L);
   }
 
   /** {@link #batch} with sampling modulus 16 and threshold {@code t}: hashes below t only. */
@@ -267,7 +246,7 @@ class WorkingSetFunctionTest {
     harness.processElement1(sampledBatch(0, 0, 16), 0);
     harness.processElement1(sampledBatch(1, 1, 8), 0);
     harness.setProcessingTime(FLUSH_MS);
-    long before = hour().get(0).sampledReferences;
+    long before = all().get(0).sampledReferences;
     assertThat(before).isEqualTo(1000L);
     harness.getOutput().clear();
 
@@ -275,7 +254,7 @@ class WorkingSetFunctionTest {
     long below = Arrays.stream(restarted.blockHashes).filter(h -> h < 8).count();
     harness.processElement1(restarted, FLUSH_MS);
     harness.setProcessingTime(2 * FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(before + below);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(before + below);
   }
 
   @Test
@@ -284,7 +263,7 @@ class WorkingSetFunctionTest {
       harness.processElement1(batch(seq, seq), 0);
     }
     harness.setProcessingTime(FLUSH_MS);
-    assertThat(hour()).extracting(a -> a.sampledReferences).containsExactly(2500L);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(2500L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }
 }
