@@ -14,7 +14,10 @@ public class VolumeStream {
   public long windowStartUnixNano;
   /** Time of the latest reference processed, Unix ns (0: none yet). */
   public long windowEndUnixNano;
-  /** References were processed since the last emission. */
+  /**
+   * Something the results are made of changed since the last flush: references were processed,
+   * or a latency series was first measured.
+   */
   public boolean processedSinceFlush;
   /** Results are due but wait for their coarse write ({@code CoarseWrites}). */
   public boolean resultsWaiting;

@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * <p>Second input: the volume's metrics intervals' {@link VolumeLatency}, added up since the
  * volume's first ({@link MeasuredLatency}, as the I/O mix is) and sent with the estimate: the
  * recommendation's latency model uses the datastore's and the peers' latency where the agent
- * measured it (docs/analytics.md "Measured latency"). It emits nothing by itself.
+ * measured it (docs/analytics.md "Measured latency"). Before the volume's first batch it emits
+ * nothing; after it, a series measured for the first time makes the results due again (as new
+ * references do), so the recommendation does not depend on which input came first.
  */
 public class WorkingSetFunction
     extends KeyedCoProcessFunction<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> {
@@ -155,8 +157,18 @@ public class WorkingSetFunction
     if (m == null) {
       m = new MeasuredLatency();
     }
+    int measuredBefore = m.measuredSeries();
     m.add(interval.latency);
     measuredLatency.update(m);
+    VolumeStream st = stream.value();
+    if (st != null && m.measuredSeries() != measuredBefore) {
+      // A series measured for the first time changes the recommendation's latency model: the
+      // results are due again, as after new references, so a volume whose references all came
+      // before its first intervals is not left with a recommendation made without them.
+      st.processedSinceFlush = true;
+      scheduleTimers(st, ctx, ctx.timerService().currentProcessingTime());
+      stream.update(st);
+    }
   }
 
   @Override

@@ -169,17 +169,8 @@ class WorkingSetFunctionTest {
   @Test
   void theMetricsIntervalsMeasuredLatencyGoesIntoTheRecommendation() throws Exception {
     // Two intervals of the volume measured its datastore's reads and writes at 2 ms in every bin.
-    int datastore = SourceIo.sourceIndex("datastore");
     for (int interval = 0; interval < 2; interval++) {
-      VolumeLatency v = new VolumeLatency();
-      v.tenantId = TENANT;
-      v.volumeId = "vol";
-      v.latency = new MeasuredLatency();
-      for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
-        v.latency.add(datastore, false, bin, 10, 10 * 2000.0);
-        v.latency.add(datastore, true, bin, 10, 10 * 2000.0);
-      }
-      harness.processElement2(v, 0);
+      harness.processElement2(datastoreAt2ms(), 0);
     }
     assertThat(harness.extractOutputValues()).as("latency alone emits nothing").isEmpty();
     for (int seq = 0; seq < 4; seq++) {
@@ -191,6 +182,45 @@ class WorkingSetFunctionTest {
     assertThat(r.explanation).contains("the datastore's as the agent measured it;");
     assertThat(harness.numKeyedStateEntries())
         .as("estimators, I/O mix, stream position, measured latency and the last write's time").isEqualTo(5);
+  }
+
+  /** One metrics interval of the volume: its datastore's reads and writes at 2 ms in every bin. */
+  private static VolumeLatency datastoreAt2ms() {
+    int datastore = SourceIo.sourceIndex("datastore");
+    VolumeLatency v = new VolumeLatency();
+    v.tenantId = TENANT;
+    v.volumeId = "vol";
+    v.latency = new MeasuredLatency();
+    for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
+      v.latency.add(datastore, false, bin, 10, 10 * 2000.0);
+      v.latency.add(datastore, true, bin, 10, 10 * 2000.0);
+    }
+    return v;
+  }
+
+  @Test
+  void aLatencyFirstMeasuredAfterTheReferencesIsRecommendedFromToo() throws Exception {
+    // The volume's batches are processed before its first metrics interval comes (a short
+    // replay: the two inputs are separate Kafka topics).
+    for (int seq = 0; seq < 4; seq++) {
+      harness.processElement1(batch(seq, seq), 0);
+    }
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(estimates()).hasSize(1);
+    assertThat(estimates().get(0).measured).as("no latency had come").isNull();
+
+    harness.processElement2(datastoreAt2ms(), FLUSH_MS);
+    harness.setProcessingTime(FLUSH_MS + CoarseWrites.QUIET_MILLIS + 2 * FLUSH_MS);
+    assertThat(estimates()).as("the results are due again, at the volume's quiet write").hasSize(2);
+    Recommendation r = RecommendStep.of(estimates().subList(1, 2), true).get(0);
+    assertThat(r.datastoreLatencyMicros).as("the datastore's latency as measured").isCloseTo(2000, within(1e-9));
+
+    // The same series measured again changes no model: no emission of its own.
+    long now = FLUSH_MS + 3 * CoarseWrites.QUIET_MILLIS;
+    harness.processElement2(datastoreAt2ms(), now);
+    harness.setProcessingTime(now + CoarseWrites.QUIET_MILLIS + 2 * FLUSH_MS);
+    assertThat(estimates()).hasSize(2);
+    assertThat(harness.numProcessingTimeTimers()).as("no timer left").isZero();
   }
 
   @Test
