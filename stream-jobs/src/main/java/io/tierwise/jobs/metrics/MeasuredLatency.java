@@ -76,20 +76,6 @@ public class MeasuredLatency {
     return true;
   }
 
-  /**
-   * The series with any I/O measured, as bits ({@code 1 << series}): a recommendation's latency
-   * model changes when a series is first measured (docs/analytics.md "Measured latency").
-   */
-  public int measuredSeries() {
-    int bits = 0;
-    for (int i = 0; i < ops.length; i++) {
-      if (ops[i] != 0) {
-        bits |= 1 << (i / IoLengthBins.COUNT);
-      }
-    }
-    return bits;
-  }
-
   /** The series of (source, direction), or -1 for one not kept. */
   private static int series(int source, boolean write) {
     String name = source < 0 ? "" : SourceIo.SOURCES[source];

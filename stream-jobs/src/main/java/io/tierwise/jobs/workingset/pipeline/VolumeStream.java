@@ -16,7 +16,7 @@ public class VolumeStream {
   public long windowEndUnixNano;
   /**
    * Something the results are made of changed since the last flush: references were processed,
-   * or a latency series was first measured.
+   * or a metrics interval's measured latency came.
    */
   public boolean processedSinceFlush;
   /** Results are due but wait for their coarse write ({@code CoarseWrites}). */

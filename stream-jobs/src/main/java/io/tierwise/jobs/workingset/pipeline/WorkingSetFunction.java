@@ -57,8 +57,8 @@ import org.slf4j.LoggerFactory;
  * volume's first ({@link MeasuredLatency}, as the I/O mix is) and sent with the estimate: the
  * recommendation's latency model uses the datastore's and the peers' latency where the agent
  * measured it (docs/analytics.md "Measured latency"). Before the volume's first batch it emits
- * nothing; after it, a series measured for the first time makes the results due again (as new
- * references do), so the recommendation does not depend on which input came first.
+ * nothing; after it, an interval makes the results due again, as new references do, so the last
+ * recommendation holds every input whichever topic came last.
  */
 public class WorkingSetFunction
     extends KeyedCoProcessFunction<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> {
@@ -157,14 +157,13 @@ public class WorkingSetFunction
     if (m == null) {
       m = new MeasuredLatency();
     }
-    int measuredBefore = m.measuredSeries();
     m.add(interval.latency);
     measuredLatency.update(m);
     VolumeStream st = stream.value();
-    if (st != null && m.measuredSeries() != measuredBefore) {
-      // A series measured for the first time changes the recommendation's latency model: the
-      // results are due again, as after new references, so a volume whose references all came
-      // before its first intervals is not left with a recommendation made without them.
+    if (st != null) {
+      // The recommendation's latency model changed: the results are due again, as after new
+      // references, so a volume whose last intervals came after its last references is not left
+      // with a recommendation made without them.
       st.processedSinceFlush = true;
       scheduleTimers(st, ctx, ctx.timerService().currentProcessingTime());
       stream.update(st);

@@ -199,7 +199,7 @@ class WorkingSetFunctionTest {
   }
 
   @Test
-  void aLatencyFirstMeasuredAfterTheReferencesIsRecommendedFromToo() throws Exception {
+  void latencyMeasuredAfterTheReferencesIsRecommendedFromToo() throws Exception {
     // The volume's batches are processed before its first metrics interval comes (a short
     // replay: the two inputs are separate Kafka topics).
     for (int seq = 0; seq < 4; seq++) {
@@ -215,11 +215,17 @@ class WorkingSetFunctionTest {
     Recommendation r = RecommendStep.of(estimates().subList(1, 2), true).get(0);
     assertThat(r.datastoreLatencyMicros).as("the datastore's latency as measured").isCloseTo(2000, within(1e-9));
 
-    // The same series measured again changes no model: no emission of its own.
+    // A later interval with another latency: made again with the mean of both.
     long now = FLUSH_MS + 3 * CoarseWrites.QUIET_MILLIS;
-    harness.processElement2(datastoreAt2ms(), now);
+    VolumeLatency slower = datastoreAt2ms();
+    for (int i = 0; i < slower.latency.sumMicros.length; i++) {
+      slower.latency.sumMicros[i] *= 2;
+    }
+    harness.processElement2(slower, now);
     harness.setProcessingTime(now + CoarseWrites.QUIET_MILLIS + 2 * FLUSH_MS);
-    assertThat(estimates()).hasSize(2);
+    assertThat(estimates()).hasSize(3);
+    Recommendation again = RecommendStep.of(estimates().subList(2, 3), true).get(0);
+    assertThat(again.datastoreLatencyMicros).isCloseTo(3000, within(1e-9));
     assertThat(harness.numProcessingTimeTimers()).as("no timer left").isZero();
   }
 
