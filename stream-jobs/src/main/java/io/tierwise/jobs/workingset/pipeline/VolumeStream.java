@@ -14,13 +14,14 @@ public class VolumeStream {
   public long windowStartUnixNano;
   /** Time of the latest reference processed, Unix ns (0: none yet). */
   public long windowEndUnixNano;
-  /**
-   * Something the results are made of changed since the last flush: references were processed,
-   * or a metrics interval's measured latency came.
-   */
+  /** References were processed since the last emission. */
   public boolean processedSinceFlush;
+  /** A metrics interval's measured latency came since the last flush. */
+  public boolean latencySinceFlush;
   /** Results are due but wait for their coarse write ({@code CoarseWrites}). */
   public boolean resultsWaiting;
+  /** The recommendation window's estimate alone is due (its latency changed), and waits likewise. */
+  public boolean estimateWaiting;
   /** Processing time of the pending flush timer, ms (0: none). */
   public long flushAtMillis;
   /** Processing time when a sequence gap is given up on, ms (0: no gap). */

@@ -57,8 +57,9 @@ import org.slf4j.LoggerFactory;
  * volume's first ({@link MeasuredLatency}, as the I/O mix is) and sent with the estimate: the
  * recommendation's latency model uses the datastore's and the peers' latency where the agent
  * measured it (docs/analytics.md "Measured latency"). Before the volume's first batch it emits
- * nothing; after it, an interval makes the results due again, as new references do, so the last
- * recommendation holds every input whichever topic came last.
+ * nothing; after it, an interval makes the recommendation window's estimate due again (written as
+ * the results are, above; the windows' rows do not depend on it), so the last recommendation holds
+ * every input whichever topic came last.
  */
 public class WorkingSetFunction
     extends KeyedCoProcessFunction<String, ReferenceBatchEvent, VolumeLatency, VolumeAnalysis> {
@@ -161,10 +162,10 @@ public class WorkingSetFunction
     measuredLatency.update(m);
     VolumeStream st = stream.value();
     if (st != null) {
-      // The recommendation's latency model changed: the results are due again, as after new
-      // references, so a volume whose last intervals came after its last references is not left
-      // with a recommendation made without them.
-      st.processedSinceFlush = true;
+      // The recommendation's latency model changed: its estimate is due again (not the windows'
+      // rows, which do not depend on it), so a volume whose last intervals came after its last
+      // references is not left with a recommendation made without them.
+      st.latencySinceFlush = true;
       scheduleTimers(st, ctx, ctx.timerService().currentProcessingTime());
       stream.update(st);
     }
@@ -182,26 +183,33 @@ public class WorkingSetFunction
     boolean flushed = st.flushAtMillis != 0 && timestamp >= st.flushAtMillis;
     if (flushed) {
       st.flushAtMillis = 0;
+      st.resultsWaiting |= st.processedSinceFlush;
+      st.estimateWaiting |= st.latencySinceFlush;
       st.processedSinceFlush = false;
-      st.resultsWaiting = true;
+      st.latencySinceFlush = false;
     }
-    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, st.resultsWaiting, flushed)) {
+    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
+        st.resultsWaiting || st.estimateWaiting, flushed)) {
+      emit(st, ctx, out, st.resultsWaiting);
       st.resultsWaiting = false;
-      emit(st, ctx, out);
+      st.estimateWaiting = false;
     }
     scheduleTimers(st, ctx, timestamp);
     stream.update(st);
   }
 
-  /** Every window's analysis, and the recommendation window's estimate. */
-  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out) throws Exception {
+  /** The recommendation window's estimate, and with {@code rows} every window's analysis. */
+  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean rows)
+      throws Exception {
     WindowedEstimators w = shards.value();
     if (w.all().references() == 0) {
       return;
     }
     long stateBytes = w.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+      if (rows) {
+        out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
+      }
       if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
       }
@@ -210,7 +218,7 @@ public class WorkingSetFunction
 
   /** Registers the flush timer after new references, and the gap timer while batches wait. */
   private void scheduleTimers(VolumeStream st, Context ctx, long now) {
-    if (st.flushAtMillis == 0 && st.processedSinceFlush) {
+    if (st.flushAtMillis == 0 && (st.processedSinceFlush || st.latencySinceFlush)) {
       st.flushAtMillis = now + flushDelayMillis;
       ctx.timerService().registerProcessingTimeTimer(st.flushAtMillis);
     }
