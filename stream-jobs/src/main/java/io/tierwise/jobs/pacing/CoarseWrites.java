@@ -63,6 +63,15 @@ public final class CoarseWrites implements Serializable {
    */
   public boolean writeNow(TimerService timers, Object key, long nowMillis, boolean waiting, boolean changed)
       throws IOException {
+    return writeNow(timers, key, nowMillis, waiting, changed, QUIET_MILLIS);
+  }
+
+  /**
+   * {@link #writeNow(TimerService, Object, long, boolean, boolean)} for a key that counts as quiet
+   * {@code quietMillis} after its last flush instead of {@value #QUIET_MILLIS}.
+   */
+  public boolean writeNow(TimerService timers, Object key, long nowMillis, boolean waiting, boolean changed,
+      long quietMillis) throws IOException {
     if (!waiting) {
       idle(nowMillis);
       return false;
@@ -72,7 +81,7 @@ public final class CoarseWrites implements Serializable {
       return true;
     }
     if (changed) {
-      waiting(timers, nowMillis);
+      waiting(timers, nowMillis, quietMillis);
     }
     return false;
   }
@@ -109,7 +118,12 @@ public final class CoarseWrites implements Serializable {
 
   /** Rows wait at {@code nowMillis}: the timer moves to the end of the period or of the quiet time. */
   public void waiting(TimerService timers, long nowMillis) throws IOException {
-    long at = Math.min(writtenAt.value() + periodMillis, nowMillis + QUIET_MILLIS);
+    waiting(timers, nowMillis, QUIET_MILLIS);
+  }
+
+  /** {@link #waiting(TimerService, long)} with a quiet time of {@code quietMillis}. */
+  private void waiting(TimerService timers, long nowMillis, long quietMillis) throws IOException {
+    long at = Math.min(writtenAt.value() + periodMillis, nowMillis + quietMillis);
     Long timer = timerAt.value();
     if (timer != null && timer == at) {
       return;

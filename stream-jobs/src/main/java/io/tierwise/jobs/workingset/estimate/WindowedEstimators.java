@@ -46,6 +46,14 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
       new Window("7d", 7 * 86_400));
   /** Name of the window of everything received. */
   public static final String ALL = "all";
+
+  /**
+   * Whether {@code window}'s results are written at every coarse write: the shortest sliding
+   * window's; the others are the long windows ({@code LongWindowWrites}).
+   */
+  public static boolean writtenEachCoarseWrite(String window) {
+    return window.equals(SLIDING.get(0).name());
+  }
   /** Panes per sliding window. */
   public static final int PANES = 4;
   /**

@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.pacing.CoarseWrites;
+import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * WindowEstimate} (from the merged stream and I/O mix, with its id and volume count) on {@link
  * WorkingSetFunction#RECOMMENDATION_ESTIMATES}: due {@code flushDelayMillis} after released
  * references, emitted as a volume's are (the first at once, then at most once per {@code
- * coarseWriteMillis} or soon after the tier goes quiet: {@link CoarseWrites}).
+ * coarseWriteMillis} or soon after the tier goes quiet: {@link CoarseWrites}; the long windows'
+ * rows by {@link LongWindowWrites}' rule).
  */
 public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, ReferenceBatchEvent, VolumeAnalysis> {
   private static final long serialVersionUID = 1L;
@@ -46,6 +48,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
 
   private final long flushDelayMillis;
   private final CoarseWrites resultWrites;
+  private final LongWindowWrites longWindowWrites;
   private final long quietMillis;
   private final long volumeIdleMillis;
   private final long holdBackNanos;
@@ -80,6 +83,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     this.tier = tier;
     this.flushDelayMillis = flushDelayMillis;
     this.resultWrites = new CoarseWrites(coarseWriteMillis);
+    this.longWindowWrites = new LongWindowWrites(coarseWriteMillis);
     this.quietMillis = quietMillis;
     this.volumeIdleMillis = volumeIdleMillis;
     this.holdBackNanos = holdBackMillis * 1_000_000;
@@ -93,6 +97,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     lastBatchAt = getRuntimeContext().getState(new ValueStateDescriptor<>("last-batch-at", Types.LONG));
     resultsWaiting = getRuntimeContext().getState(new ValueStateDescriptor<>("results-waiting", Types.BOOLEAN));
     resultWrites.open(getRuntimeContext(), "results");
+    longWindowWrites.open(getRuntimeContext(), "long-window-results");
     lateBatches = getRuntimeContext().getMetricGroup().counter(LATE_BATCHES_METRIC);
   }
 
@@ -103,6 +108,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       c = new ClusterStream(estimators);
     }
     long now = ctx.timerService().currentProcessingTime();
+    longWindowWrites.batch(now);
     try {
       if (c.offer(batch, now)) {
         lateBatches.inc();
@@ -153,14 +159,25 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
       flushAt.clear();
       resultsWaiting.update(true);
     }
-    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, resultsWaiting.value() != null, flushed)) {
+    boolean shortWindows = resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
+        resultsWaiting.value() != null, flushed);
+    if (shortWindows) {
       resultsWaiting.clear();
-      emit(c, ctx, out);
+    }
+    boolean longWindows = longWindowWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp, flushed,
+        shortWindows);
+    if (shortWindows || longWindows) {
+      emit(c, ctx, out, shortWindows, longWindows);
     }
   }
 
-  /** Every window's analysis, and the recommendation window's estimate. */
-  private void emit(ClusterStream c, OnTimerContext ctx, Collector<VolumeAnalysis> out) {
+  /**
+   * The analysis of the windows written at every coarse write ({@code shortWindows}) and of the
+   * long ones ({@code longWindows}: {@link LongWindowWrites}); with the former, the recommendation
+   * window's estimate.
+   */
+  private void emit(ClusterStream c, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindows,
+      boolean longWindows) {
     WindowedEstimators w = c.estimators();
     if (w == null || w.all().references() == 0) {
       return;
@@ -168,11 +185,13 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     String[] key = ctx.getCurrentKey().split("/", 2);
     long stateBytes = c.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
-      tier.stamp(a, key[1]);
-      a.volumes = c.volumeCount();
-      out.collect(a);
-      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? shortWindows : longWindows) {
+        VolumeAnalysis a = VolumeAnalysis.of(key[0], null, w, r, stateBytes);
+        tier.stamp(a, key[1]);
+        a.volumes = c.volumeCount();
+        out.collect(a);
+      }
+      if (shortWindows && r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), c.io(), w);
         e.tenantId = key[0];
         tier.stamp(e, key[1]);

@@ -2,6 +2,7 @@ package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.pacing.CoarseWrites;
+import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * or {@value CoarseWrites#QUIET_MILLIS} ms after the volume's last flush when no batch came since
  * ({@link CoarseWrites}; docs/rollups.md "When rows are written"): every window's working set and
  * curve, and the recommendation computed from them, change a little with each batch, and each
- * emission costs three PostgreSQL rows per window and a recommendation.
+ * emission costs three PostgreSQL rows per window and a recommendation. That is the 1 h window's
+ * rule and the recommendation window's estimate's; the long windows' rows follow {@link
+ * LongWindowWrites}' (with the 1 h window while the volume is young, then at most once per ten
+ * periods, or once it has been quiet for twice the longest gap between its batches).
  *
  * <p>Order: batch {@code n} is processed after {@code 0..n-1}. A batch that comes early is held
  * back; when the missing ones have not come {@code gapTimeoutMillis} later, or more than
@@ -81,6 +85,7 @@ public class WorkingSetFunction
 
   private final long flushDelayMillis;
   private final CoarseWrites resultWrites;
+  private final LongWindowWrites longWindowWrites;
   private final long gapTimeoutMillis;
   private final int maxPendingBatches;
   private final MrcEstimators estimators;
@@ -102,6 +107,7 @@ public class WorkingSetFunction
       MrcEstimators estimators) {
     this.flushDelayMillis = flushDelayMillis;
     this.resultWrites = new CoarseWrites(coarseWriteMillis);
+    this.longWindowWrites = new LongWindowWrites(coarseWriteMillis);
     this.gapTimeoutMillis = gapTimeoutMillis;
     this.maxPendingBatches = maxPendingBatches;
     this.estimators = estimators;
@@ -117,6 +123,7 @@ public class WorkingSetFunction
     pending = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("pending", Types.LONG, Types.POJO(ReferenceBatchEvent.class)));
     resultWrites.open(getRuntimeContext(), "results");
+    longWindowWrites.open(getRuntimeContext(), "long-window-results");
   }
 
   @Override
@@ -128,6 +135,7 @@ public class WorkingSetFunction
       st.volumeId = batch.volumeId;
     }
     long now = ctx.timerService().currentProcessingTime();
+    longWindowWrites.batch(now);
     if (batch.sequence == st.nextSequence) {
       process(st, batch, ctx);
       drain(st, ctx);
@@ -181,6 +189,7 @@ public class WorkingSetFunction
       }
     }
     boolean flushed = st.flushAtMillis != 0 && timestamp >= st.flushAtMillis;
+    boolean referencesFlushed = flushed && st.processedSinceFlush;
     if (flushed) {
       st.flushAtMillis = 0;
       st.resultsWaiting |= st.processedSinceFlush;
@@ -188,29 +197,39 @@ public class WorkingSetFunction
       st.processedSinceFlush = false;
       st.latencySinceFlush = false;
     }
-    if (resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
-        st.resultsWaiting || st.estimateWaiting, flushed)) {
-      emit(st, ctx, out, st.resultsWaiting);
+    boolean rows = st.resultsWaiting;
+    boolean coarseWrite = resultWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
+        st.resultsWaiting || st.estimateWaiting, flushed);
+    if (coarseWrite) {
       st.resultsWaiting = false;
       st.estimateWaiting = false;
+    }
+    boolean longWindows = longWindowWrites.writeNow(ctx.timerService(), ctx.getCurrentKey(), timestamp,
+        referencesFlushed, coarseWrite && rows);
+    if (coarseWrite || longWindows) {
+      emit(st, ctx, out, coarseWrite && rows, longWindows, coarseWrite);
     }
     scheduleTimers(st, ctx, timestamp);
     stream.update(st);
   }
 
-  /** The recommendation window's estimate, and with {@code rows} every window's analysis. */
-  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean rows)
-      throws Exception {
+  /**
+   * The analysis of the window written at every coarse write ({@code shortWindow}) and of the long
+   * ones ({@code longWindows}: {@link LongWindowWrites}), and with {@code estimate} the
+   * recommendation window's estimate.
+   */
+  private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindow,
+      boolean longWindows, boolean estimate) throws Exception {
     WindowedEstimators w = shards.value();
     if (w.all().references() == 0) {
       return;
     }
     long stateBytes = w.stateBytes();
     for (WindowedEstimators.Result r : w.results()) {
-      if (rows) {
+      if (WindowedEstimators.writtenEachCoarseWrite(r.window()) ? shortWindow : longWindows) {
         out.collect(VolumeAnalysis.of(st.tenantId, st.volumeId, w, r, stateBytes));
       }
-      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+      if (estimate && r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
         ctx.output(RECOMMENDATION_ESTIMATES, estimate(st, w, r));
       }
     }

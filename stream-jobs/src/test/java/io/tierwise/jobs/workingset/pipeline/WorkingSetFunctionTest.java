@@ -7,6 +7,7 @@ import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.pacing.CoarseWrites;
+import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
@@ -15,8 +16,10 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedSize;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class WorkingSetFunctionTest {
   private static final long FLUSH_MS = 1000;
   private static final long GAP_MS = 30_000;
+  private static final long COARSE_MS = 60_000;
   private static final String TENANT = "3f2a0c1e-8a4b-4c1d-9e2f-0123456789ab";
   private static final long T0 = 1_700_000_000_000_000_000L;
 
@@ -91,35 +95,64 @@ class WorkingSetFunctionTest {
     return harness.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
   }
 
-  @Test
-  void aSteadyVolumesResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet() throws Exception {
-    long coarseMs = 60_000;
+  /**
+   * A volume sending a batch every 10 s (the agent's interval) until {@code batchesUntilMs}, then
+   * nothing, stepped each second to {@code endMs} with a 60 s coarse period: when ('1h') and
+   * ('all') rows were emitted, s; asserts that the last holds every batch and no timer is left.
+   */
+  private static Map<String, List<Long>> steadyVolume(long batchesUntilMs, long endMs) throws Exception {
+    Map<String, List<Long>> at = Map.of("1h", new ArrayList<>(), WindowedEstimators.ALL, new ArrayList<>());
     try (var h = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
-        new WorkingSetFunction(FLUSH_MS, coarseMs, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        new WorkingSetFunction(FLUSH_MS, COARSE_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
         VolumeLatency::volumeKey, Types.STRING)) {
-      // A batch every 10 s for 3 minutes (the agent's interval), then nothing.
-      List<Long> emittedAt = new java.util.ArrayList<>();
-      int emitted = 0;
-      for (long t = 0; t <= 240_000; t += 1000) {
+      for (long t = 0; t <= endMs; t += 1000) {
         h.setProcessingTime(t);
-        if (t % 10_000 == 0 && t < 180_000) {
+        if (t % 10_000 == 0 && t < batchesUntilMs) {
           h.processElement1(batch(t / 10_000, t / 10_000), t);
         }
-        long all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).count();
-        if (all > emitted) {
-          emittedAt.add(t / 1000);
-          emitted = (int) all;
+        for (var window : at.entrySet()) {
+          if (h.extractOutputValues().stream().filter(a -> a.windowName.equals(window.getKey())).count() > window.getValue().size()) {
+            window.getValue().add(t / 1000);
+          }
         }
       }
-      // The first results at once; then once a period (not 18 times), the first period shorter by
-      // the volume's phase (so only the next flush, at 11 s, waits for it); the last batch's
-      // (processed at 170 s) 15 s after its flush at 171 s, not a period later.
-      assertThat(new CoarseWrites(coarseMs).phaseMillis(batch(0, 0).volumeKey())).isEqualTo(53_279L);
-      assertThat(emittedAt).containsExactly(1L, 11L, 71L, 131L, 186L);
-      List<VolumeAnalysis> last = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
-      assertThat(last.get(last.size() - 1).sampledReferences).as("the last emission holds every batch").isEqualTo(18 * 500);
+      assertThat(RecommendStep.values(h.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES)))
+          .as("the recommendation's estimate at every coarse write").hasSize(at.get("1h").size());
+      List<VolumeAnalysis> all = h.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL)).toList();
+      assertThat(all.get(all.size() - 1).sampledReferences).as("the last emission holds every batch")
+          .isEqualTo(batchesUntilMs / 10_000 * 500);
       assertThat(h.numProcessingTimeTimers()).as("no timer left").isZero();
     }
+    return at;
+  }
+
+  @Test
+  void aSteadyVolumesResultsAreWrittenOncePerCoarsePeriodAndItsLastSoonAfterItGoesQuiet() throws Exception {
+    // For 3 minutes, then nothing.
+    Map<String, List<Long>> at = steadyVolume(180_000, 240_000);
+    // The first results at once; then once a period (not 18 times), the first period shorter by
+    // the volume's phase (so only the next flush, at 11 s, waits for it); the last batch's
+    // (processed at 170 s) 15 s after its flush at 171 s, not a period later. A young volume's long
+    // windows with them.
+    assertThat(new CoarseWrites(COARSE_MS).phaseMillis(batch(0, 0).volumeKey())).isEqualTo(53_279L);
+    assertThat(at.get("1h")).containsExactly(1L, 11L, 71L, 131L, 186L);
+    assertThat(at.get(WindowedEstimators.ALL)).isEqualTo(at.get("1h"));
+  }
+
+  @Test
+  void aMatureVolumesLongWindowsAreWrittenOncePerTenPeriodsAndTheirLastSoonAfterItGoesQuiet() throws Exception {
+    // For 18 minutes and 20 s, then nothing.
+    Map<String, List<Long>> at = steadyVolume(1_100_000, 1_300_000);
+    // The 1 h window once a period, as a young volume's (above). The long windows with it for the
+    // volume's first ten periods (its youth, to 600 s); then once per ten periods from the
+    // youth's end, the first shorter by the volume's phase of those (593.279 s: due at 606.7 s),
+    // and the last once the volume has been quiet for twice the longest gap between its batches
+    // (10 s): 20 s after the last flush (1,091 s), not ten periods later.
+    Long[] young = {1L, 11L, 71L, 131L, 191L, 251L, 311L, 371L, 431L, 491L, 551L};
+    assertThat(at.get("1h")).startsWith(young).contains(611L).endsWith(971L, 1031L, 1091L).hasSize(20);
+    assertThat(new CoarseWrites(LongWindowWrites.COARSE_PERIODS * COARSE_MS).phaseMillis(batch(0, 0).volumeKey()))
+        .isEqualTo(593_279L);
+    assertThat(at.get(WindowedEstimators.ALL)).startsWith(young).endsWith(551L, 607L, 1111L).hasSize(young.length + 2);
   }
 
   @Test
@@ -163,7 +196,8 @@ class WorkingSetFunctionTest {
 
     assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
     assertThat(harness.numKeyedStateEntries())
-        .as("estimators, I/O mix, stream position and the last write's time, no waiting batches").isEqualTo(4);
+        .as("estimators, I/O mix, stream position, the last write's time, the long windows' first and latest"
+            + " batch times and longest gap, no waiting batches").isEqualTo(7);
   }
 
   @Test
@@ -181,7 +215,8 @@ class WorkingSetFunctionTest {
     assertThat(r.datastoreLatencyMicros).as("every I/O to the datastore, as measured").isCloseTo(2000, within(1e-9));
     assertThat(r.explanation).contains("the datastore's as the agent measured it;");
     assertThat(harness.numKeyedStateEntries())
-        .as("estimators, I/O mix, stream position, measured latency and the last write's time").isEqualTo(5);
+        .as("estimators, I/O mix, stream position, measured latency, the last write's time, the long windows'"
+            + " first and latest batch times and longest gap").isEqualTo(8);
   }
 
   /** One metrics interval of the volume: its datastore's reads and writes at 2 ms in every bin. */
@@ -243,7 +278,8 @@ class WorkingSetFunctionTest {
     harness.setProcessingTime(GAP_MS + FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
     assertThat(harness.numProcessingTimeTimers()).isZero();
-    assertThat(harness.numKeyedStateEntries()).isEqualTo(4);
+    assertThat(harness.numKeyedStateEntries())
+        .as("past its youth (ten 1 s periods): the long windows' last write and latest batch times, no first").isEqualTo(6);
 
     harness.getOutput().clear();
     harness.processElement1(batch(1, 1), GAP_MS + FLUSH_MS);
