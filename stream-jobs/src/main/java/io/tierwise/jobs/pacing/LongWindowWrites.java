@@ -19,16 +19,15 @@ import org.apache.flink.streaming.api.TimerService;
  * quickly, and whoever watches a replay or a new agent sees every window final as soon as the 1 h
  * window is. After that, at most once per {@value #COARSE_PERIODS} periods (the first of them
  * shorter by the stream's phase, {@link CoarseWrites#phaseMillis}, so that streams that started
- * together write apart), or once the stream
- * has been quiet for twice the longest gap between its batches since their last write (at least
- * {@link CoarseWrites#QUIET_MILLIS}): a live volume sends a reference batch about once a minute
+ * together write apart), or once the stream has been quiet for twice the longest gap between its
+ * batches since their last write (at least {@link CoarseWrites#QUIET_MILLIS}): a live volume sends a reference batch about once a minute
  * (proto/METRICS.md), so the gap between its batches is not the end of its stream, while a stream
  * that stopped gets its final rows soon.
  *
  * <p>Keyed state: {@link CoarseWrites}' own, whether rows wait, the time of the first batch
  * (until the youth's end), of the latest and the longest gap since the last write (processing
- * time, ms). The caller's
- * {@code onTimer} takes one {@link #writeNow} step; its batches go through {@link #batch}.
+ * time, ms). The caller's {@code onTimer} takes one {@link #writeNow} step; its batches go through
+ * {@link #batch}.
  */
 public final class LongWindowWrites implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -45,8 +44,8 @@ public final class LongWindowWrites implements Serializable {
 
   /** @param coarseWriteMillis the coarse write period, ms ({@link CoarseWrites}) */
   public LongWindowWrites(long coarseWriteMillis) {
-    this.writes = new CoarseWrites(COARSE_PERIODS * coarseWriteMillis);
     this.youngMillis = COARSE_PERIODS * coarseWriteMillis;
+    this.writes = new CoarseWrites(youngMillis);
   }
 
   /** Declares the keyed state, named {@code name}-*. */

@@ -235,7 +235,10 @@ public class WorkingSetFunction
     }
   }
 
-  /** Registers the flush timer after new references, and the gap timer while batches wait. */
+  /**
+   * Registers the flush timer after new references or a latency interval, and the gap timer while
+   * batches wait.
+   */
   private void scheduleTimers(VolumeStream st, Context ctx, long now) {
     if (st.flushAtMillis == 0 && (st.processedSinceFlush || st.latencySinceFlush)) {
       st.flushAtMillis = now + flushDelayMillis;
