@@ -12,7 +12,7 @@
  * offered, accepted, lost: refused, dropped from a full spool (--max-backlog-mib, fleet-wide) or
  * never accepted by the end of the drain; the volume's rows
  * in volume_metrics_10s against those accepted), the jobs' Kafka lag at the end of the sending and
- * after the drain (lag.mjs), freshness percentiles, the memory verdict of
+ * after the drain (infra/local/kafka-lag.mjs), freshness percentiles, the memory verdict of
  * every process, and the per-stage cost table (report.mjs). Exits 1 when any interval was lost,
  * the jobs had not caught up by the end of the drain, a process's memory grew, or freshness p99
  * exceeded --max-freshness-s (30). --pg-statements starts the stack's PostgreSQL with
@@ -29,7 +29,7 @@ import { memoryVerdicts, memoryWatch } from '../ingest-load/memory.mjs';
 import { snapshot } from './costs.mjs';
 import { buildFleet, runFleet } from './fleet.mjs';
 import { FreshnessProbes } from './freshness.mjs';
-import { consumerLag } from './lag.mjs';
+import { consumerLag } from '../../infra/local/kafka-lag.mjs';
 import { verifyRows } from './verify.mjs';
 import { PG_STATEMENTS_SETTINGS, resetStatements, topStatements } from './pg-statements.mjs';
 import { costReport, markdownTable } from './report.mjs';

@@ -6,6 +6,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export TIERWISE_PORT_BASE=${TIERWISE_PORT_BASE:-200}
 export TIERWISE_STATE_DIR=${TIERWISE_STATE_DIR:-$(cd "$here/../.." && pwd)/.local/fleet}
+# The jobs' checkpoint interval of production (JobSettings), not the demo stack's.
+export TIERWISE_CHECKPOINT_INTERVAL_SECONDS=${TIERWISE_CHECKPOINT_INTERVAL_SECONDS:-60}
 source "$here/../../infra/local/env.sh"
 # The simulator's old space is mostly its templates, which live for the whole run: with V8's own
 # growing factor its next full collection came just above them, so its GC workers marked the

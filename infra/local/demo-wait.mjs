@@ -5,36 +5,36 @@
 //   node demo-wait.mjs --baseline-json '{"ops":N,"refs":M}' --timeout-s S SUMMARY.json...
 //       polls every 2 s until
 //         (1) the fleet's read_ops + write_ops equal N plus the replayed I/Os, and
-//         (2) the working sets have settled: their sampled_references have not moved
-//             for 20 s (the jobs write results a few seconds after new references),
-//             and every volume with a working set also has a miss ratio curve, and
+//         (2) every volume with a working set also has a miss ratio curve, and
 //         (3) the cluster and the hosts' tiers have merged every volume: the demo's
 //             replays all run with --cluster, so every volume with a working set belongs
 //             to it, and to its host (a shared tier releases what all its volumes sent
 //             past 30 s after their last batch, and the rest once they have sent none for
-//             2 minutes: docs/analytics.md, "Shared
-//             tiers"), and those counts have not moved for 5 s (their results are written
-//             a second after), and
-//         (4) the I/Os have been complete for 30 s: the jobs rewrite a volume's windows of
-//             1 min and longer, its block-size totals, and its and its tiers' working sets
-//             and curves 15 s after its last interval or reference batch, the references
-//             processed up to several seconds after the I/Os (docs/rollups.md, "When rows
-//             are written").
+//             2 minutes: docs/analytics.md, "Shared tiers"), and those counts have not
+//             moved for 5 s (their results are written a second after), and
+//         (4) the jobs have processed every record of both telemetry topics (their consumer
+//             groups' committed offsets are at the topics' ends, kafka-lag.mjs: Flink commits
+//             them when a checkpoint completes, after every operator has taken the records
+//             before it) and 20 s have passed since: the jobs write a volume's and its tiers'
+//             final coarse rows (rollup windows of 1 min and longer, block-size totals,
+//             working sets, curves, recommendation) 15 s after its last interval or reference
+//             batch, and the 10 s rows a second after (docs/rollups.md, "When rows are
+//             written"). Nothing the replays sent goes unwatched: a reference batch that
+//             carries no sampled reference still moves a curve's normalisation.
 //       The working sets hold at most M plus the SHARDS references the replays sent:
 //       SHARDS fixed-size keeps only references under its current threshold, so
 //       fewer is expected, more means counted twice. Exits 1 with what is missing
 //       after S seconds, at once when the tenant holds more than was replayed.
 import { parseArgs } from 'node:util';
-import { apiClient, loadReplaySummary, runMain } from './demo-api.mjs';
+import { apiClient, loadReplaySummary, requireEnv, runMain } from './demo-api.mjs';
+import { consumerLag } from './kafka-lag.mjs';
 
 const POLL_MS = 2_000;
-// The working sets are complete once their counts stop moving for this long.
-const SETTLE_MS = 20_000;
 // The shared tiers' results, once their merged volumes stop moving for this long (the jobs flush within a second).
 const CLUSTER_SETTLE_MS = 5_000;
-// The coarse rows (rollup windows, block-size totals, working sets), once the I/Os are complete:
-// 15 s after the last batch, the flush, and the reference batches' lag behind the intervals.
-const COARSE_SETTLE_MS = 30_000;
+// The coarse rows, once the jobs have processed every record: 15 s after a stream's last
+// batch, the flush and the write (docs/rollups.md, "When rows are written").
+const COARSE_SETTLE_MS = 20_000;
 const PROGRESS_MS = 15_000;
 // Give up when nothing changed for this long: a stuck job should not keep the demo waiting.
 const STALL_MS = 120_000;
@@ -85,6 +85,7 @@ async function main() {
     console.log(JSON.stringify({ ops: await fleetOps(api), refs: (await workingSets(api)).refs }));
     return;
   }
+  const brokers = requireEnv('TIERWISE_KAFKA_BROKERS').split(',');
   const base = JSON.parse(values['baseline-json']);
   const summaries = positionals.map(loadReplaySummary);
   const expectedOps = base.ops + summaries.reduce((n, s) => n + s.reads + s.writes, 0);
@@ -95,11 +96,10 @@ async function main() {
   let lastStatus = '';
   let lastChange = t0;
   let ws = { volumes: 0, refs: 0, withoutMrc: 0 };
-  let lastRefs = -1;
-  let refsSince = t0;
   let lastClusterVolumes = -1;
   let clustersSince = t0;
-  let opsCompleteSince = null;
+  let unprocessed = null;
+  let processedSince = null;
   for (;;) {
     const ops = await fleetOps(api);
     if (ops > expectedOps) {
@@ -107,7 +107,10 @@ async function main() {
     }
     if (ops === expectedOps) {
       ws = await workingSets(api);
-      opsCompleteSince ??= Date.now();
+      const lag = await consumerLag(brokers);
+      unprocessed = Object.values(lag).reduce((n, records) => n + records, 0);
+      if (unprocessed > 0) processedSince = null;
+      else processedSince ??= Date.now();
     }
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
@@ -116,18 +119,15 @@ async function main() {
     const mergedByHosts = await hostVolumes(api);
     const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
       + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve; `
-      + `${merged} of them merged into the cluster, ${mergedByHosts} into their hosts' tiers`;
-    if (ws.refs !== lastRefs) {
-      lastRefs = ws.refs;
-      refsSince = Date.now();
-    }
+      + `${merged} of them merged into the cluster, ${mergedByHosts} into their hosts' tiers`
+      + (unprocessed === null ? '' : `; ${unprocessed} telemetry record(s) not yet processed by the jobs`);
     if (merged + mergedByHosts !== lastClusterVolumes) {
       lastClusterVolumes = merged + mergedByHosts;
       clustersSince = Date.now();
     }
-    const settled = ws.volumes > 0 && Date.now() - refsSince >= SETTLE_MS
+    const settled = ws.volumes > 0
       && merged >= ws.volumes && mergedByHosts >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS
-      && opsCompleteSince !== null && Date.now() - opsCompleteSince >= COARSE_SETTLE_MS;
+      && processedSince !== null && Date.now() - processedSince >= COARSE_SETTLE_MS;
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
       return;

@@ -71,6 +71,13 @@ export TIERWISE_API_RATE_LIMIT_PER_MINUTE="${TIERWISE_API_RATE_LIMIT_PER_MINUTE:
 if [ "$TIERWISE_PROFILE" = test ]; then
   export TIERWISE_COARSE_WRITE_SECONDS="${TIERWISE_COARSE_WRITE_SECONDS:-5}"
 fi
+# The demo profile's jobs checkpoint every 10 s instead of every minute (JobSettings): a
+# checkpoint commits their Kafka offsets, which is how the demo's result wait knows they have
+# processed every record it replayed (infra/local/demo-wait.mjs); a demo's state is small.
+# bench/fleet measures the default.
+if [ "$TIERWISE_PROFILE" = demo ]; then
+  export TIERWISE_CHECKPOINT_INTERVAL_SECONDS="${TIERWISE_CHECKPOINT_INTERVAL_SECONDS:-10}"
+fi
 # The embedded stream jobs' JVM heap, -Xms and -Xmx alike (infra/local/cli/stack.sh): it holds
 # their state, so a large fleet needs more (docs/deployment.md).
 export TIERWISE_STREAM_JOBS_HEAP="${TIERWISE_STREAM_JOBS_HEAP:-2g}"

@@ -1,8 +1,11 @@
 /**
  * How far the stream jobs are behind: per telemetry topic, the records between the partitions'
- * end and the offsets the jobs' consumer group committed (Flink commits them when a checkpoint
- * completes, every 10 s), summed over partitions. The group is the newest state version's
- * (`tierwise-stream-jobs.v<N>.metrics` / `.refs`, stream-jobs JobSettings).
+ * end and the offsets the jobs' consumer group committed, summed over partitions. Flink commits
+ * them when a checkpoint completes (TIERWISE_CHECKPOINT_INTERVAL_SECONDS), and the barrier has
+ * passed every operator by then: every record before a committed offset has been processed,
+ * though its rows may not be written yet. The group is the newest state version's
+ * (`tierwise-stream-jobs.v<N>.metrics` / `.refs`, stream-jobs JobSettings). Read by
+ * demo-wait.mjs and bench/fleet.
  *
  * consumerLag(brokers) -> {'telemetry.metrics.v1': records, 'telemetry.refs.v1': records}
  *   a topic whose group has committed nothing yet counts every record
@@ -13,7 +16,7 @@ const TOPICS = { 'telemetry.metrics.v1': 'metrics', 'telemetry.refs.v1': 'refs' 
 const LATEST = -1n;
 
 export async function consumerLag(brokers) {
-  const admin = new Admin({ clientId: 'tierwise-bench-fleet', bootstrapBrokers: brokers });
+  const admin = new Admin({ clientId: 'tierwise-consumer-lag', bootstrapBrokers: brokers });
   try {
     const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith('tierwise-stream-jobs.v'));
     const version = (g) => Number(/\.v(\d+)\./.exec(g)?.[1] ?? -1);
