@@ -3,8 +3,6 @@ package io.tierwise.jobs;
 import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.recommend.RecommendFunction;
 import io.tierwise.jobs.recommend.Recommendation;
-import io.tierwise.jobs.recommend.RecommendationChangeFilter;
-import io.tierwise.jobs.recommend.TierRecommender;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.pipeline.ReferenceBatchEvent;
@@ -21,7 +19,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -35,8 +32,8 @@ import org.apache.flink.util.Collector;
  * volume_mrcs; the processed batches of volumes that share a tier -> one {@link
  * SharedTierWorkingSetFunction} per {@link SharedTier} (keyed by tenant/cluster and tenant/host) ->
  * its working sets and MRCs. Each of them also emits the recommendation window's {@link
- * WindowEstimate} -> {@link RecommendFunction} (keyed as its source; a volume's keeps the
- * recommendation in force) -> {@link RecommendationChangeFilter} -> its recommendations table.
+ * WindowEstimate} -> {@link RecommendFunction} (keyed as its source; material changes only, a
+ * volume's with the recommendation in force) -> its recommendations table.
  * Source and sinks are given, so tests can run it on their own inputs.
  */
 public final class WorkingSetJob {
@@ -109,7 +106,7 @@ public final class WorkingSetJob {
         .name("working set / MRC");
     analyses.sinkTo(volumes.workingSets()).uid("sink-volume-working-sets").name("volume_working_sets");
     analyses.sinkTo(volumes.missRatioCurves()).uid("sink-volume-mrcs").name("volume_mrcs");
-    recommendations(analyses, true, r -> r.tenantId + "/" + r.volumeId, "", volumes.recommendations());
+    recommendations(analyses, true, "", volumes.recommendations());
     DataStream<ReferenceBatchEvent> shared = analyses.getSideOutput(WorkingSetFunction.SHARED_TIER_BATCHES);
     sharedTiers.forEach((tier, sinks) -> {
       // The cluster's operators keep the uids they had before hosts were added (checkpoint restore).
@@ -124,28 +121,23 @@ public final class WorkingSetJob {
           .name(name + " working set / MRC");
       tiers.sinkTo(sinks.workingSets()).uid("sink-" + name + "-working-sets").name(name + "_working_sets");
       tiers.sinkTo(sinks.missRatioCurves()).uid("sink-" + name + "-mrcs").name(name + "_mrcs");
-      recommendations(tiers, false, r -> r.tenantId + "/" + tier.id(r.clusterId, r.hostId), name + "-",
-          sinks.recommendations());
+      recommendations(tiers, false, name + "-", sinks.recommendations());
     });
   }
 
   /**
    * The recommendation step of {@code analyses}' operator: its estimates, keyed as it is ({@link
-   * WindowEstimate#key}), -> {@link RecommendFunction} -> keyed by {@code key} (the same key) -> on
-   * a material change only ({@link RecommendationChangeFilter}) -> {@code sink}.
+   * WindowEstimate#key}), -> {@link RecommendFunction} (material changes only) -> {@code sink}.
    *
    * @param hysteresis whether the recommendation in force stays while its prediction holds
    */
   private static void recommendations(SingleOutputStreamOperator<VolumeAnalysis> analyses, boolean hysteresis,
-      KeySelector<Recommendation, String> key, String prefix, Sink<Recommendation> sink) {
+      String prefix, Sink<Recommendation> sink) {
     String what = prefix.isEmpty() ? "" : prefix.replace('-', ' ');
     analyses.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES)
         .keyBy(WindowEstimate::key, Types.STRING)
         .process(new RecommendFunction(hysteresis), Types.POJO(Recommendation.class))
         .uid(prefix + "recommendation").name(what + "recommendation")
-        .keyBy(key, Types.STRING)
-        .process(new RecommendationChangeFilter(TierRecommender.HOLD_HIT_RATIO_TOLERANCE), Types.POJO(Recommendation.class))
-        .uid(prefix + "recommendation-changes").name(what + "material changes")
         .sinkTo(sink).uid("sink-" + prefix + "recommendations").name(prefix.replace('-', '_') + "recommendations");
   }
 }

@@ -14,19 +14,20 @@ import org.apache.flink.util.Collector;
  * operators emit for the recommendation window (a volume's, keyed "tenant/volume", or a shared
  * tier's, keyed "tenant/cluster" or "tenant/host": {@link WindowEstimate#key}) goes through the
  * {@link TierRecommender}; the recommendation, stamped with the shared tier's id and volume count,
- * is emitted, nothing when the data cannot support one. A volume's recommendations have
- * hysteresis ({@code hysteresis}): the recommendation in force, the last one that changed
- * materially ({@link Recommendation#differsMateriallyFrom} by {@link
- * TierRecommender#HOLD_HIT_RATIO_TOLERANCE}), is kept in keyed state and stays while its prediction
- * holds; a shared tier's is recommended afresh from each estimate, and keeps no state.
- * {@link RecommendationChangeFilter} follows it.
+ * is emitted only when it changes materially from the last one emitted (DESIGN section 2:
+ * "recommendations, emitted only when they change materially"; {@link
+ * Recommendation#differsMateriallyFrom} by {@link TierRecommender#HOLD_HIT_RATIO_TOLERANCE}), and
+ * nothing when the data cannot support one. Keyed state keeps the last one emitted ({@link
+ * Recommendation#stateCopy}). A volume's recommendations have hysteresis ({@code hysteresis}):
+ * that one is also the recommendation in force, which stays while its prediction holds; a shared
+ * tier's is recommended afresh from each estimate.
  */
 public class RecommendFunction extends KeyedProcessFunction<String, WindowEstimate, Recommendation> {
   private static final long serialVersionUID = 1L;
 
   private final boolean hysteresis;
-  /** The recommendation in force (null: none yet); only with hysteresis. */
-  private transient ValueState<Recommendation> held;
+  /** The last recommendation emitted (null: none yet). */
+  private transient ValueState<Recommendation> lastEmitted;
 
   /** @param hysteresis whether the recommendation in force stays while its prediction holds (a volume's) */
   public RecommendFunction(boolean hysteresis) {
@@ -35,26 +36,24 @@ public class RecommendFunction extends KeyedProcessFunction<String, WindowEstima
 
   @Override
   public void open(OpenContext openContext) {
-    if (hysteresis) {
-      held = getRuntimeContext().getState(
-          new ValueStateDescriptor<>("held-recommendation", Types.POJO(Recommendation.class)));
-    }
+    // The name a volume's recommendation in force had as the only state of this operator.
+    lastEmitted = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("held-recommendation", Types.POJO(Recommendation.class)));
   }
 
   @Override
   public void processElement(WindowEstimate estimate, Context ctx, Collector<Recommendation> out) throws Exception {
-    Recommendation inForce = hysteresis ? held.value() : null;
-    Optional<Recommendation> recommended = TierRecommender.recommend(TierRecommender.Input.of(estimate), inForce);
-    if (recommended.isEmpty()) {
+    Recommendation last = lastEmitted.value();
+    Optional<Recommendation> changed = TierRecommender.recommendChange(TierRecommender.Input.of(estimate),
+        hysteresis ? last : null, last);
+    if (changed.isEmpty()) {
       return;
     }
-    Recommendation r = recommended.get();
+    Recommendation r = changed.get();
     r.clusterId = estimate.clusterId;
     r.hostId = estimate.hostId;
     r.volumes = estimate.volumes;
-    if (hysteresis && r.differsMateriallyFrom(inForce, TierRecommender.HOLD_HIT_RATIO_TOLERANCE)) {
-      held.update(r.stateCopy());
-    }
+    lastEmitted.update(r.stateCopy());
     out.collect(r);
   }
 }

@@ -62,8 +62,8 @@ public class Recommendation implements Cloneable {
   public Recommendation() {}
 
   /**
-   * This recommendation as keyed state keeps the one in force ({@link RecommendFunction}, {@link
-   * RecommendationChangeFilter}): every field but {@link #inputsJson} and {@link #explanation}
+   * This recommendation as keyed state keeps the last one emitted ({@link RecommendFunction}): every
+   * field but {@link #inputsJson} and {@link #explanation}
    * (null), which neither {@link #differsMateriallyFrom} nor the recommender's hysteresis reads and
    * which are most of its bytes (a heap state is written whole at every checkpoint).
    */

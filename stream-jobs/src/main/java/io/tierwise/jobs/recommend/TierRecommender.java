@@ -94,7 +94,7 @@ public final class TierRecommender {
   /**
    * The recommendation in force stays while its predicted hit ratio, taken again on today's curves,
    * is within this of what it predicted; also the move of the hit ratio that makes a new prediction
-   * of the same tier material ({@link RecommendationChangeFilter}).
+   * of the same tier material ({@link #recommendChange}).
    */
   public static final double HOLD_HIT_RATIO_TOLERANCE = 0.02;
 
@@ -197,6 +197,33 @@ public final class TierRecommender {
    * @param held the recommendation in force for this volume and window, or null
    */
   public static Optional<Recommendation> recommend(Input in, Recommendation held) {
+    return decide(in, held).map(TierRecommender::describe);
+  }
+
+  /**
+   * The recommendation when it differs materially from {@code last} ({@link
+   * Recommendation#differsMateriallyFrom} by {@link #HOLD_HIT_RATIO_TOLERANCE}), else empty, as
+   * when the data cannot support one. Its inputs and explanation, most of its cost, are made only
+   * then.
+   *
+   * @param held the recommendation in force (hysteresis), or null
+   * @param last the last recommendation passed on for this volume or shared tier, or null
+   */
+  public static Optional<Recommendation> recommendChange(Input in, Recommendation held, Recommendation last) {
+    return decide(in, held).filter(d -> d.r().differsMateriallyFrom(last, HOLD_HIT_RATIO_TOLERANCE))
+        .map(TierRecommender::describe);
+  }
+
+  /**
+   * A recommendation's decided fields ({@code r}: every field but its inputs and explanation) and
+   * what its description is made from.
+   */
+  private record Decision(Input in, Recommendation r, TierEffect effect, ServiceTimes times, Interconnect interconnect,
+      MissRatioCurve curve, LongToDoubleFunction missAt, List<EvictionPolicy> evictions, EvictionPolicy eviction,
+      LatencyModel tier, long requiredBytes, long ramBytes, double readShare, boolean readHeavy, double writeLatency,
+      double writeLatencyShare, boolean writesMatter, boolean writeBack, double readHit, String kept) {}
+
+  private static Optional<Decision> decide(Input in, Recommendation held) {
     if (in.sampledReferences() < MIN_SAMPLED_REFERENCES) {
       return Optional.empty();
     }
@@ -245,7 +272,6 @@ public final class TierRecommender {
       eviction = EvictionPolicy.parseService(held.eviction);
       tier = r.media.equals("ram") ? LatencyModel.RAM : LatencyModel.NVME;
     }
-    double lruHit = 1 - missAt.applyAsDouble(r.tierBytes);
     r.eviction = eviction.serviceName();
     r.predictedHitRatio = hitRatio(in, eviction, r.tierBytes, !writeBack);
     r.achievableHitRatio = achievable;
@@ -257,31 +283,46 @@ public final class TierRecommender {
     r.datastoreLatencyMicros = effect.datastoreLatencyMicros();
     r.predictedLatencyMicros = p.latencyMicros();
     r.tierWriteBytesPerDay = p.tierWriteBytesPerDay();
+    return Optional.of(new Decision(in, r, effect, times, interconnect, curve, missAt, evictions, eviction, tier,
+        requiredBytes, ramBytes, readShare, readHeavy, writeLatency, writeLatencyShare, writesMatter, writeBack, readHit,
+        kept));
+  }
+
+  /** {@code d}'s recommendation with its inputs (JSON) and explanation. */
+  private static Recommendation describe(Decision d) {
+    Input in = d.in();
+    Recommendation r = d.r();
+    IoProfile io = in.io();
+    boolean writeBack = d.writeBack();
+    TierEffect effect = d.effect();
+    double lruHit = 1 - d.missAt().applyAsDouble(r.tierBytes);
     double largeWriteLatencyShare = effect.datastoreLatency(io.writeOps, io.writeBytes, true, firstLargeBin())
-        / Math.max(1e-9, writeLatency);
-    ObjectNode inputs = inputs(in, requiredBytes, readShare, writeLatencyShare, largeWriteLatencyShare, readHit);
-    double datastoreMeasured = times.datastoreMeasuredShare(io);
-    double peerMeasured = times.peerMeasuredShare(io);
-    inputs.set("interconnect", interconnect.json());
+        / Math.max(1e-9, d.writeLatency());
+    ObjectNode inputs = inputs(in, d.requiredBytes(), d.readShare(), d.writeLatencyShare(), largeWriteLatencyShare,
+        d.readHit());
+    double datastoreMeasured = d.times().datastoreMeasuredShare(io);
+    double peerMeasured = d.times().peerMeasuredShare(io);
+    inputs.set("interconnect", d.interconnect().json());
     inputs.putObject("measured_latency_share").put("datastore", datastoreMeasured).put("peer", peerMeasured)
         .put("tier", 0.0);
     ObjectNode byEviction = inputs.putObject("eviction_hit_ratios");
     ObjectNode tierWrites = inputs.putObject("eviction_tier_write_bytes_per_day");
-    for (EvictionPolicy e : evictions) {
+    for (EvictionPolicy e : d.evictions()) {
       byEviction.put(e.serviceName(), hitRatio(in, e, r.tierBytes, !writeBack));
       tierWrites.put(e.serviceName(), effect.at(hitRatio(in, e, r.tierBytes, true), hitRatio(in, e, r.tierBytes, false),
-          writeBack, tier, r.replicas).tierWriteBytesPerDay());
+          writeBack, d.tier(), r.replicas).tierWriteBytesPerDay());
     }
-    inputs.set("what_if", whatIf(in, effect, curve, evictions, writeBack, readHeavy, r.replicas));
+    inputs.set("what_if", whatIf(in, effect, d.curve(), d.evictions(), writeBack, d.readHeavy(), r.replicas));
     r.inputsJson = Json.text(inputs);
-    r.explanation = explain(in, r, requiredBytes, readShare, readHeavy, ramBytes, writeLatencyShare,
-        largeWriteLatencyShare, writesMatter && !writeBack) + " " + explainEviction(eviction, r.tierBytes, r.predictedHitRatio, lruHit,
-            evictions.contains(EvictionPolicy.ENGINE_DEFAULT)
-                ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, evictions)
+    boolean writesMatter = d.writesMatter();
+    r.explanation = explain(in, r, d.requiredBytes(), d.readShare(), d.readHeavy(), d.ramBytes(), d.writeLatencyShare(),
+        largeWriteLatencyShare, writesMatter && !writeBack) + " " + explainEviction(d.eviction(), r.tierBytes,
+            r.predictedHitRatio, lruHit, d.evictions().contains(EvictionPolicy.ENGINE_DEFAULT)
+                ? hitRatio(in, EvictionPolicy.ENGINE_DEFAULT, r.tierBytes, !writeBack) : lruHit, d.evictions())
         + (r.media.equals("nvme") ? " " + TierWrites.explain(r, tierWrites) : "")
-        + (writesMatter && !interconnect.explain().isEmpty() ? " " + interconnect.explain() : "")
-        + " " + explainLatencySources(r, datastoreMeasured, peerMeasured) + (kept == null ? "" : " " + kept);
-    return Optional.of(r);
+        + (writesMatter && !d.interconnect().explain().isEmpty() ? " " + d.interconnect().explain() : "")
+        + " " + explainLatencySources(r, datastoreMeasured, peerMeasured) + (d.kept() == null ? "" : " " + d.kept());
+    return r;
   }
 
   /** The policy with the highest predicted hit ratio at {@code bytes}; the engine's default within the tie. */

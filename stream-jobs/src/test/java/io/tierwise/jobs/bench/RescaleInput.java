@@ -39,7 +39,7 @@ public final class RescaleInput {
    * volume's batch of a round is processed and emitted apart from the next round's. The estimates a
    * recommendation follows are then the same in every run; sent at once, how many batches one
    * processing-time flush covers would vary, and with it which estimate last changed the
-   * recommendation materially (RecommendationChangeFilter), so the rows kept would too.
+   * recommendation materially (RecommendFunction), so the rows kept would too.
    */
   static final long ROUND_PAUSE_MILLIS = 3000;
 

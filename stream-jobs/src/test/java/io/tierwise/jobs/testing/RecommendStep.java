@@ -25,7 +25,8 @@ public final class RecommendStep {
   }
 
   /**
-   * The recommendations of {@code estimates} in order, through one {@link RecommendFunction}.
+   * The recommendations of {@code estimates} in order, through one {@link RecommendFunction}: those
+   * that changed materially, as the job writes them.
    *
    * @param hysteresis a volume's step (the recommendation in force stays while its prediction holds)
    */
