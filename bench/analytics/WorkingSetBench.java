@@ -171,13 +171,15 @@ public class WorkingSetBench {
         perSecond.length, median(perSecond), state);
   }
 
-  private static double median(double[] values) {
+  /** The median of {@code values} (the upper one of an even count); shared with RecommendationBench. */
+  static double median(double[] values) {
     double[] sorted = values.clone();
     java.util.Arrays.sort(sorted);
     return sorted[sorted.length / 2];
   }
 
-  private static List<ReferenceBatchEvent> read(Path refs) throws Exception {
+  /** The agent's reference batches in {@code refs} (`tierwise-agent sample-refs`); shared with RecommendationBench. */
+  static List<ReferenceBatchEvent> read(Path refs) throws Exception {
     ReferenceBatchParser parser = new ReferenceBatchParser();
     List<ReferenceBatchEvent> events = new ArrayList<>();
     try (InputStream in = Files.newInputStream(refs)) {
