@@ -20,15 +20,21 @@ import java.util.Optional;
  * dropped unless it changed materially (the step before 6985b58: {@code TierRecommender.recommend}
  * and the change filter after it), against the decision first and a description only for a
  * material change ({@code TierRecommender.recommendChange}, the step since). The estimates are the
- * recommendation window's after each of the agent's reference batches of the trace, as {@code
- * WorkingSetFunction} makes them (every eviction policy simulated); both ways must pass on the same
- * recommendations, or the bench fails.
+ * recommendation window's after every {@value #REFERENCES_PER_ESTIMATE} sampled references of the
+ * trace, as {@code WorkingSetFunction} makes them (every eviction policy simulated); both ways must
+ * pass on the same recommendations, or the bench fails.
  *
  * Usage: bench/analytics/recommendation-step.sh (compiled with WorkingSetBench.java, whose reader it uses)
  */
 public class RecommendationBench {
   private static final String TENANT = "00000000-0000-0000-0000-0000000be7c4";
-  private static final int ROUNDS = 9;
+  private static final int ROUNDS = 15;
+  /**
+   * An estimate after this many sampled references: the agent's batches of a busy volume are
+   * full (thousands of references), and the job makes an estimate at each coarse write, between
+   * which a small volume sends a few hundred.
+   */
+  private static final int REFERENCES_PER_ESTIMATE = 500;
 
   public static void main(String[] args) throws Exception {
     List<WindowEstimate> estimates = estimates(WorkingSetBench.read(Path.of(args[0])));
@@ -103,17 +109,24 @@ public class RecommendationBench {
         long time = b.referenceTimeUnixNano(i);
         w.reference(b.blockHashes[i], b.writes[i], time);
         io.add(b.writes[i], b.lengthBlocks[i], rate, time);
-      }
-      for (WindowedEstimators.Result r : w.results()) {
-        if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
-          WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), io, w);
-          e.tenantId = TENANT;
-          e.volumeId = "bench";
-          out.add(e);
+        if ((i + 1) % REFERENCES_PER_ESTIMATE == 0 || i == b.size() - 1) {
+          out.add(estimate(w, io));
         }
       }
     }
     return out;
+  }
+
+  private static WindowEstimate estimate(WindowedEstimators w, IoProfile io) {
+    for (WindowedEstimators.Result r : w.results()) {
+      if (r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)) {
+        WindowEstimate e = WindowEstimate.of(r.window(), r.estimator(), io, w);
+        e.tenantId = TENANT;
+        e.volumeId = "bench";
+        return e;
+      }
+    }
+    throw new IllegalStateException("no " + VolumeAnalysis.RECOMMENDATION_WINDOW + " window");
   }
 
   private static double min(double[] values) {
