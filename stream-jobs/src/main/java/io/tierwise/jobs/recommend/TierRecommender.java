@@ -219,9 +219,9 @@ public final class TierRecommender {
    * what its description is made from.
    */
   private record Decision(Input in, Recommendation r, TierEffect effect, ServiceTimes times, Interconnect interconnect,
-      MissRatioCurve curve, LongToDoubleFunction missAt, List<EvictionPolicy> evictions, EvictionPolicy eviction,
-      LatencyModel tier, long requiredBytes, long ramBytes, double readShare, boolean readHeavy, double writeLatency,
-      double writeLatencyShare, boolean writesMatter, boolean writeBack, double readHit, String kept) {}
+      MissRatioCurve curve, List<EvictionPolicy> evictions, EvictionPolicy eviction, LatencyModel tier,
+      long requiredBytes, long ramBytes, double readShare, boolean readHeavy, double writeLatency,
+      double writeLatencyShare, boolean writesMatter, boolean writeBack, double readHit, double lruHit, String kept) {}
 
   private static Optional<Decision> decide(Input in, Recommendation held) {
     if (in.sampledReferences() < MIN_SAMPLED_REFERENCES) {
@@ -283,9 +283,9 @@ public final class TierRecommender {
     r.datastoreLatencyMicros = effect.datastoreLatencyMicros();
     r.predictedLatencyMicros = p.latencyMicros();
     r.tierWriteBytesPerDay = p.tierWriteBytesPerDay();
-    return Optional.of(new Decision(in, r, effect, times, interconnect, curve, missAt, evictions, eviction, tier,
-        requiredBytes, ramBytes, readShare, readHeavy, writeLatency, writeLatencyShare, writesMatter, writeBack, readHit,
-        kept));
+    return Optional.of(new Decision(in, r, effect, times, interconnect, curve, evictions, eviction, tier, requiredBytes,
+        ramBytes, readShare, readHeavy, writeLatency, writeLatencyShare, writesMatter, writeBack, readHit,
+        1 - missAt.applyAsDouble(r.tierBytes), kept));
   }
 
   /** {@code d}'s recommendation with its inputs (JSON) and explanation. */
@@ -295,7 +295,7 @@ public final class TierRecommender {
     IoProfile io = in.io();
     boolean writeBack = d.writeBack();
     TierEffect effect = d.effect();
-    double lruHit = 1 - d.missAt().applyAsDouble(r.tierBytes);
+    double lruHit = d.lruHit();
     double largeWriteLatencyShare = effect.datastoreLatency(io.writeOps, io.writeBytes, true, firstLargeBin())
         / Math.max(1e-9, d.writeLatency());
     ObjectNode inputs = inputs(in, d.requiredBytes(), d.readShare(), d.writeLatencyShare(), largeWriteLatencyShare,
