@@ -64,8 +64,8 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * checkpoints taken before it was set restore unchanged.
    */
   public static final int MAX_PARALLELISM = 128;
-  /** How long an interval aggregate stays open to late records of the same interval. */
-  public static final Duration INTERVAL_RETENTION = Duration.ofHours(1);
+  /** The longest a rollup window stays open behind its scope's latest interval ({@code RollupFunction}). */
+  public static final Duration ROLLUP_LATENESS = Duration.ofHours(1);
   /** How long reference batches wait for a missing sequence number. */
   public static final Duration SEQUENCE_GAP_TIMEOUT = Duration.ofSeconds(30);
   /**

@@ -94,7 +94,7 @@ public final class TierwiseJobs {
             settings.kafkaSecurity(), settings.telemetry()),
         pg.volumeMetrics(settings.telemetry()), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(),
         pg.cacheHealth(settings.telemetry()), settings.flushDelay(), settings.coarseWritePeriod(),
-        JobSettings.INTERVAL_RETENTION)
+        JobSettings.ROLLUP_LATENESS)
         .addTo(env);
     new WorkingSetJob(
         KafkaSources.telemetry(settings.kafkaBrokers(), settings.refsTopic(),

@@ -12,8 +12,6 @@ public class IntervalState {
   public long capacityBytes = -1;
   /** Changed since the last flush. */
   public boolean dirty;
-  /** Processing time of the last flush, milliseconds. */
-  public long flushedAtMillis;
 
   /** For Flink. */
   public IntervalState() {}

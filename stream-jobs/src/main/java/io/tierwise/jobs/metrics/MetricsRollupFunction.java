@@ -12,9 +12,12 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rolls one volume's interval telemetry up into the rows of volume_metrics_10s (main output),
@@ -26,9 +29,18 @@ import org.apache.flink.util.OutputTag;
  * record after a flush starts a processing-time timer of {@code flushDelayMillis}, and the flush
  * emits each changed row once; the block-size rows (a changed bin per direction and ioLength bin,
  * lifetime totals that change at almost every interval) at most once per {@code
- * coarseWriteMillis}, or soon after the volume goes quiet ({@link CoarseWrites}). An interval's
- * aggregate is kept {@code intervalRetentionMillis} after its last flush so that late records of the same interval (a split or retried batch) add
- * to it; then it is dropped, together with its timer. The volume totals are kept for good.
+ * coarseWriteMillis}, or soon after the volume goes quiet ({@link CoarseWrites}).
+ *
+ * <p>An interval's aggregate stays open to further records of the same interval (a split batch)
+ * while the volume's clock, its latest interval start, is at most {@link
+ * RollupFunction#VOLUME_OPEN_WINDOWS} interval lengths past the interval's start: the rule of the
+ * volume scope's 10 s rollup windows (a volume's intervals come in order from its one agent, and
+ * resent ones are dropped before: {@link DuplicateIntervalFilter}). Then the flush drops it, so a
+ * volume holds the aggregates of its last few intervals and no timer per interval, however long
+ * it reports (issue 17: state per volume, docs/fleet-scale.md). A record of an interval already
+ * dropped is too late for its interval row, which is never overwritten with a partial value: it
+ * counts in the volume totals and block sizes only (WARN, metric {@value #LATE_INTERVALS_METRIC}).
+ * The volume totals are kept for good.
  *
  * <p>Each interval row carries the traceparents of the records that changed it since the last
  * flush, so its database write is traced to them ({@code TracedSink}); they are kept in memory
@@ -42,26 +54,27 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   /** Side output: volume_block_sizes rows. */
   public static final OutputTag<BlockSizeRow> BLOCK_SIZES = new OutputTag<>("volume-block-sizes") {};
 
+  /** The operator's counter of records too late for their interval's row. */
+  public static final String LATE_INTERVALS_METRIC = "lateIntervals";
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsRollupFunction.class);
+
   private final long flushDelayMillis;
   private final CoarseWrites blockSizeWrites;
-  private final long intervalRetentionMillis;
 
   private transient MapState<Long, IntervalState> intervals;
   private transient ValueState<VolumeTotals> totals;
   private transient ValueState<Long> flushAt;
   /** "key@interval start" -> traceparents of the records since the last flush (not checkpointed). */
   private transient Map<String, List<String>> traces;
+  private transient Counter lateIntervals;
 
   /**
    * @param flushDelayMillis how long after the first unflushed record the rows are emitted, ms
    * @param coarseWriteMillis the least time between two writes of the block-size rows, ms
-   * @param intervalRetentionMillis how long an interval's aggregate is kept after its last
-   *     flush, ms
    */
-  public MetricsRollupFunction(long flushDelayMillis, long coarseWriteMillis, long intervalRetentionMillis) {
+  public MetricsRollupFunction(long flushDelayMillis, long coarseWriteMillis) {
     this.flushDelayMillis = flushDelayMillis;
     this.blockSizeWrites = new CoarseWrites(coarseWriteMillis);
-    this.intervalRetentionMillis = intervalRetentionMillis;
   }
 
   @Override
@@ -72,30 +85,22 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
     blockSizeWrites.open(getRuntimeContext(), "block-sizes");
     traces = new HashMap<>();
+    lateIntervals = getRuntimeContext().getMetricGroup().counter(LATE_INTERVALS_METRIC);
   }
 
   @Override
   public void processElement(IntervalMetrics m, Context ctx, Collector<VolumeMetricsRow> out) throws Exception {
+    VolumeTotals t = totals.value();
     IntervalState interval = intervals.get(m.intervalStartUnixNano);
-    if (interval == null) {
-      interval = new IntervalState();
-      interval.intervalSeconds = m.intervalSeconds();
-    }
-    interval.io.add(m.io);
-    if (m.occupancyBytes >= 0) {
-      interval.occupancyBytes = m.occupancyBytes;
-    }
-    if (m.capacityBytes >= 0) {
-      interval.capacityBytes = m.capacityBytes;
-    }
-    interval.dirty = true;
-    intervals.put(m.intervalStartUnixNano, interval);
-    if (m.traceparent != null) {
-      traces.computeIfAbsent(ctx.getCurrentKey() + "@" + m.intervalStartUnixNano, k -> new ArrayList<>())
-          .add(m.traceparent);
+    if (interval == null && t != null && closed(m.intervalStartUnixNano, m.intervalEndUnixNano - m.intervalStartUnixNano,
+        t.stats.lastIntervalUnixNano)) {
+      lateIntervals.inc();
+      LOG.warn("volume {}: interval starting at {} ns came after its row was final (the volume's latest starts at {} ns);"
+          + " counted in the volume's totals only", ctx.getCurrentKey(), m.intervalStartUnixNano, t.stats.lastIntervalUnixNano);
+    } else {
+      addToInterval(m, interval, ctx);
     }
 
-    VolumeTotals t = totals.value();
     if (t == null) {
       t = new VolumeTotals();
       t.stats.tenantId = m.tenantId;
@@ -122,6 +127,35 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
   }
 
+  /** Adds {@code m} to its interval's aggregate ({@code interval}, or a new one when null). */
+  private void addToInterval(IntervalMetrics m, IntervalState interval, Context ctx) throws Exception {
+    if (interval == null) {
+      interval = new IntervalState();
+      interval.intervalSeconds = m.intervalSeconds();
+    }
+    interval.io.add(m.io);
+    if (m.occupancyBytes >= 0) {
+      interval.occupancyBytes = m.occupancyBytes;
+    }
+    if (m.capacityBytes >= 0) {
+      interval.capacityBytes = m.capacityBytes;
+    }
+    interval.dirty = true;
+    intervals.put(m.intervalStartUnixNano, interval);
+    if (m.traceparent != null) {
+      traces.computeIfAbsent(ctx.getCurrentKey() + "@" + m.intervalStartUnixNano, k -> new ArrayList<>())
+          .add(m.traceparent);
+    }
+  }
+
+  /**
+   * Whether an interval starting at {@code startNanos} and {@code lengthNanos} long is closed when
+   * the volume's latest interval starts at {@code clockNanos} (class comment).
+   */
+  static boolean closed(long startNanos, long lengthNanos, long clockNanos) {
+    return startNanos < clockNanos - RollupFunction.VOLUME_OPEN_WINDOWS * lengthNanos;
+  }
+
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<VolumeMetricsRow> out) throws Exception {
     Long due = flushAt.value();
@@ -131,7 +165,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     } else if (blockSizeWrites.due(timestamp)) {
       writeBlockSizes(timestamp, ctx);
     }
-    dropExpiredIntervals(timestamp);
+    dropClosedIntervals();
   }
 
   private void flush(long now, OnTimerContext ctx, Collector<VolumeMetricsRow> out) throws Exception {
@@ -149,11 +183,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
       row.traceparents = rowTraces == null ? new String[0] : rowTraces.toArray(String[]::new);
       out.collect(row);
       s.dirty = false;
-      s.flushedAtMillis = now;
       intervals.put(e.getKey(), s);
-    }
-    if (!changed.isEmpty()) {
-      ctx.timerService().registerProcessingTimeTimer(now + intervalRetentionMillis);
     }
     if (t.dirty) {
       VolumeIoStatsRow stats = new VolumeIoStatsRow();
@@ -185,11 +215,17 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     totals.update(t);
   }
 
-  private void dropExpiredIntervals(long now) throws Exception {
+  /** Drops the written aggregates of the intervals closed on the volume's clock (class comment). */
+  private void dropClosedIntervals() throws Exception {
+    VolumeTotals t = totals.value();
+    if (t == null) {
+      return;
+    }
     Iterator<Map.Entry<Long, IntervalState>> it = intervals.iterator();
     while (it.hasNext()) {
-      IntervalState s = it.next().getValue();
-      if (!s.dirty && s.flushedAtMillis + intervalRetentionMillis <= now) {
+      Map.Entry<Long, IntervalState> e = it.next();
+      IntervalState s = e.getValue();
+      if (!s.dirty && closed(e.getKey(), Math.round(s.intervalSeconds * 1e9), t.stats.lastIntervalUnixNano)) {
         it.remove();
       }
     }

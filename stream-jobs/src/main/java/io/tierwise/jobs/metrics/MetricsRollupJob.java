@@ -30,7 +30,7 @@ public final class MetricsRollupJob {
   private final Sink<CacheHealthRow> cacheHealth;
   private final Duration flushDelay;
   private final Duration coarseWritePeriod;
-  private final Duration intervalRetention;
+  private final Duration rollupLateness;
 
   /**
    * @param source parsed telemetry.metrics.v1 records
@@ -42,12 +42,12 @@ public final class MetricsRollupJob {
    * @param flushDelay rows are written at most this long after the first new record
    * @param coarseWritePeriod how often open windows of 1 min and longer, and a volume's block-size
    *     totals, are rewritten ({@link RollupFunction}, {@link MetricsRollupFunction})
-   * @param intervalRetention how long an interval's aggregate stays open to late records, and
-   *     how far behind a scope's latest interval a rollup window stays open
+   * @param rollupLateness how far behind a scope's latest interval a rollup window stays open, at
+   *     most ({@link RollupFunction}: "Lateness")
    */
   public MetricsRollupJob(Source<IntervalMetrics, ?, ?> source, Sink<VolumeMetricsRow> volumeMetrics,
       Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Sink<CacheHealthRow> cacheHealth,
-      Duration flushDelay, Duration coarseWritePeriod, Duration intervalRetention) {
+      Duration flushDelay, Duration coarseWritePeriod, Duration rollupLateness) {
     this.source = source;
     this.volumeMetrics = volumeMetrics;
     this.volumeIoStats = volumeIoStats;
@@ -56,7 +56,7 @@ public final class MetricsRollupJob {
     this.cacheHealth = cacheHealth;
     this.flushDelay = flushDelay;
     this.coarseWritePeriod = coarseWritePeriod;
-    this.intervalRetention = intervalRetention;
+    this.rollupLateness = rollupLateness;
   }
 
   /**
@@ -72,7 +72,7 @@ public final class MetricsRollupJob {
         .process(new DuplicateIntervalFilter(DuplicateIntervalFilter.DEFAULT_REMEMBERED), Types.POJO(IntervalMetrics.class))
         .uid("duplicate-intervals").name("drop resent intervals"), IntervalMetrics::volumeKey, Types.STRING);
     SingleOutputStreamOperator<VolumeMetricsRow> rows = intervals
-        .process(new MetricsRollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), intervalRetention.toMillis()))
+        .process(new MetricsRollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis()))
         .uid("metrics-rollup")
         .name("metrics rollup");
     rows.sinkTo(volumeMetrics).uid("sink-volume-metrics-10s").name("volume_metrics_10s");
@@ -88,7 +88,7 @@ public final class MetricsRollupJob {
         }, Types.POJO(ScopedMetrics.class))
         .uid("rollup-scopes").name("rollup scopes")
         .keyBy(s -> s.scopeKey, Types.STRING)
-        .process(new RollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), intervalRetention.toMillis()), Types.POJO(RollupRow.class))
+        .process(new RollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), rollupLateness.toMillis()), Types.POJO(RollupRow.class))
         .uid("rollup").name("rollup 10s/1m/1h/1d")
         .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
     intervals

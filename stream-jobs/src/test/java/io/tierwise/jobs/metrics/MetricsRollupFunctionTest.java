@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class MetricsRollupFunctionTest {
   private static final long FLUSH_MS = 1000;
   private static final long COARSE_MS = 30_000;
-  private static final long RETENTION_MS = 60_000;
+  private static final long MINUTE_MS = 60_000;
   private static final long T0 = 1_700_000_000_000_000_000L;
   private static final long TEN_S = 10_000_000_000L;
 
@@ -24,7 +24,7 @@ class MetricsRollupFunctionTest {
   @BeforeEach
   void open() throws Exception {
     harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-        new MetricsRollupFunction(FLUSH_MS, COARSE_MS, RETENTION_MS), IntervalMetrics::volumeKey, Types.STRING);
+        new MetricsRollupFunction(FLUSH_MS, COARSE_MS), IntervalMetrics::volumeKey, Types.STRING);
     harness.setProcessingTime(0);
   }
 
@@ -91,7 +91,7 @@ class MetricsRollupFunctionTest {
   }
 
   @Test
-  void lateRecordReemitsTheWholeIntervalAndStateIsDroppedAfterRetention() throws Exception {
+  void aLaterRecordOfAnOpenIntervalRewritesItWhole() throws Exception {
     harness.processElement(record("a", 0, 100, 1 << 30), 0);
     harness.setProcessingTime(FLUSH_MS);
     harness.getOutput().clear();
@@ -102,19 +102,50 @@ class MetricsRollupFunctionTest {
     harness.setProcessingTime(5_000 + FLUSH_MS);
     assertThat(harness.extractOutputValues()).extracting(r -> r.io.readOps).containsExactly(130L);
     assertThat(ioStats()).extracting(r -> r.io.readOps).containsExactly(130L);
+  }
 
-    harness.setProcessingTime(5_000 + FLUSH_MS + RETENTION_MS);
-    assertThat(harness.numProcessingTimeTimers()).as("no timers left").isZero();
-    assertThat(harness.numKeyedStateEntries()).as("only the volume totals and their last block-size write remain")
-        .isEqualTo(2);
+  @Test
+  void aRecordOfAClosedIntervalCountsInTheTotalsButNeverRewritesItsRow() throws Exception {
+    for (int n = 0; n <= 3; n++) {
+      harness.processElement(record("a", n, 10, 0), n * 10_000L);
+      harness.setProcessingTime(n * 10_000L + FLUSH_MS);
+    }
+    harness.getOutput().clear();
+    harness.processElement(record("a", 1, 5, 0), 40_000); // 2 intervals behind interval 3: still open
+    harness.processElement(record("a", 0, 7, 0), 40_000); // 3 behind: its row is final
+    harness.setProcessingTime(40_000 + FLUSH_MS);
+    assertThat(harness.extractOutputValues()).extracting(r -> (r.intervalStartUnixNano - T0) / TEN_S + "=" + r.io.readOps)
+        .containsExactly("1=15");
+    assertThat(ioStats()).last().extracting(r -> r.io.readOps).isEqualTo(4 * 10L + 5 + 7);
+  }
+
+  /** The chain's checkpointed state of the harness, bytes. */
+  private long stateBytes() throws Exception {
+    return harness.snapshot(1, harness.getProcessingTime()).getManagedKeyedState().stream()
+        .mapToLong(h -> h.getStateSize()).sum();
+  }
+
+  @Test
+  void aVolumeKeepsItsLastIntervalsAndNoTimerPerIntervalHoweverLongItReports() throws Exception {
+    long tenMinutes = 0;
+    for (int n = 0; n < 720; n++) { // an interval every 10 s for two hours
+      harness.setProcessingTime(n * 10_000L);
+      harness.processElement(record("a", n, 10, 0), n * 10_000L);
+      harness.setProcessingTime(n * 10_000L + FLUSH_MS);
+      if (n == 60) {
+        tenMinutes = stateBytes();
+      }
+    }
+    assertThat(harness.numProcessingTimeTimers()).as("the block sizes' coarse write at most").isLessThanOrEqualTo(1);
+    assertThat(stateBytes()).as("state after two hours against after ten minutes").isLessThanOrEqualTo(tenMinutes);
   }
 
   @Test
   void noTimerIsLeftWhenNothingChanged() throws Exception {
     harness.processElement(record("a", 0, 1, 0), 0);
-    harness.setProcessingTime(FLUSH_MS + RETENTION_MS);
+    harness.setProcessingTime(FLUSH_MS + MINUTE_MS);
     harness.getOutput().clear();
-    harness.setProcessingTime(10 * RETENTION_MS);
+    harness.setProcessingTime(10 * MINUTE_MS);
     assertThat(harness.getOutput()).isEmpty();
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }
@@ -135,7 +166,7 @@ class MetricsRollupFunctionTest {
     assertThat(blockSizes()).hasSize(3);
     harness.setProcessingTime(66_000);
     assertThat(blockSizes()).extracting(r -> r.ops).as("the last change, 15 s after its flush at 51 s").containsExactly(10L, 20L, 50L, 60L);
-    harness.setProcessingTime(61_000 + RETENTION_MS);
+    harness.setProcessingTime(61_000 + MINUTE_MS);
     assertThat(harness.numProcessingTimeTimers()).isZero();
   }
 }
