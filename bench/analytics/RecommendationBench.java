@@ -9,7 +9,6 @@ import io.tierwise.jobs.workingset.pipeline.ReferenceBatchEvent;
 import io.tierwise.jobs.workingset.pipeline.VolumeAnalysis;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -43,22 +42,9 @@ public class RecommendationBench {
     if (!before.equals(after)) {
       throw new AssertionError("the two ways passed on different recommendations:\n" + before + "\n" + after);
     }
-    double[] ratio = new double[ROUNDS];
-    double[] describedEach = new double[ROUNDS];
-    double[] describedOnChange = new double[ROUNDS];
-    for (int round = 0; round < ROUNDS + 2; round++) {
-      double a = perSecond(estimates, false);
-      double b = perSecond(estimates, true);
-      if (round >= 2) {
-        describedEach[round - 2] = a;
-        describedOnChange[round - 2] = b;
-        ratio[round - 2] = b / a;
-      }
-    }
-    System.out.printf(Locale.ROOT, "recommendation step, %d estimates of one volume, %d passed on; median of %d paired"
-        + " rounds after 2 of warm-up: described each time %,.0f estimates/s, only on a material change %,.0f"
-        + " estimates/s, per-round ratio %.2fx (rounds %.2f-%.2f)%n", estimates.size(), before.size(), ROUNDS,
-        WorkingSetBench.median(describedEach), WorkingSetBench.median(describedOnChange), WorkingSetBench.median(ratio), min(ratio), max(ratio));
+    PairedRounds rounds = PairedRounds.run(ROUNDS, () -> perSecond(estimates, false), () -> perSecond(estimates, true));
+    System.out.printf(Locale.ROOT, "recommendation step, %d estimates of one volume, %d passed on; %s%n", estimates.size(),
+        before.size(), rounds.summary("described each time", "only on a material change", "estimates/s"));
   }
 
   /** The recommendations passed on, one way or the other, as "bytes media policy eviction hit ratio". */
@@ -127,13 +113,5 @@ public class RecommendationBench {
       }
     }
     throw new IllegalStateException("no " + VolumeAnalysis.RECOMMENDATION_WINDOW + " window");
-  }
-
-  private static double min(double[] values) {
-    return Arrays.stream(values).min().orElseThrow();
-  }
-
-  private static double max(double[] values) {
-    return Arrays.stream(values).max().orElseThrow();
   }
 }

@@ -171,7 +171,7 @@ public class WorkingSetBench {
         perSecond.length, median(perSecond), state);
   }
 
-  /** The median of {@code values} (the upper one of an even count); shared with RecommendationBench. */
+  /** The median of {@code values} (the upper one of an even count); shared with PairedRounds. */
   static double median(double[] values) {
     double[] sorted = values.clone();
     java.util.Arrays.sort(sorted);

@@ -7,6 +7,6 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 sample_refs "$trace" "$work/refs.bin"
-javac -d "$work/classes" -cp "$cp" "$root/bench/analytics/RecommendationBench.java" "$root/bench/analytics/WorkingSetBench.java"
+javac -d "$work/classes" -cp "$cp" "$root/bench/analytics/RecommendationBench.java" "$root/bench/analytics/WorkingSetBench.java" "$root/bench/analytics/PairedRounds.java"
 echo "recommendation-step: $(nproc) cores, $(java -version 2>&1 | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx1g -cp "$cp:$work/classes" RecommendationBench "$work/refs.bin"

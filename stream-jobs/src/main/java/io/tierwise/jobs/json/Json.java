@@ -1,5 +1,6 @@
 package io.tierwise.jobs.json;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +11,10 @@ import io.tierwise.jobs.metrics.CpuTimes;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.SourceIo;
+import io.tierwise.jobs.metrics.SparseCounts;
 import io.tierwise.jobs.metrics.WorkloadHistograms;
+import java.io.IOException;
+import java.io.StringWriter;
 
 /**
  * JSON for the json and jsonb columns (Jackson): a json column stores the text as written
@@ -65,23 +69,28 @@ public final class Json {
    * Latency histograms as stored in metric_rollups.latency_us: {"read": {"<ioLength bin label>":
    * [{@value LatencyHistograms#BUCKETS} counts]}, "write": {...}}, only bins with counts.
    */
-  public static ObjectNode latency(LatencyHistograms h) {
-    ObjectNode root = MAPPER.createObjectNode();
-    for (int i = 0; i < h.cells.length; i++) {
-      int histogram = h.cells[i] / LatencyHistograms.BUCKETS;
-      String direction = histogram >= IoLengthBins.COUNT ? "write" : "read";
-      String bin = IoLengthBins.label(histogram % IoLengthBins.COUNT);
-      ObjectNode byBin = root.has(direction) ? (ObjectNode) root.get(direction) : root.putObject(direction);
-      ArrayNode buckets = (ArrayNode) byBin.get(bin);
-      if (buckets == null) {
-        buckets = byBin.putArray(bin);
-        for (int b = 0; b < LatencyHistograms.BUCKETS; b++) {
-          buckets.add(0L);
-        }
+  public static String latency(LatencyHistograms h) {
+    return write(g -> histograms(g, h, new Layout() {
+      @Override
+      public int histogramOf(int cell) {
+        return cell - cell % LatencyHistograms.BUCKETS;
       }
-      buckets.set(h.cells[i] % LatencyHistograms.BUCKETS, h.counts[i]);
-    }
-    return root;
+
+      @Override
+      public int buckets(int histogram) {
+        return LatencyHistograms.BUCKETS;
+      }
+
+      @Override
+      public String outer(int histogram) {
+        return histogram / LatencyHistograms.BUCKETS >= IoLengthBins.COUNT ? "write" : "read";
+      }
+
+      @Override
+      public String inner(int histogram) {
+        return IoLengthBins.label(histogram / LatencyHistograms.BUCKETS % IoLengthBins.COUNT);
+      }
+    }));
   }
 
   /**
@@ -89,25 +98,36 @@ public final class Json {
    * "write": {"ops": I/Os, "bytes": bytes, "latency_us": [{@value LatencyHistograms#BUCKETS} counts]}}},
    * only the (source, direction) pairs with counts.
    */
-  public static ObjectNode sources(SourceIo io) {
-    ObjectNode root = MAPPER.createObjectNode();
-    for (int s = 0; s < SourceIo.SOURCES.length; s++) {
-      for (boolean write : new boolean[] {false, true}) {
-        int slot = SourceIo.slot(s, write);
-        if (io.isEmpty(slot)) {
-          continue;
+  public static String sources(SourceIo io) {
+    return write(g -> {
+      g.writeStartObject();
+      for (int s = 0; s < SourceIo.SOURCES.length; s++) {
+        boolean open = false;
+        for (boolean write : new boolean[] {false, true}) {
+          int slot = SourceIo.slot(s, write);
+          if (io.isEmpty(slot)) {
+            continue;
+          }
+          if (!open) {
+            g.writeObjectFieldStart(SourceIo.SOURCES[s]);
+            open = true;
+          }
+          g.writeObjectFieldStart(write ? "write" : "read");
+          g.writeNumberField("ops", io.ops[slot]);
+          g.writeNumberField("bytes", io.bytes[slot]);
+          g.writeArrayFieldStart("latency_us");
+          for (int b = 0; b < LatencyHistograms.BUCKETS; b++) {
+            g.writeNumber(io.latency[slot * LatencyHistograms.BUCKETS + b]);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
         }
-        ObjectNode bySource = root.has(SourceIo.SOURCES[s])
-            ? (ObjectNode) root.get(SourceIo.SOURCES[s]) : root.putObject(SourceIo.SOURCES[s]);
-        ObjectNode cell = bySource.putObject(write ? "write" : "read");
-        cell.put("ops", io.ops[slot]).put("bytes", io.bytes[slot]);
-        ArrayNode latency = cell.putArray("latency_us");
-        for (long c : io.latencyOf(slot)) {
-          latency.add(c);
+        if (open) {
+          g.writeEndObject();
         }
       }
-    }
-    return root;
+      g.writeEndObject();
+    });
   }
 
   /**
@@ -116,23 +136,31 @@ public final class Json {
    * "write": [bucket counts over the family's bounds]}, "alignment_work": {"read" | "write":
    * [misaligned bytes, 4 KiB blocks as issued, 4 KiB blocks if aligned]}}, only those with counts.
    */
-  public static ObjectNode workload(WorkloadHistograms h) {
-    ObjectNode root = MAPPER.createObjectNode();
-    for (int i = 0; i < h.cells.length; i++) {
-      WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(h.cells[i]);
-      int offset = h.cells[i] - family.firstCell;
-      String direction = WorkloadHistograms.DIRECTIONS[offset / family.buckets()];
-      ObjectNode byDirection = root.has(family.json) ? (ObjectNode) root.get(family.json) : root.putObject(family.json);
-      ArrayNode buckets = (ArrayNode) byDirection.get(direction);
-      if (buckets == null) {
-        buckets = byDirection.putArray(direction);
-        for (int b = 0; b < family.buckets(); b++) {
-          buckets.add(0L);
-        }
+  public static String workload(WorkloadHistograms h) {
+    return write(g -> histograms(g, h, new Layout() {
+      @Override
+      public int histogramOf(int cell) {
+        WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(cell);
+        int offset = cell - family.firstCell;
+        return cell - offset % family.buckets();
       }
-      buckets.set(offset % family.buckets(), h.counts[i]);
-    }
-    return root;
+
+      @Override
+      public int buckets(int histogram) {
+        return WorkloadHistograms.Family.ofCell(histogram).buckets();
+      }
+
+      @Override
+      public String outer(int histogram) {
+        return WorkloadHistograms.Family.ofCell(histogram).json;
+      }
+
+      @Override
+      public String inner(int histogram) {
+        WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(histogram);
+        return WorkloadHistograms.DIRECTIONS[(histogram - family.firstCell) / family.buckets()];
+      }
+    }));
   }
 
   /**
@@ -141,26 +169,157 @@ public final class Json {
    * "system_us", "wall_us"}}}, the host part only when measured, a consumer kind only when it
    * reported; {} when nothing was measured.
    */
-  public static ObjectNode cpu(CpuTimes cpu) {
-    ObjectNode root = MAPPER.createObjectNode();
-    if (cpu.hostWallMicros > 0) {
-      ObjectNode host = root.putObject("host_us");
-      for (int i = 0; i < CpuTimes.HOST_MODES.length; i++) {
-        host.put(CpuTimes.HOST_MODES[i], cpu.hostMicros[i]);
-      }
-      root.put("host_wall_us", cpu.hostWallMicros);
-    }
-    for (int k = 0; k < CpuTimes.CONSUMER_KINDS.length; k++) {
-      if (cpu.consumerWallMicros[k] > 0) {
-        ObjectNode consumer = root.has("consumer") ? (ObjectNode) root.get("consumer") : root.putObject("consumer");
-        ObjectNode kind = consumer.putObject(CpuTimes.CONSUMER_KINDS[k]);
-        for (int m = 0; m < CpuTimes.CONSUMER_MODES.length; m++) {
-          kind.put(CpuTimes.CONSUMER_MODES[m] + "_us", cpu.consumerMicros[k * CpuTimes.CONSUMER_MODES.length + m]);
+  public static String cpu(CpuTimes cpu) {
+    return write(g -> {
+      g.writeStartObject();
+      if (cpu.hostWallMicros > 0) {
+        g.writeObjectFieldStart("host_us");
+        for (int i = 0; i < CpuTimes.HOST_MODES.length; i++) {
+          g.writeNumberField(CpuTimes.HOST_MODES[i], cpu.hostMicros[i]);
         }
-        kind.put("wall_us", cpu.consumerWallMicros[k]);
+        g.writeEndObject();
+        g.writeNumberField("host_wall_us", cpu.hostWallMicros);
       }
+      boolean consumer = false;
+      for (int k = 0; k < CpuTimes.CONSUMER_KINDS.length; k++) {
+        if (cpu.consumerWallMicros[k] > 0) {
+          if (!consumer) {
+            g.writeObjectFieldStart("consumer");
+            consumer = true;
+          }
+          g.writeObjectFieldStart(CpuTimes.CONSUMER_KINDS[k]);
+          for (int m = 0; m < CpuTimes.CONSUMER_MODES.length; m++) {
+            g.writeNumberField(CpuTimes.CONSUMER_MODES[m] + "_us", cpu.consumerMicros[k * CpuTimes.CONSUMER_MODES.length + m]);
+          }
+          g.writeNumberField("wall_us", cpu.consumerWallMicros[k]);
+          g.writeEndObject();
+        }
+      }
+      if (consumer) {
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+    });
+  }
+
+  /**
+   * Front-end latency sums as stored in volume_cache_health_10s.latency_us_sum: {"&lt;the bin's
+   * upper bound in bytes&gt;" | "&gt;524288": microseconds}, the ioLength bins with I/Os only.
+   *
+   * @param sumsMicros latency sum per bin (index = bin), microseconds
+   * @param ops I/Os per bin (index = bin)
+   */
+  public static String latencySumsPerBin(double[] sumsMicros, long[] ops) {
+    return perBin(ops, (g, bin) -> g.writeNumber(sumsMicros[bin]));
+  }
+
+  /** I/Os as stored in volume_cache_health_10s.latency_ops: the same keys, I/Os per bin (index = bin). */
+  public static String opsPerBin(long[] ops) {
+    return perBin(ops, (g, bin) -> g.writeNumber(ops[bin]));
+  }
+
+  /** A value written for one ioLength bin. */
+  @FunctionalInterface
+  private interface BinValue {
+    void write(JsonGenerator g, int bin) throws IOException;
+  }
+
+  private static String perBin(long[] ops, BinValue value) {
+    return write(g -> {
+      g.writeStartObject();
+      for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
+        if (ops[bin] > 0) {
+          Long upper = IoLengthBins.upperBytes(bin);
+          g.writeFieldName(upper == null ? IoLengthBins.label(bin) : upper.toString());
+          value.write(g, bin);
+        }
+      }
+      g.writeEndObject();
+    });
+  }
+
+  /** Where the cells of a {@link SparseCounts} sit: histograms of consecutive cells, named by two keys. */
+  private interface Layout {
+    /** The first cell of the histogram holding {@code cell}. */
+    int histogramOf(int cell);
+
+    /** Buckets of the histogram whose first cell is {@code histogram}. */
+    int buckets(int histogram);
+
+    /** Its outer key. */
+    String outer(int histogram);
+
+    /** Its key within the outer object. */
+    String inner(int histogram);
+  }
+
+  /**
+   * Writes sparse histograms as {outer: {inner: [every bucket's count]}}, only the histograms with
+   * a cell; cells increase, so each histogram and each outer object is written in one piece.
+   */
+  private static void histograms(JsonGenerator g, SparseCounts h, Layout layout) throws IOException {
+    g.writeStartObject();
+    String outer = null;
+    int histogram = -1;
+    int next = 0;
+    for (int i = 0; i < h.cells.length; i++) {
+      int cell = h.cells[i];
+      int of = layout.histogramOf(cell);
+      if (of != histogram) {
+        if (histogram >= 0) {
+          endHistogram(g, next, layout.buckets(histogram));
+        }
+        String key = layout.outer(of);
+        if (!key.equals(outer)) {
+          if (outer != null) {
+            g.writeEndObject();
+          }
+          g.writeObjectFieldStart(key);
+          outer = key;
+        }
+        g.writeArrayFieldStart(layout.inner(of));
+        histogram = of;
+        next = 0;
+      }
+      for (; next < cell - histogram; next++) {
+        g.writeNumber(0L);
+      }
+      g.writeNumber(h.counts[i]);
+      next++;
     }
-    return root;
+    if (histogram >= 0) {
+      endHistogram(g, next, layout.buckets(histogram));
+      g.writeEndObject();
+    }
+    g.writeEndObject();
+  }
+
+  /** Writes the zero counts of buckets {@code next} to {@code buckets} - 1 and ends the array. */
+  private static void endHistogram(JsonGenerator g, int next, int buckets) throws IOException {
+    for (int b = next; b < buckets; b++) {
+      g.writeNumber(0L);
+    }
+    g.writeEndArray();
+  }
+
+  /** A document written straight to its text by {@link #write}. */
+  @FunctionalInterface
+  private interface Document {
+    void writeTo(JsonGenerator g) throws IOException;
+  }
+
+  /**
+   * The compact text of a document written with Jackson's streaming generator: no tree of nodes
+   * for the documents written at every row (issue 17, docs/fleet-scale.md).
+   */
+  private static String write(Document document) {
+    StringWriter text = new StringWriter(256);
+    try (JsonGenerator g = MAPPER.createGenerator(text)) {
+      document.writeTo(g);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+    }
+    return text.toString();
   }
 
   /** The compact JSON text of {@code node}. */

@@ -1,6 +1,5 @@
 package io.tierwise.jobs.metrics;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,8 +42,6 @@ public final class IoLengthBins {
 
   /** Whether an OTLP histogram's explicit_bounds are exactly these bins' upper bounds. */
   public static boolean matches(List<Double> explicitBounds) {
-    return explicitBounds.size() == UPPER_BOUNDS.length
-        && Arrays.equals(explicitBounds.stream().mapToDouble(Double::doubleValue).toArray(),
-            Arrays.stream(UPPER_BOUNDS).asDoubleStream().toArray());
+    return SparseCounts.boundsMatch(explicitBounds, UPPER_BOUNDS);
   }
 }

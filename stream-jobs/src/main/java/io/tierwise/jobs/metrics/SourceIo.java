@@ -73,8 +73,8 @@ public class SourceIo {
     if (ops[slot] != 0 || bytes[slot] != 0) {
       return false;
     }
-    for (long c : latencyOf(slot)) {
-      if (c != 0) {
+    for (int b = slot * LatencyHistograms.BUCKETS; b < (slot + 1) * LatencyHistograms.BUCKETS; b++) {
+      if (latency[b] != 0) {
         return false;
       }
     }

@@ -1,6 +1,6 @@
 package io.tierwise.jobs.metrics;
 
-import java.util.Arrays;
+import com.google.protobuf.Internal;
 import java.util.List;
 
 /**
@@ -90,10 +90,22 @@ public class SparseCounts {
     counts = v;
   }
 
-  /** Whether OTLP explicit_bounds equal {@code bounds} exactly. */
+  /**
+   * Whether OTLP explicit_bounds equal {@code bounds} exactly (bit for bit, as {@code
+   * Arrays.equals(double[], double[])} compares), read without boxing from protobuf's list: a check
+   * made for every histogram point received.
+   */
   static boolean boundsMatch(List<Double> explicitBounds, long[] bounds) {
-    return explicitBounds.size() == bounds.length
-        && Arrays.equals(explicitBounds.stream().mapToDouble(Double::doubleValue).toArray(),
-            Arrays.stream(bounds).asDoubleStream().toArray());
+    if (explicitBounds.size() != bounds.length) {
+      return false;
+    }
+    Internal.DoubleList unboxed = explicitBounds instanceof Internal.DoubleList d ? d : null;
+    for (int i = 0; i < bounds.length; i++) {
+      double bound = unboxed != null ? unboxed.getDouble(i) : explicitBounds.get(i);
+      if (Double.doubleToLongBits(bound) != Double.doubleToLongBits(bounds[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -4,7 +4,6 @@ import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.BlockSizeRow;
 import io.tierwise.jobs.metrics.CacheHealthRow;
 import io.tierwise.jobs.metrics.IoCounters;
-import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.RollupFunction;
 import io.tierwise.jobs.metrics.RollupRow;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
@@ -262,18 +261,8 @@ public final class PostgresSinks {
           ps.setString(4, r.configuredMode);
           ps.setString(5, r.effectiveMode);
           ps.setLong(6, r.dirtyBytes);
-          var sums = Json.object();
-          var ops = Json.object();
-          for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
-            if (r.latencyOps[bin] > 0) {
-              Long upper = IoLengthBins.upperBytes(bin);
-              String key = upper == null ? IoLengthBins.label(bin) : upper.toString();
-              sums.put(key, r.latencySumMicros[bin]);
-              ops.put(key, r.latencyOps[bin]);
-            }
-          }
-          ps.setString(7, Json.text(sums));
-          ps.setString(8, Json.text(ops));
+          ps.setString(7, Json.latencySumsPerBin(r.latencySumMicros, r.latencyOps));
+          ps.setString(8, Json.opsPerBin(r.latencyOps));
           ps.setLong(9, r.destageErrors);
           ps.setLong(10, r.tierErrors);
         });
@@ -324,10 +313,10 @@ public final class PostgresSinks {
       int next = setCounters(ps, 7, r.io);
       ps.setLong(next, r.occupancyBytes);
       ps.setLong(next + 1, r.capacityBytes);
-      ps.setString(next + 2, Json.text(Json.latency(r.latency)));
-      ps.setString(next + 3, Json.text(Json.sources(r.sources)));
-      ps.setString(next + 4, Json.text(Json.workload(r.workload)));
-      ps.setString(next + 5, Json.text(Json.cpu(r.cpu)));
+      ps.setString(next + 2, Json.latency(r.latency));
+      ps.setString(next + 3, Json.sources(r.sources));
+      ps.setString(next + 4, Json.workload(r.workload));
+      ps.setString(next + 5, Json.cpu(r.cpu));
     });
   }
 

@@ -293,7 +293,7 @@ class OtlpMetricsParserTest {
     RollupCell cell = new RollupCell();
     cell.add(m);
     cell.add(m);
-    String json = Json.text(Json.workload(cell.workload));
+    String json = Json.workload(cell.workload);
     assertThat(json).contains("\"seek_distance\":{\"all\":[" + "0,".repeat(17) + "426,")
         .contains("\"read\":[" + "0,".repeat(10) + "8,")
         .contains("\"seek_distance_closest\":{\"all\":[" + "0,".repeat(16) + "10,")
@@ -366,7 +366,7 @@ class OtlpMetricsParserTest {
     RollupCell cell = new RollupCell();
     cell.add(parse(request).get(0));
     cell.add(parse(request).get(0));
-    String json = Json.text(Json.workload(cell.workload));
+    String json = Json.workload(cell.workload);
     assertThat(json).contains("\"alignment\":{\"all\":[0,60,0,0,0,0,0,0]}")
         .contains("\"alignment_work\":{\"write\":[245760,120,60]}");
   }
@@ -403,10 +403,10 @@ class OtlpMetricsParserTest {
     RollupCell cell = new RollupCell();
     cell.add(parse(request).get(0));
     cell.add(parse(request).get(0));
-    assertThat(Json.text(Json.cpu(cell.cpu))).isEqualTo("{\"host_us\":{\"user\":12500000,\"nice\":0,\"system\":3000000,"
+    assertThat(Json.cpu(cell.cpu)).isEqualTo("{\"host_us\":{\"user\":12500000,\"nice\":0,\"system\":3000000,"
         + "\"idle\":22000000,\"iowait\":2500000,\"interrupt\":0,\"steal\":0},\"host_wall_us\":20000000,"
         + "\"consumer\":{\"process\":{\"user_us\":4000002,\"system_us\":1000000,\"wall_us\":20000000}}}");
-    assertThat(Json.text(Json.cpu(parse(withMetrics()).get(0).cpu))).isEqualTo("{}");
+    assertThat(Json.cpu(parse(withMetrics()).get(0).cpu)).isEqualTo("{}");
   }
 
   @Test
