@@ -70,27 +70,7 @@ public final class Json {
    * [{@value LatencyHistograms#BUCKETS} counts]}, "write": {...}}, only bins with counts.
    */
   public static String latency(LatencyHistograms h) {
-    return write(g -> histograms(g, h, new Layout() {
-      @Override
-      public int histogramOf(int cell) {
-        return cell - cell % LatencyHistograms.BUCKETS;
-      }
-
-      @Override
-      public int buckets(int histogram) {
-        return LatencyHistograms.BUCKETS;
-      }
-
-      @Override
-      public String outer(int histogram) {
-        return histogram / LatencyHistograms.BUCKETS >= IoLengthBins.COUNT ? "write" : "read";
-      }
-
-      @Override
-      public String inner(int histogram) {
-        return IoLengthBins.label(histogram / LatencyHistograms.BUCKETS % IoLengthBins.COUNT);
-      }
-    }));
+    return write(g -> histograms(g, h, LATENCY_CELLS));
   }
 
   /**
@@ -103,7 +83,8 @@ public final class Json {
       g.writeStartObject();
       for (int s = 0; s < SourceIo.SOURCES.length; s++) {
         boolean open = false;
-        for (boolean write : new boolean[] {false, true}) {
+        for (int direction = 0; direction < 2; direction++) {
+          boolean write = direction == 1;
           int slot = SourceIo.slot(s, write);
           if (io.isEmpty(slot)) {
             continue;
@@ -137,30 +118,7 @@ public final class Json {
    * [misaligned bytes, 4 KiB blocks as issued, 4 KiB blocks if aligned]}}, only those with counts.
    */
   public static String workload(WorkloadHistograms h) {
-    return write(g -> histograms(g, h, new Layout() {
-      @Override
-      public int histogramOf(int cell) {
-        WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(cell);
-        int offset = cell - family.firstCell;
-        return cell - offset % family.buckets();
-      }
-
-      @Override
-      public int buckets(int histogram) {
-        return WorkloadHistograms.Family.ofCell(histogram).buckets();
-      }
-
-      @Override
-      public String outer(int histogram) {
-        return WorkloadHistograms.Family.ofCell(histogram).json;
-      }
-
-      @Override
-      public String inner(int histogram) {
-        WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(histogram);
-        return WorkloadHistograms.DIRECTIONS[(histogram - family.firstCell) / family.buckets()];
-      }
-    }));
+    return write(g -> histograms(g, h, WORKLOAD_CELLS));
   }
 
   /**
@@ -252,6 +210,55 @@ public final class Json {
     /** Its key within the outer object. */
     String inner(int histogram);
   }
+
+  /** Where {@link LatencyHistograms}' cells sit: a histogram per direction and ioLength bin. */
+  private static final Layout LATENCY_CELLS = new Layout() {
+    @Override
+    public int histogramOf(int cell) {
+      return cell - cell % LatencyHistograms.BUCKETS;
+    }
+
+    @Override
+    public int buckets(int histogram) {
+      return LatencyHistograms.BUCKETS;
+    }
+
+    @Override
+    public String outer(int histogram) {
+      return histogram / LatencyHistograms.BUCKETS >= IoLengthBins.COUNT ? "write" : "read";
+    }
+
+    @Override
+    public String inner(int histogram) {
+      return IoLengthBins.label(histogram / LatencyHistograms.BUCKETS % IoLengthBins.COUNT);
+    }
+  };
+
+  /** Where {@link WorkloadHistograms}' cells sit: a histogram per family and direction. */
+  private static final Layout WORKLOAD_CELLS = new Layout() {
+    @Override
+    public int histogramOf(int cell) {
+      WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(cell);
+      int offset = cell - family.firstCell;
+      return cell - offset % family.buckets();
+    }
+
+    @Override
+    public int buckets(int histogram) {
+      return WorkloadHistograms.Family.ofCell(histogram).buckets();
+    }
+
+    @Override
+    public String outer(int histogram) {
+      return WorkloadHistograms.Family.ofCell(histogram).json;
+    }
+
+    @Override
+    public String inner(int histogram) {
+      WorkloadHistograms.Family family = WorkloadHistograms.Family.ofCell(histogram);
+      return WorkloadHistograms.DIRECTIONS[(histogram - family.firstCell) / family.buckets()];
+    }
+  };
 
   /**
    * Writes sparse histograms as {outer: {inner: [every bucket's count]}}, only the histograms with
