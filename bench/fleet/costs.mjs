@@ -35,7 +35,6 @@ const TOPICS = ['telemetry.metrics.v1', 'telemetry.refs.v1'];
  */
 export const TABLE_GROUPS = {
   'volume_metrics_10s': { like: ['volume\\_metrics\\_10s%'], from: 'volume_metrics_10s', window: 'interval_start', seconds: 10 },
-  'volume_cache_health_10s': { like: ['volume\\_cache\\_health\\_10s%'], from: 'volume_cache_health_10s', window: 'interval_start', seconds: 10 },
   'metric_rollups 10 s': { like: ['metric\\_rollups\\_10s%'], from: "metric_rollups WHERE resolution = '10s'", window: 'window_start', seconds: 10 },
   'metric_rollups 1 min': { like: ['metric\\_rollups\\_1m%'], from: "metric_rollups WHERE resolution = '1m'", window: 'window_start', seconds: 60 },
   'metric_rollups 1 h': { like: ['metric\\_rollups\\_1h%'], from: "metric_rollups WHERE resolution = '1h'", window: 'window_start', seconds: 3600 },

@@ -162,19 +162,51 @@ test("a volume's interval rows are kept 7 days: older partitions are dropped", a
           write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
           evicted_bytes, occupancy_bytes, capacity_bytes)
         VALUES ($1, 'vol', now() - $2::interval, 10, 1, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0)`, [tenant, age]);
-      await c.query(`INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode, effective_mode)
-        VALUES ($1, 'vol', now() - $2::interval, 'write-back', 'write-back')`, [tenant, age]);
     }
     const run = await c.query('SELECT * FROM maintain_rollup_partitions()');
-    for (const relation of ['volume_metrics_10s', 'volume_cache_health_10s']) {
-      const row = run.rows.find((r) => r.relation === relation);
-      assert.ok(row?.dropped >= 1, `${relation}: the partition of 9 days ago dropped`);
-      assert.equal(row.resolution, '10s');
-      const left = await c.query(`SELECT now() - interval_start < interval '7 days' AS recent FROM ${relation} WHERE tenant_id = $1`, [tenant]);
-      assert.deepEqual(left.rows, [{ recent: true }], `${relation}: only the interval of an hour ago is kept`);
-    }
+    const row = run.rows.find((r) => r.relation === 'volume_metrics_10s');
+    assert.ok(row?.dropped >= 1, 'the partition of 9 days ago dropped');
+    assert.equal(row.resolution, '10s');
+    const left = await c.query(`SELECT now() - interval_start < interval '7 days' AS recent FROM volume_metrics_10s WHERE tenant_id = $1`, [tenant]);
+    assert.deepEqual(left.rows, [{ recent: true }], 'only the interval of an hour ago is kept');
     await c.query('DELETE FROM volume_metrics_10s WHERE tenant_id = $1', [tenant]);
-    await c.query('DELETE FROM volume_cache_health_10s WHERE tenant_id = $1', [tenant]);
+    await c.query('DELETE FROM tenants WHERE id = $1', [tenant]);
+  });
+});
+
+test("migration 900 moves each interval's cache health into its volume_metrics_10s row, and back", async () => {
+  const since900 = migrations.filter((f) => f >= '1700000000900').length;
+  const rollBack = () => { for (let i = 0; i < since900; i++) migrate('down'); };
+  const tenant = randomUUID();
+  const health = { configured_mode: 'write-back', effective_mode: 'write-through', dirty_bytes: '65536',
+    latency_us_sum: { 4096: 80000 }, latency_ops: { 4096: 10 }, destage_errors: '3', tier_errors: '1' };
+  const healthColumns = Object.keys(health).join(', ');
+  rollBack();
+  await withClient('tierwise_owner', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'cache health columns')", [tenant]);
+    for (const volume of ['with-mode', 'without-mode']) {
+      await c.query(`INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops,
+          write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
+          evicted_bytes, occupancy_bytes, capacity_bytes)
+        VALUES ($1, $2, date_trunc('second', now()), 10, 1, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0)`, [tenant, volume]);
+    }
+    await c.query(`INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, ${healthColumns})
+      VALUES ($1, 'with-mode', date_trunc('second', now()), $2, $3, $4, $5, $6, $7, $8)`, [tenant, ...Object.values(health)]);
+  });
+  migrate('up');
+  const moved = await withClient('tierwise_owner', (c) => c.query(
+    `SELECT volume_id, read_ops, ${healthColumns} FROM volume_metrics_10s WHERE tenant_id = $1 ORDER BY volume_id`, [tenant]));
+  assert.deepEqual(moved.rows, [
+    { volume_id: 'with-mode', read_ops: '1', ...health },
+    { volume_id: 'without-mode', read_ops: '1', ...Object.fromEntries(Object.keys(health).map((k) => [k, null])) },
+  ]);
+  rollBack();
+  const back = await withClient('tierwise_owner', (c) => c.query(
+    `SELECT volume_id, ${healthColumns} FROM volume_cache_health_10s WHERE tenant_id = $1`, [tenant]));
+  assert.deepEqual(back.rows, [{ volume_id: 'with-mode', ...health }]);
+  migrate('up');
+  await withClient('tierwise_owner', async (c) => {
+    await c.query('DELETE FROM volume_metrics_10s WHERE tenant_id = $1', [tenant]);
     await c.query('DELETE FROM tenants WHERE id = $1', [tenant]);
   });
 });

@@ -32,6 +32,10 @@ async function interval(tenantId: string, volumeId: string, secondsAgo: number, 
   );
 }
 
+/**
+ * The cache health of one 10-second interval of volume_metrics_10s, `secondsAgo` before now: the
+ * interval's row with no I/O, or its health columns if {@link interval} wrote it.
+ */
 async function health(
   tenantId: string,
   volumeId: string,
@@ -40,9 +44,14 @@ async function health(
 ): Promise<void> {
   const latency = Object.entries(row.latency ?? {});
   await h.tenants.owner.query(
-    `INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops,
-       destage_errors, tier_errors)
-     VALUES ($1, $2, date_trunc('second', now()) - make_interval(secs => $3), 'write-back', $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes, write_bytes,
+       cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes,
+       configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
+     VALUES ($1, $2, date_trunc('second', now()) - make_interval(secs => $3), 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1073741824,
+       'write-back', $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET configured_mode = EXCLUDED.configured_mode,
+       effective_mode = EXCLUDED.effective_mode, dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
+       latency_ops = EXCLUDED.latency_ops, destage_errors = EXCLUDED.destage_errors, tier_errors = EXCLUDED.tier_errors`,
     [tenantId, volumeId, secondsAgo, row.mode ?? 'write-back', row.dirty ?? 0,
       Object.fromEntries(latency.map(([bin, [sum]]) => [bin, sum])), Object.fromEntries(latency.map(([bin, [, ops]]) => [bin, ops])),
       row.destageErrors ?? 0, row.tierErrors ?? 0],
@@ -143,7 +152,7 @@ describe('alert rules', () => {
     expect(await events(tenant)).toEqual([{ event_kind: 'alert.firing', severity: 'critical', rule_kind: 'device_errors', subject: 'e1e1e1e1', value: 4 }]);
 
     // Five minutes on: the errored intervals left the window.
-    await h.tenants.owner.query(`UPDATE volume_cache_health_10s SET interval_start = interval_start - interval '5 minutes' WHERE tenant_id = $1`, [tenant]);
+    await h.tenants.owner.query(`UPDATE volume_metrics_10s SET interval_start = interval_start - interval '5 minutes' WHERE tenant_id = $1`, [tenant]);
     await health(tenant, 'e1e1e1e1', 10, {});
     expect(await evaluator.evaluate()).toEqual({ opened: 0, resolved: 1 });
     expect((await events(tenant)).map((e) => e.event_kind)).toEqual(['alert.firing', 'alert.resolved']);

@@ -2,8 +2,8 @@
 // reach Kafka over SASL/SCRAM only (the broker's SCRAM listener, as Amazon MSK requires it,
 // here without TLS); one trace follows an agent's batch from ingest's HTTP request through
 // Kafka to the jobs' PostgreSQL write, received by a real OTLP/HTTP receiver together with the
-// Flink metrics; and the cache health the agent reports (latency by block size) fills
-// volume_cache_health_10s, where the notifier's latency alert fires and reaches Slack.
+// Flink metrics; and the cache health the agent reports (latency by block size) fills the
+// interval's volume_metrics_10s row, where the notifier's latency alert fires and reaches Slack.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -97,7 +97,7 @@ test('ingest and the jobs over SASL/SCRAM: one trace follows a batch from ingest
     { timeoutMs: 60_000 });
 });
 
-test('the latency the agent reports per block size fills volume_cache_health_10s and a latency alert reaches Slack', async () => {
+test("the latency the agent reports per block size fills its interval's cache health and a latency alert reaches Slack", async () => {
   const tenant = await seedTenant('e2e-production-alert');
   const volumeId = '0000000000000a02';
   const slack = await startSlackReceiver();
@@ -113,8 +113,8 @@ test('the latency the agent reports per block size fills volume_cache_health_10s
   // Ten 4 KiB reads at 8 ms each: above the rule's 5 ms.
   const res = await postMetrics(tenant, crypto.randomUUID(), await agentInterval({ volumeId, meanLatencyUs: 8000 }));
   assert.equal(res.status, 200, await res.text());
-  const health = await waitFor('the volume_cache_health_10s row', async () => (await owner.query(
-    `SELECT configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops FROM volume_cache_health_10s
+  const health = await waitFor("the interval's cache health", async () => (await owner.query(
+    `SELECT configured_mode, effective_mode, dirty_bytes, latency_us_sum, latency_ops FROM volume_metrics_10s
       WHERE tenant_id = $1 AND volume_id = $2`, [tenant.tenant_id, volumeId])).rows[0], { timeoutMs: 60_000 });
   assert.deepEqual(health, { configured_mode: 'write-back', effective_mode: 'write-back', dirty_bytes: '3145728',
     latency_us_sum: { 4096: 80000 }, latency_ops: { 4096: 10 } });

@@ -5,7 +5,7 @@ import { inTransaction } from '../database/transaction.js';
 import { provisionTenant, type ProvisionedTenant } from '../tenants/provision-tenant.js';
 
 /** Tables keyed by tenant_id without a foreign key to tenants (results of the stream jobs; the outbox). */
-const RESULT_TABLES = ['volume_metrics_10s', 'metric_rollups', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_working_set_history', 'volume_mrcs', 'cluster_working_sets', 'cluster_working_set_history', 'cluster_mrcs', 'host_working_sets', 'host_mrcs', 'recommendations', 'volume_cache_health_10s', 'outbox'];
+const RESULT_TABLES = ['volume_metrics_10s', 'metric_rollups', 'volume_io_stats', 'volume_block_sizes', 'volume_working_sets', 'volume_working_set_history', 'volume_mrcs', 'cluster_working_sets', 'cluster_working_set_history', 'cluster_mrcs', 'host_working_sets', 'host_mrcs', 'recommendations', 'outbox'];
 
 /**
  * Tenants for a test suite on the real database ($TIERWISE_PG_OWNER_URL), created as

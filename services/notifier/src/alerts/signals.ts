@@ -10,11 +10,14 @@
 /** Recent window of rule `r`, as an interval. */
 const WINDOW = 'make_interval(secs => r.window_seconds)';
 
-/** The volume_cache_health_10s rows `h` of rule r's volumes (all, or its one) within its window. */
+/**
+ * The volume_metrics_10s rows `h` of rule r's volumes (all, or its one) within its window that
+ * carry a cache health (its columns are NULL where the agent reported no cache mode).
+ */
 const HEALTH_IN_WINDOW = `
-        FROM volume_cache_health_10s h
+        FROM volume_metrics_10s h
        WHERE h.tenant_id = r.tenant_id AND (r.volume_id IS NULL OR h.volume_id = r.volume_id)
-         AND h.interval_start >= now() - ${WINDOW}`;
+         AND h.interval_start >= now() - ${WINDOW} AND h.configured_mode IS NOT NULL`;
 
 /** Length of the baseline a hit ratio drop compares against: the hour before the window. */
 export const HIT_RATIO_BASELINE_SECONDS = 3600;
@@ -48,7 +51,7 @@ const AGENT_SILENT = `
 
 /**
  * latency: mean latency (µs) of the ioLength bin bin_upper_bytes over window_seconds
- * (volume_cache_health_10s: latency_us_sum / latency_ops of that bin) is above `threshold` µs.
+ * (volume_metrics_10s: latency_us_sum / latency_ops of that bin) is above `threshold` µs.
  */
 const LATENCY = `
   SELECT r.tenant_id, r.id AS rule_id, l.volume_id AS subject, l.mean_us AS value, NULL::jsonb AS details
@@ -60,7 +63,7 @@ const LATENCY = `
        GROUP BY h.volume_id) l
    WHERE r.enabled AND r.kind = 'latency' AND l.mean_us > r.threshold`;
 
-/** The newest volume_cache_health_10s row of each volume of rule r within its window. */
+/** The newest row with a cache health of each volume of rule r within its window. */
 const LATEST_HEALTH = `
     CROSS JOIN LATERAL (
       SELECT DISTINCT ON (h.volume_id) h.volume_id, h.dirty_bytes, h.configured_mode, h.effective_mode ${HEALTH_IN_WINDOW}

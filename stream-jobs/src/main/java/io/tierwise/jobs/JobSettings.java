@@ -57,7 +57,7 @@ public record JobSettings(String kafkaBrokers, String jdbcUrl, String metricsTop
    * state and a new consumer group, which reads the topics from their earliest retained record
    * and so rebuilds every total, working set and miss ratio curve.
    */
-  public static final int STATE_VERSION = 9;
+  public static final int STATE_VERSION = 10;
   /**
    * Key groups of the keyed state (Flink's max parallelism), set explicitly so that a savepoint
    * restores at any parallelism up to it; Flink's own default for parallelism up to 85, so

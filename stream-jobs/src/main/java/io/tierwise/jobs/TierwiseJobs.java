@@ -93,7 +93,7 @@ public final class TierwiseJobs {
             settings.consumerGroupPrefix() + ".metrics", new OtlpMetricsParser(), Types.POJO(IntervalMetrics.class),
             settings.kafkaSecurity(), settings.telemetry()),
         pg.volumeMetrics(settings.telemetry()), pg.volumeIoStats(), pg.blockSizes(), pg.metricRollups(),
-        pg.cacheHealth(settings.telemetry()), settings.flushDelay(), settings.coarseWritePeriod(),
+        settings.flushDelay(), settings.coarseWritePeriod(),
         JobSettings.ROLLUP_LATENESS)
         .addTo(env);
     new WorkingSetJob(

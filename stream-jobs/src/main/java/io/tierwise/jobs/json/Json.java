@@ -161,7 +161,7 @@ public final class Json {
   }
 
   /**
-   * Front-end latency sums as stored in volume_cache_health_10s.latency_us_sum: {"&lt;the bin's
+   * Front-end latency sums as stored in volume_metrics_10s.latency_us_sum: {"&lt;the bin's
    * upper bound in bytes&gt;" | "&gt;524288": microseconds}, the ioLength bins with I/Os only.
    *
    * @param sumsMicros latency sum per bin (index = bin), microseconds
@@ -171,7 +171,7 @@ public final class Json {
     return perBin(ops, (g, bin) -> g.writeNumber(sumsMicros[bin]));
   }
 
-  /** I/Os as stored in volume_cache_health_10s.latency_ops: the same keys, I/Os per bin (index = bin). */
+  /** I/Os as stored in volume_metrics_10s.latency_ops: the same keys, I/Os per bin (index = bin). */
   public static String opsPerBin(long[] ops) {
     return perBin(ops, (g, bin) -> g.writeNumber(ops[bin]));
   }

@@ -2,7 +2,7 @@ package io.tierwise.jobs.metrics;
 
 /**
  * The cache health signals of one volume's interval that the alert rules read
- * (volume_cache_health_10s; proto/METRICS.md), a Flink POJO.
+ * (volume_metrics_10s, {@link IntervalCacheHealth}; proto/METRICS.md), a Flink POJO.
  */
 public class CacheHealth {
   /** Resource attribute tierwise.cache.mode: "write-through" or "write-back", or null when absent. */

@@ -10,6 +10,8 @@ public class IntervalState {
   public long occupancyBytes = -1;
   /** Latest capacity gauge, bytes, or -1. */
   public long capacityBytes = -1;
+  /** The cache health of the interval's records that carried a cache mode, or null when none did. */
+  public IntervalCacheHealth health;
   /** Changed since the last flush. */
   public boolean dirty;
 

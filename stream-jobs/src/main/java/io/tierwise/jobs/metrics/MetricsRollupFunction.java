@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rolls one volume's interval telemetry up into the rows of volume_metrics_10s (main output),
- * volume_io_stats ({@link #IO_STATS}) and volume_block_sizes ({@link #BLOCK_SIZES}). Keyed by
- * "tenant/volume".
+ * Rolls one volume's interval telemetry up into the rows of volume_metrics_10s (main output: the
+ * interval's counters and its cache health, {@link IntervalCacheHealth}), volume_io_stats ({@link
+ * #IO_STATS}) and volume_block_sizes ({@link #BLOCK_SIZES}). Keyed by "tenant/volume".
  *
  * <p>Every row carries the full aggregate (all records of the interval, all intervals of the
  * volume), so the PostgreSQL upserts are idempotent. Rows are not written per record: the first
@@ -42,6 +42,16 @@ import org.slf4j.LoggerFactory;
  * counts in the volume totals and block sizes only (WARN, metric {@value #LATE_INTERVALS_METRIC}).
  * The volume totals are kept for good.
  *
+ * <p>Cache modes: the agent reports the mode it runs in (resource attribute tierwise.cache.mode)
+ * and counts write-back to write-through fallbacks after a peer or tier device failure of a volume
+ * with peers (tierwise.cache.fallbacks), not the mode its policy asks for. So the function keeps
+ * one flag per volume, "fell back": set by a record with a fallback; cleared by a record in
+ * write-back with a peer acknowledging again (tierwise.replication.peers &gt; 0; a write-back
+ * volume with peers that restarted healthy), since a fallback only happens with peers. While it
+ * is set an interval reads configured write-back, effective write-through (the write_back_fallback
+ * alert's condition); otherwise both are the reported mode (a volume switched to write-through by
+ * its policy has no fallback, so no alert). Records without the mode attribute add no health.
+ *
  * <p>Each interval row carries the traceparents of the records that changed it since the last
  * flush, so its database write is traced to them ({@code TracedSink}); they are kept in memory
  * only, not in the checkpointed state (a restart loses the links of unflushed rows, never data).
@@ -57,6 +67,8 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   /** The operator's counter of records too late for their interval's row. */
   public static final String LATE_INTERVALS_METRIC = "lateIntervals";
   private static final Logger LOG = LoggerFactory.getLogger(MetricsRollupFunction.class);
+  static final String WRITE_BACK = "write-back";
+  static final String WRITE_THROUGH = "write-through";
 
   private final long flushDelayMillis;
   private final CoarseWrites blockSizeWrites;
@@ -64,6 +76,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   private transient MapState<Long, IntervalState> intervals;
   private transient ValueState<VolumeTotals> totals;
   private transient ValueState<Long> flushAt;
+  private transient ValueState<Boolean> fellBack;
   /** "key@interval start" -> traceparents of the records since the last flush (not checkpointed). */
   private transient Map<String, List<String>> traces;
   private transient Counter lateIntervals;
@@ -83,6 +96,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
         new MapStateDescriptor<>("intervals", Types.LONG, Types.POJO(IntervalState.class)));
     totals = getRuntimeContext().getState(new ValueStateDescriptor<>("totals", Types.POJO(VolumeTotals.class)));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    fellBack = getRuntimeContext().getState(new ValueStateDescriptor<>("fell-back", Types.BOOLEAN));
     blockSizeWrites.open(getRuntimeContext(), "block-sizes");
     traces = new HashMap<>();
     lateIntervals = getRuntimeContext().getMetricGroup().counter(LATE_INTERVALS_METRIC);
@@ -91,6 +105,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   @Override
   public void processElement(IntervalMetrics m, Context ctx, Collector<VolumeMetricsRow> out) throws Exception {
     VolumeTotals t = totals.value();
+    boolean fallen = updateFallback(m.health);
     IntervalState interval = intervals.get(m.intervalStartUnixNano);
     if (interval == null && t != null && closed(m.intervalStartUnixNano, m.intervalEndUnixNano - m.intervalStartUnixNano,
         t.stats.lastIntervalUnixNano)) {
@@ -98,7 +113,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
       LOG.warn("volume {}: interval starting at {} ns came after its row was final (the volume's latest starts at {} ns);"
           + " counted in the volume's totals only", ctx.getCurrentKey(), m.intervalStartUnixNano, t.stats.lastIntervalUnixNano);
     } else {
-      addToInterval(m, interval, ctx);
+      addToInterval(m, fallen, interval, ctx);
     }
 
     if (t == null) {
@@ -127,8 +142,31 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
   }
 
-  /** Adds {@code m} to its interval's aggregate ({@code interval}, or a new one when null). */
-  private void addToInterval(IntervalMetrics m, IntervalState interval, Context ctx) throws Exception {
+  /**
+   * Updates the volume's "fell back" flag with a record's health (class comment).
+   *
+   * @return whether the volume is in a fallback after the record
+   */
+  private boolean updateFallback(CacheHealth h) throws Exception {
+    if (h.mode == null) {
+      return false;
+    }
+    if (h.fallbacks > 0) {
+      fellBack.update(true);
+      return true;
+    }
+    if (WRITE_BACK.equals(h.mode) && h.healthyPeers > 0) {
+      fellBack.clear();
+      return false;
+    }
+    return Boolean.TRUE.equals(fellBack.value());
+  }
+
+  /**
+   * Adds {@code m} to its interval's aggregate ({@code interval}, or a new one when null);
+   * {@code fallen}: whether the volume is in a write-back fallback (class comment).
+   */
+  private void addToInterval(IntervalMetrics m, boolean fallen, IntervalState interval, Context ctx) throws Exception {
     if (interval == null) {
       interval = new IntervalState();
       interval.intervalSeconds = m.intervalSeconds();
@@ -139,6 +177,12 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     }
     if (m.capacityBytes >= 0) {
       interval.capacityBytes = m.capacityBytes;
+    }
+    if (m.health.mode != null) {
+      if (interval.health == null) {
+        interval.health = new IntervalCacheHealth();
+      }
+      interval.health.add(m.health, fallen);
     }
     interval.dirty = true;
     intervals.put(m.intervalStartUnixNano, interval);
@@ -243,6 +287,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     row.io = s.io.copy();
     row.occupancyBytes = Math.max(0, s.occupancyBytes);
     row.capacityBytes = Math.max(0, s.capacityBytes);
+    row.health = s.health == null ? null : s.health.copy();
     return row;
   }
 

@@ -15,11 +15,11 @@ import org.apache.flink.util.Collector;
 /**
  * The metrics pipeline: interval telemetry of every volume, keyed by tenant/volume, resent
  * intervals dropped ({@link DuplicateIntervalFilter}) -> {@link MetricsRollupFunction} on the same
- * keyed stream (chained: no second shuffle) -> volume_metrics_10s, volume_io_stats and volume_block_sizes; and the same
- * intervals routed to their volume, host, cluster and tenant ({@link ScopedMetrics}) -> {@link
- * RollupFunction} keyed by scope -> metric_rollups (10 s, 1 min, 1 h, 1 d); and the intervals'
- * cache health ({@link CacheHealthFunction}) -> volume_cache_health_10s. Source and sinks are
- * given, so tests can run it on their own inputs.
+ * keyed stream (chained: no second shuffle) -> volume_metrics_10s (counters and cache health),
+ * volume_io_stats and volume_block_sizes; and the same intervals routed to their volume, host,
+ * cluster and tenant ({@link ScopedMetrics}) -> {@link RollupFunction} keyed by scope ->
+ * metric_rollups (10 s, 1 min, 1 h, 1 d). Source and sinks are given, so tests can run it on
+ * their own inputs.
  */
 public final class MetricsRollupJob {
   private final Source<IntervalMetrics, ?, ?> source;
@@ -27,7 +27,6 @@ public final class MetricsRollupJob {
   private final Sink<VolumeIoStatsRow> volumeIoStats;
   private final Sink<BlockSizeRow> blockSizes;
   private final Sink<RollupRow> rollups;
-  private final Sink<CacheHealthRow> cacheHealth;
   private final Duration flushDelay;
   private final Duration coarseWritePeriod;
   private final Duration rollupLateness;
@@ -38,7 +37,6 @@ public final class MetricsRollupJob {
    * @param volumeIoStats sink of volume_io_stats rows
    * @param blockSizes sink of volume_block_sizes rows
    * @param rollups sink of metric_rollups rows
-   * @param cacheHealth sink of volume_cache_health_10s rows
    * @param flushDelay rows are written at most this long after the first new record
    * @param coarseWritePeriod how often open windows of 1 min and longer, and a volume's block-size
    *     totals, are rewritten ({@link RollupFunction}, {@link MetricsRollupFunction})
@@ -46,14 +44,13 @@ public final class MetricsRollupJob {
    *     most ({@link RollupFunction}: "Lateness")
    */
   public MetricsRollupJob(Source<IntervalMetrics, ?, ?> source, Sink<VolumeMetricsRow> volumeMetrics,
-      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups, Sink<CacheHealthRow> cacheHealth,
+      Sink<VolumeIoStatsRow> volumeIoStats, Sink<BlockSizeRow> blockSizes, Sink<RollupRow> rollups,
       Duration flushDelay, Duration coarseWritePeriod, Duration rollupLateness) {
     this.source = source;
     this.volumeMetrics = volumeMetrics;
     this.volumeIoStats = volumeIoStats;
     this.blockSizes = blockSizes;
     this.rollups = rollups;
-    this.cacheHealth = cacheHealth;
     this.flushDelay = flushDelay;
     this.coarseWritePeriod = coarseWritePeriod;
     this.rollupLateness = rollupLateness;
@@ -91,10 +88,6 @@ public final class MetricsRollupJob {
         .process(new RollupFunction(flushDelay.toMillis(), coarseWritePeriod.toMillis(), rollupLateness.toMillis()), Types.POJO(RollupRow.class))
         .uid("rollup").name("rollup 10s/1m/1h/1d")
         .sinkTo(rollups).uid("sink-metric-rollups").name("metric_rollups");
-    intervals
-        .process(new CacheHealthFunction(), Types.POJO(CacheHealthRow.class))
-        .uid("cache-health").name("cache health")
-        .sinkTo(cacheHealth).uid("sink-volume-cache-health-10s").name("volume_cache_health_10s");
     return intervals;
   }
 }

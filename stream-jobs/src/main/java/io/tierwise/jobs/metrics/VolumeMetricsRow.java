@@ -1,6 +1,6 @@
 package io.tierwise.jobs.metrics;
 
-/** A row of volume_metrics_10s: one volume's counters for one agent interval (a Flink POJO). */
+/** A row of volume_metrics_10s: one volume's counters and cache health for one agent interval (a Flink POJO). */
 public class VolumeMetricsRow {
   /** Tenant (UUID text). */
   public String tenantId;
@@ -16,6 +16,8 @@ public class VolumeMetricsRow {
   public long occupancyBytes;
   /** Tier capacity, bytes (0 when not reported). */
   public long capacityBytes;
+  /** The interval's cache health, or null when its agent reported no cache mode (the columns are then NULL). */
+  public IntervalCacheHealth health;
   /** traceparents of the spans that consumed the records written since the last flush. */
   public String[] traceparents = new String[0];
 

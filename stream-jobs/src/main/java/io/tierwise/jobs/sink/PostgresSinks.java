@@ -2,7 +2,7 @@ package io.tierwise.jobs.sink;
 
 import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.BlockSizeRow;
-import io.tierwise.jobs.metrics.CacheHealthRow;
+import io.tierwise.jobs.metrics.IntervalCacheHealth;
 import io.tierwise.jobs.metrics.IoCounters;
 import io.tierwise.jobs.metrics.RollupFunction;
 import io.tierwise.jobs.metrics.RollupRow;
@@ -50,21 +50,17 @@ public final class PostgresSinks {
   private static final String VOLUME_METRICS = """
       INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
-        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, configured_mode,
+        effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
+      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS json),
+        CAST(? AS json), ?, ?)
       ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
         interval_seconds = EXCLUDED.interval_seconds, read_ops = EXCLUDED.read_ops,
         write_ops = EXCLUDED.write_ops, read_bytes = EXCLUDED.read_bytes,
         write_bytes = EXCLUDED.write_bytes, cache_hits = EXCLUDED.cache_hits,
         cache_misses = EXCLUDED.cache_misses, read_cache_hits = EXCLUDED.read_cache_hits,
         read_cache_misses = EXCLUDED.read_cache_misses, evicted_bytes = EXCLUDED.evicted_bytes,
-        occupancy_bytes = EXCLUDED.occupancy_bytes, capacity_bytes = EXCLUDED.capacity_bytes""";
-
-  private static final String CACHE_HEALTH = """
-      INSERT INTO volume_cache_health_10s (tenant_id, volume_id, interval_start, configured_mode,
-        effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
-      VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, CAST(? AS json), CAST(? AS json), ?, ?)
-      ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
+        occupancy_bytes = EXCLUDED.occupancy_bytes, capacity_bytes = EXCLUDED.capacity_bytes,
         configured_mode = EXCLUDED.configured_mode, effective_mode = EXCLUDED.effective_mode,
         dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
         latency_ops = EXCLUDED.latency_ops, destage_errors = EXCLUDED.destage_errors,
@@ -188,8 +184,7 @@ public final class PostgresSinks {
   /** The tables these sinks write. */
   private static final List<String> TABLES = List.of("volume_metrics_10s", "volume_io_stats", "volume_block_sizes",
       "metric_rollups", "volume_working_sets", "volume_mrcs", "cluster_working_sets", "cluster_mrcs",
-      "recommendations", "cluster_recommendations", "host_working_sets", "host_mrcs", "host_recommendations",
-      "volume_cache_health_10s");
+      "recommendations", "cluster_recommendations", "host_working_sets", "host_mrcs", "host_recommendations");
 
   private final String jdbcUrl;
 
@@ -230,8 +225,11 @@ public final class PostgresSinks {
   }
 
   /**
-   * volume_metrics_10s, one row per (volume, interval); each batched write is a span related to
-   * the consume spans of the records it writes ({@link TracedSink}).
+   * volume_metrics_10s, one row per (volume, interval): its counters and its cache health (modes,
+   * dirty bytes, device errors, and the latency sum (µs) and I/Os per ioLength bin as JSON objects
+   * keyed by the bin's upper bound in bytes, "4096"; "&gt;524288" for the last bin, non-empty bins
+   * only; NULL when the agent reported no cache mode). Each batched write is a span related to the
+   * consume spans of the records it writes ({@link TracedSink}).
    */
   public Sink<VolumeMetricsRow> volumeMetrics(JobTelemetry telemetry) {
     return traced("volume_metrics_10s", telemetry, r -> Arrays.asList(r.traceparents), VOLUME_METRICS,
@@ -243,29 +241,29 @@ public final class PostgresSinks {
       int next = setCounters(ps, 5, r.io);
       ps.setLong(next, r.occupancyBytes);
       ps.setLong(next + 1, r.capacityBytes);
+      setCacheHealth(ps, next + 2, r.health);
     });
   }
 
-  /**
-   * volume_cache_health_10s, one row per (volume, interval): modes, dirty bytes, and the latency
-   * sum (µs) and I/Os per ioLength bin as JSON objects keyed by the bin's upper bound in bytes
-   * ("4096"; "&gt;524288" for the last bin), non-empty bins only. Traced like {@link #volumeMetrics}.
-   */
-  public Sink<CacheHealthRow> cacheHealth(JobTelemetry telemetry) {
-    return traced("volume_cache_health_10s", telemetry,
-        r -> r.traceparent == null ? List.of() : List.of(r.traceparent), CACHE_HEALTH,
-        r -> key(r.tenantId, r.volumeId, Math.floorDiv(r.intervalStartUnixNano, 1000)), (ps, r) -> {
-          ps.setString(1, r.tenantId);
-          ps.setString(2, r.volumeId);
-          ps.setObject(3, timestamp(r.intervalStartUnixNano));
-          ps.setString(4, r.configuredMode);
-          ps.setString(5, r.effectiveMode);
-          ps.setLong(6, r.dirtyBytes);
-          ps.setString(7, Json.latencySumsPerBin(r.latencySumMicros, r.latencyOps));
-          ps.setString(8, Json.opsPerBin(r.latencyOps));
-          ps.setLong(9, r.destageErrors);
-          ps.setLong(10, r.tierErrors);
-        });
+  /** SQL types of the cache health columns, in VOLUME_METRICS' order (json as text). */
+  private static final int[] CACHE_HEALTH_TYPES = {Types.VARCHAR, Types.VARCHAR, Types.BIGINT, Types.VARCHAR,
+      Types.VARCHAR, Types.BIGINT, Types.BIGINT};
+
+  /** Binds the cache health columns from {@code first} on: all NULL when {@code h} is null. */
+  private static void setCacheHealth(PreparedStatement ps, int first, IntervalCacheHealth h) throws SQLException {
+    if (h == null) {
+      for (int i = 0; i < CACHE_HEALTH_TYPES.length; i++) {
+        ps.setNull(first + i, CACHE_HEALTH_TYPES[i]);
+      }
+      return;
+    }
+    ps.setString(first, h.configuredMode);
+    ps.setString(first + 1, h.effectiveMode);
+    ps.setLong(first + 2, h.dirtyBytes);
+    ps.setString(first + 3, Json.latencySumsPerBin(h.latencySumMicros, h.latencyOps));
+    ps.setString(first + 4, Json.opsPerBin(h.latencyOps));
+    ps.setLong(first + 5, h.destageErrors);
+    ps.setLong(first + 6, h.tierErrors);
   }
 
   /** volume_io_stats, one row per volume. */

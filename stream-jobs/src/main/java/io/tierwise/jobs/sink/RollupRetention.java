@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Enforces the retention of metric_rollups per resolution (table rollup_resolutions: 10 s 2 days,
  * 1 min 14 days, 1 h 180 days, 1 d 1095 days), and that of a volume's interval rows
- * (volume_metrics_10s, volume_cache_health_10s: 7 days), by calling the SQL function
+ * (volume_metrics_10s: 7 days), by calling the SQL function
  * {@code maintain_rollup_partitions()} (docs/rollups.md "Retention"): partitions wholly older than
  * the retention are dropped, the partitions up to one ahead of now are created. The embedded run
  * calls it every {@link #PERIOD}; on a Flink cluster run {@code java -cp tierwise-stream-jobs.jar

@@ -112,7 +112,7 @@ public final class RollupBench {
         .build();
     PostgresSinks pg = new PostgresSinks(jdbcUrl);
     new MetricsRollupJob(source, pg.volumeMetrics(JobTelemetry.off()), pg.volumeIoStats(), pg.blockSizes(),
-        pg.metricRollups(), pg.cacheHealth(JobTelemetry.off()), Duration.ofMillis(500), Duration.ofMillis(500),
+        pg.metricRollups(), Duration.ofMillis(500), Duration.ofMillis(500),
         Duration.ofHours(1)).addTo(env);
     long t0 = System.nanoTime();
     env.execute("rollup bench p" + parallelism);
