@@ -11,6 +11,10 @@ package io.tierwise.jobs.metrics;
  * are the reported mode.
  */
 public class IntervalCacheHealth {
+  /** The cache modes as the agent reports them and the columns hold them. */
+  static final String WRITE_BACK = "write-back";
+  static final String WRITE_THROUGH = "write-through";
+
   /** The mode the volume's policy asks for: "write-through" or "write-back". */
   public String configuredMode;
   /** The mode the volume runs in: "write-through" or "write-back". */
@@ -37,8 +41,8 @@ public class IntervalCacheHealth {
    * @param fellBack whether the volume is in a write-back to write-through fallback
    */
   void add(CacheHealth h, boolean fellBack) {
-    configuredMode = fellBack ? MetricsRollupFunction.WRITE_BACK : h.mode;
-    effectiveMode = fellBack ? MetricsRollupFunction.WRITE_THROUGH : h.mode;
+    configuredMode = fellBack ? WRITE_BACK : h.mode;
+    effectiveMode = fellBack ? WRITE_THROUGH : h.mode;
     if (h.dirtyBytes >= 0) {
       dirtyBytes = h.dirtyBytes;
     }

@@ -67,8 +67,6 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
   /** The operator's counter of records too late for their interval's row. */
   public static final String LATE_INTERVALS_METRIC = "lateIntervals";
   private static final Logger LOG = LoggerFactory.getLogger(MetricsRollupFunction.class);
-  static final String WRITE_BACK = "write-back";
-  static final String WRITE_THROUGH = "write-through";
 
   private final long flushDelayMillis;
   private final CoarseWrites blockSizeWrites;
@@ -155,7 +153,7 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
       fellBack.update(true);
       return true;
     }
-    if (WRITE_BACK.equals(h.mode) && h.healthyPeers > 0) {
+    if (IntervalCacheHealth.WRITE_BACK.equals(h.mode) && h.healthyPeers > 0) {
       fellBack.clear();
       return false;
     }
