@@ -59,8 +59,8 @@ describe('a policy change read as storage-bound CPU (real PostgreSQL)', () => {
     for (const volumeId of [faster, costlier, unapplied]) await insertVolume(tenants.owner, tenant.tenant_id, { volumeId, hostId });
     // The tier takes the reads off slow storage: more I/O at lower latency, CPU up in proportion.
     await insertSpans(faster, [20_000, SLOW, cpu(0.1, 0.2)], [80_000, FAST, cpu(0.4, 0.8)]);
-    // Same I/O, faster, but each I/O costs twice the consumer's CPU.
-    await insertSpans(costlier, [20_000, SLOW, cpu(0.1, 0.2)], [20_000, FAST, cpu(0.2, 0.4)]);
+    // Same I/O, faster, but each I/O costs three times the consumer's CPU.
+    await insertSpans(costlier, [20_000, SLOW, cpu(0.1, 0.2)], [20_000, FAST, cpu(0.3, 0.6)]);
   });
 
   afterAll(async () => {
@@ -86,7 +86,7 @@ describe('a policy change read as storage-bound CPU (real PostgreSQL)', () => {
     expect(body.statement).toMatch(/median latency fell from .* IOPS went from 2,000 to 8,000 and the consumer's CPU went from 0\.20 to 0\.80 cores; CPU per I\/O went from 100 µs to 100 µs\. The extra CPU is work getting done, not a problem/);
   });
 
-  it('flags CPU per I/O that rose by a quarter or more', async () => {
+  it('flags CPU per I/O that doubled or more', async () => {
     const { body } = await get(costlier);
     expect(body.verdict).toBe('cpu_per_io_up');
     expect(body.statement).toContain('Each I/O costs more CPU than before');

@@ -2652,7 +2652,7 @@ export interface components {
             /** @description the span after the change; null with fewer than three windows of I/O */
             after: components["schemas"]["PolicyEffectSideDto"] | null;
             /**
-             * @description work_done: latency down and CPU up with CPU per I/O steady (the CPU is work getting done); cpu_per_io_up: each I/O costs a quarter more CPU or more
+             * @description work_done: latency down and CPU up with CPU per I/O steady (the CPU is work getting done); cpu_per_io_up: each I/O costs twice the CPU or more
              * @enum {string}
              */
             verdict: "work_done" | "latency_down" | "cpu_per_io_up" | "latency_up" | "no_change" | "insufficient_data";

@@ -24,7 +24,7 @@ export class PolicyEffectDto {
   @ApiProperty({ description: 'length of each compared span, seconds: the time since the change, at most 600, and as long before it' }) span_seconds!: number;
   @ApiProperty({ type: PolicyEffectSideDto, nullable: true, description: 'the span before the change; null with fewer than three windows of I/O' }) before!: PolicyEffectSideDto | null;
   @ApiProperty({ type: PolicyEffectSideDto, nullable: true, description: 'the span after the change; null with fewer than three windows of I/O' }) after!: PolicyEffectSideDto | null;
-  @ApiProperty({ enum: POLICY_EFFECT_VERDICTS, description: 'work_done: latency down and CPU up with CPU per I/O steady (the CPU is work getting done); cpu_per_io_up: each I/O costs a quarter more CPU or more' })
+  @ApiProperty({ enum: POLICY_EFFECT_VERDICTS, description: 'work_done: latency down and CPU up with CPU per I/O steady (the CPU is work getting done); cpu_per_io_up: each I/O costs twice the CPU or more' })
   verdict!: PolicyEffectVerdict;
   @ApiProperty({ description: 'the reading in one sentence, with the figures' }) statement!: string;
 }

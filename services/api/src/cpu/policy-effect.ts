@@ -9,7 +9,7 @@ import type { PolicyEffectSideDto, PolicyEffectVerdict } from './policy-effect.d
  * as the same; CPU_PER_IO_UP, the ratio of CPU per I/O at which a CPU rise is worth a look.
  */
 const CHANGED = 0.1;
-const CPU_PER_IO_UP = 1.25;
+const CPU_PER_IO_UP = 2;
 /** Windows of I/O each side needs (three 10 s rollup windows) before anything is said. */
 const MIN_WINDOWS = 3;
 
@@ -56,8 +56,8 @@ function cpuOf(before: PolicyEffectSideDto, after: PolicyEffectSideDto): { what:
 /**
  * Reads a policy change the way the first PernixData post taught (docs/workload.md): slow storage
  * holds CPU down, so CPU that rises as latency falls is work getting done. The verdict:
- * `work_done` (latency down, CPU up, CPU per I/O not up by a quarter), `latency_down` (latency down,
- * CPU flat or down), `cpu_per_io_up` (each I/O costs a quarter more CPU or more: worth a look),
+ * `work_done` (latency down, CPU up, CPU per I/O less than doubled), `latency_down` (latency down,
+ * CPU flat or down), `cpu_per_io_up` (each I/O costs twice the CPU or more: worth a look),
  * `latency_up`, `no_change`, or `insufficient_data` (a side without three windows of I/O, latency
  * or CPU time).
  * @returns the verdict and one sentence saying it with the figures.
