@@ -103,6 +103,9 @@ port = $TIERWISE_PG_PORT
 unix_socket_directories = '$PG_SOCKET_DIR'
 max_connections = 100
 shared_buffers = 128MB
+# Room for the 5-minute checkpoint under a fleet's upserts: checkpoints on max_wal_size's 1 GB
+# default came more often, each writing full-page images again (docs/fleet-scale.md, item 2).
+max_wal_size = 4GB
 log_min_duration_statement = 1000
 # Extra settings for this start only (a benchmark's diagnostics: bench/fleet --pg-statements).
 ${TIERWISE_PG_SETTINGS:-}

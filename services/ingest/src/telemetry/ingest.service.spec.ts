@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type AgentPrincipal, ApiError, DatabaseService, KAFKA_SECURITY_ENV, loadEnv, type ProvisionedTenant } from '@tierwise/common';
 import { TestTenants } from '@tierwise/common/testing';
 import { KAFKA_TOPICS } from '@tierwise/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_IN_FLIGHT_BATCHES } from '../ingest.constants.js';
 import { startIngest } from '../../test/support/ingest-app.js';
 import { KafkaTap } from '../../test/support/kafka-tap.js';
@@ -88,6 +88,32 @@ describe('IngestService (real PostgreSQL and Kafka)', () => {
     expect(moved.cluster_id).toBe('c0ffee0123456789');
     expect(moved.last_seen.getTime()).toBeGreaterThan(first.last_seen.getTime());
     await tap.drain();
+  });
+
+  it('writes a sighting once while batches carrying it come together, and again after a failed write', async () => {
+    const named = testVolume({ hostName: 'esx-09.example.com' });
+    const inventory = app.get(InventoryRepository);
+    const record = vi.spyOn(inventory, 'record');
+    try {
+      // An agent draining its spool: batches of one volume in flight together, one upsert of its rows.
+      await Promise.all(Array.from({ length: 6 }, () => ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([named])))));
+      await ingest.ingestReferences(agent, Buffer.from(referenceBatch(named)));
+      expect(record).toHaveBeenCalledTimes(1);
+      const { rows } = await tenants.owner.query('SELECT display_name FROM hosts WHERE host_id = $1', [named.hostId]);
+      expect(rows).toEqual([{ display_name: 'esx-09.example.com' }]);
+
+      // A write that fails leaves its sighting unwritten: the next batch writes it.
+      const moved = { ...named, clusterId: 'c0ffee0123456789' };
+      record.mockRejectedValueOnce(new Error('connection lost'));
+      await expect(ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([moved])))).rejects.toThrow('connection lost');
+      await ingest.ingestMetrics(agent, randomUUID(), Buffer.from(metricsRequest([moved])));
+      expect(record).toHaveBeenCalledTimes(3);
+      const volume = await tenants.owner.query('SELECT cluster_id FROM volumes WHERE volume_id = $1', [named.volumeId]);
+      expect(volume.rows).toEqual([{ cluster_id: 'c0ffee0123456789' }]);
+    } finally {
+      record.mockRestore();
+      await tap.drain();
+    }
   });
 
   it('coalesces concurrent batches into fewer produce requests, and acknowledges each once it is published', async () => {

@@ -28,23 +28,50 @@ export interface VolumeSighting {
 export class InventoryRepository {
   /** The sightings committed in the last {@link INVENTORY_REFRESH_MS}, by agent and content. */
   private readonly written = new LRUCache<string, true>({ max: REMEMBERED_SIGHTINGS, ttl: INVENTORY_REFRESH_MS });
+  /** The sightings a transaction of this process is writing now: key -> how many claim it. */
+  private readonly writing = new Map<string, number>();
 
   /**
-   * The sightings of a batch that this process has not written in the last
+   * Claims the sightings of a batch that this process has neither written in the last
    * {@link INVENTORY_REFRESH_MS} (a new volume, or any change of host, cluster, name or source,
-   * is a sighting not written yet): what {@link record} must upsert; most batches have none.
+   * is a sighting not written yet) nor is writing now for another batch: what {@link record} must
+   * upsert; most batches have none. A sighting another batch is writing is left to that write, so
+   * the metrics and reference batches of one host do not upsert its rows together and wait on each
+   * other's row locks (docs/fleet-scale.md "Deduplication"); if that write fails, the sighting is
+   * written by a later batch.
+   *
+   * Call {@link release} with the claimed sightings once their transaction ended.
    */
-  unwritten(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): VolumeSighting[] {
-    return sightings.filter((s) => !this.written.has(sightingKey(agent, s)));
+  claim(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): VolumeSighting[] {
+    const claimed = sightings.filter((s) => {
+      const key = sightingKey(agent, s);
+      return !this.written.has(key) && !this.writing.has(key);
+    });
+    for (const s of claimed) {
+      for (const key of coveredKeys(agent, s)) this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    }
+    return claimed;
   }
 
-  /** Notes sightings as written: their transaction committed. */
-  remember(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): void {
-    for (const s of sightings) {
-      this.written.set(sightingKey(agent, s), true);
-      // A sighting that says nothing beyond where the volume is (a reference batch's) is one the
-      // write of this sighting covers: the upsert never erases a name or a source.
-      this.written.set(sightingKey(agent, { ...s, hostName: null, volumeName: null, source: null }), true);
+  /**
+   * Ends the claim of {@link claim}'s sightings; `committed`: their transaction committed, so they
+   * count as written. The write of a metrics batch's sighting covers its reference batches' for
+   * twice {@link INVENTORY_REFRESH_MS}: the next metrics batch after a minute writes the volume
+   * again, and its reference batches, which come with its metrics, write nothing of their own.
+   */
+  release(agent: AgentPrincipal, claimed: readonly VolumeSighting[], committed: boolean): void {
+    for (const s of claimed) {
+      const keys = coveredKeys(agent, s);
+      for (const key of keys) {
+        const claims = (this.writing.get(key) ?? 1) - 1;
+        if (claims > 0) this.writing.set(key, claims);
+        else this.writing.delete(key);
+      }
+      if (committed) {
+        const [own, plain] = keys;
+        this.written.set(own, true);
+        if (plain) this.written.set(plain, true, { ttl: 2 * INVENTORY_REFRESH_MS });
+      }
     }
   }
 
@@ -55,7 +82,7 @@ export class InventoryRepository {
    * batch carries one (a batch without names never erases a stored name). Rows are written in
    * id order so that concurrent batches lock them in the same order.
    *
-   * Call {@link remember} once the transaction committed.
+   * Call it with {@link claim}'s sightings only.
    *
    * @param db a client in the agent's tenant transaction.
    */
@@ -94,6 +121,17 @@ function latestById<T extends { id: string; name: string | null; source?: Volume
     byId.set(entry.id, { ...entry, name: entry.name ?? before?.name ?? null, source: entry.source ?? before?.source ?? null });
   }
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The keys the write of `s` covers: its own, then, unless it is the same, the key of the sighting
+ * that says nothing beyond where the volume is (a reference batch's), as the upsert never erases
+ * a name or a source.
+ */
+function coveredKeys(agent: AgentPrincipal, s: VolumeSighting): string[] {
+  const own = sightingKey(agent, s);
+  const plain = sightingKey(agent, { ...s, hostName: null, volumeName: null, source: null });
+  return plain === own ? [own] : [own, plain];
 }
 
 /** A sighting's identity in the written cache: the agent and everything the upsert writes. */
