@@ -146,27 +146,19 @@ export class IngestService {
 
   /**
    * Publishes and waits for Kafka's acks, then upserts the inventory where it changed or is a
-   * minute old and no other batch is writing it ({@link InventoryRepository.claim}), in a tenant
-   * transaction only then: a batch Kafka refused leaves no trace. Nothing is remembered per batch: an agent's resend of a batch
-   * whose answer it lost (or that was published before the inventory failed) is published again,
-   * and the jobs drop it (a resent interval by its id, a resent reference batch by its sequence;
-   * docs/fleet-scale.md "Deduplication"). (PostgreSQL being unreachable is answered 503 by the
-   * common ErrorFilter.)
+   * minute old and no other batch is writing it ({@link InventoryRepository.writeUnwritten}), in
+   * a tenant transaction only then: a batch Kafka refused leaves no trace. Nothing is remembered
+   * per batch: an agent's resend of a batch whose answer it lost (or that was published before
+   * the inventory failed) is published again, and the jobs drop it (a resent interval by its id,
+   * a resent reference batch by its sequence; docs/fleet-scale.md "Deduplication"). (PostgreSQL
+   * being unreachable is answered 503 by the common ErrorFilter.)
    */
   private async accept(agent: AgentPrincipal, batch: AcceptedBatch): Promise<IngestOutcome> {
     this.inFlight += 1;
     try {
       await this.telemetry.publish(batch.topic, batch.records);
-      const claimed = this.inventory.claim(agent, batch.sightings);
-      if (claimed.length > 0) {
-        let committed = false;
-        try {
-          await this.database.withTenant(agent.tenantId, (db) => this.inventory.record(db, agent, claimed));
-          committed = true;
-        } finally {
-          this.inventory.release(agent, claimed, committed);
-        }
-      }
+      await this.inventory.writeUnwritten(agent, batch.sightings,
+        (unwritten) => this.database.withTenant(agent.tenantId, (db) => this.inventory.record(db, agent, unwritten)));
       return { batchId: batch.batchId, records: batch.records.length };
     } catch (error) {
       if (error instanceof TelemetryPublishError) {

@@ -32,45 +32,40 @@ export class InventoryRepository {
   private readonly writing = new Map<string, number>();
 
   /**
-   * Claims the sightings of a batch that this process has neither written in the last
+   * Writes the sightings of a batch that this process has neither written in the last
    * {@link INVENTORY_REFRESH_MS} (a new volume, or any change of host, cluster, name or source,
-   * is a sighting not written yet) nor is writing now for another batch: what {@link record} must
-   * upsert; most batches have none. A sighting another batch is writing is left to that write, so
+   * is a sighting not written yet) nor is writing now for another batch; most batches have none,
+   * and then `write` is not called. A sighting another batch is writing is left to that write, so
    * the metrics and reference batches of one host do not upsert its rows together and wait on each
    * other's row locks (docs/fleet-scale.md "Deduplication"); if that write fails, the sighting is
-   * written by a later batch.
+   * written by a later batch. Once `write` resolves, the write of a metrics batch's sighting
+   * covers its reference batches' for twice {@link INVENTORY_REFRESH_MS}: the next metrics batch
+   * after a minute writes the volume again, and its reference batches, which come with its
+   * metrics, write nothing of their own.
    *
-   * Call {@link release} with the claimed sightings once their transaction ended.
+   * @param write upserts the sightings it is given ({@link record} in a tenant transaction)
+   * @throws whatever `write` throws; its sightings then count as unwritten
    */
-  claim(agent: AgentPrincipal, sightings: readonly VolumeSighting[]): VolumeSighting[] {
+  async writeUnwritten(agent: AgentPrincipal, sightings: readonly VolumeSighting[],
+    write: (unwritten: VolumeSighting[]) => Promise<void>): Promise<void> {
     const claimed = sightings.filter((s) => {
       const key = sightingKey(agent, s);
       return !this.written.has(key) && !this.writing.has(key);
     });
-    for (const s of claimed) {
-      for (const key of coveredKeys(agent, s)) this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
-    }
-    return claimed;
-  }
-
-  /**
-   * Ends the claim of {@link claim}'s sightings; `committed`: their transaction committed, so they
-   * count as written. The write of a metrics batch's sighting covers its reference batches' for
-   * twice {@link INVENTORY_REFRESH_MS}: the next metrics batch after a minute writes the volume
-   * again, and its reference batches, which come with its metrics, write nothing of their own.
-   */
-  release(agent: AgentPrincipal, claimed: readonly VolumeSighting[], committed: boolean): void {
-    for (const s of claimed) {
-      const keys = coveredKeys(agent, s);
-      for (const key of keys) {
-        const claims = (this.writing.get(key) ?? 1) - 1;
-        if (claims > 0) this.writing.set(key, claims);
-        else this.writing.delete(key);
-      }
-      if (committed) {
-        const [own, plain] = keys;
+    if (claimed.length === 0) return;
+    const keys = claimed.map((s) => coveredKeys(agent, s));
+    for (const key of keys.flat()) this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    try {
+      await write(claimed);
+      for (const [own, plain] of keys) {
         this.written.set(own, true);
         if (plain) this.written.set(plain, true, { ttl: 2 * INVENTORY_REFRESH_MS });
+      }
+    } finally {
+      for (const key of keys.flat()) {
+        const claims = this.writing.get(key)! - 1;
+        if (claims > 0) this.writing.set(key, claims);
+        else this.writing.delete(key);
       }
     }
   }
@@ -82,7 +77,7 @@ export class InventoryRepository {
    * batch carries one (a batch without names never erases a stored name). Rows are written in
    * id order so that concurrent batches lock them in the same order.
    *
-   * Call it with {@link claim}'s sightings only.
+   * Called by {@link writeUnwritten} with the sightings not written yet.
    *
    * @param db a client in the agent's tenant transaction.
    */
