@@ -118,7 +118,11 @@ public final class TierwiseJobs {
 
   /**
    * The execution environment: checkpoints every {@code checkpointInterval} (Kafka offsets are
-   * committed on each), no Kryo fallback, max parallelism {@link JobSettings#MAX_PARALLELISM}.
+   * committed on each), no Kryo fallback, max parallelism {@link JobSettings#MAX_PARALLELISM},
+   * object reuse on: a record goes to the operators chained after its producer as it is, not as
+   * a copy each (docs/fleet-scale.md, "The jobs' garbage"). The contract this needs of every operator: it never
+   * changes a record it was given, nor one it emitted (a row's values are copied out of the
+   * state, which changes later; a sink may hold the row until its batch is written).
    * Embedded: checkpoints retained in {@code checkpointDir}, the newest restored on start, every
    * endpoint bound to 127.0.0.1.
    */
@@ -127,6 +131,7 @@ public final class TierwiseJobs {
     conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.checkpointInterval());
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     conf.set(PipelineOptions.MAX_PARALLELISM, JobSettings.MAX_PARALLELISM);
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
     settings.telemetry().addMetricReporter(conf);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     if (!(env instanceof LocalStreamEnvironment)) {

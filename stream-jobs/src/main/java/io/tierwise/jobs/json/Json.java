@@ -187,8 +187,7 @@ public final class Json {
       g.writeStartObject();
       for (int bin = 0; bin < IoLengthBins.COUNT; bin++) {
         if (ops[bin] > 0) {
-          Long upper = IoLengthBins.upperBytes(bin);
-          g.writeFieldName(upper == null ? IoLengthBins.label(bin) : upper.toString());
+          g.writeFieldName(IoLengthBins.label(bin));
           value.write(g, bin);
         }
       }

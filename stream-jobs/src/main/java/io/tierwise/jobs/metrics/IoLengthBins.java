@@ -18,11 +18,21 @@ public final class IoLengthBins {
   /** Number of bins (17 bounded + 1 open). */
   public static final int COUNT = UPPER_BOUNDS.length + 1;
 
+  /** Each bin's label, made once: the parsers look labels up per data point. */
+  private static final String[] LABELS = new String[COUNT];
+
+  static {
+    for (int i = 0; i < UPPER_BOUNDS.length; i++) {
+      LABELS[i] = Long.toString(UPPER_BOUNDS[i]);
+    }
+    LABELS[UPPER_BOUNDS.length] = ">" + UPPER_BOUNDS[UPPER_BOUNDS.length - 1];
+  }
+
   private IoLengthBins() {}
 
   /** The label of bin {@code i}: its upper bound as a decimal string, or ">524288" for the last. */
   public static String label(int i) {
-    return i < UPPER_BOUNDS.length ? Long.toString(UPPER_BOUNDS[i]) : ">" + UPPER_BOUNDS[UPPER_BOUNDS.length - 1];
+    return LABELS[i];
   }
 
   /** The inclusive upper bound of bin {@code i} in bytes, or null for the open last bin. */
@@ -30,10 +40,20 @@ public final class IoLengthBins {
     return i < UPPER_BOUNDS.length ? UPPER_BOUNDS[i] : null;
   }
 
+  /** The bin of an I/O of {@code bytes} bytes. */
+  public static int of(long bytes) {
+    for (int i = 0; i < UPPER_BOUNDS.length; i++) {
+      if (bytes <= UPPER_BOUNDS[i]) {
+        return i;
+      }
+    }
+    return COUNT - 1;
+  }
+
   /** The bin whose label is {@code label}, or -1 when no bin has that label. */
   public static int indexOf(String label) {
     for (int i = 0; i < COUNT; i++) {
-      if (label(i).equals(label)) {
+      if (LABELS[i].equals(label)) {
         return i;
       }
     }

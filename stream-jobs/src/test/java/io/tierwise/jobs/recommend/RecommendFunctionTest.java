@@ -3,6 +3,7 @@ package io.tierwise.jobs.recommend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioFunction;
 import io.tierwise.jobs.workingset.estimate.MrcEstimator;
@@ -52,10 +53,10 @@ class RecommendFunctionTest {
     curve.total = 10_000;
     curve.expected = 10_000;
     IoProfile io = new IoProfile();
-    io.readOps[IoProfile.bin(4096)] = 9000;
-    io.readBytes[IoProfile.bin(4096)] = 9000 * 4096.0;
-    io.writeOps[IoProfile.bin(4096)] = 1000;
-    io.writeBytes[IoProfile.bin(4096)] = 1000 * 4096.0;
+    io.readOps[IoLengthBins.of(4096)] = 9000;
+    io.readBytes[IoLengthBins.of(4096)] = 9000 * 4096.0;
+    io.writeOps[IoLengthBins.of(4096)] = 1000;
+    io.writeBytes[IoLengthBins.of(4096)] = 1000 * 4096.0;
     io.firstUnixNano = 1;
     io.lastUnixNano = 1 + 100_000_000_000L;
     WindowEstimate e = new WindowEstimate();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
 import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
@@ -28,10 +29,10 @@ class TierRecommenderTest {
   /** {@code reads} I/Os of {@code readBytes} each and {@code writes} of {@code writeBytes}, over 100 s. */
   private static IoProfile io(double reads, long readBytes, double writes, long writeBytes) {
     IoProfile p = new IoProfile();
-    p.readOps[IoProfile.bin(readBytes)] = reads;
-    p.readBytes[IoProfile.bin(readBytes)] = reads * readBytes;
-    p.writeOps[IoProfile.bin(writeBytes)] = writes;
-    p.writeBytes[IoProfile.bin(writeBytes)] = writes * writeBytes;
+    p.readOps[IoLengthBins.of(readBytes)] = reads;
+    p.readBytes[IoLengthBins.of(readBytes)] = reads * readBytes;
+    p.writeOps[IoLengthBins.of(writeBytes)] = writes;
+    p.writeBytes[IoLengthBins.of(writeBytes)] = writes * writeBytes;
     p.firstUnixNano = 1;
     p.lastUnixNano = 1 + (long) (SECONDS * 1e9);
     return p;
@@ -192,7 +193,7 @@ class TierRecommenderTest {
     // The agent measured the 4 KiB reads at 300 us on the datastore (a fast array), and only 5 of
     // the writes (below MIN_MEASURED_OPS: the model stays for them).
     MeasuredLatency measured = new MeasuredLatency();
-    int bin = IoProfile.bin(4096);
+    int bin = IoLengthBins.of(4096);
     int datastore = SourceIo.sourceIndex("datastore");
     measured.add(datastore, false, bin, 2000, 2000 * 300.0);
     measured.add(datastore, true, bin, 5, 5 * 50.0);
@@ -219,7 +220,7 @@ class TierRecommenderTest {
   void aWriteBackTiersPeerLatencyIsTheMeasuredOneWhereThereIsOne() {
     TierRecommender.Input in = largeWrites();
     MeasuredLatency slowerPeer = new MeasuredLatency();
-    slowerPeer.add(SourceIo.sourceIndex("peer"), true, IoProfile.bin(131072), 100, 100 * 1200.0);
+    slowerPeer.add(SourceIo.sourceIndex("peer"), true, IoLengthBins.of(131072), 100, 100 * 1200.0);
     Recommendation r = TierRecommender.recommend(in.withMeasured(slowerPeer)).orElseThrow();
     Recommendation modelled = TierRecommender.recommend(in).orElseThrow();
     assertThat(r.policy).isEqualTo("write-back");
@@ -237,13 +238,13 @@ class TierRecommenderTest {
     // trip plus a low bandwidth): its 4 KiB replicas beat the modelled datastore, its 128 KiB ones
     // do not.
     IoProfile io = io(4000, 4096, 3000, 4096);
-    int large = IoProfile.bin(131072);
+    int large = IoLengthBins.of(131072);
     io.writeOps[large] = 3000;
     io.writeBytes[large] = 3000 * 131072.0;
     TierRecommender.Input in = input(stepped(64 * MIB, 0.5, 0.4), stepped(64 * MIB, 0.6, 0.5), 100 * MIB, 5000, io);
     MeasuredLatency slowLink = new MeasuredLatency();
     int peer = SourceIo.sourceIndex("peer");
-    slowLink.add(peer, true, IoProfile.bin(4096), 500, 500 * (500 + 4096 / 10.0));
+    slowLink.add(peer, true, IoLengthBins.of(4096), 500, 500 * (500 + 4096 / 10.0));
     slowLink.add(peer, true, large, 500, 500 * (500 + 131072 / 10.0));
     Recommendation r = TierRecommender.recommend(in.withMeasured(slowLink)).orElseThrow();
     assertThat(r.policy).isEqualTo("write-through");

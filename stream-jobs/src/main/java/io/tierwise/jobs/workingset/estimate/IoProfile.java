@@ -37,7 +37,7 @@ public class IoProfile {
    * @param timeUnixNano its time, Unix epoch nanoseconds
    */
   public void add(boolean write, int lengthBlocks, double rate, long timeUnixNano) {
-    int bin = bin((long) lengthBlocks * 4096);
+    int bin = IoLengthBins.of((long) lengthBlocks * 4096);
     double ops = 1 / (rate * lengthBlocks);
     double bytes = 4096 / rate;
     if (write) {
@@ -51,16 +51,6 @@ public class IoProfile {
       firstUnixNano = timeUnixNano;
     }
     lastUnixNano = timeUnixNano;
-  }
-
-  /** The ioLength bin of an I/O of {@code bytes} bytes. */
-  public static int bin(long bytes) {
-    for (int i = 0; i < IoLengthBins.COUNT - 1; i++) {
-      if (bytes <= IoLengthBins.upperBytes(i)) {
-        return i;
-      }
-    }
-    return IoLengthBins.COUNT - 1;
   }
 
   /** An independent copy. */
