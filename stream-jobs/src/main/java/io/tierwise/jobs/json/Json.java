@@ -41,28 +41,39 @@ public final class Json {
   }
 
   /**
-   * MRC points as stored in volume_mrcs.points: [{"cache_bytes": bytes, "miss_ratio": 0..1}, ...].
+   * MRC points as stored in volume_mrcs.points: [{"cache_bytes": bytes, "miss_ratio": 0..1}, ...],
+   * written straight to text (the curves are rewritten at every coarse write of every volume).
    *
    * @param cacheBytes sizes in bytes; @param missRatios ratios, same length
    */
-  public static ArrayNode mrcPoints(long[] cacheBytes, double[] missRatios) {
-    ArrayNode points = MAPPER.createArrayNode();
-    for (int i = 0; i < cacheBytes.length; i++) {
-      points.addObject().put("cache_bytes", cacheBytes[i]).put("miss_ratio", missRatios[i]);
-    }
-    return points;
+  public static String mrcPoints(long[] cacheBytes, double[] missRatios) {
+    return write(g -> points(g, cacheBytes, missRatios));
   }
 
   /**
    * Each eviction policy's curve as stored in volume_mrcs.eviction_points: {"<policy>": [{cache_bytes,
    * miss_ratio}, ...], ...}, the policies as the services spell them, on the sizes of points.
    */
-  public static ObjectNode evictionPoints(long[] cacheBytes, String[] evictions, double[][] missRatios) {
-    ObjectNode out = MAPPER.createObjectNode();
-    for (int p = 0; p < evictions.length; p++) {
-      out.set(evictions[p], mrcPoints(cacheBytes, missRatios[p]));
+  public static String evictionPoints(long[] cacheBytes, String[] evictions, double[][] missRatios) {
+    return write(g -> {
+      g.writeStartObject();
+      for (int p = 0; p < evictions.length; p++) {
+        g.writeFieldName(evictions[p]);
+        points(g, cacheBytes, missRatios[p]);
+      }
+      g.writeEndObject();
+    });
+  }
+
+  private static void points(JsonGenerator g, long[] cacheBytes, double[] missRatios) throws IOException {
+    g.writeStartArray();
+    for (int i = 0; i < cacheBytes.length; i++) {
+      g.writeStartObject();
+      g.writeNumberField("cache_bytes", cacheBytes[i]);
+      g.writeNumberField("miss_ratio", missRatios[i]);
+      g.writeEndObject();
     }
-    return out;
+    g.writeEndArray();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.tierwise.jobs.recommend;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.IoLengthBins;
 import io.tierwise.jobs.metrics.MeasuredLatency;
@@ -492,8 +493,8 @@ public final class TierRecommender {
         LatencyModel.PEER}) {
       models.putObject(m.name()).put("base_us", m.baseMicros()).put("bytes_per_us", m.bytesPerMicro());
     }
-    o.set("mrc_points", Json.mrcPoints(in.mrc().cacheBytes(), in.mrc().missRatios()));
-    o.set("read_mrc_points", Json.mrcPoints(in.readMrc().cacheBytes(), in.readMrc().missRatios()));
+    o.putRawValue("mrc_points", new RawValue(Json.mrcPoints(in.mrc().cacheBytes(), in.mrc().missRatios())));
+    o.putRawValue("read_mrc_points", new RawValue(Json.mrcPoints(in.readMrc().cacheBytes(), in.readMrc().missRatios())));
     return o;
   }
 

@@ -350,8 +350,8 @@ public final class PostgresSinks {
     ps.setString(3, a.windowName);
     ps.setString(4, a.method);
     ps.setDouble(5, a.samplingRate);
-    ps.setString(6, Json.text(Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios)));
-    ps.setString(7, Json.text(Json.evictionPoints(a.mrcCacheBytes, a.evictions, a.evictionMissRatios)));
+    ps.setString(6, Json.mrcPoints(a.mrcCacheBytes, a.mrcMissRatios));
+    ps.setString(7, Json.evictionPoints(a.mrcCacheBytes, a.evictions, a.evictionMissRatios));
   }
 
   /** recommendations, the current one per volume. */

@@ -25,7 +25,7 @@ class JsonTest {
     }
     ratios[0] = 0;
     ratios[1] = 1;
-    String text = Json.text(Json.mrcPoints(sizes, ratios));
+    String text = Json.mrcPoints(sizes, ratios);
     JsonNode read = new ObjectMapper().readTree(text);
     for (int i = 0; i < sizes.length; i++) {
       assertThat(read.get(i).get("cache_bytes").asLong()).isEqualTo(sizes[i]);
