@@ -6,7 +6,7 @@
  * with 885's Up or Down section applied inside it (whichever the database lacks), and is rolled
  * back; the order alternates by round. Prints µs per row per variant and round, then the medians.
  *
- *   node bench/fleet/measure-trigger.mjs --url postgres://postgres@127.0.0.1:55632/tierwise
+ *   node bench/fleet/measure-trigger.mjs --url postgres://postgres@127.0.0.1:25632/tierwise
  *     [--rows 128] [--statements 40] [--rounds 5]
  *
  * The database needs a tenant's volumes (a fleet run's, `bench/fleet/run.sh --keep-stack`).

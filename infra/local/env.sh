@@ -35,11 +35,15 @@ esac
 export TIERWISE_STATE_DIR
 export TIERWISE_TOOLS_DIR="${TIERWISE_TOOLS_DIR:-$TIERWISE_ROOT/.local/tools}"
 export TIERWISE_TRACES_DIR="${TIERWISE_TRACES_DIR:-$(cd "$TIERWISE_ROOT/.." && pwd)/shared/traces}"
-export TIERWISE_PG_PORT=$((55432 + _base))
-export TIERWISE_KAFKA_PORT=$((59092 + _base))
-export TIERWISE_KAFKA_CONTROLLER_PORT=$((59093 + _base))
+# PostgreSQL's and Kafka's ports sit below Linux's ephemeral range (32768-60999 by default,
+# net.ipv4.ip_local_port_range): a port inside it can be held for a minute by a closed client
+# connection in TIME_WAIT, and the server then fails to bind (the demo's Kafka did, right after
+# the tests).
+export TIERWISE_PG_PORT=$((25432 + _base))
+export TIERWISE_KAFKA_PORT=$((29592 + _base))
+export TIERWISE_KAFKA_CONTROLLER_PORT=$((29593 + _base))
 # The broker's SASL_PLAINTEXT listener with SCRAM-SHA-512 (kafka.sh; tests of Kafka credentials).
-export TIERWISE_KAFKA_SCRAM_PORT=$((59094 + _base))
+export TIERWISE_KAFKA_SCRAM_PORT=$((29594 + _base))
 export TIERWISE_INGEST_PORT=$((4318 + _base * 100))
 export TIERWISE_API_PORT=$((8080 + _base))
 export TIERWISE_WEB_PORT=$((3000 + _base))

@@ -12,12 +12,13 @@
 #   stream-jobs/scripts/flink-cluster.sh stop-with-savepoint [job id]   # prints the savepoint's path
 #   stream-jobs/scripts/flink-cluster.sh stop
 #
-# Ports: REST 58081 + TIERWISE_PORT_BASE, RPC 56123 + TIERWISE_PORT_BASE. State (jars, config,
-# logs, checkpoints, savepoints): $TIERWISE_STATE_DIR/flink-cluster, else .local/flink-cluster.
+# Ports: REST 28081 + TIERWISE_PORT_BASE, RPC 26123 + TIERWISE_PORT_BASE (below the ephemeral
+# range, as infra/local/env.sh's). State (jars, config, logs, checkpoints, savepoints):
+# $TIERWISE_STATE_DIR/flink-cluster, else .local/flink-cluster.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 base=${TIERWISE_PORT_BASE:-0}
-rest_port=$((58081 + base))
+rest_port=$((28081 + base))
 dir=$(realpath -m "${TIERWISE_STATE_DIR:-.local}/flink-cluster")
 jar=$PWD/stream-jobs/target/tierwise-stream-jobs.jar
 flink_version=2.3.0
@@ -53,7 +54,7 @@ POM
 config() {
   mkdir -p "$dir/conf" "$dir/log"
   cat > "$dir/conf/config.yaml" <<YAML
-jobmanager: {rpc: {address: 127.0.0.1, port: $((56123 + base))}, bind-host: 127.0.0.1, memory: {process: {size: 1024m}}}
+jobmanager: {rpc: {address: 127.0.0.1, port: $((26123 + base))}, bind-host: 127.0.0.1, memory: {process: {size: 1024m}}}
 taskmanager: {host: 127.0.0.1, bind-host: 127.0.0.1, numberOfTaskSlots: 1, memory: {process: {size: 1536m}}}
 parallelism: {default: 1}
 rest: {address: 127.0.0.1, bind-address: 127.0.0.1, port: $rest_port}

@@ -25,7 +25,7 @@ tenant=5ca1ab1e-0017-4000-8000-000000000017
 t0=$(( $(date +%s) / 3600 * 3600 - 3600 ))
 cp=stream-jobs/target/tierwise-stream-jobs.jar:stream-jobs/target/test-classes
 cluster() { TIERWISE_STATE_DIR=$base stream-jobs/scripts/flink-cluster.sh "$@"; }
-rest=127.0.0.1:$((58081 + TIERWISE_PORT_BASE))
+rest=127.0.0.1:$((28081 + TIERWISE_PORT_BASE))
 source stream-jobs/scripts/rescale-lib.sh
 started=$SECONDS
 

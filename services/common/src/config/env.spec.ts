@@ -5,9 +5,9 @@ describe('loadEnv', () => {
   it('parses ports as numbers and splits the broker list', () => {
     const env = loadEnv(['TIERWISE_API_PORT', 'TIERWISE_KAFKA_BROKERS'], {
       TIERWISE_API_PORT: '8180',
-      TIERWISE_KAFKA_BROKERS: '127.0.0.1:59192, 127.0.0.1:59193',
+      TIERWISE_KAFKA_BROKERS: '127.0.0.1:29692, 127.0.0.1:29693',
     });
-    expect(env).toEqual({ TIERWISE_API_PORT: 8180, TIERWISE_KAFKA_BROKERS: ['127.0.0.1:59192', '127.0.0.1:59193'] });
+    expect(env).toEqual({ TIERWISE_API_PORT: 8180, TIERWISE_KAFKA_BROKERS: ['127.0.0.1:29692', '127.0.0.1:29693'] });
   });
 
   it('names every missing variable and where they come from', () => {

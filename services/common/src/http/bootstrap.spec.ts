@@ -19,7 +19,7 @@ class ProbeController {
 
   @Get('database-down')
   databaseDown(): never {
-    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55532'), { code: 'ECONNREFUSED' });
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25532'), { code: 'ECONNREFUSED' });
   }
 
   @Get('crash')

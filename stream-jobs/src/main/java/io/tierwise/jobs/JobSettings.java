@@ -19,7 +19,7 @@ import java.util.Properties;
  * Flink, the runtime property group {@value #PROPERTY_GROUP} with the same names; tests build
  * their own (other topics, group ids, directories).
  *
- * @param kafkaBrokers bootstrap servers, e.g. 127.0.0.1:59092
+ * @param kafkaBrokers bootstrap servers, e.g. 127.0.0.1:29592
  * @param jdbcUrl PostgreSQL JDBC URL with the tierwise_jobs role
  * @param metricsTopic the metrics topic (contract: telemetry.metrics.v1)
  * @param refsTopic the sampled-references topic (contract: telemetry.refs.v1)

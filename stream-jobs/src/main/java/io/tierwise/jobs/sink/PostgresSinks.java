@@ -188,7 +188,7 @@ public final class PostgresSinks {
 
   private final String jdbcUrl;
 
-  /** @param jdbcUrl e.g. jdbc:postgresql://127.0.0.1:55432/tierwise?user=tierwise_jobs */
+  /** @param jdbcUrl e.g. jdbc:postgresql://127.0.0.1:25432/tierwise?user=tierwise_jobs */
   public PostgresSinks(String jdbcUrl) {
     this.jdbcUrl = jdbcUrl;
   }
