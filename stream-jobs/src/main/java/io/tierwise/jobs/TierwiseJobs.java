@@ -120,9 +120,10 @@ public final class TierwiseJobs {
    * The execution environment: checkpoints every {@code checkpointInterval} (Kafka offsets are
    * committed on each), no Kryo fallback, max parallelism {@link JobSettings#MAX_PARALLELISM},
    * object reuse on: a record goes to the operators chained after its producer as it is, not as
-   * a copy each (docs/fleet-scale.md, "The jobs' garbage"). The contract this needs of every operator: it never
-   * changes a record it was given, nor one it emitted (a row's values are copied out of the
-   * state, which changes later; a sink may hold the row until its batch is written).
+   * a copy each (docs/fleet-scale.md, lever "object reuse between chained operators"). The
+   * contract this needs of every operator: it never changes a record it was given, nor one it
+   * emitted (a row's values are copied out of the state, which changes later; a sink may hold
+   * the row until its batch is written).
    * Embedded: checkpoints retained in {@code checkpointDir}, the newest restored on start, every
    * endpoint bound to 127.0.0.1.
    */
