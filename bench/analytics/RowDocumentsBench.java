@@ -2,6 +2,7 @@ import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.json.JsonTrees;
 import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
+import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.proto.v1.IngestRecord;
 import com.google.protobuf.ByteString;
 import java.io.DataInputStream;
@@ -9,13 +10,16 @@ import java.io.FileInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 
 /**
  * Paired rounds of the rollup rows' JSON documents on the real agent's intervals of one trace: the
  * four documents of a volume's 10 s row (latency, sources, workload, cpu) for every interval,
  * written straight to text ({@link Json}) and built as a Jackson tree then written ({@link
  * JsonTrees}, the way before). Both must give the same text. Prints intervals per second each way
- * and the median per-round ratio.
+ * and the median per-round ratio. Then the same for an MRC row's two documents (points and the
+ * five policies' eviction points on the size grid of a 1 GiB working set; the ratios random
+ * doubles, as a curve's are), rows per second.
  *
  * <p>Usage: java RowDocumentsBench METRICS (length-prefixed OTLP request bodies, row-documents.sh)
  */
@@ -46,6 +50,46 @@ public final class RowDocumentsBench {
     PairedRounds rounds = PairedRounds.run(ROUNDS, () -> rate(intervals, false), () -> rate(intervals, true));
     System.out.printf(Locale.ROOT, "row documents, %d intervals of the real agent, %d bytes of JSON per interval; %s%n",
         intervals.size(), bytes / intervals.size(), rounds.summary("tree then text", "straight to text", "intervals/s"));
+    long[] sizes = MissRatioCurve.cacheSizeGrid(1L << 30);
+    double[][] curves = new double[EVICTIONS.length][sizes.length];
+    Random random = new Random(1);
+    for (double[] curve : curves) {
+      for (int i = 0; i < sizes.length; i++) {
+        curve[i] = random.nextDouble();
+      }
+    }
+    String mrc = mrcStreamed(sizes, curves);
+    if (!mrc.equals(mrcTrees(sizes, curves))) {
+      throw new IllegalStateException("the two ways differ for the MRC documents");
+    }
+    PairedRounds mrcRounds = PairedRounds.run(ROUNDS, () -> mrcRate(sizes, curves, false), () -> mrcRate(sizes, curves, true));
+    System.out.printf(Locale.ROOT, "MRC row documents, %d sizes, %d bytes of JSON per row; %s%n", sizes.length, mrc.length(),
+        mrcRounds.summary("tree then text", "straight to text", "rows/s"));
+  }
+
+  private static final String[] EVICTIONS = {"lru", "s3fifo", "arc", "2q", "sieve"};
+  private static final int MRC_ROWS = 20_000;
+
+  private static String mrcStreamed(long[] sizes, double[][] curves) {
+    return Json.mrcPoints(sizes, curves[0]) + Json.evictionPoints(sizes, EVICTIONS, curves);
+  }
+
+  private static String mrcTrees(long[] sizes, double[][] curves) {
+    return Json.text(JsonTrees.mrcPoints(sizes, curves[0])) + Json.text(JsonTrees.evictionPoints(sizes, EVICTIONS, curves));
+  }
+
+  /** MRC rows per second over {@link #MRC_ROWS} rows, one way. */
+  private static double mrcRate(long[] sizes, double[][] curves, boolean straight) {
+    long sink = 0;
+    long start = System.nanoTime();
+    for (int row = 0; row < MRC_ROWS; row++) {
+      sink += straight ? mrcStreamed(sizes, curves).length() : mrcTrees(sizes, curves).length();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (sink == 0) {
+      throw new IllegalStateException("no documents");
+    }
+    return MRC_ROWS / seconds;
   }
 
   private static String streamed(IntervalMetrics m) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The rollup rows' JSON documents (latency, sources, workload, cpu) of the real agent's intervals
-# for a real trace (RowDocumentsBench.java): written straight to text by Json, against built as a
-# Jackson tree first and then written (JsonTrees, as before), paired rounds in one JVM. Figures go
-# to stdout.
+# for a real trace, then an MRC row's (RowDocumentsBench.java): written straight to text by Json,
+# against built as a Jackson tree first and then written (JsonTrees, as before), paired rounds in
+# one JVM. Figures go to stdout.
 #
 # Usage: bench/analytics/row-documents.sh [TRACE]   (default: the CloudPhysics trace of lib.sh)
 set -euo pipefail

@@ -46,6 +46,25 @@ class JsonTest {
   }
 
   @Test
+  void theMrcDocumentsAreTheTextOfTheirTrees() {
+    Random random = new Random(5);
+    String[] evictions = {"lru", "s3fifo", "arc", "2q", "sieve"};
+    for (int round = 0; round < 100; round++) {
+      long[] sizes = new long[random.nextInt(40)];
+      double[][] ratios = new double[evictions.length][sizes.length];
+      for (int i = 0; i < sizes.length; i++) {
+        sizes[i] = 4096L << random.nextInt(40);
+        for (double[] curve : ratios) {
+          curve[i] = random.nextInt(10) == 0 ? Math.pow(10, -random.nextInt(12)) : random.nextDouble();
+        }
+      }
+      assertThat(Json.mrcPoints(sizes, ratios[0])).isEqualTo(Json.text(JsonTrees.mrcPoints(sizes, ratios[0])));
+      assertThat(Json.evictionPoints(sizes, evictions, ratios))
+          .isEqualTo(Json.text(JsonTrees.evictionPoints(sizes, evictions, ratios)));
+    }
+  }
+
+  @Test
   void theRowDocumentsAreTheTextOfTheirTrees() {
     Random random = new Random(17);
     for (int round = 0; round < 300; round++) {

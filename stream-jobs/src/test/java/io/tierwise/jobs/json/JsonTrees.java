@@ -10,9 +10,9 @@ import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.metrics.WorkloadHistograms;
 
 /**
- * The rollup rows' documents built node by node as a Jackson tree and then written, as {@link Json}
- * made them before it wrote them straight to text: the reference its tests compare with, and the
- * peer of the paired bench (bench/analytics/row-documents.sh).
+ * The rollup rows' and the MRC rows' documents built node by node as a Jackson tree and then
+ * written, as {@link Json} made them before it wrote them straight to text: the reference its
+ * tests compare with, and the peer of the paired bench (bench/analytics/row-documents.sh).
  */
 public final class JsonTrees {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -133,5 +133,23 @@ public final class JsonTrees {
       }
     }
     return root;
+  }
+
+  /** {@link Json#mrcPoints}'s document. */
+  public static ArrayNode mrcPoints(long[] cacheBytes, double[] missRatios) {
+    ArrayNode points = MAPPER.createArrayNode();
+    for (int i = 0; i < cacheBytes.length; i++) {
+      points.addObject().put("cache_bytes", cacheBytes[i]).put("miss_ratio", missRatios[i]);
+    }
+    return points;
+  }
+
+  /** {@link Json#evictionPoints}'s document. */
+  public static ObjectNode evictionPoints(long[] cacheBytes, String[] evictions, double[][] missRatios) {
+    ObjectNode out = MAPPER.createObjectNode();
+    for (int p = 0; p < evictions.length; p++) {
+      out.set(evictions[p], mrcPoints(cacheBytes, missRatios[p]));
+    }
+    return out;
   }
 }
