@@ -3,11 +3,13 @@ import io.tierwise.jobs.json.JsonTrees;
 import io.tierwise.jobs.metrics.IntervalMetrics;
 import io.tierwise.jobs.metrics.OtlpMetricsParser;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
+import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import io.tierwise.proto.v1.IngestRecord;
 import com.google.protobuf.ByteString;
 import java.io.DataInputStream;
 import java.io.FileInputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -17,8 +19,8 @@ import java.util.Random;
  * four documents of a volume's 10 s row (latency, sources, workload, cpu) for every interval,
  * written straight to text ({@link Json}) and built as a Jackson tree then written ({@link
  * JsonTrees}, the way before). Both must give the same text. Prints intervals per second each way
- * and the median per-round ratio. Then the same for an MRC row's two documents (points and the
- * five policies' eviction points on the size grid of a 1 GiB working set; the ratios random
+ * and the median per-round ratio. Then the same for an MRC row's two documents (points and every
+ * policy's eviction points on the size grid of a 1 GiB working set; the ratios random
  * doubles, as a curve's are), rows per second.
  *
  * <p>Usage: java RowDocumentsBench METRICS (length-prefixed OTLP request bodies, row-documents.sh)
@@ -26,6 +28,10 @@ import java.util.Random;
 public final class RowDocumentsBench {
   private static final int ROUNDS = 15;
   private static final int PASSES = 20;
+  private static final int MRC_ROWS = 20_000;
+  /** The policies as an MRC row names them (VolumeAnalysis). */
+  private static final String[] EVICTIONS =
+      Arrays.stream(EvictionPolicy.values()).map(EvictionPolicy::serviceName).toArray(String[]::new);
 
   private RowDocumentsBench() {}
 
@@ -66,9 +72,6 @@ public final class RowDocumentsBench {
     System.out.printf(Locale.ROOT, "MRC row documents, %d sizes, %d bytes of JSON per row; %s%n", sizes.length, mrc.length(),
         mrcRounds.summary("tree then text", "straight to text", "rows/s"));
   }
-
-  private static final String[] EVICTIONS = {"lru", "s3fifo", "arc", "2q", "sieve"};
-  private static final int MRC_ROWS = 20_000;
 
   private static String mrcStreamed(long[] sizes, double[][] curves) {
     return Json.mrcPoints(sizes, curves[0]) + Json.evictionPoints(sizes, EVICTIONS, curves);
