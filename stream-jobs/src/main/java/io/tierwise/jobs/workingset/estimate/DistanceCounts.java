@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset.estimate;
 
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -33,6 +34,14 @@ interface DistanceCounts {
    */
   double sampledScale();
 
+  /**
+   * Adds {@code factor} times {@code other}'s weights to these, weight by weight: counts of the
+   * same layout (and, per sampled distance, the same scale) add up as the references they count.
+   *
+   * @throws IllegalArgumentException when {@code other} is of another layout or scale
+   */
+  void addAll(DistanceCounts other, double factor);
+
   /** An independent deep copy. */
   DistanceCounts copy();
 
@@ -41,6 +50,19 @@ interface DistanceCounts {
 
   /** Writes the counts (each layout has its own {@code readFrom}). */
   void writeTo(DataOutputView out) throws IOException;
+
+  /**
+   * {@code weights} plus {@code factor} times {@code other}, weight by weight: {@code weights} itself
+   * when long enough, else a longer copy.
+   */
+  static double[] addAll(double[] weights, double[] other, double factor) {
+    int used = used(other);
+    double[] sum = used > weights.length ? Arrays.copyOf(weights, used) : weights;
+    for (int i = 0; i < used; i++) {
+      sum[i] += factor * other[i];
+    }
+    return sum;
+  }
 
   /** Length of {@code weights} without its trailing zeros. */
   static int used(double[] weights) {

@@ -95,6 +95,14 @@ final class DistanceHistogram implements DistanceCounts {
   }
 
   @Override
+  public void addAll(DistanceCounts other, double factor) {
+    if (!(other instanceof DistanceHistogram)) {
+      throw new IllegalArgumentException("a histogram of scaled distances cannot add " + other.getClass().getSimpleName());
+    }
+    weights = DistanceCounts.addAll(weights, other.weights(), factor);
+  }
+
+  @Override
   public DistanceHistogram copy() {
     return new DistanceHistogram(weights.clone());
   }

@@ -70,6 +70,15 @@ final class SampledDistanceCounts implements DistanceCounts {
   }
 
   @Override
+  public void addAll(DistanceCounts other, double factor) {
+    if (other.sampledScale() != scale) {
+      throw new IllegalArgumentException("fixed-rate counts at 1/R = " + scale + " cannot add counts at 1/R = "
+          + other.sampledScale());
+    }
+    counts = DistanceCounts.addAll(counts, other.weights(), factor);
+  }
+
+  @Override
   public SampledDistanceCounts copy() {
     return new SampledDistanceCounts(scale, counts.clone());
   }

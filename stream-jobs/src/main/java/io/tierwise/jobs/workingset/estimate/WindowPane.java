@@ -1,206 +1,202 @@
 package io.tierwise.jobs.workingset.estimate;
 
 import java.io.IOException;
-import java.util.Optional;
+import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * One pane of a sliding window ({@link WindowedEstimators}): the LRU estimate of the references
- * since {@link #startUnixNano}, read off the stream's one sample (its {@link ShardsEstimator}'s LRU
- * stack) instead of a sample of its own.
+ * One pane of a sliding window ({@link WindowedEstimators}), kept as its <b>share</b>: the pane's
+ * LRU estimate of the references since {@link #startUnixNano} is the sum of its share and the
+ * shares of every newer pane of its window ({@link #estimate}), read off the stream's one sample
+ * (its {@link ShardsEstimator}'s LRU stack) instead of a sample of its own.
  *
  * <p>The pane has an <b>epoch</b>, the count of panes the stream had started when it started;
  * the stack marks each block with the epochs of its last read and last write. A re-reference
  * whose previous access is in an epoch at or after the pane's was also a re-reference within the
  * pane, at the same stack distance (every block referenced since is in the pane too); any other
- * sampled reference is the pane's first to that block. Each is counted at the sample's
- * {@code 1 / R_t}, in distance counts of the sample's kind, as the sample counts its own
- * (Waldspurger et al., FAST 2015, sections 3 and 4.2); a block the sample evicts leaves the pane's
- * working sets. Normalised by the pane's own sampled weight (classic SHARDS, section 3.1): the
+ * sampled reference is the pane's first to that block. So what a sampled reference tells a
+ * window's panes, each a run of them, oldest first: it is counted by every live pane; it is a
+ * re-reference of the panes started at or before its previous access, and the block was already
+ * read (written) in the panes started at or before its previous read (write). A share holds what
+ * is told to the run that ends at its pane: the references made while its pane was the newest,
+ * and the re-references and repeat reads and writes whose previous access lies in its pane. A
+ * reference then updates one share per window, not every pane, and shares add up. A block the
+ * sample evicts leaves the working sets of the panes its last access, read and write lie in, told
+ * the same way.
+ *
+ * <p>Each reference is counted at the sample's {@code 1 / R_t}, in distance counts of the
+ * sample's kind, as the sample counts its own (Waldspurger et al., FAST 2015, sections 3 and 4.2);
+ * a pane's estimate is normalised by its own sampled weight (classic SHARDS, section 3.1): the
  * agent's stream totals are since the stream's start. Working sets: the pane's sampled blocks
- * (read, written) over {@code R} now. State: the two distance counts and 11 numbers. Not
- * thread-safe.
+ * (read, written) over {@code R} now. State: two distance counts and 10 numbers. Not thread-safe.
  */
-final class WindowPane implements MrcEstimate {
+final class WindowPane {
   /** Where the pane starts, Unix epoch nanoseconds (a multiple of its window's hop). */
   final long startUnixNano;
   /** Its epoch: a block marked at or after it was referenced in the pane. */
   final int epoch;
-  /** The first and last reference seen in the pane, Unix epoch nanoseconds (0: none). */
-  long firstUnixNano;
-  long lastUnixNano;
-  private final ShardsEstimator sample;
+  /** The first reference seen in the pane (sampled or not), Unix epoch nanoseconds. */
+  final long firstUnixNano;
+  /** Re-references whose previous access lies in this pane (by scaled distance). */
   private final DistanceCounts hits;
   private final DistanceCounts readHits;
+  /** Sampled references made while this pane was its window's newest. */
   private long references;
   private long readReferences;
   private double weight;
   private double readWeight;
-  /** Sampled blocks referenced (read, written) in the pane and still in the sample. */
-  private long blocks;
-  private long readBlocks;
-  private long writeBlocks;
+  /**
+   * Sampled references that were not the first to their block (read, written) in the panes up to
+   * this one, as the block's previous access (read, write) lies in this pane, and blocks evicted
+   * from the sample whose last access (read, write) lies here: a pane's sampled blocks are its
+   * references less these.
+   */
+  private long blockRepeats;
+  private long readRepeats;
+  private long writeRepeats;
 
-  /** An empty pane of {@code sample}'s stream. */
-  WindowPane(long startUnixNano, int epoch, ShardsEstimator sample) {
-    this(startUnixNano, epoch, sample, sample.newDistanceCounts(), sample.newDistanceCounts());
+  /** An empty pane of {@code sample}'s stream, started by a reference at {@code firstUnixNano}. */
+  WindowPane(long startUnixNano, int epoch, long firstUnixNano, ShardsEstimator sample) {
+    this(startUnixNano, epoch, firstUnixNano, sample.newDistanceCounts(), sample.newDistanceCounts());
   }
 
-  private WindowPane(long startUnixNano, int epoch, ShardsEstimator sample, DistanceCounts hits,
+  private WindowPane(long startUnixNano, int epoch, long firstUnixNano, DistanceCounts hits,
       DistanceCounts readHits) {
     this.startUnixNano = startUnixNano;
     this.epoch = epoch;
-    this.sample = sample;
+    this.firstUnixNano = firstUnixNano;
     this.hits = hits;
     this.readHits = readHits;
   }
 
-  /** Notes a reference (sampled or not) at {@code timeUnixNano}. */
-  void touch(long timeUnixNano) {
-    if (firstUnixNano == 0) {
-      firstUnixNano = timeUnixNano;
-    }
-    lastUnixNano = timeUnixNano;
-  }
-
-  /** A sampled reference: {@link ShardsEstimator.SampleObserver#sampled}. */
-  void sampled(long previous, long marks, double scale, boolean write) {
-    references++;
-    weight += scale;
+  /**
+   * A sampled reference to the panes of {@code window} (oldest first, at least one): {@link
+   * ShardsEstimator.SampleObserver#sampled}.
+   */
+  static void sampled(List<WindowPane> window, long previous, long marks, double scale, boolean write) {
+    WindowPane newest = window.get(window.size() - 1);
+    newest.references++;
+    newest.weight += scale;
     if (!write) {
-      readReferences++;
-      readWeight += scale;
+      newest.readReferences++;
+      newest.readWeight += scale;
     }
-    if (previous != ReuseDistanceStack.FIRST_REFERENCE && ReuseDistanceStack.accessEpoch(marks) >= epoch) {
-      hits.add(previous >>> 2, scale);
+    WindowPane p;
+    if (previous != ReuseDistanceStack.FIRST_REFERENCE
+        && (p = startedBy(window, ReuseDistanceStack.accessEpoch(marks))) != null) {
+      p.hits.add(previous >>> 2, scale);
       if (!write) {
-        readHits.add(previous >>> 2, scale);
+        p.readHits.add(previous >>> 2, scale);
       }
-    } else {
-      blocks++;
+      p.blockRepeats++;
     }
-    if (write && ReuseDistanceStack.writeEpoch(marks) < epoch) {
-      writeBlocks++;
-    } else if (!write && ReuseDistanceStack.readEpoch(marks) < epoch) {
-      readBlocks++;
+    if ((p = startedBy(window, write ? ReuseDistanceStack.writeEpoch(marks) : ReuseDistanceStack.readEpoch(marks)))
+        != null) {
+      if (write) {
+        p.writeRepeats++;
+      } else {
+        p.readRepeats++;
+      }
     }
   }
 
-  /** A block left the sample: {@link ShardsEstimator.SampleObserver#evicted}. */
-  void evicted(long marks) {
-    blocks -= ReuseDistanceStack.accessEpoch(marks) >= epoch ? 1 : 0;
-    readBlocks -= ReuseDistanceStack.readEpoch(marks) >= epoch ? 1 : 0;
-    writeBlocks -= ReuseDistanceStack.writeEpoch(marks) >= epoch ? 1 : 0;
-  }
-
-  @Override
-  public String method() {
-    return sample.method();
-  }
-
-  @Override
-  public double rate() {
-    return sample.rate();
-  }
-
-  @Override
-  public long references() {
-    return references;
-  }
-
-  @Override
-  public long readReferences() {
-    return readReferences;
-  }
-
-  @Override
-  public long workingSetBytes() {
-    return scaled(blocks);
-  }
-
-  @Override
-  public long readWorkingSetBytes() {
-    return scaled(readBlocks);
-  }
-
-  @Override
-  public long writeWorkingSetBytes() {
-    return scaled(writeBlocks);
-  }
-
-  private long scaled(long sampledBlocks) {
-    return Math.round(sampledBlocks / rate()) * ShardsEstimator.BLOCK_BYTES;
-  }
-
-  @Override
-  public MissRatioCurve missRatioCurve(long[] cacheBytes) {
-    return missRatioFunction(false).at(cacheBytes);
-  }
-
-  @Override
-  public Optional<MissRatioCurve> readMissRatioCurve(long[] cacheBytes) {
-    return readReferences == 0 ? Optional.empty()
-        : Optional.of(MissRatioFunction.of(readHits, readWeight, readWeight, 1, false).at(cacheBytes));
-  }
-
-  @Override
-  public MissRatioFunction missRatioFunction() {
-    return missRatioFunction(true);
-  }
-
-  @Override
-  public Optional<MissRatioFunction> readMissRatioFunction() {
-    return readReferences == 0 ? Optional.empty()
-        : Optional.of(MissRatioFunction.of(readHits, readWeight, readWeight, 1, true));
-  }
-
-  private MissRatioFunction missRatioFunction(boolean detached) {
-    if (references == 0) {
-      throw new IllegalStateException("no sampled references in the pane yet: the MRC is undefined");
+  /** A block the sample evicted, to the panes of {@code window}: {@link ShardsEstimator.SampleObserver#evicted}. */
+  static void evicted(List<WindowPane> window, long marks) {
+    WindowPane p;
+    if ((p = startedBy(window, ReuseDistanceStack.accessEpoch(marks))) != null) {
+      p.blockRepeats++;
     }
-    return MissRatioFunction.of(hits, weight, weight, 1, detached);
+    if ((p = startedBy(window, ReuseDistanceStack.readEpoch(marks))) != null) {
+      p.readRepeats++;
+    }
+    if ((p = startedBy(window, ReuseDistanceStack.writeEpoch(marks))) != null) {
+      p.writeRepeats++;
+    }
+  }
+
+  /**
+   * The newest pane of {@code window} started at or before {@code epoch}, the epoch of a block's
+   * previous access, read or write ({@link ReuseDistanceStack#NO_EPOCH}: none): the pane it lies
+   * in; null when it is older than every live pane.
+   */
+  private static WindowPane startedBy(List<WindowPane> window, int epoch) {
+    for (int i = window.size() - 1; i >= 0; i--) {
+      WindowPane p = window.get(i);
+      if (p.epoch <= epoch) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The estimate of the pane {@code window.get(from)}: the sum of its share and the newer panes'
+   * (a snapshot: it does not follow later references), read with {@code sample}'s rate now.
+   */
+  static MrcEstimate estimate(List<WindowPane> window, int from, ShardsEstimator sample) {
+    DistanceCounts hits = sample.newDistanceCounts();
+    DistanceCounts readHits = sample.newDistanceCounts();
+    long references = 0;
+    long readReferences = 0;
+    double weight = 0;
+    double readWeight = 0;
+    long blockRepeats = 0;
+    long readRepeats = 0;
+    long writeRepeats = 0;
+    for (int i = from; i < window.size(); i++) {
+      WindowPane p = window.get(i);
+      hits.addAll(p.hits, 1);
+      readHits.addAll(p.readHits, 1);
+      references += p.references;
+      readReferences += p.readReferences;
+      weight += p.weight;
+      readWeight += p.readWeight;
+      blockRepeats += p.blockRepeats;
+      readRepeats += p.readRepeats;
+      writeRepeats += p.writeRepeats;
+    }
+    return new PaneEstimate(sample.method(), sample.rate(), references, readReferences, weight, readWeight, hits,
+        readHits, references - blockRepeats, readReferences - readRepeats,
+        references - readReferences - writeRepeats);
   }
 
   /** Bytes of {@link #writeTo}. */
   long stateBytes() {
-    return 8 * 3 + 4 + 8 * 2 + 8 * 2 + 8 * 3 + hits.serializedBytes() + readHits.serializedBytes();
+    return 8 + 4 + 8 + 8 * 2 + 8 * 2 + 8 * 3 + hits.serializedBytes() + readHits.serializedBytes();
   }
 
-  /** A copy reading {@code copyOfSample} (the copy of this pane's stream's sample). */
-  WindowPane copy(ShardsEstimator copyOfSample) {
-    WindowPane c = new WindowPane(startUnixNano, epoch, copyOfSample, hits.copy(), readHits.copy());
-    c.firstUnixNano = firstUnixNano;
-    c.lastUnixNano = lastUnixNano;
+  /** A copy with the same share. */
+  WindowPane copy() {
+    WindowPane c = new WindowPane(startUnixNano, epoch, firstUnixNano, hits.copy(), readHits.copy());
     c.references = references;
     c.readReferences = readReferences;
     c.weight = weight;
     c.readWeight = readWeight;
-    c.blocks = blocks;
-    c.readBlocks = readBlocks;
-    c.writeBlocks = writeBlocks;
+    c.blockRepeats = blockRepeats;
+    c.readRepeats = readRepeats;
+    c.writeRepeats = writeRepeats;
     return c;
   }
 
-  /** Writes the pane (read back by {@link #readFrom} with its stream's sample). */
+  /** Writes the share (read back by {@link #readFrom} with its stream's sample). */
   void writeTo(DataOutputView out) throws IOException {
     out.writeLong(startUnixNano);
     out.writeInt(epoch);
     out.writeLong(firstUnixNano);
-    out.writeLong(lastUnixNano);
     out.writeLong(references);
     out.writeLong(readReferences);
     out.writeDouble(weight);
     out.writeDouble(readWeight);
-    out.writeLong(blocks);
-    out.writeLong(readBlocks);
-    out.writeLong(writeBlocks);
+    out.writeLong(blockRepeats);
+    out.writeLong(readRepeats);
+    out.writeLong(writeRepeats);
     hits.writeTo(out);
     readHits.writeTo(out);
   }
 
   /**
-   * Reads a pane written by {@link #writeTo} of the stream whose sample is {@code sample}.
+   * Reads a share written by {@link #writeTo} of the stream whose sample is {@code sample}.
    *
    * @throws IOException on a read error or an inconsistent state
    */
@@ -208,29 +204,78 @@ final class WindowPane implements MrcEstimate {
     long start = in.readLong();
     int epoch = in.readInt();
     long first = in.readLong();
-    long last = in.readLong();
     long references = in.readLong();
     long readReferences = in.readLong();
     double weight = in.readDouble();
     double readWeight = in.readDouble();
-    long blocks = in.readLong();
-    long readBlocks = in.readLong();
-    long writeBlocks = in.readLong();
-    if (epoch < 0 || readReferences > references || blocks < 0 || readBlocks > blocks || writeBlocks > blocks) {
+    long blockRepeats = in.readLong();
+    long readRepeats = in.readLong();
+    long writeRepeats = in.readLong();
+    if (epoch < 0 || readReferences > references || readReferences < 0 || blockRepeats < 0 || readRepeats < 0
+        || writeRepeats < 0) {
       throw new IOException("inconsistent window pane state: epoch " + epoch + ", references " + references
-          + " (" + readReferences + " reads), blocks " + blocks + " (" + readBlocks + " read, " + writeBlocks
-          + " written)");
+          + " (" + readReferences + " reads), again " + blockRepeats + " (" + readRepeats + " read, "
+          + writeRepeats + " written)");
     }
-    WindowPane p = new WindowPane(start, epoch, sample, sample.readDistanceCounts(in), sample.readDistanceCounts(in));
-    p.firstUnixNano = first;
-    p.lastUnixNano = last;
+    WindowPane p = new WindowPane(start, epoch, first, sample.readDistanceCounts(in), sample.readDistanceCounts(in));
     p.references = references;
     p.readReferences = readReferences;
     p.weight = weight;
     p.readWeight = readWeight;
-    p.blocks = blocks;
-    p.readBlocks = readBlocks;
-    p.writeBlocks = writeBlocks;
+    p.blockRepeats = blockRepeats;
+    p.readRepeats = readRepeats;
+    p.writeRepeats = writeRepeats;
     return p;
+  }
+
+  /**
+   * Reads the panes of one window as state format 3 or 4 wrote them (each pane whole: its counts
+   * since its start, and its blocks), as shares: a pane's share is the pane less the next newer one.
+   *
+   * @throws IOException on a read error or an inconsistent state
+   */
+  static void readWholePanes(DataInputView in, int count, ShardsEstimator sample, List<WindowPane> window)
+      throws IOException {
+    for (int i = 0; i < count; i++) {
+      long start = in.readLong();
+      int epoch = in.readInt();
+      long first = in.readLong();
+      in.readLong();
+      long references = in.readLong();
+      long readReferences = in.readLong();
+      double weight = in.readDouble();
+      double readWeight = in.readDouble();
+      long blocks = in.readLong();
+      long readBlocks = in.readLong();
+      long writeBlocks = in.readLong();
+      if (epoch < 0 || readReferences > references || blocks < 0 || readBlocks > blocks || writeBlocks > blocks) {
+        throw new IOException("inconsistent window pane state: epoch " + epoch + ", references " + references
+            + " (" + readReferences + " reads), blocks " + blocks + " (" + readBlocks + " read, " + writeBlocks
+            + " written)");
+      }
+      WindowPane p = new WindowPane(start, epoch, first, sample.readDistanceCounts(in), sample.readDistanceCounts(in));
+      p.references = references;
+      p.readReferences = readReferences;
+      p.weight = weight;
+      p.readWeight = readWeight;
+      // Whole, a pane's counts "again" are its references less its blocks.
+      p.blockRepeats = references - blocks;
+      p.readRepeats = readReferences - readBlocks;
+      p.writeRepeats = references - readReferences - writeBlocks;
+      window.add(p);
+    }
+    for (int i = 0; i + 1 < count; i++) {
+      WindowPane p = window.get(i);
+      WindowPane next = window.get(i + 1);
+      p.hits.addAll(next.hits, -1);
+      p.readHits.addAll(next.readHits, -1);
+      p.references -= next.references;
+      p.readReferences -= next.readReferences;
+      p.weight -= next.weight;
+      p.readWeight -= next.readWeight;
+      p.blockRepeats -= next.blockRepeats;
+      p.readRepeats -= next.readRepeats;
+      p.writeRepeats -= next.writeRepeats;
+    }
   }
 }

@@ -2,7 +2,6 @@ package io.tierwise.jobs.workingset.estimate;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
@@ -21,7 +20,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * is reported. A pane ({@link WindowPane}) holds no sample of its own: each sampled reference's
  * stack distance in 'all''s stack, and the epoch of the block's previous access, tell every pane
  * whether it re-references a block of the pane (and at which distance) or is the pane's first
- * reference to it, so a pane costs two distance histograms, not a stack. A pane's sample is
+ * reference to it, so a pane costs two distance histograms, not a stack; a pane keeps its share of
+ * them, so a reference updates one share per window, not every pane. A pane's sample is
  * therefore 'all''s: about {@code sMax} x (the pane's footprint / the stream's) blocks. The panes
  * cannot use the agent's stream totals (the sketch updates are register rises since the stream's
  * start), so they normalise by the references their sample stands for and scale the working set
@@ -57,11 +57,12 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** Panes per sliding window. */
   public static final int PANES = 4;
   /**
-   * 4: one sample, panes of distance counts, the policies' differences tagged by kind; 3 (the
-   * service's simulations or none) is read as it was; 2 (13 estimators) is read as 'all' alone.
+   * 5: one sample, the panes' shares ({@link WindowPane}), the policies' differences tagged by kind;
+   * 4 (each pane whole) is read as shares; 3 (the service's simulations or none) as 4 was; 2 (13
+   * estimators) is read as 'all' alone.
    */
-  private static final int STATE_FORMAT = 4;
-  /** The tag of the policies' differences in format 4. */
+  private static final int STATE_FORMAT = 5;
+  /** The tag of the policies' differences since format 4. */
   private static final byte NO_POLICIES = 0;
   private static final byte SERVICE_SIMULATIONS = 1;
   private static final byte AGENT_SIMULATIONS = 2;
@@ -83,26 +84,25 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   private long allLastUnixNano;
   /** Panes started so far: the epoch the stack marks references with ({@link WindowPane}). */
   private int epoch;
-  private final List<ArrayDeque<WindowPane>> panes = new ArrayList<>();
+  /** Each sliding window's live panes, oldest first, as their shares ({@link WindowPane}). */
+  private final List<List<WindowPane>> panes = new ArrayList<>();
   /** Every eviction policy's difference from LRU over the stream; null when built without ({@link #simulatesPolicies}). */
   private PolicySimulations policies;
-  /** Passes 'all''s sampled references and evictions to every live pane. */
+  /** Passes 'all''s sampled references and evictions to each window's panes ({@link WindowPane}). */
   private final ShardsEstimator.SampleObserver paneFeed = new ShardsEstimator.SampleObserver() {
     @Override
     public void sampled(long previous, long marks, double scale, boolean write) {
-      for (ArrayDeque<WindowPane> window : panes) {
-        for (WindowPane p : window) {
-          p.sampled(previous, marks, scale, write);
+      for (List<WindowPane> window : panes) {
+        if (!window.isEmpty()) {
+          WindowPane.sampled(window, previous, marks, scale, write);
         }
       }
     }
 
     @Override
     public void evicted(long marks) {
-      for (ArrayDeque<WindowPane> window : panes) {
-        for (WindowPane p : window) {
-          p.evicted(marks);
-        }
+      for (List<WindowPane> window : panes) {
+        WindowPane.evicted(window, marks);
       }
     }
   };
@@ -127,7 +127,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     this.all = all;
     this.policies = policies;
     for (int i = 0; i < SLIDING.size(); i++) {
-      panes.add(new ArrayDeque<>());
+      panes.add(new ArrayList<>());
     }
   }
 
@@ -196,9 +196,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     }
     allLastUnixNano = timeUnixNano;
     for (int w = 0; w < SLIDING.size(); w++) {
-      for (WindowPane p : roll(w, timeUnixNano)) {
-        p.touch(timeUnixNano);
-      }
+      roll(w, timeUnixNano);
     }
     all.reference(blockHash, write, epoch, paneFeed);
     if (policies instanceof MiniatureSimulations service) {
@@ -223,19 +221,18 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   }
 
   /** Starts the pane of {@code now} when due (the next epoch) and drops the panes older than the window. */
-  private ArrayDeque<WindowPane> roll(int w, long now) {
+  private void roll(int w, long now) {
     long length = SLIDING.get(w).seconds() * 1_000_000_000L;
     long hop = length / PANES;
     long start = Math.floorDiv(now, hop) * hop;
-    ArrayDeque<WindowPane> window = panes.get(w);
-    if (window.isEmpty() || window.peekLast().startUnixNano < start) {
+    List<WindowPane> window = panes.get(w);
+    if (window.isEmpty() || window.get(window.size() - 1).startUnixNano < start) {
       epoch = Math.min(epoch + 1, ReuseDistanceStack.MAX_EPOCH);
-      window.addLast(new WindowPane(start, epoch, all));
+      window.add(new WindowPane(start, epoch, now, all));
     }
-    while (window.peekFirst().startUnixNano < now - length) {
-      window.removeFirst();
+    while (window.get(0).startUnixNano < now - length) {
+      window.remove(0);
     }
-    return window;
   }
 
   /**
@@ -248,10 +245,14 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     List<Result> out = new ArrayList<>();
     out.add(new Result(ALL, all, allFirstUnixNano, allLastUnixNano));
     for (int w = 0; w < SLIDING.size(); w++) {
-      WindowPane oldest = panes.get(w).peekFirst();
-      if (oldest != null && oldest.references() > 0) {
-        MrcEstimate estimate = oldest.firstUnixNano == allFirstUnixNano ? all : oldest;
-        out.add(new Result(SLIDING.get(w).name(), estimate, oldest.firstUnixNano, allLastUnixNano));
+      List<WindowPane> window = panes.get(w);
+      if (window.isEmpty()) {
+        continue;
+      }
+      long first = window.get(0).firstUnixNano;
+      MrcEstimate oldest = first == allFirstUnixNano ? all : WindowPane.estimate(window, 0, all);
+      if (oldest.references() > 0) {
+        out.add(new Result(SLIDING.get(w).name(), oldest, first, allLastUnixNano));
       }
     }
     return out;
@@ -319,7 +320,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   public long stateBytes() {
     long header = 4 + 2 + factory.method().length() + 4 + 8 * 4 + 4;
     long bytes = header + all.stateBytes() + 1 + (policies == null ? 0 : policies.serializedBytes());
-    for (ArrayDeque<WindowPane> window : panes) {
+    for (List<WindowPane> window : panes) {
       bytes += 4;
       for (WindowPane p : window) {
         bytes += p.stateBytes();
@@ -339,7 +340,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     c.epoch = epoch;
     for (int w = 0; w < panes.size(); w++) {
       for (WindowPane p : panes.get(w)) {
-        c.panes.get(w).addLast(p.copy(sample));
+        c.panes.get(w).add(p.copy());
       }
     }
     return c;
@@ -357,7 +358,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     out.writeLong(allLastUnixNano);
     MrcEstimators.write(all, out);
     out.writeInt(epoch);
-    for (ArrayDeque<WindowPane> window : panes) {
+    for (List<WindowPane> window : panes) {
       out.writeInt(window.size());
       for (WindowPane p : window) {
         p.writeTo(out);
@@ -396,11 +397,16 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     long last = in.readLong();
     ShardsEstimator all = MrcEstimators.read(in);
     int epoch = in.readInt();
-    List<ArrayDeque<WindowPane>> windows = new ArrayList<>();
+    List<List<WindowPane>> windows = new ArrayList<>();
     for (int w = 0; w < SLIDING.size(); w++) {
-      ArrayDeque<WindowPane> window = new ArrayDeque<>();
-      for (int n = in.readInt(); n > 0; n--) {
-        window.addLast(WindowPane.readFrom(in, all));
+      List<WindowPane> window = new ArrayList<>();
+      int count = in.readInt();
+      if (format >= 5) {
+        for (int n = 0; n < count; n++) {
+          window.add(WindowPane.readFrom(in, all));
+        }
+      } else {
+        WindowPane.readWholePanes(in, count, all, window);
       }
       windows.add(window);
     }
@@ -415,7 +421,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return w;
   }
 
-  /** The policies' differences: format 4's tag, or format 3's flag of the service's simulations. */
+  /** The policies' differences: the tag since format 4, or format 3's flag of the service's simulations. */
   private static PolicySimulations readPolicies(DataInputView in, int format) throws IOException {
     byte kind = format == 3 ? (in.readBoolean() ? SERVICE_SIMULATIONS : NO_POLICIES) : in.readByte();
     return switch (kind) {

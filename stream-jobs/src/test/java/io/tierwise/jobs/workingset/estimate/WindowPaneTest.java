@@ -46,7 +46,7 @@ class WindowPaneTest {
       w.reference(BlockHashes.of(refs[i][0]), refs[i][1] == 1, T0 + i * SECOND / 10);
     }
     WindowedEstimators.Result hour = window(w, "1h");
-    assertThat(hour.estimator()).isInstanceOf(WindowPane.class);
+    assertThat(hour.estimator()).isInstanceOf(PaneEstimate.class);
     ShardsFixedSize own = new ShardsFixedSize(P, P, 1 << 20);
     Set<Long> read = new HashSet<>();
     Set<Long> written = new HashSet<>();

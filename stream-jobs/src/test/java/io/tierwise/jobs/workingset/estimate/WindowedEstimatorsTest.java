@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
 
@@ -94,6 +95,66 @@ class WindowedEstimatorsTest {
     assertThat(r.get("all").estimator().workingSetBytes()).isEqualTo(130 * 4096L);
   }
 
+  /**
+   * The stream of windowed-estimators-format4.bin: 5 h of one reference a second from T0 + 123 s,
+   * 70 % to a hot set of 3,000 blocks that moves every hour, the rest to 30,000 cold ones, a
+   * quarter of them writes; fixed-size SHARDS of 512 blocks (the threshold falls, blocks leave).
+   */
+  private static WindowedEstimators fiveHours(WindowedEstimators w, int fromSecond, int toSecond) {
+    java.util.Random r = new java.util.Random(4);
+    for (int i = 0; i < toSecond; i++) {
+      long block = r.nextInt(10) < 7 ? (i / 3600) * 3000 + r.nextInt(3000) : 100_000 + r.nextInt(30_000);
+      boolean write = r.nextInt(4) == 0;
+      if (i >= fromSecond) {
+        w.reference(io.tierwise.jobs.testing.BlockHashes.of(block), write, T0 + (123 + i) * SECOND);
+      }
+    }
+    return w;
+  }
+
+  @Test
+  void aCheckpointOfWholePanesRestoresEveryWindowAsShares() throws Exception {
+    // Written by main at 2433901 (state format 4: each pane whole) after fiveHours.
+    byte[] old;
+    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format4.bin")) {
+      old = in.readAllBytes();
+    }
+    WindowedEstimators restored = WindowedEstimatorsSerializer.INSTANCE.deserialize(new DataInputDeserializer(old));
+    WindowedEstimators fresh = fiveHours(new WindowedEstimators(
+        new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, 512), 1L << 24, 1L << 24), 0, 5 * 3600);
+    long[] sizes = MissRatioCurve.cacheSizeGrid(256 * MissRatioCurve.MIB);
+    // What 2433901 reported for the 1 h window: four live panes, the oldest from 4:15.
+    MrcEstimate hour = restored.results().get(1).estimator();
+    assertThat(restored.results().get(1).startUnixNano()).isEqualTo(1_700_015_400L * SECOND);
+    assertThat(hour.references()).isEqualTo(103);
+    assertThat(hour.workingSetBytes()).isEqualTo(9_281_536);
+    assertThat(hour.readWorkingSetBytes()).isEqualTo(7_315_456);
+    assertThat(hour.writeWorkingSetBytes()).isEqualTo(2_404_352);
+    assertThat(hour.missRatioCurve(sizes).missRatio(0)).isCloseTo(0.9210753775596074, within(1e-12));
+    for (int hours = 5; hours <= 6; hours++) {
+      if (hours == 6) {
+        // Both go on with the next hour of the stream alike.
+        fiveHours(restored, 5 * 3600, 6 * 3600);
+        fiveHours(fresh, 5 * 3600, 6 * 3600);
+      }
+      List<WindowedEstimators.Result> a = restored.results();
+      List<WindowedEstimators.Result> b = fresh.results();
+      assertThat(a).extracting(WindowedEstimators.Result::window).containsExactly("all", "1h", "24h", "7d");
+      for (int i = 0; i < a.size(); i++) {
+        MrcEstimate x = a.get(i).estimator();
+        MrcEstimate y = b.get(i).estimator();
+        assertThat(a.get(i).startUnixNano()).isEqualTo(b.get(i).startUnixNano());
+        assertThat(new long[] {x.references(), x.readReferences(), x.workingSetBytes(), x.readWorkingSetBytes(),
+            x.writeWorkingSetBytes()}).containsExactly(y.references(), y.readReferences(), y.workingSetBytes(),
+            y.readWorkingSetBytes(), y.writeWorkingSetBytes());
+        assertThat(x.missRatioCurve(sizes).missRatios()).containsExactly(y.missRatioCurve(sizes).missRatios(),
+            within(1e-12));
+        assertThat(x.readMissRatioCurve(sizes).orElseThrow().missRatios())
+            .containsExactly(y.readMissRatioCurve(sizes).orElseThrow().missRatios(), within(1e-12));
+      }
+    }
+  }
+
   @Test
   void theAgentsSimulationsReplaceTheServicesAndSurviveACheckpoint() throws Exception {
     long p = 1 << 24;
@@ -101,13 +162,17 @@ class WindowedEstimatorsTest {
     for (long i = 0; i < 3000; i++) {
       w.reference((i % 700) * 0x9e3779b97f4a7c15L, false, T0 + i * SECOND);
     }
-    // Format 3 wrote a boolean where format 4 writes the kind: the service's simulations are 1 in both.
-    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
-    w.writeTo(out);
-    byte[] format3 = out.getCopyOfBuffer();
-    format3[3] = 3;
+    // Format 3 wrote a boolean where format 4 writes the kind: the service's simulations are 1 in
+    // both. This stream's state, written by main at 2433901 (format 4) with the format set to 3.
+    byte[] format3;
+    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format3.bin")) {
+      format3 = in.readAllBytes();
+    }
     WindowedEstimators old = WindowedEstimators.readFrom(new DataInputDeserializer(format3));
     assertThat(old.evictionDifferences().differences).isDeepEqualTo(w.evictionDifferences().differences);
+    assertThat(old.results()).extracting(r -> r.estimator().workingSetBytes())
+        .containsExactlyElementsOf(w.results().stream().map(r -> r.estimator().workingSetBytes()).toList());
+    DataOutputSerializer out = new DataOutputSerializer(1 << 16);
 
     MiniatureBatch batch = new MiniatureBatch();
     batch.cacheBytes = new long[] {4L << 20};
