@@ -43,6 +43,8 @@ public final class DistinctBlockSketch {
   private Int2IntOpenHashMap sparse;
   /** All 2^p registers; null while sparse. */
   private byte[] dense;
+  /** {@link #estimate} since the last register rose; NaN: to compute (not state). */
+  private double estimate = Double.NaN;
 
   /**
    * An empty sketch (estimate 0).
@@ -112,11 +114,15 @@ public final class DistinctBlockSketch {
     int index = update >>> 8;
     int value = update & VALUE_MASK;
     if (dense != null) {
-      dense[index] = (byte) Math.max(dense[index], value);
+      if (dense[index] < value) {
+        dense[index] = (byte) value;
+        estimate = Double.NaN;
+      }
       return;
     }
     if (sparse.get(index) < value) {
       sparse.put(index, value);
+      estimate = Double.NaN;
       if (sparse.size() > (1 << precision) / 16) {
         makeDense();
       }
@@ -132,9 +138,17 @@ public final class DistinctBlockSketch {
   }
 
   /**
-   * The estimated number of distinct blocks, {@code >= 0} (Ertl 2017, Algorithm 6).
+   * The estimated number of distinct blocks, {@code >= 0} (Ertl 2017, Algorithm 6); computed once
+   * per change of the registers.
    */
   public double estimate() {
+    if (Double.isNaN(estimate)) {
+      estimate = computeEstimate();
+    }
+    return estimate;
+  }
+
+  private double computeEstimate() {
     int m = 1 << precision;
     int q = HASH_BITS - SAMPLING_BITS - precision;
     int[] counts = new int[q + 2];

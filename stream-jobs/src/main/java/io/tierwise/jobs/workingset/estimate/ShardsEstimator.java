@@ -57,7 +57,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * respectively written.
  *
  * <p>State: 16 bytes per sampled block in the LRU stack's map and 8 in its Fenwick tree (8 more in
- * the heap when bounded), the two histograms (about 12 KiB each at most) and the stream totals
+ * the heap once a bounded sample has filled), the two histograms (about 12 KiB each at most) and the stream totals
  * ({@link #stateBytes}). Not thread-safe.
  */
 public abstract sealed class ShardsEstimator implements MrcEstimator permits ShardsFixedRate, ShardsFixedSize {
@@ -75,9 +75,15 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   private long threshold;
   /** {@code threshold / modulus}, kept with the threshold (read per reference). */
   private double rate;
+  /** {@code P - 1} when {@code P} is a power of two ({@code T_i} is then a mask), else -1. */
+  private final long priorityMask;
   private final ReuseDistanceStack stack;
-  /** Sampled blocks, the largest {@code T_i} first; null when unbounded. */
-  private final LongHeapPriorityQueue byPriority;
+  /**
+   * Sampled blocks, the largest {@code T_i} first: made from the stack when the bounded sample
+   * first lowers its threshold ({@link #byPriority()}), null until then (most volumes' samples
+   * never fill) and when unbounded.
+   */
+  private LongHeapPriorityQueue byPriority;
   private final DistanceCounts hits;
   private final DistanceCounts readHits;
   private final StreamTotals totals;
@@ -108,6 +114,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
       throw new IllegalArgumentException("fixed-size SHARDS needs at least 1 sample, got " + maxSamples);
     }
     this.modulus = modulus;
+    this.priorityMask = (modulus & (modulus - 1)) == 0 ? modulus - 1 : -1;
     this.initialThreshold = initialThreshold;
     this.maxSamples = maxSamples;
     this.threshold = threshold;
@@ -116,14 +123,6 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     this.hits = hits;
     this.readHits = readHits;
     this.totals = totals;
-    if (maxSamples == UNBOUNDED) {
-      this.byPriority = null;
-    } else {
-      this.byPriority = new LongHeapPriorityQueue((a, b) -> Long.compareUnsigned(priority(b), priority(a)));
-      for (long key : stack.keys()) {
-        byPriority.enqueue(key);
-      }
-    }
   }
 
   /**
@@ -146,7 +145,17 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   /** {@code T_i = H(L) mod P}. */
   private long priority(long blockHash) {
-    return Long.remainderUnsigned(blockHash, modulus);
+    return priorityMask != -1 ? blockHash & priorityMask : Long.remainderUnsigned(blockHash, modulus);
+  }
+
+  /** The sampled blocks by priority, made from the stack's blocks the first time (O(n)). */
+  private LongHeapPriorityQueue byPriority() {
+    if (byPriority == null) {
+      long[] keys = stack.keys();
+      byPriority = new LongHeapPriorityQueue(keys, keys.length,
+          (a, b) -> Long.compareUnsigned(priority(b), priority(a)));
+    }
+    return byPriority;
   }
 
   /** Whether a block hash is in the sample now, {@code H mod P < T} (unsigned). */
@@ -262,7 +271,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     }
     observer.sampled(previous, stack.previousMarks(), scale, write);
     if (stack.size() > maxSamples) {
-      lowerThreshold(priority(byPriority.firstLong()), observer);
+      lowerThreshold(priority(byPriority().firstLong()), observer);
     }
   }
 
@@ -280,13 +289,14 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   /** {@link #lowerThreshold(long)}, telling {@code observer} of each block evicted. */
   void lowerThreshold(long lowered, SampleObserver observer) {
-    if (byPriority == null) {
+    if (maxSamples == UNBOUNDED) {
       throw new IllegalStateException("fixed-rate SHARDS keeps its threshold");
     }
     if (Long.compareUnsigned(lowered, threshold) >= 0) {
       return;
     }
     double loweredRate = samplingRate(modulus, lowered);
+    LongHeapPriorityQueue byPriority = byPriority();
     while (!byPriority.isEmpty() && Long.compareUnsigned(priority(byPriority.firstLong()), lowered) >= 0) {
       long marks = stack.remove(byPriority.dequeueLong());
       long flags = ReuseDistanceStack.flags(marks);
