@@ -221,7 +221,8 @@ public class WorkingSetFunction
   private void emit(VolumeStream st, OnTimerContext ctx, Collector<VolumeAnalysis> out, boolean shortWindow,
       boolean longWindows, boolean estimate) throws Exception {
     WindowedEstimators w = shards.value();
-    if (w.all().references() == 0) {
+    if (w == null || w.all().references() == 0) {
+      // No batch processed yet: its latency came while its first batches wait (a backlog).
       return;
     }
     long stateBytes = w.stateBytes();

@@ -267,6 +267,21 @@ class WorkingSetFunctionTest {
   }
 
   @Test
+  void latencyWhileTheFirstBatchIsLateWaitsForTheReferences() throws Exception {
+    // Batch 1 waits for batch 0 (a backlog delivers it later); the volume's latency comes meanwhile.
+    harness.processElement1(batch(1, 1), 0);
+    harness.processElement2(datastoreAt2ms(), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(harness.extractOutputValues()).as("no references processed yet: nothing to write").isEmpty();
+
+    harness.processElement1(batch(0, 0), FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(1000L);
+    Recommendation r = RecommendStep.of(estimates(), true).stream().findFirst().orElseThrow();
+    assertThat(r.datastoreLatencyMicros).as("the latency that came first").isCloseTo(2000, within(1e-9));
+  }
+
+  @Test
   void aMissingBatchIsSkippedAfterTheGapTimeout() throws Exception {
     harness.processElement1(batch(0, 0), 0);
     harness.processElement1(batch(2, 2), 0);
