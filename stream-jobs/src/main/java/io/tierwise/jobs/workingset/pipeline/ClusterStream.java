@@ -212,44 +212,66 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    * @return the references released
    */
   public long release(long untilUnixNano) {
-    // The volumes with a reference queued, earliest head first: O(log V) per reference released.
+    // The volumes with a reference queued, earliest head first. The earliest releases its
+    // references while it stays the earliest (an I/O of several blocks is several references of
+    // one time): O(log V) per run of one volume's references, not per reference.
     PriorityQueue<Volume> heads = new PriorityQueue<>(Math.max(1, volumes.size()), HEAD_ORDER);
     for (Volume v : volumes.values()) {
-      queueHead(v, heads);
+      if (nextHead(v)) {
+        heads.add(v);
+      }
     }
     long released = 0;
     Volume next;
     while ((next = heads.poll()) != null) {
-      ReferenceBatchEvent head = next.queued.peek();
-      long time = next.headTimeUnixNano;
-      if (time > untilUnixNano) {
-        return released;
-      }
-      if (Double.isNaN(next.headRate)) {
-        next.headRate = ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold);
-      }
-      estimators.reference(blockKey(head.blockHashes[next.cursor], next.salt), head.writes[next.cursor], time);
-      io.add(head.writes[next.cursor], head.lengthBlocks[next.cursor], next.headRate, time);
-      releasedUnixNano = time;
-      released++;
-      if (++next.cursor == head.size()) {
-        next.queued.poll();
-        next.cursor = 0;
-        next.headCounted = false;
-        next.headRate = Double.NaN;
-      }
-      queueHead(next, heads);
+      do {
+        if (next.headTimeUnixNano > untilUnixNano) {
+          return released;
+        }
+        releaseHead(next);
+        released++;
+        if (!nextHead(next)) {
+          break;
+        }
+        Volume other = heads.peek();
+        if (other != null && HEAD_ORDER.compare(next, other) > 0) {
+          heads.add(next);
+          break;
+        }
+      } while (true);
     }
     return released;
   }
 
-  /** Puts {@code v} into {@code heads} at its next reference's time when it has one queued. */
-  private void queueHead(Volume v, PriorityQueue<Volume> heads) {
-    ReferenceBatchEvent head = startHead(v);
-    if (head != null) {
-      v.headTimeUnixNano = Math.max(head.referenceTimeUnixNano(v.cursor), releasedUnixNano);
-      heads.add(v);
+  /** Processes {@code v}'s next reference at its head time and moves past it. */
+  private void releaseHead(Volume v) {
+    ReferenceBatchEvent head = v.queued.peek();
+    long time = v.headTimeUnixNano;
+    if (Double.isNaN(v.headRate)) {
+      v.headRate = ShardsEstimator.samplingRate(head.samplingModulus, head.samplingThreshold);
     }
+    estimators.reference(blockKey(head.blockHashes[v.cursor], v.salt), head.writes[v.cursor], time);
+    io.add(head.writes[v.cursor], head.lengthBlocks[v.cursor], v.headRate, time);
+    releasedUnixNano = time;
+    if (++v.cursor == head.size()) {
+      v.queued.poll();
+      v.cursor = 0;
+      v.headCounted = false;
+      v.headRate = Double.NaN;
+    }
+  }
+
+  /**
+   * Sets {@code v}'s head time to its next reference's (or the released time, if later); false
+   * when it has none queued.
+   */
+  private boolean nextHead(Volume v) {
+    ReferenceBatchEvent head = startHead(v);
+    if (head == null) {
+      return false;
+    }
+    v.headTimeUnixNano = Math.max(head.referenceTimeUnixNano(v.cursor), releasedUnixNano);
+    return true;
   }
 
   /**
