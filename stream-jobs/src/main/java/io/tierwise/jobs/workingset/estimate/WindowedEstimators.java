@@ -92,10 +92,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   private final ShardsEstimator.SampleObserver paneFeed = new ShardsEstimator.SampleObserver() {
     @Override
     public void sampled(long previous, long marks, double scale, boolean write) {
+      // reference() rolls every window first: each has a pane.
       for (List<WindowPane> window : panes) {
-        if (!window.isEmpty()) {
-          WindowPane.sampled(window, previous, marks, scale, write);
-        }
+        WindowPane.sampled(window, previous, marks, scale, write);
       }
     }
 

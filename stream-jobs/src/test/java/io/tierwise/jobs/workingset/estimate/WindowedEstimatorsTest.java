@@ -16,6 +16,13 @@ class WindowedEstimatorsTest {
   private static final long SECOND = 1_000_000_000L;
   private static final long T0 = 1_700_000_000L * SECOND;
 
+  /** A checkpoint written by an older main, from src/test/resources/state. */
+  private static byte[] stateResource(String file) throws java.io.IOException {
+    try (var in = WindowedEstimatorsTest.class.getResourceAsStream("/state/" + file)) {
+      return in.readAllBytes();
+    }
+  }
+
   @Test
   void slidingWindowsCoverBetweenThreeQuartersAndAllOfTheirLength() throws Exception {
     WindowedEstimators w = new WindowedEstimators(MrcEstimators.DEFAULT, 1, 1);
@@ -75,10 +82,7 @@ class WindowedEstimatorsTest {
   void aCheckpointOfThirteenEstimatorsRestoresAllAndStartsTheWindowsAgain() throws Exception {
     // Written by main at 776d6a2 (state format 2: 'all' and 12 panes, each its own estimator):
     // 3 h of one reference a second, 100 blocks for 2 h then 20 others, with the policies.
-    byte[] old;
-    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format2.bin")) {
-      old = in.readAllBytes();
-    }
+    byte[] old = stateResource("windowed-estimators-format2.bin");
     WindowedEstimators w = WindowedEstimatorsSerializer.INSTANCE.deserialize(new DataInputDeserializer(old));
     assertThat(w.all().references()).isEqualTo(3 * 3600);
     assertThat(w.all().workingSetBytes()).isEqualTo(120 * 4096L);
@@ -96,9 +100,10 @@ class WindowedEstimatorsTest {
   }
 
   /**
-   * The stream of windowed-estimators-format4.bin: 5 h of one reference a second from T0 + 123 s,
-   * 70 % to a hot set of 3,000 blocks that moves every hour, the rest to 30,000 cold ones, a
-   * quarter of them writes; fixed-size SHARDS of 512 blocks (the threshold falls, blocks leave).
+   * The stream of windowed-estimators-format4.bin (this loop is its definition): one reference a
+   * second from just after T0, most to a hot set that moves every hour, the rest to cold blocks,
+   * some of them writes; its estimators are fixed-size SHARDS small enough that the threshold
+   * falls and blocks leave the sample.
    */
   private static WindowedEstimators fiveHours(WindowedEstimators w, int fromSecond, int toSecond) {
     java.util.Random r = new java.util.Random(4);
@@ -115,10 +120,7 @@ class WindowedEstimatorsTest {
   @Test
   void aCheckpointOfWholePanesRestoresEveryWindowAsShares() throws Exception {
     // Written by main at 2433901 (state format 4: each pane whole) after fiveHours.
-    byte[] old;
-    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format4.bin")) {
-      old = in.readAllBytes();
-    }
+    byte[] old = stateResource("windowed-estimators-format4.bin");
     WindowedEstimators restored = WindowedEstimatorsSerializer.INSTANCE.deserialize(new DataInputDeserializer(old));
     WindowedEstimators fresh = fiveHours(new WindowedEstimators(
         new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, 512), 1L << 24, 1L << 24), 0, 5 * 3600);
@@ -164,10 +166,7 @@ class WindowedEstimatorsTest {
     }
     // Format 3 wrote a boolean where format 4 writes the kind: the service's simulations are 1 in
     // both. This stream's state, written by main at 2433901 (format 4) with the format set to 3.
-    byte[] format3;
-    try (var in = getClass().getResourceAsStream("/state/windowed-estimators-format3.bin")) {
-      format3 = in.readAllBytes();
-    }
+    byte[] format3 = stateResource("windowed-estimators-format3.bin");
     WindowedEstimators old = WindowedEstimators.readFrom(new DataInputDeserializer(format3));
     assertThat(old.evictionDifferences().differences).isDeepEqualTo(w.evictionDifferences().differences);
     assertThat(old.results()).extracting(r -> r.estimator().workingSetBytes())
