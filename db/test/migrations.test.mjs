@@ -211,6 +211,68 @@ test("migration 900 moves each interval's cache health into its volume_metrics_1
   });
 });
 
+test("migration 905 moves a volume's 10 s rollup windows into their interval rows, and back", async () => {
+  const since905 = migrations.filter((f) => f >= '1700000000905').length;
+  const rollBack = () => { for (let i = 0; i < since905; i++) migrate('down'); };
+  const tenant = randomUUID();
+  const documents = { latency_us: { read: { 4096: [0, 3] } }, sources: { cache: {} }, workload: { outstanding: {} }, cpu: { host_us: {} } };
+  const intervalSql = `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops,
+      write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
+      evicted_bytes, occupancy_bytes, capacity_bytes)
+    VALUES ($1, $2, $3, 10, $4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)`;
+  const windowSql = `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops,
+      write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
+      occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu)
+    VALUES ($1, 'volume', $2, '10s', $3, 1, $4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, $5, $6, $7, $8)`;
+  rollBack();
+  await withClient('tierwise_owner', async (c) => {
+    await c.query("INSERT INTO tenants (id, name) VALUES ($1, 'volume windows')", [tenant]);
+    // 'one': an interval per window; 'restarted': two intervals in the window of 10:00:00.
+    await c.query(intervalSql, [tenant, 'one', '2026-11-20T10:00:03Z', 5]);
+    await c.query(windowSql, [tenant, 'one', '2026-11-20T10:00:00Z', 5, ...Object.values(documents)]);
+    await c.query(intervalSql, [tenant, 'restarted', '2026-11-20T10:00:00Z', 2]);
+    await c.query(intervalSql, [tenant, 'restarted', '2026-11-20T10:00:06Z', 3]);
+    await c.query(windowSql, [tenant, 'restarted', '2026-11-20T10:00:00Z', 5, ...Object.values(documents)]);
+  });
+  migrate('up');
+  const windows = () => withClient('tierwise_owner', async (c) => (await c.query(
+    `SELECT scope_id, window_start::text AS start, read_ops::int AS reads, latency_us::text AS latency FROM rollup_windows
+      WHERE tenant_id = $1 AND resolution = '10s' ORDER BY scope_id, window_start`, [tenant])).rows);
+  const latency = JSON.stringify(documents.latency_us);
+  assert.deepEqual(await windows(), [
+    { scope_id: 'one', start: '2026-11-20 10:00:03+00', reads: 5, latency },
+    { scope_id: 'restarted', start: '2026-11-20 10:00:00+00', reads: 5, latency },
+  ], "the single interval's row is its window; the window of two intervals stays a rollup row, counted once");
+  const left = await withClient('tierwise_owner', (c) => c.query(
+    "SELECT scope_id FROM metric_rollups WHERE tenant_id = $1 AND scope = 'volume' AND resolution = '10s'", [tenant]));
+  assert.deepEqual(left.rows, [{ scope_id: 'restarted' }]);
+  rollBack();
+  const back = await withClient('tierwise_owner', (c) => c.query(
+    `SELECT scope_id, window_start::text AS start, read_ops::int AS reads, latency_us::text AS latency FROM metric_rollups
+      WHERE tenant_id = $1 AND scope = 'volume' AND resolution = '10s' ORDER BY scope_id`, [tenant]));
+  assert.deepEqual(back.rows, [
+    { scope_id: 'one', start: '2026-11-20 10:00:00+00', reads: 5, latency },
+    { scope_id: 'restarted', start: '2026-11-20 10:00:00+00', reads: 5, latency },
+  ]);
+  migrate('up');
+  await withClient('tierwise_owner', async (c) => {
+    await c.query('DELETE FROM metric_rollups WHERE tenant_id = $1', [tenant]);
+    await c.query('DELETE FROM volume_metrics_10s WHERE tenant_id = $1', [tenant]);
+    await c.query('DELETE FROM tenants WHERE id = $1', [tenant]);
+  });
+});
+
+test('every view with a tenant_id reads its tables as the querying role, under their row-level security', async () => {
+  const views = await withClient('tierwise_owner', async (c) => (await c.query(`
+    SELECT c.relname AS name, coalesce('security_invoker=true' = ANY (c.reloptions), false) AS invoker
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind = 'v'
+       AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped)
+     ORDER BY 1`)).rows);
+  assert.ok(views.some((v) => v.name === 'rollup_windows'), 'the catalogue lists views');
+  assert.deepEqual(views.filter((v) => !v.invoker).map((v) => v.name), [], 'views that would read as their owner');
+});
+
 test('recommendations keep their history and take the measured hit ratio of the intervals they ran, warm, at the tier size', async () => {
   const tenant = randomUUID();
   const MIB256 = 256 * 1024 * 1024;

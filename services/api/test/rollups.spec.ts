@@ -55,6 +55,32 @@ describe('GET /v1/rollups (real PostgreSQL)', () => {
     expect(JSON.stringify(body)).not.toContain('999999');
   });
 
+  it("serves a volume's 10 s windows from its interval rows, and the 10 s rollup rows written before them", async () => {
+    const interval = async (volumeId: string, start: string, reads: number, latency: object | null) =>
+      tenants.owner.query(
+        `INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops, read_bytes,
+                                         write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
+                                         occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu)
+         VALUES ($1, $2, $3, 10, $4, 0, $4::bigint * 4096, 0, 0, 0, 0, 0, 0, 0, 0, $5, $6, $6, $6)`,
+        [tenant.tenant_id, volumeId, start, reads, latency, latency && {}],
+      );
+    const b = Array.from({ length: 20 }, (_, k) => (k === 8 ? 40 : 0));
+    await interval(v1, '2026-11-20T10:00:03Z', 40, { read: { '4096': b } });
+    await interval(v1, '2026-11-20T10:00:13Z', 9, null); // written before migration 905: its window is a rollup row
+    await tenants.owner.query(
+      `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes,
+                                   write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
+                                   occupancy_bytes, capacity_bytes, latency_us)
+       VALUES ($1, 'volume', $2, '10s', '2026-11-20T10:00:10Z', 1, 9, 0, 36864, 0, 0, 0, 0, 0, 0, 0, 0, '{}')`,
+      [tenant.tenant_id, v1],
+    );
+    const body = (await (await get(`scope=volume&resolution=10s&scope_id=${v1}&from=2026-11-20T10:00:00Z&to=2026-11-20T10:01:00Z`)).json()) as RollupsDto;
+    expect(body.series.map((s) => s.points.map((p) => [p.window_start, p.read_ops]))).toEqual([
+      [['2026-11-20T10:00:03.000Z', 40], ['2026-11-20T10:00:10.000Z', 9]],
+    ]);
+    expect(body.series[0].points[0].latency).toEqual([{ direction: 'read', size_bin: '4096', count: 40, p50_us: 350, p95_us: 485, p99_us: 497 }]);
+  });
+
   it('filters by scope_id and rejects malformed queries with 400', async () => {
     const one = (await (await get(`scope=volume&resolution=1h&scope_id=${v2}&from=2026-11-20T00:00:00Z`)).json()) as RollupsDto;
     expect(one.series.map((s) => s.scope_id)).toEqual([v2]);

@@ -9,7 +9,7 @@ const quantile = (q: number) =>
 @Injectable()
 export class RollupsRepository {
   /**
-   * Windows of one scope and resolution in [from, to), ordered by scope id and window start;
+   * Windows of one scope and resolution in [from, to) (the view rollup_windows, docs/rollups.md), ordered by scope id and window start;
    * latency percentiles from each window's merged histograms (histogram_quantile, db).
    * @param db a client in the tenant's transaction.
    * @param limit rows at most.
@@ -30,7 +30,7 @@ export class RollupsRepository {
                          'p50_us', ${quantile(0.5)}, 'p95_us', ${quantile(0.95)}, 'p99_us', ${quantile(0.99)})
                        ORDER BY d.key, CASE WHEN b.key LIKE '>%' THEN 1e12 ELSE b.key::numeric END)
                           FROM json_each(r.latency_us) AS d, json_each(d.value) AS b), '[]'::jsonb) AS latency
-         FROM metric_rollups r
+         FROM rollup_windows r
         WHERE r.tenant_id = $1 AND r.scope = $2 AND ($3::text IS NULL OR r.scope_id = $3) AND r.resolution = $4
           AND r.window_start >= $5 AND r.window_start < $6
         ORDER BY r.scope_id, r.window_start

@@ -24,7 +24,7 @@ export class PolicyEffectRepository {
   /** The volume's 10 s windows in [from, to): front-end I/Os, latency cells and CPU time. */
   async windows(db: Queryable, tenantId: string, q: { volumeId: string; from: Date; to: Date }): Promise<EffectWindow[]> {
     const { rows } = await db.query<EffectWindow>(
-      `SELECT (read_ops + write_ops)::float8 AS ops, latency_us, cpu FROM metric_rollups
+      `SELECT (read_ops + write_ops)::float8 AS ops, latency_us, cpu FROM rollup_windows
         WHERE tenant_id = $1 AND scope = 'volume' AND scope_id = $2 AND resolution = '10s' AND window_start >= $3 AND window_start < $4`,
       [tenantId, q.volumeId, q.from, q.to],
     );

@@ -20,7 +20,7 @@ export interface SeriesWindowRow extends IoCounters {
 export class SeriesRepository {
   /**
    * The windows of one scope id (null: every id of the scope) at one resolution in [from, to),
-   * ascending by id and start. Read in the tenant's transaction (RLS) and filtered by tenant as well.
+   * ascending by id and start (the view rollup_windows: a volume's 10 s windows are its interval rows, docs/rollups.md). Read in the tenant's transaction (RLS) and filtered by tenant as well.
    */
   async windows(
     db: Queryable,
@@ -33,7 +33,7 @@ export class SeriesRepository {
               cache_misses::float8 AS cache_misses, read_cache_hits::float8 AS read_cache_hits,
               read_cache_misses::float8 AS read_cache_misses, occupancy_bytes::float8 AS occupancy_bytes,
               capacity_bytes::float8 AS capacity_bytes, latency_us, sources, cpu
-         FROM metric_rollups
+         FROM rollup_windows
         WHERE tenant_id = $1 AND scope = $2 AND ($3::text IS NULL OR scope_id = $3) AND resolution = $4 AND window_start >= $5 AND window_start < $6
         ORDER BY scope_id, window_start`,
       [tenantId, q.scope, q.scopeId, q.resolution, q.from, q.to],

@@ -27,7 +27,7 @@ export class WorkloadRepository {
   /** The non-empty workload cells of a volume's windows at `resolution` in [from, to), with their bytes. */
   async windows(db: Queryable, tenantId: string, q: { volumeId: string; resolution: string; from: Date; to: Date }): Promise<WorkloadWindow[]> {
     const { rows } = await db.query<{ workload: WorkloadCells; bytes: string; read_ops: string; write_ops: string }>(
-      `SELECT workload, read_bytes + write_bytes AS bytes, read_ops, write_ops FROM metric_rollups
+      `SELECT workload, read_bytes + write_bytes AS bytes, read_ops, write_ops FROM rollup_windows
         WHERE tenant_id = $1 AND scope = 'volume' AND scope_id = $2 AND resolution = $3 AND window_start >= $4 AND window_start < $5
           AND workload::text <> '{}'`,
       [tenantId, q.volumeId, q.resolution, q.from, q.to],

@@ -156,16 +156,19 @@ class StreamJobsIntegrationTest {
           + " AND scope = 'tenant' AND resolution = '" + resolution + "'", 600 + 603 + 606);
     }
 
-    // metric_rollups.sources: every source's I/Os, bytes and latency at every resolution; the
-    // peer of the write-back writes (WB+1: each write held by one peer, latency in bucket 9).
+    // The windows' sources: every source's I/Os, bytes and latency at every resolution (a volume's
+    // 10 s windows are its interval rows: rollup_windows); the peer of the write-back writes (WB+1:
+    // each write held by one peer, latency in bucket 9).
+    assertThat(single("SELECT count(*) AS n FROM metric_rollups WHERE tenant_id = CAST(? AS uuid)"
+        + " AND scope = 'volume' AND resolution = '10s'")).as("no second row of a volume's interval").containsEntry("n", 0L);
     for (String resolution : List.of("10s", "1m", "1h", "1d")) {
-      awaitRows("SELECT coalesce(sum((sources->'peer'->'write'->>'ops')::bigint), 0) FROM metric_rollups"
+      awaitRows("SELECT coalesce(sum((sources->'peer'->'write'->>'ops')::bigint), 0) FROM rollup_windows"
           + " WHERE tenant_id = CAST(? AS uuid) AND scope = 'tenant' AND resolution = '" + resolution + "'", 9 * 5);
       Map<String, Object> sources = single("SELECT sum((sources->'peer'->'write'->>'bytes')::bigint) AS peer_bytes,"
           + " sum((sources->'peer'->'write'->'latency_us'->>9)::bigint) AS peer_latency_ios,"
           + " sum((sources->'cache'->'read'->>'bytes')::bigint) AS cache_bytes,"
           + " sum((sources->'datastore'->'write'->>'ops')::bigint) AS datastore_writes"
-          + " FROM metric_rollups WHERE tenant_id = CAST(? AS uuid) AND scope = 'volume' AND scope_id = 'm0'"
+          + " FROM rollup_windows WHERE tenant_id = CAST(? AS uuid) AND scope = 'volume' AND scope_id = 'm0'"
           + " AND resolution = '" + resolution + "'");
       assertThat(sources).as(resolution).containsEntry("peer_bytes", java.math.BigDecimal.valueOf(3 * 5 * 65536))
           .containsEntry("peer_latency_ios", java.math.BigDecimal.valueOf(3 * 5))

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rolls one volume's interval telemetry up into the rows of volume_metrics_10s (main output: the
- * interval's counters and its cache health, {@link IntervalCacheHealth}), volume_io_stats ({@link
+ * interval's counters, its cache health, {@link IntervalCacheHealth}, and its window documents:
+ * latency, sources, workload and CPU time, the volume scope's 10 s rollup window, which {@link
+ * RollupFunction} does not keep; docs/rollups.md), volume_io_stats ({@link
  * #IO_STATS}) and volume_block_sizes ({@link #BLOCK_SIZES}). Keyed by "tenant/volume".
  *
  * <p>Every row carries the full aggregate (all records of the interval, all intervals of the
@@ -170,6 +172,10 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
       interval.intervalSeconds = m.intervalSeconds();
     }
     interval.io.add(m.io);
+    interval.latency.add(m.latency);
+    interval.sources.add(m.sources);
+    interval.workload.add(m.workload);
+    interval.cpu.add(m.cpu);
     if (m.occupancyBytes >= 0) {
       interval.occupancyBytes = m.occupancyBytes;
     }
@@ -286,6 +292,10 @@ public class MetricsRollupFunction extends KeyedProcessFunction<String, Interval
     row.occupancyBytes = Math.max(0, s.occupancyBytes);
     row.capacityBytes = Math.max(0, s.capacityBytes);
     row.health = s.health == null ? null : s.health.copy();
+    row.latency = s.latency.copy();
+    row.sources = s.sources.copy();
+    row.workload = s.workload.copy();
+    row.cpu = s.cpu.copy();
     return row;
   }
 

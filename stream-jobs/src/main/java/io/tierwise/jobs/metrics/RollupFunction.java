@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Rolls the volume intervals of one scope (key "tenant|scope|scope id", see {@link
  * ScopedMetrics}) up into windows of 10 s, 1 min, 1 h and 1 d ({@link Resolutions}): counters
  * summed (front end and per source: {@link SourceIo}), latency histograms merged bucket by bucket,
- * gauges summed over volumes.
+ * gauges summed over volumes. A volume's scope has no 10 s windows here: its interval is that
+ * window, written as its volume_metrics_10s row ({@link MetricsRollupFunction}; docs/rollups.md).
  *
  * <h2>Exactly once into PostgreSQL: idempotent upserts of complete window values</h2>
  *
@@ -126,9 +127,10 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     long startSeconds = Math.floorDiv(m.intervalStartUnixNano, NANOS_PER_SECOND);
     Long before = clockSeconds.value();
     long clock = before == null ? endSeconds : Math.max(before, endSeconds);
-    long[] lateness = latenessOf(s.scopeKey);
+    boolean volume = isVolumeScope(s.scopeKey);
+    long[] lateness = volume ? volumeLatenessSeconds : latenessSeconds;
     boolean added = false;
-    for (int r = 0; r < Resolutions.NAMES.length; r++) {
+    for (int r = volume ? 1 : 0; r < Resolutions.NAMES.length; r++) {
       long start = Resolutions.windowStart(r, startSeconds);
       if (start + Resolutions.SECONDS[r] < clock - lateness[r]) {
         lateWindows.inc();
@@ -166,7 +168,7 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
       flushAt.clear();
     }
     String[] key = ctx.getCurrentKey().split("\\|", 3);
-    long[] lateness = latenessOf(ctx.getCurrentKey());
+    long[] lateness = isVolumeScope(ctx.getCurrentKey()) ? volumeLatenessSeconds : latenessSeconds;
     long clock = clockSeconds.value();
     boolean coarseDue = coarseWrites.due(timestamp);
     boolean coarseWritten = false;
@@ -202,10 +204,10 @@ public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, 
     }
   }
 
-  /** The lateness per resolution of the scope of {@code scopeKey} ("tenant|scope|scope id"), seconds. */
-  private long[] latenessOf(String scopeKey) {
+  /** Whether {@code scopeKey} ("tenant|scope|scope id") is a volume's. */
+  private static boolean isVolumeScope(String scopeKey) {
     int scope = scopeKey.indexOf('|') + 1;
-    return scopeKey.startsWith(ScopedMetrics.VOLUME + "|", scope) ? volumeLatenessSeconds : latenessSeconds;
+    return scopeKey.startsWith(ScopedMetrics.VOLUME + "|", scope);
   }
 
   private static RollupRow row(String[] key, RollupCell cell) {

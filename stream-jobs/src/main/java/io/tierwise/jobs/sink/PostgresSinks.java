@@ -2,12 +2,16 @@ package io.tierwise.jobs.sink;
 
 import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.metrics.BlockSizeRow;
+import io.tierwise.jobs.metrics.CpuTimes;
 import io.tierwise.jobs.metrics.IntervalCacheHealth;
 import io.tierwise.jobs.metrics.IoCounters;
+import io.tierwise.jobs.metrics.LatencyHistograms;
 import io.tierwise.jobs.metrics.RollupFunction;
 import io.tierwise.jobs.metrics.RollupRow;
+import io.tierwise.jobs.metrics.SourceIo;
 import io.tierwise.jobs.metrics.VolumeIoStatsRow;
 import io.tierwise.jobs.metrics.VolumeMetricsRow;
+import io.tierwise.jobs.metrics.WorkloadHistograms;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.telemetry.JobTelemetry;
 import io.tierwise.jobs.telemetry.TracedSink;
@@ -51,9 +55,10 @@ public final class PostgresSinks {
       INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds,
         read_ops, write_ops, read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits,
         read_cache_misses, evicted_bytes, occupancy_bytes, capacity_bytes, configured_mode,
-        effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors)
+        effective_mode, dirty_bytes, latency_us_sum, latency_ops, destage_errors, tier_errors,
+        latency_us, sources, workload, cpu)
       VALUES (CAST(? AS uuid), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS json),
-        CAST(? AS json), ?, ?)
+        CAST(? AS json), ?, ?, CAST(? AS json), CAST(? AS json), CAST(? AS json), CAST(? AS json))
       ON CONFLICT (tenant_id, volume_id, interval_start) DO UPDATE SET
         interval_seconds = EXCLUDED.interval_seconds, read_ops = EXCLUDED.read_ops,
         write_ops = EXCLUDED.write_ops, read_bytes = EXCLUDED.read_bytes,
@@ -64,7 +69,8 @@ public final class PostgresSinks {
         configured_mode = EXCLUDED.configured_mode, effective_mode = EXCLUDED.effective_mode,
         dirty_bytes = EXCLUDED.dirty_bytes, latency_us_sum = EXCLUDED.latency_us_sum,
         latency_ops = EXCLUDED.latency_ops, destage_errors = EXCLUDED.destage_errors,
-        tier_errors = EXCLUDED.tier_errors""";
+        tier_errors = EXCLUDED.tier_errors, latency_us = EXCLUDED.latency_us,
+        sources = EXCLUDED.sources, workload = EXCLUDED.workload, cpu = EXCLUDED.cpu""";
 
   private static final String VOLUME_IO_STATS = """
       INSERT INTO volume_io_stats (tenant_id, volume_id, first_interval, last_interval,
@@ -225,10 +231,11 @@ public final class PostgresSinks {
   }
 
   /**
-   * volume_metrics_10s, one row per (volume, interval): its counters and its cache health (modes,
+   * volume_metrics_10s, one row per (volume, interval): its counters, its cache health (modes,
    * dirty bytes, device errors, and the latency sum (µs) and I/Os per ioLength bin as JSON objects
    * keyed by the bin's upper bound in bytes, "4096"; "&gt;524288" for the last bin, non-empty bins
-   * only; NULL when the agent reported no cache mode). Each batched write is a span related to the
+   * only; NULL when the agent reported no cache mode) and the documents of the volume's 10 s
+   * window, as a metric_rollups row's (docs/rollups.md). Each batched write is a span related to the
    * consume spans of the records it writes ({@link TracedSink}).
    */
   public Sink<VolumeMetricsRow> volumeMetrics(JobTelemetry telemetry) {
@@ -242,6 +249,7 @@ public final class PostgresSinks {
       ps.setLong(next, r.occupancyBytes);
       ps.setLong(next + 1, r.capacityBytes);
       setCacheHealth(ps, next + 2, r.health);
+      setDocuments(ps, next + 2 + CACHE_HEALTH_TYPES.length, r.latency, r.sources, r.workload, r.cpu);
     });
   }
 
@@ -311,11 +319,17 @@ public final class PostgresSinks {
       int next = setCounters(ps, 7, r.io);
       ps.setLong(next, r.occupancyBytes);
       ps.setLong(next + 1, r.capacityBytes);
-      ps.setString(next + 2, Json.latency(r.latency));
-      ps.setString(next + 3, Json.sources(r.sources));
-      ps.setString(next + 4, Json.workload(r.workload));
-      ps.setString(next + 5, Json.cpu(r.cpu));
+      setDocuments(ps, next + 2, r.latency, r.sources, r.workload, r.cpu);
     });
+  }
+
+  /** Binds a window's documents (latency_us, sources, workload, cpu as JSON text) from {@code first} on. */
+  private static void setDocuments(PreparedStatement ps, int first, LatencyHistograms latency, SourceIo sources,
+      WorkloadHistograms workload, CpuTimes cpu) throws SQLException {
+    ps.setString(first, Json.latency(latency));
+    ps.setString(first + 1, Json.sources(sources));
+    ps.setString(first + 2, Json.workload(workload));
+    ps.setString(first + 3, Json.cpu(cpu));
   }
 
   /** volume_working_sets, one row per window. */

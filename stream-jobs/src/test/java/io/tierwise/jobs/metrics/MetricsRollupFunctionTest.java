@@ -2,6 +2,7 @@ package io.tierwise.jobs.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tierwise.jobs.json.Json;
 import io.tierwise.jobs.pacing.CoarseWrites;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -88,6 +89,38 @@ class MetricsRollupFunctionTest {
     assertThat(a.capacityBytes).as("capacity of the latest interval, not the latest record").isEqualTo(1 << 30);
     assertThat(blockSizes()).extracting(r -> r.volumeId + "/" + r.direction + "/" + r.binLabel + "=" + r.ops + "," + r.bytes)
         .containsExactlyInAnyOrder("a/read/4096=170,696320", "b/read/4096=7,28672");
+  }
+
+  @Test
+  void anIntervalRowCarriesTheDocumentsOfItsVolumesTenSecondWindow() throws Exception {
+    IntervalMetrics first = record("a", 0, 100, 0);
+    first.latency.add(false, 4, counts(LatencyHistograms.BUCKETS, 6, 100));
+    first.workload.add(WorkloadHistograms.Family.OUTSTANDING, 0, counts(WorkloadHistograms.Family.OUTSTANDING.buckets(), 2, 100));
+    first.cpu.hostMicros[CpuTimes.hostMode("system")] = 7_000;
+    first.cpu.hostWallMicros = 10_000_000;
+    IntervalMetrics rest = record("a", 0, 20, 0); // the rest of the interval (split batch)
+    rest.latency.add(false, 4, counts(LatencyHistograms.BUCKETS, 9, 20));
+    rest.sources.ops[SourceIo.slot(SourceIo.sourceIndex("peer"), true)] = 5;
+    rest.sources.addLatency(SourceIo.sourceIndex("peer"), true, counts(LatencyHistograms.BUCKETS, 8, 5));
+    harness.processElement(first, 0);
+    harness.processElement(rest, 0);
+    harness.setProcessingTime(FLUSH_MS);
+
+    RollupCell window = new RollupCell(); // what RollupFunction's 10 s window of the volume held
+    window.add(first);
+    window.add(rest);
+    VolumeMetricsRow row = harness.extractOutputValues().get(0);
+    assertThat(Json.latency(row.latency)).contains("\"4096\"").isEqualTo(Json.latency(window.latency));
+    assertThat(Json.sources(row.sources)).contains("peer").isEqualTo(Json.sources(window.sources));
+    assertThat(Json.workload(row.workload)).contains("outstanding").isEqualTo(Json.workload(window.workload));
+    assertThat(Json.cpu(row.cpu)).contains("7000").isEqualTo(Json.cpu(window.cpu));
+  }
+
+  /** {@code length} bucket counts, {@code count} in bucket {@code bucket}. */
+  private static long[] counts(int length, int bucket, long count) {
+    long[] counts = new long[length];
+    counts[bucket] = count;
+    return counts;
   }
 
   @Test
