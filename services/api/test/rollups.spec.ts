@@ -65,19 +65,20 @@ describe('GET /v1/rollups (real PostgreSQL)', () => {
         [tenant.tenant_id, volumeId, start, reads, latency, latency && {}],
       );
     const b = Array.from({ length: 20 }, (_, k) => (k === 8 ? 40 : 0));
-    await interval(v1, '2026-11-20T10:00:03Z', 40, { read: { '4096': b } });
-    await interval(v1, '2026-11-20T10:00:13Z', 9, null); // written before migration 905: its window is a rollup row
+    // An hour ago, within every retention (the interval rows' documents end with the 10 s windows', db migration 910).
+    const base = Math.floor(Date.now() / 10_000) * 10_000 - 3_600_000;
+    const at = (seconds: number) => new Date(base + seconds * 1000).toISOString();
+    await interval(v1, at(3), 40, { read: { '4096': b } });
+    await interval(v1, at(13), 9, null); // written before migration 905: its window is a rollup row
     await tenants.owner.query(
       `INSERT INTO metric_rollups (tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops, read_bytes,
                                    write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
                                    occupancy_bytes, capacity_bytes, latency_us)
-       VALUES ($1, 'volume', $2, '10s', '2026-11-20T10:00:10Z', 1, 9, 0, 36864, 0, 0, 0, 0, 0, 0, 0, 0, '{}')`,
-      [tenant.tenant_id, v1],
+       VALUES ($1, 'volume', $2, '10s', $3, 1, 9, 0, 36864, 0, 0, 0, 0, 0, 0, 0, 0, '{}')`,
+      [tenant.tenant_id, v1, at(10)],
     );
-    const body = (await (await get(`scope=volume&resolution=10s&scope_id=${v1}&from=2026-11-20T10:00:00Z&to=2026-11-20T10:01:00Z`)).json()) as RollupsDto;
-    expect(body.series.map((s) => s.points.map((p) => [p.window_start, p.read_ops]))).toEqual([
-      [['2026-11-20T10:00:03.000Z', 40], ['2026-11-20T10:00:10.000Z', 9]],
-    ]);
+    const body = (await (await get(`scope=volume&resolution=10s&scope_id=${v1}&from=${at(0)}&to=${at(60)}`)).json()) as RollupsDto;
+    expect(body.series.map((s) => s.points.map((p) => [p.window_start, p.read_ops]))).toEqual([[[at(3), 40], [at(10), 9]]]);
     expect(body.series[0].points[0].latency).toEqual([{ direction: 'read', size_bin: '4096', count: 40, p50_us: 350, p95_us: 485, p99_us: 497 }]);
   });
 

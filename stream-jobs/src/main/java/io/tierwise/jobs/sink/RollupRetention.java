@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * 1 min 14 days, 1 h 180 days, 1 d 1095 days), and that of a volume's interval rows
  * (volume_metrics_10s: 7 days), by calling the SQL function
  * {@code maintain_rollup_partitions()} (docs/rollups.md "Retention"): partitions wholly older than
- * the retention are dropped, the partitions up to one ahead of now are created. The embedded run
+ * the retention are dropped, the partitions up to one ahead of now are created. Then {@code
+ * expire_volume_window_documents()} ends the documents of a volume's 10 s windows, which its
+ * interval rows hold, with the 10 s resolution's retention (db migration 910). The embedded run
  * calls it every {@link #PERIOD}; on a Flink cluster run {@code java -cp tierwise-stream-jobs.jar
  * io.tierwise.jobs.sink.RollupRetention} from cron (docs/flink-cluster.md).
  */
@@ -30,22 +32,30 @@ public final class RollupRetention {
 
   /**
    * Runs maintain_rollup_partitions() once and logs, per partitioned relation, the partitions
-   * created and dropped and the expired rows deleted from its default partition.
+   * created and dropped and the expired rows deleted from its default partition; then
+   * expire_volume_window_documents(), logging the partitions of interval rows it rewrote.
    *
    * @param jdbcUrl PostgreSQL JDBC URL of role tierwise_jobs
    * @return partitions dropped over all relations
-   * @throws SQLException when PostgreSQL is unreachable or the function fails
+   * @throws SQLException when PostgreSQL is unreachable or a function fails
    */
   public static int enforce(String jdbcUrl) throws SQLException {
     int dropped = 0;
-    try (Connection c = DriverManager.getConnection(jdbcUrl);
-        PreparedStatement ps = c.prepareStatement("SELECT * FROM maintain_rollup_partitions()");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        dropped += rs.getInt("dropped");
-        LOG.info("retention of {} ({}): {} partitions created, {} dropped, {} expired rows deleted",
-            rs.getString("relation"), rs.getString("resolution"), rs.getInt("created"), rs.getInt("dropped"),
-            rs.getLong("expired_rows"));
+    try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT * FROM maintain_rollup_partitions()");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          dropped += rs.getInt("dropped");
+          LOG.info("retention of {} ({}): {} partitions created, {} dropped, {} expired rows deleted",
+              rs.getString("relation"), rs.getString("resolution"), rs.getInt("created"), rs.getInt("dropped"),
+              rs.getLong("expired_rows"));
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("SELECT expire_volume_window_documents()");
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        LOG.info("retention of a volume's 10 s window documents (volume_metrics_10s): {} partitions rewritten without them",
+            rs.getInt(1));
       }
     }
     return dropped;

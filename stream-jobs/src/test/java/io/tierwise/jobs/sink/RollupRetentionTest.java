@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The retention of metric_rollups against the real PostgreSQL of the test profile: 10 s rows
  * older than 2 days go with their dropped partition (or from the default partition), newer ones
- * and coarser resolutions stay.
+ * and coarser resolutions stay; a volume's 10 s window documents in its interval rows likewise.
  */
 class RollupRetentionTest {
   private static final String INSERT = """
@@ -44,6 +44,41 @@ class RollupRetentionTest {
           .containsExactly("10s recent", "1d old");
     } finally {
       stack.ownerRows("DELETE FROM metric_rollups WHERE tenant_id = CAST(? AS uuid)", tenant);
+      stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
+    }
+  }
+
+  @Test
+  void endsTheDocumentsOfAVolumesTenSecondWindowsWithTheTenSecondRetentionAndKeepsTheInterval() throws Exception {
+    TestStack stack = TestStack.fromEnvironment();
+    String tenant = stack.newTenant("window documents retention test");
+    String interval = """
+        INSERT INTO volume_metrics_10s (tenant_id, volume_id, interval_start, interval_seconds, read_ops, write_ops,
+          read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses, evicted_bytes,
+          occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu)
+        VALUES (CAST(? AS uuid), 'vol-w', now() - CAST(? AS interval), 10, 7, 0, 28672, 0, 0, 0, 0, 0, 0, 0, 0,
+          '{"read": {}}', '{}', '{}', '{}')""";
+    try {
+      stack.rows("SELECT * FROM maintain_rollup_partitions(now() - interval '5 days')");
+      String oldPartition = "volume_metrics_10s_p" + (now(stack) - 4 * 86400) / 86400 * 86400;
+      stack.ownerRows(interval, tenant, "4 days");
+      stack.ownerRows(interval, tenant, "1 hour");
+
+      RollupRetention.enforce(stack.jdbcUrl());
+
+      List<Map<String, Object>> rows = stack.ownerRows("SELECT (now() - interval_start) < interval '2 days' AS recent,"
+          + " read_ops, latency_us IS NOT NULL AS documents FROM volume_metrics_10s WHERE tenant_id = CAST(? AS uuid)"
+          + " ORDER BY interval_start", tenant);
+      assertThat(rows).extracting(r -> r.get("recent") + " " + r.get("read_ops") + " " + r.get("documents"))
+          .as("the old interval keeps its counters, not its window's documents").containsExactly("false 7 false", "true 7 true");
+      assertThat(stack.ownerRows("SELECT count(*) AS n FROM rollup_windows WHERE tenant_id = CAST(? AS uuid)", tenant))
+          .as("only the recent interval is a 10 s window").containsExactly(Map.of("n", 1L));
+      assertThat(stack.ownerRows("SELECT obj_description(to_regclass(?), 'pg_class') AS said", oldPartition))
+          .containsExactly(Map.of("said", "window documents expired"));
+      assertThat(stack.rows("SELECT expire_volume_window_documents() AS n")).as("each partition rewritten once")
+          .containsExactly(Map.of("n", 0));
+    } finally {
+      stack.ownerRows("DELETE FROM volume_metrics_10s WHERE tenant_id = CAST(? AS uuid)", tenant);
       stack.ownerRows("DELETE FROM tenants WHERE id = CAST(? AS uuid)", tenant);
     }
   }
