@@ -46,12 +46,19 @@ DELETE FROM metric_rollups r
    AND r.resolution = '10s' AND r.window_start = moved.window_start;
 
 -- security_invoker: the view reads its tables as the querying role, so their row-level security
--- applies (a view otherwise reads as its owner).
+-- applies (a view otherwise reads as its owner). A volume's 10 s rollup row whose window has an
+-- interval row with documents is not read: jobs restored from a checkpoint taken before this
+-- migration replay the intervals after it, whose rollup rows the jobs before had written, and
+-- write them as interval rows with documents (those documents hold the replayed records only).
 CREATE VIEW rollup_windows WITH (security_invoker = true) AS
   SELECT tenant_id, scope, scope_id, resolution, window_start, volumes, read_ops, write_ops,
          read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,
          evicted_bytes, occupancy_bytes, capacity_bytes, latency_us, sources, workload, cpu
-    FROM metric_rollups
+    FROM metric_rollups r
+   WHERE NOT (r.scope = 'volume' AND r.resolution = '10s' AND EXISTS (
+           SELECT 1 FROM volume_metrics_10s m
+            WHERE m.tenant_id = r.tenant_id AND m.volume_id = r.scope_id AND m.latency_us IS NOT NULL
+              AND m.interval_start >= r.window_start AND m.interval_start < r.window_start + interval '10 seconds'))
   UNION ALL
   SELECT tenant_id, 'volume', volume_id, '10s', interval_start, 1, read_ops, write_ops,
          read_bytes, write_bytes, cache_hits, cache_misses, read_cache_hits, read_cache_misses,

@@ -2,12 +2,14 @@
 -- Issue 17: since migration 905 a volume's 10 s windows are its interval rows, which are kept 7
 -- days (the interval export's range, migration 890), where the other scopes' 10 s windows are kept
 -- as rollup_resolutions says (2 days by default). A row's documents (latency_us, sources, workload,
--- cpu) are most of its bytes, so they now end with that retention: a partition of interval rows
--- wholly older than it is rewritten once without them, its counters and cache health kept until
--- the 7 days end. Without the documents an interval is no window of rollup_windows, as a 10 s
--- rollup row past its retention is none. A rewrite copies the partition into a new table and
--- swaps it in (detach, drop, rename, attach): one sequential pass, where an UPDATE would leave a
--- dead version of every row behind. A rewritten partition says so in its comment.
+-- cpu) are most of its bytes, so they now end with that retention, as a 10 s rollup row does with
+-- its partition: a partition of interval rows wholly older than it is rewritten once without them,
+-- its counters and cache health kept until the 7 days end, and an interval without them is no
+-- window of rollup_windows. A rewrite copies the partition into a new table and swaps it in
+-- (detach, drop, rename, attach): one sequential pass, where an UPDATE would leave a dead version
+-- of every row behind. A rewritten partition says so in its comment; an interval that arrives in
+-- it later still (an agent's spool after days of outage) keeps its documents until the partition
+-- is dropped.
 CREATE FUNCTION expire_volume_window_documents(p_now timestamptz DEFAULT now())
   RETURNS integer
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = public

@@ -246,6 +246,19 @@ test("migration 905 moves a volume's 10 s rollup windows into their interval row
   const left = await withClient('tierwise_owner', (c) => c.query(
     "SELECT scope_id FROM metric_rollups WHERE tenant_id = $1 AND scope = 'volume' AND resolution = '10s'", [tenant]));
   assert.deepEqual(left.rows, [{ scope_id: 'restarted' }]);
+  // Jobs restored from a checkpoint older than 905 write an interval again whose rollup row the jobs before wrote.
+  await withClient('tierwise_owner', async (c) => {
+    await c.query(windowSql, [tenant, 'replayed', '2026-11-20T10:00:00Z', 4, ...Object.values(documents)]);
+    await c.query(intervalSql, [tenant, 'replayed', '2026-11-20T10:00:02Z', 4]);
+    await c.query(`UPDATE volume_metrics_10s SET latency_us = $2, sources = '{}', workload = '{}', cpu = '{}'
+      WHERE tenant_id = $1 AND volume_id = 'replayed'`, [tenant, documents.latency_us]);
+  });
+  assert.deepEqual((await windows()).filter((w) => w.scope_id === 'replayed'),
+    [{ scope_id: 'replayed', start: '2026-11-20 10:00:02+00', reads: 4, latency }], 'the interval counted once, as its row');
+  await withClient('tierwise_owner', async (c) => {
+    await c.query("DELETE FROM metric_rollups WHERE tenant_id = $1 AND scope_id = 'replayed'", [tenant]);
+    await c.query("DELETE FROM volume_metrics_10s WHERE tenant_id = $1 AND volume_id = 'replayed'", [tenant]);
+  });
   rollBack();
   const back = await withClient('tierwise_owner', (c) => c.query(
     `SELECT scope_id, window_start::text AS start, read_ops::int AS reads, latency_us::text AS latency FROM metric_rollups

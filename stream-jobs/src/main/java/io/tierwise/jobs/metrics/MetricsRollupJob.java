@@ -18,8 +18,8 @@ import org.apache.flink.util.Collector;
  * keyed stream (chained: no second shuffle) -> volume_metrics_10s (counters, cache health and the
  * documents of the volume's 10 s window), volume_io_stats and volume_block_sizes; and the same
  * intervals routed to their volume, host, cluster and tenant ({@link ScopedMetrics}) -> {@link
- * RollupFunction} keyed by scope -> metric_rollups (10 s but a volume's, 1 min, 1 h, 1 d). Source and sinks are given, so tests can run it on
- * their own inputs.
+ * RollupFunction} keyed by scope -> metric_rollups (10 s but a volume's, 1 min, 1 h, 1 d). Source
+ * and sinks are given, so tests can run it on their own inputs.
  */
 public final class MetricsRollupJob {
   private final Source<IntervalMetrics, ?, ?> source;
