@@ -50,12 +50,14 @@ region_bytes=$((2 << 20))
 # shellcheck source=nbd_fio_lib.sh
 source "$here/nbd_fio_lib.sh"
 
+# Every step may find its part gone already (the FUSE server exits once unmounted): under set -e a
+# failed step here would end the script with status 1 after the case passed, so each is guarded.
 cleanup() {
   for p in $loop_pid $agent_pid $peer_pid; do kill -KILL "$p" 2>/dev/null || true; done
-  [[ -n $loop ]] && losetup -d "$loop" 2>/dev/null
-  mountpoint -q "$work/mnt" 2>/dev/null && { fusermount -u "$work/mnt" 2>/dev/null || umount -l "$work/mnt"; }
-  [[ -n $fs_pid ]] && kill "$fs_pid" 2>/dev/null
-  rm -rf "$work"
+  [[ -z $loop ]] || losetup -d "$loop" 2>/dev/null || true
+  if mountpoint -q "$work/mnt" 2>/dev/null; then fusermount -u "$work/mnt" 2>/dev/null || umount -l "$work/mnt" || true; fi
+  [[ -z $fs_pid ]] || kill "$fs_pid" 2>/dev/null || true
+  rm -rf "$work" || true
 }
 trap cleanup EXIT
 cd "$work"
