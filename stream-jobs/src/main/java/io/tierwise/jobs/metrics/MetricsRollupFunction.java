@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An interval's aggregate stays open to further records of the same interval (a split batch)
  * while the volume's clock, its latest interval start, is at most {@link
- * RollupFunction#VOLUME_OPEN_WINDOWS} interval lengths past the interval's start: the rule of the
- * volume scope's 10 s rollup windows (a volume's intervals come in order from its one agent, and
- * resent ones are dropped before: {@link DuplicateIntervalFilter}). Then the flush drops it, so a
+ * RollupFunction#VOLUME_OPEN_WINDOWS} interval lengths past the interval's start: the rule of a
+ * volume scope's rollup windows, the interval being its 10 s one (a volume's intervals come in
+ * order from its one agent, and resent ones are dropped before: {@link DuplicateIntervalFilter}). Then the flush drops it, so a
  * volume holds the aggregates of its last few intervals and no timer per interval, however long
  * it reports (issue 17: state per volume, docs/fleet-scale.md). A record of an interval already
  * dropped is too late for its interval row, which is never overwritten with a partial value: it

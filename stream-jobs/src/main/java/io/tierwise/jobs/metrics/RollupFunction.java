@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * late for all of them is dropped (WARN, metric {@code lateIntervals}). A volume's and a host's
  * own intervals arrive in order, so their scopes miss nothing. Bounding the fine windows keeps a
  * scope's state at about 64 windows instead of the 424 of a 1 h lateness for every resolution,
- * and a volume's at about 10 (issue 17: state per volume; docs/rollups.md).
+ * and a volume's at about 6, having no 10 s windows (issue 17: state per volume; docs/rollups.md).
  */
 public class RollupFunction extends KeyedProcessFunction<String, ScopedMetrics, RollupRow> {
   private static final long serialVersionUID = 1L;
