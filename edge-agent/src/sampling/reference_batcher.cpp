@@ -49,6 +49,7 @@ ReferenceBatcher::ReferenceBatcher(std::string host_id, std::string volume_id,
       max_sampled_blocks_(max_sampled_blocks),
       threshold_(sampler.threshold()),
       simulations_(sampler.modulus(), sampler.threshold()),
+      windows_(sampler.modulus(), sampler.threshold(), kServiceMaxSamples),
       anchor_(lru_anchor ? std::make_unique<LruAnchor>() : nullptr) {
   if (max_sampled_blocks_ != 0 && max_sampled_blocks_ < 4) {
     throw std::invalid_argument("max_sampled_blocks must be 0 (fixed rate) or at least 4, got " +
@@ -112,6 +113,7 @@ size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, ui
   out->set_length_blocks(length_blocks);
   out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
   simulations_.reference(hash, direction == trace::Direction::kWrite);
+  windows_.reference(hash, direction == trace::Direction::kWrite, time_us * static_cast<int64_t>(kNanosPerMicro));
   if (host_tier_ != nullptr) {
     host_tier_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite, host_part_);
   }
@@ -136,6 +138,7 @@ bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
   --considered_;
   emit(/*references_after=*/1);
   threshold_ = lowered;
+  windows_.lower_threshold(lowered);
   index_priorities();
   start_batch(time_us);
   ++considered_;
@@ -169,6 +172,7 @@ void ReferenceBatcher::add_miniature_simulations() {
 
 void ReferenceBatcher::emit(size_t references_after) {
   add_miniature_simulations();
+  windows_.take_shares(batch_.mutable_working_set());
   batch_.set_considered_references(considered_);
   if (anchor_) {
     batch_.set_lru_anchor_hits(anchor_->take_hits(references_after));

@@ -2,7 +2,9 @@
 // (proto/tierwise/v1/reference_batch.proto), sent in POST /v1/refs/batches: the
 // SHARDS-sampled block references, each batch's miniature simulations of the
 // engine's eviction policies over them (cache::MiniatureSimulations, fed each
-// sampled reference as it is kept, so no emit stalls the data plane), and for
+// sampled reference as it is kept, so no emit stalls the data plane), what they
+// add to the service's working-set windows (WorkingSetWindows, fed the same
+// way), and for
 // the whole stream the count of
 // considered references N, the distinct-block sketch (DistinctBlockSketch) and,
 // unless turned off, the hits of an exact 4 MiB LRU cache (LruAnchor). The
@@ -40,6 +42,7 @@
 #include "sampling/lru_anchor.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/unsampled_blocks.hpp"
+#include "sampling/working_set_windows.hpp"
 #include "tierwise/v1/reference_batch.pb.h"
 #include "trace/blocks.hpp"
 #include "trace/record.hpp"
@@ -172,6 +175,7 @@ class ReferenceBatcher {
   void index_priorities();
 
   cache::MiniatureSimulations simulations_;
+  WorkingSetWindows windows_;
   cache::MiniatureSimulations* host_tier_ = nullptr;  // the host's shared tier; null: none
   size_t host_part_ = 0;
   uint64_t host_salt_ = 0;

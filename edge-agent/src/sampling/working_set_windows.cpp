@@ -1,0 +1,120 @@
+#include "sampling/working_set_windows.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace tierwise::sampling {
+
+WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
+    : modulus_(modulus), threshold_(threshold), max_samples_(max_samples) {
+  if (modulus == 0 || threshold == 0 || threshold > modulus || max_samples == 0) {
+    throw std::invalid_argument("working-set windows need 0 < T <= P and s_max >= 1, got T " +
+                                std::to_string(threshold) + ", P " + std::to_string(modulus) + ", s_max " +
+                                std::to_string(max_samples));
+  }
+}
+
+void WorkingSetWindows::roll(size_t w, int64_t now) {
+  std::deque<Pane>& window = panes_[w];
+  if (w == 0) {
+    if (window.empty()) window.push_back(Pane{0, 0, now});
+    return;
+  }
+  const int64_t length = int64_t{kSlidingSeconds[w - 1]} * 1'000'000'000;
+  const int64_t hop = length / kPanes;
+  const int64_t start = (now >= 0 ? now / hop : (now - hop + 1) / hop) * hop;  // floor
+  if (window.empty() || window.back().start_unix_nano < start) {
+    epoch_ = std::min(epoch_ + 1, ReuseDistanceStack::kMaxEpoch);
+    window.push_back(Pane{start, epoch_, now});
+  }
+  while (window.front().start_unix_nano < now - length) window.pop_front();
+}
+
+const WorkingSetWindows::Pane* WorkingSetWindows::started_by(size_t w, int32_t epoch) const {
+  const std::deque<Pane>& window = panes_[w];
+  for (auto it = window.rbegin(); it != window.rend(); ++it) {
+    if (it->epoch <= epoch) return &*it;
+  }
+  return nullptr;
+}
+
+WorkingSetWindows::Share& WorkingSetWindows::share(size_t w, const Pane& pane) {
+  Share& s = shares_[ShareKey{window_seconds(w), pane.start_unix_nano, ~threshold_}];
+  s.first_unix_nano = pane.first_unix_nano;
+  return s;
+}
+
+void WorkingSetWindows::repeat(size_t w, const ReuseDistanceStack::Marks& marks) {
+  if (const Pane* p = started_by(w, marks.access_epoch())) ++share(w, *p).block_repeats;
+  if (const Pane* p = started_by(w, marks.read_epoch)) ++share(w, *p).read_repeats;
+  if (const Pane* p = started_by(w, marks.write_epoch)) ++share(w, *p).write_repeats;
+}
+
+void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_unix_nano) {
+  batch_last_unix_nano_ = time_unix_nano;
+  for (size_t w = 0; w < kWindows; ++w) roll(w, time_unix_nano);
+  if (priority(block_hash) >= threshold_) return;
+  const ReuseDistanceStack::Reference r = stack_.reference(block_hash, write, epoch_);
+  if (r.first) by_priority_.emplace(priority(block_hash), block_hash);
+  for (size_t w = 0; w < kWindows; ++w) {
+    Share& newest = share(w, panes_[w].back());
+    ++newest.references;
+    if (!write) ++newest.read_references;
+    const Pane* p;
+    if (!r.first && (p = started_by(w, r.before.access_epoch())) != nullptr) {
+      Share& s = share(w, *p);
+      ++s.hits[r.distance];
+      if (!write) ++s.read_hits[r.distance];
+      ++s.block_repeats;
+    }
+    if ((p = started_by(w, write ? r.before.write_epoch : r.before.read_epoch)) != nullptr) {
+      Share& s = share(w, *p);
+      ++(write ? s.write_repeats : s.read_repeats);
+    }
+  }
+  if (stack_.size() > max_samples_) lower_threshold(by_priority_.top().first);
+}
+
+void WorkingSetWindows::lower_threshold(uint64_t lowered) {
+  if (lowered >= threshold_) return;
+  threshold_ = lowered;  // the evictions' shares are the lowered T's
+  while (!by_priority_.empty() && by_priority_.top().first >= lowered) {
+    // Each held block is queued once (its first reference; it cannot come back
+    // once evicted: T only falls), so it is held here.
+    const ReuseDistanceStack::Marks marks = stack_.remove(by_priority_.top().second).value();
+    by_priority_.pop();
+    for (size_t w = 0; w < kWindows; ++w) repeat(w, marks);
+  }
+}
+
+void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
+  out->Clear();
+  out->set_max_samples(max_samples_);
+  out->set_sampling_threshold(threshold_);
+  out->set_last_reference_unix_nano(static_cast<uint64_t>(batch_last_unix_nano_));
+  for (const auto& [key, s] : shares_) {
+    tierwise::v1::WindowShare* o = out->add_shares();
+    o->set_window_seconds(std::get<0>(key));
+    o->set_pane_start_unix_nano(static_cast<uint64_t>(std::get<1>(key)));
+    o->set_pane_first_unix_nano(static_cast<uint64_t>(s.first_unix_nano));
+    o->set_sampling_threshold(~std::get<2>(key));
+    o->set_references(s.references);
+    o->set_read_references(s.read_references);
+    for (const auto& [distance, count] : s.hits) {
+      o->add_hit_distances(distance);
+      o->add_hit_counts(count);
+    }
+    for (const auto& [distance, count] : s.read_hits) {
+      o->add_read_hit_distances(distance);
+      o->add_read_hit_counts(count);
+    }
+    o->set_block_repeats(s.block_repeats);
+    o->set_read_repeats(s.read_repeats);
+    o->set_write_repeats(s.write_repeats);
+  }
+  shares_.clear();
+  batch_last_unix_nano_ = 0;
+}
+
+}  // namespace tierwise::sampling

@@ -1,0 +1,119 @@
+// The service's working-set windows (docs/analytics.md "Windows"), run on the
+// agent over a volume's sampled references: what each batch adds to them
+// leaves in its ReferenceBatch.working_set (WorkingSetShares,
+// proto/tierwise/v1/reference_batch.proto), and the service adds the shares
+// up instead of simulating the references (docs/fleet-scale.md "What is
+// left", item 1).
+//
+// The same computation as the service's WindowedEstimators over the batches'
+// references (stream-jobs; the two are checked equal on the real traces by
+// WorkingSetSharesTest there):
+//   - the sample: fixed-size SHARDS (Waldspurger et al., FAST 2015, section 4)
+//     of at most max_samples blocks; T starts at the batcher's and falls to the
+//     largest priority H(L) mod P held when the sample outgrows max_samples,
+//     or to the batcher's when that falls (lower_threshold), evicting the
+//     blocks at or above it;
+//   - its LRU stack (ReuseDistanceStack), which marks each block with the
+//     epochs of its last read and write, an epoch being the count of panes
+//     started so far;
+//   - 'all', one pane that never ends, and three sliding windows of 1 h, 24 h
+//     and 7 d of 4 panes each: a window of W seconds starts a pane when a
+//     reference's time passes a multiple of W / 4 (Unix time) and drops the
+//     panes that started more than W before it.
+// Each reference the batch carries rolls the windows, sampled by this sample or
+// not (the service rolls on every reference it receives). Each pane is kept as
+// its share of the open batch (WindowShare): the newest pane of each window
+// counts a sampled reference; the pane its previous access lies in counts the
+// re-reference at its stack distance; the panes its previous read (write) lies
+// in count a repeat; a block the sample evicts is a repeat of the panes of its
+// last access, read and write. Not thread-safe.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <queue>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sampling/reuse_distance_stack.hpp"
+#include "tierwise/v1/reference_batch.pb.h"
+
+namespace tierwise::sampling {
+
+class WorkingSetWindows {
+ public:
+  // The sliding windows' lengths, seconds (the service's WindowedEstimators.SLIDING).
+  static constexpr std::array<uint32_t, 3> kSlidingSeconds{3600, 86'400, 7 * 86'400};
+  // Panes per sliding window (WindowedEstimators.PANES).
+  static constexpr int kPanes = 4;
+
+  // modulus, threshold: the batcher's P and T (0 < T <= P); max_samples: s_max
+  // (>= 1; the service's ShardsFixedSize.DEFAULT_MAX_SAMPLES). Throws
+  // std::invalid_argument otherwise.
+  WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples);
+
+  // One reference the batch carries (its block is in the batcher's sample), in
+  // time order: time_unix_nano, the Unix epoch (or trace clock) in
+  // nanoseconds, not before the previous reference's.
+  void reference(uint64_t block_hash, bool write, int64_t time_unix_nano);
+
+  // The batcher's T fell to `lowered`: the sample follows (no effect unless
+  // below its own T), evicting the blocks at or above it. Call it after the
+  // batch with the old T has taken its shares.
+  void lower_threshold(uint64_t lowered);
+
+  // The sample's T now.
+  uint64_t threshold() const { return threshold_; }
+
+  // Moves the shares gathered since the previous call into `out` (its fields
+  // are overwritten), in the order WorkingSetShares documents.
+  void take_shares(tierwise::v1::WorkingSetShares* out);
+
+ private:
+  struct Pane {
+    int64_t start_unix_nano;
+    int32_t epoch;
+    int64_t first_unix_nano;
+  };
+  // What the open batch tells one pane at one T (WindowShare's counts).
+  struct Share {
+    int64_t first_unix_nano = 0;
+    uint64_t references = 0;
+    uint64_t read_references = 0;
+    std::map<uint32_t, uint64_t> hits;
+    std::map<uint32_t, uint64_t> read_hits;
+    uint64_t block_repeats = 0;
+    uint64_t read_repeats = 0;
+    uint64_t write_repeats = 0;
+  };
+  // (window seconds, pane start, ~T): WorkingSetShares' order (T descending).
+  using ShareKey = std::tuple<uint32_t, int64_t, uint64_t>;
+
+  // 'all' is window 0: one pane at epoch 0, which every marked epoch is at or after.
+  static constexpr size_t kWindows = 1 + kSlidingSeconds.size();
+  static uint32_t window_seconds(size_t w) { return w == 0 ? 0 : kSlidingSeconds[w - 1]; }
+
+  void roll(size_t w, int64_t now);
+  // The newest pane of window w started at or before `epoch` (kNoEpoch: none),
+  // or null when it is older than every live pane.
+  const Pane* started_by(size_t w, int32_t epoch) const;
+  Share& share(size_t w, const Pane& pane);
+  void repeat(size_t w, const ReuseDistanceStack::Marks& marks);
+  uint64_t priority(uint64_t block_hash) const { return block_hash % modulus_; }
+
+  uint64_t modulus_;
+  uint64_t threshold_;
+  uint32_t max_samples_;
+  ReuseDistanceStack stack_;
+  // The sample's blocks, the largest priority first: (priority, H(L)).
+  std::priority_queue<std::pair<uint64_t, uint64_t>> by_priority_;
+  int32_t epoch_ = 0;
+  int64_t batch_last_unix_nano_ = 0;  // the open batch's last reference (0: none yet)
+  std::array<std::deque<Pane>, kWindows> panes_;
+  std::map<ShareKey, Share> shares_;
+};
+
+}  // namespace tierwise::sampling
