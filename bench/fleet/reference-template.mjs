@@ -5,7 +5,7 @@
  *
  * referenceTemplate(batch) -> {body, batch, references, threshold, firstNano, offsets, columns}: batch
  *   (a decoded ReferenceBatch) encoded with a batch id slot of 36 characters (a UUID's length,
- *   overwritten by every send) and no sequence; threshold: its sampling_threshold (bigint);
+ *   overwritten by every send), no sequence and no working set (the agent's shares); threshold: its sampling_threshold (bigint);
  *   firstNano: the time of its first reference (its base time when it has none), Unix ns (bigint);
  *   columns: its references as typed arrays of numbers, for merging (referenceColumns)
  * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence}) -> Buffer
@@ -32,7 +32,10 @@ const FIELD = { batchId: 1, hostId: 2, volumeId: 3, baseTime: 6, references: 7, 
 const LENGTH_DELIMITED = 2;
 
 export function referenceTemplate(batch) {
-  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: BATCH_ID_SLOT, sequence: 0n }));
+  // Without the agent's working-set shares: their panes start at multiples of each window's hop
+  // in Unix time, which a shift of the batch's times would break; the job simulates the
+  // references instead, as for an older agent.
+  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: BATCH_ID_SLOT, sequence: 0n, workingSet: undefined }));
   const offsets = { hashes: [] };
   const reader = protobuf.Reader.create(body);
   while (reader.pos < reader.len) {

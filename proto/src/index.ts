@@ -31,6 +31,8 @@ export type {
   Resource,
   ScopeMetrics,
   Sum,
+  WindowShare,
+  WorkingSetShares,
 } from "./types";
 export { AggregationTemporality, Direction, EvictionPolicy } from "./types";
 export { ProtoDecodeError, ProtoEncodeError } from "./errors";

@@ -126,6 +126,54 @@ export interface ReferenceBatch {
    * `[]` when the agent does not simulate the host's tier (sample-refs, older agents).
    */
   hostTierSimulations: MiniatureSimulation[];
+  /**
+   * What the batch's references add to the service's working-set windows, computed by the agent
+   * (docs/analytics.md "Windows on the agent"); absent (older agents): the service simulates them.
+   */
+  workingSet?: WorkingSetShares;
+}
+
+/**
+ * tierwise.v1.WorkingSetShares: the agent's run of the service's working-set windows over one
+ * batch (fixed-size SHARDS sample of maxSamples blocks, its LRU stack, every window's panes), as
+ * each pane's share of the batch.
+ */
+export interface WorkingSetShares {
+  /** s_max of the sample (the service's ShardsFixedSize.DEFAULT_MAX_SAMPLES). */
+  maxSamples: number;
+  /** The sample's T after the batch: 0 < T <= the batch's samplingThreshold, never rising. */
+  samplingThreshold: bigint;
+  /** The batch's last reference, Unix epoch ns (0: none). */
+  lastReferenceUnixNano: bigint;
+  /** By windowSeconds, then paneStartUnixNano ascending, then samplingThreshold descending. */
+  shares: WindowShare[];
+  /** The sample's id: random when the agent starts a sample afresh, kept when it restores it. */
+  sampleId: bigint;
+}
+
+/** tierwise.v1.WindowShare: one pane's share of a batch's references counted at one threshold. */
+export interface WindowShare {
+  /** 0: 'all'; else the sliding window's length, seconds (3600, 86400, 604800). */
+  windowSeconds: number;
+  /** The pane's start, Unix epoch ns (a multiple of windowSeconds / 4 in ns); 0 for 'all'. */
+  paneStartUnixNano: bigint;
+  /** The reference that started the pane, Unix epoch ns. */
+  paneFirstUnixNano: bigint;
+  /** The sample's T while these references came. */
+  samplingThreshold: bigint;
+  /** References made while the pane was its window's newest, and the reads among them. */
+  references: bigint;
+  readReferences: bigint;
+  /** Re-references whose previous access lies in the pane: stack distances strictly ascending, each with its count (>= 1). */
+  hitDistances: number[];
+  hitCounts: bigint[];
+  /** The same for the reads. */
+  readHitDistances: number[];
+  readHitCounts: bigint[];
+  /** Repeats of a block, of a read block, of a written block (evictions included). */
+  blockRepeats: bigint;
+  readRepeats: bigint;
+  writeRepeats: bigint;
 }
 
 /**

@@ -1,13 +1,19 @@
 #include "sampling/working_set_windows.hpp"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "sampling/sodium_init.hpp"
 
 namespace tierwise::sampling {
 
 WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
     : modulus_(modulus), threshold_(threshold), max_samples_(max_samples) {
+  ensure_sodium();
+  randombytes_buf(&sample_id_, sizeof sample_id_);
   if (modulus == 0 || threshold == 0 || threshold > modulus || max_samples == 0) {
     throw std::invalid_argument("working-set windows need 0 < T <= P and s_max >= 1, got T " +
                                 std::to_string(threshold) + ", P " + std::to_string(modulus) + ", s_max " +
@@ -91,6 +97,7 @@ void WorkingSetWindows::lower_threshold(uint64_t lowered) {
 void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
   out->Clear();
   out->set_max_samples(max_samples_);
+  out->set_sample_id(sample_id_);
   out->set_sampling_threshold(threshold_);
   out->set_last_reference_unix_nano(static_cast<uint64_t>(batch_last_unix_nano_));
   for (const auto& [key, s] : shares_) {

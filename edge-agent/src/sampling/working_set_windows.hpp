@@ -68,6 +68,9 @@ class WorkingSetWindows {
   // The sample's T now.
   uint64_t threshold() const { return threshold_; }
 
+  // The sample's id (WorkingSetShares.sample_id): random, drawn at construction.
+  uint64_t sample_id() const { return sample_id_; }
+
   // Moves the shares gathered since the previous call into `out` (its fields
   // are overwritten), in the order WorkingSetShares documents.
   void take_shares(tierwise::v1::WorkingSetShares* out);
@@ -107,6 +110,7 @@ class WorkingSetWindows {
   uint64_t modulus_;
   uint64_t threshold_;
   uint32_t max_samples_;
+  uint64_t sample_id_;
   ReuseDistanceStack stack_;
   // The sample's blocks, the largest priority first: (priority, H(L)).
   std::priority_queue<std::pair<uint64_t, uint64_t>> by_priority_;

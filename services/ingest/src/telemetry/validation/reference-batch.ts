@@ -1,6 +1,7 @@
 import { Direction, type Long, longToBigInt, type MessageView, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../../ingest.constants.js';
 import { checkMiniatureSimulations } from './miniature-simulations.js';
+import { checkWorkingSetShares } from './working-set-shares.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
 /** HyperLogLog precisions p the distinct-block sketch may use (2^p registers). */
@@ -18,7 +19,8 @@ const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
  * READ or WRITE, its block hash in the sample (H mod P < T), at least one 4 KiB block long, in
  * time order; base time and last reference
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
- * {@link checkStreamTotals}); the miniature simulations (see {@link checkMiniatureSimulations}).
+ * {@link checkStreamTotals}); the miniature simulations (see {@link checkMiniatureSimulations}); the
+ * working-set windows' shares (see {@link checkWorkingSetShares}).
  *
  * @param batch the batch as protobufjs decodes it (`ReferenceBatch.decodeMessage`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
@@ -60,9 +62,11 @@ export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUn
     }
     previousOffsetUs = reference.timeOffsetUs;
   });
-  checkTimestamp(baseTimeUnixNano + longToBigInt(previousOffsetUs) * 1000n, nowUnixNano, 'time of the last reference');
+  const lastReferenceUnixNano = baseTimeUnixNano + longToBigInt(previousOffsetUs) * 1000n;
+  checkTimestamp(lastReferenceUnixNano, nowUnixNano, 'time of the last reference');
   checkStreamTotals(batch, modulus);
   checkMiniatureSimulations(batch, threshold);
+  checkWorkingSetShares(batch, threshold, lastReferenceUnixNano);
 }
 
 /**

@@ -50,15 +50,14 @@ final class DistanceHistogram implements DistanceCounts {
     return Math.scalb((double) (SUB + (i - SUB) % SUB), shift);
   }
 
-  /** Adds {@code scale} at distance {@code sampledDistance * scale} blocks. */
+  /** Adds {@code scale} x {@code count} at distance {@code sampledDistance * scale} blocks. */
   @Override
-  public void add(long sampledDistance, double scale) {
-    double weight = scale;
+  public void add(long sampledDistance, double scale, long count) {
     int i = index(sampledDistance * scale);
     if (i >= weights.length) {
       weights = Arrays.copyOf(weights, Math.max(i + 1, 2 * weights.length));
     }
-    weights[i] += weight;
+    weights[i] += scale * count;
   }
 
   /**

@@ -27,6 +27,14 @@ public record MrcEstimators(String method, int maxSamples) implements Serializab
     }
   }
 
+  /**
+   * Whether the agent's shares of a working-set sample of {@code maxSamples} blocks ({@link
+   * WindowShares}) are those of these estimators: fixed size, of that size.
+   */
+  public boolean takesShares(int maxSamples) {
+    return method.equals(MrcEstimator.METHOD_FIXED_SIZE) && this.maxSamples == maxSamples;
+  }
+
   /** An empty estimator for the agent's {@code P} and {@code T} (unsigned). */
   public ShardsEstimator create(long modulus, long threshold) {
     return method.equals(MrcEstimator.METHOD_FIXED_SIZE) ? new ShardsFixedSize(modulus, threshold, maxSamples)

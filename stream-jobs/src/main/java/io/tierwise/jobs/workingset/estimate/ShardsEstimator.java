@@ -64,8 +64,11 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   /** Bytes per block: the unit of the MRC and the working set (DESIGN section 3). */
   public static final int BLOCK_BYTES = 4096;
 
-  /** {@link #writeTo}'s layout (6: the LRU stack with its blocks' epochs; 5 is read too, as epoch 0). */
-  private static final int STATE_FORMAT = 6;
+  /**
+   * {@link #writeTo}'s layout (7: the blocks counted from the agent's shares and the read and written
+   * ones; 6, without them, and 5, the stack without its blocks' epochs (read as epoch 0), are read too).
+   */
+  private static final int STATE_FORMAT = 7;
   /** {@code maxSamples} of an unbounded (fixed-rate) estimator. */
   static final int UNBOUNDED = Integer.MAX_VALUE;
 
@@ -97,6 +100,11 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   private double firstWeight;
   private long distinctRead;
   private long distinctWrite;
+  /**
+   * Sampled blocks counted from the agent's shares ({@link #addShare}): the sample is then the
+   * agent's and the stack stays empty; 0 otherwise.
+   */
+  private long sharedBlocks;
 
   /**
    * @param modulus the agent's {@code P} (unsigned)
@@ -190,7 +198,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   /** Sampled blocks held (bounded: at most {@code sMax}). */
   public int sampledBlocks() {
-    return stack.size();
+    return (int) (stack.size() + sharedBlocks);
   }
 
   /**
@@ -308,6 +316,49 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     rate = loweredRate;
   }
 
+  /**
+   * Adds share {@code i} of {@code shares}, one of 'all' ({@link WindowShares}): the agent ran this
+   * sample over the batch's references and counted them as {@link #reference} would, at the
+   * threshold the share names. The stack stays empty; its blocks are counted.
+   *
+   * @throws IllegalStateException when the estimator holds blocks of its own (it simulated references)
+   */
+  void addShare(WindowShares shares, int i) {
+    if (stack.size() != 0) {
+      throw new IllegalStateException("a sample that simulates references takes no shares");
+    }
+    double scale = 1 / samplingRate(modulus, shares.thresholds[i]);
+    long refs = shares.references[i];
+    long reads = shares.readReferences[i];
+    long rereferences = 0;
+    for (int h = shares.hitStart[i]; h < shares.hitStart[i + 1]; h++) {
+      hits.add(shares.hitDistances[h], scale, shares.hitCounts[h]);
+      rereferences += shares.hitCounts[h];
+    }
+    for (int h = shares.readHitStart[i]; h < shares.readHitStart[i + 1]; h++) {
+      readHits.add(shares.readHitDistances[h], scale, shares.readHitCounts[h]);
+    }
+    references += refs;
+    readReferences += reads;
+    weight += refs * scale;
+    readWeight += reads * scale;
+    firstWeight += (refs - rereferences) * scale;
+    sharedBlocks += refs - shares.blockRepeats[i];
+    distinctRead += reads - shares.readRepeats[i];
+    distinctWrite += refs - reads - shares.writeRepeats[i];
+  }
+
+  /**
+   * Takes the agent's sample's threshold after a batch of shares ({@link WindowShares#samplingThreshold}):
+   * its evictions are in the shares already.
+   *
+   * @throws IllegalArgumentException when it is 0 or above {@code P}
+   */
+  void followShares(long sampleThreshold) {
+    rate = samplingRate(modulus, sampleThreshold);
+    threshold = sampleThreshold;
+  }
+
   @Override
   public void addStreamTotals(int part, long consideredReferences, int hllPrecision, int[] hllUpdates) {
     totals.add(part, consideredReferences, hllPrecision, hllUpdates);
@@ -351,9 +402,9 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   /** Estimated distinct blocks: the agent's sketch with totals (never below the sampled blocks), else sampled blocks / R. */
   public double distinctBlocksEstimate() {
     if (totals.complete() && threshold != modulus) {
-      return Math.max(totals.distinctBlocks(), stack.size());
+      return Math.max(totals.distinctBlocks(), sampledBlocks());
     }
-    return stack.size() / rate();
+    return sampledBlocks() / rate();
   }
 
   /**
@@ -380,7 +431,8 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   }
 
   private long share(long sampledBlocks) {
-    return stack.size() == 0 ? 0 : Math.round(distinctBlocksEstimate() * sampledBlocks / stack.size()) * BLOCK_BYTES;
+    int blocks = sampledBlocks();
+    return blocks == 0 ? 0 : Math.round(distinctBlocksEstimate() * sampledBlocks / blocks) * BLOCK_BYTES;
   }
 
   @Override
@@ -438,7 +490,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     if (!totals.complete() || firstWeight == 0 || threshold == modulus) {
       return 1;
     }
-    return Math.max(totals.distinctBlocks(), stack.size()) / firstWeight;
+    return Math.max(totals.distinctBlocks(), sampledBlocks()) / firstWeight;
   }
 
   /** Empty distance counts of this estimator's layout (a window pane's, {@link WindowPane}). */
@@ -455,7 +507,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   @Override
   public long stateBytes() {
-    return 4 + 8 * 3 + 4 + 8 * 5 + ReuseDistanceStack.serializedBytes(stack.size()) + hits.serializedBytes()
+    return 4 + 8 * 3 + 4 + 8 * 5 + 8 * 3 + ReuseDistanceStack.serializedBytes(stack.size()) + hits.serializedBytes()
         + readHits.serializedBytes() + totals.serializedBytes();
   }
 
@@ -478,10 +530,11 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     c.firstWeight = firstWeight;
     c.distinctRead = distinctRead;
     c.distinctWrite = distinctWrite;
+    c.sharedBlocks = sharedBlocks;
     return c;
   }
 
-  /** Writes format, parameters, counters, the LRU stack, the histograms and the stream totals. */
+  /** Writes format, parameters, counters, the shared blocks, the LRU stack, the histograms and the stream totals. */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -494,6 +547,9 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     out.writeDouble(weight);
     out.writeDouble(readWeight);
     out.writeDouble(firstWeight);
+    out.writeLong(sharedBlocks);
+    out.writeLong(distinctRead);
+    out.writeLong(distinctWrite);
     stack.writeTo(out);
     hits.writeTo(out);
     readHits.writeTo(out);
@@ -507,7 +563,7 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
    */
   static ShardsEstimator readFrom(DataInputView in) throws IOException {
     int format = in.readInt();
-    if (format != STATE_FORMAT && format != STATE_FORMAT - 1) {
+    if (format < STATE_FORMAT - 2 || format > STATE_FORMAT) {
       throw new IOException("SHARDS state format " + format + " is not " + STATE_FORMAT
           + " (state from another version of the job)");
     }
@@ -520,7 +576,15 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     double weight = in.readDouble();
     double readWeight = in.readDouble();
     double firstWeight = in.readDouble();
-    ReuseDistanceStack stack = ReuseDistanceStack.readFrom(in, format == STATE_FORMAT - 1);
+    long sharedBlocks = 0;
+    long distinctRead = -1;
+    long distinctWrite = -1;
+    if (format == STATE_FORMAT) {
+      sharedBlocks = in.readLong();
+      distinctRead = in.readLong();
+      distinctWrite = in.readLong();
+    }
+    ReuseDistanceStack stack = ReuseDistanceStack.readFrom(in, format == STATE_FORMAT - 2);
     DistanceCounts hits;
     DistanceCounts readHits;
     if (maxSamples == UNBOUNDED) {
@@ -543,8 +607,9 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
     s.weight = weight;
     s.readWeight = readWeight;
     s.firstWeight = firstWeight;
-    s.distinctRead = stack.count(ReuseDistanceStack.READ);
-    s.distinctWrite = stack.count(ReuseDistanceStack.WRITE);
+    s.sharedBlocks = sharedBlocks;
+    s.distinctRead = format == STATE_FORMAT ? distinctRead : stack.count(ReuseDistanceStack.READ);
+    s.distinctWrite = format == STATE_FORMAT ? distinctWrite : stack.count(ReuseDistanceStack.WRITE);
     return s;
   }
 }

@@ -56,7 +56,10 @@ final class WindowPane {
   private long readRepeats;
   private long writeRepeats;
 
-  /** An empty pane of {@code sample}'s stream, started by a reference at {@code firstUnixNano}. */
+  /**
+   * An empty pane of {@code sample}'s stream, started by a reference at {@code firstUnixNano}; its
+   * epoch is unused (0) when the panes are the agent's ({@link WindowedEstimators#addShares}).
+   */
   WindowPane(long startUnixNano, int epoch, long firstUnixNano, ShardsEstimator sample) {
     this(startUnixNano, epoch, firstUnixNano, sample.newDistanceCounts(), sample.newDistanceCounts());
   }
@@ -113,6 +116,26 @@ final class WindowPane {
     if ((p = startedBy(window, ReuseDistanceStack.writeEpoch(marks))) != null) {
       p.writeRepeats++;
     }
+  }
+
+  /**
+   * Adds share {@code i} of {@code shares} (the agent's count of this pane's share in one batch,
+   * {@link WindowShares}), counted at {@code scale = 1 / R} of its threshold.
+   */
+  void addShare(WindowShares shares, int i, double scale) {
+    for (int h = shares.hitStart[i]; h < shares.hitStart[i + 1]; h++) {
+      hits.add(shares.hitDistances[h], scale, shares.hitCounts[h]);
+    }
+    for (int h = shares.readHitStart[i]; h < shares.readHitStart[i + 1]; h++) {
+      readHits.add(shares.readHitDistances[h], scale, shares.readHitCounts[h]);
+    }
+    references += shares.references[i];
+    readReferences += shares.readReferences[i];
+    weight += shares.references[i] * scale;
+    readWeight += shares.readReferences[i] * scale;
+    blockRepeats += shares.blockRepeats[i];
+    readRepeats += shares.readRepeats[i];
+    writeRepeats += shares.writeRepeats[i];
   }
 
   /**

@@ -35,7 +35,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * #addAgentSimulations}); until then, and for shared tiers, the service's {@link
  * MiniatureSimulations} of its mirrors on {@link #POLICY_GRID}. A state of the layout before the
  * shared sample (format 2, 13 estimators) is read with 'all' alone: the sliding windows start
- * again. Not thread-safe.
+ * again.
+ *
+ * <p>The agent may run the same sample and panes over the references it ships and send each
+ * batch's shares ({@link WindowShares}); {@link #addShares} adds them up instead of {@link
+ * #reference}, with the same results (docs/analytics.md "Windows on the agent"). Windows take one
+ * or the other, and the shares of one agent sample. Not thread-safe.
  */
 public final class WindowedEstimators implements BinaryStateSerializer.State<WindowedEstimators> {
   /** A sliding window: its name in volume_working_sets.window_name and its length, seconds. */
@@ -57,11 +62,12 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** Panes per sliding window. */
   public static final int PANES = 4;
   /**
-   * 5: one sample, the panes' shares ({@link WindowPane}), the policies' differences tagged by kind;
-   * 4 (each pane whole) is read as shares; 3 (the service's simulations or none) as 4 was; 2 (13
-   * estimators) is read as 'all' alone.
+   * 6: 5 and whether the panes are the agent's ({@link #addShares}) and of which sample; 5: one sample, the panes'
+   * shares ({@link WindowPane}), the policies' differences tagged by kind; 4 (each pane whole) is
+   * read as shares; 3 (the service's simulations or none) as 4 was; 2 (13 estimators) is read as
+   * 'all' alone.
    */
-  private static final int STATE_FORMAT = 5;
+  private static final int STATE_FORMAT = 6;
   /** The tag of the policies' differences since format 4. */
   private static final byte NO_POLICIES = 0;
   private static final byte SERVICE_SIMULATIONS = 1;
@@ -84,6 +90,13 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   private long allLastUnixNano;
   /** Panes started so far: the epoch the stack marks references with ({@link WindowPane}). */
   private int epoch;
+  /**
+   * Whether the sample and the panes are the agent's, added up from its shares ({@link
+   * #addShares}), rather than simulated here from the references ({@link #reference}).
+   */
+  private boolean fromShares;
+  /** The agent's sample the shares are of ({@link WindowShares#sampleId}), when {@link #fromShares}. */
+  private long sampleId;
   /** Each sliding window's live panes, oldest first, as their shares ({@link WindowPane}). */
   private final List<List<WindowPane>> panes = new ArrayList<>();
   /** Every eviction policy's difference from LRU over the stream; null when built without ({@link #simulatesPolicies}). */
@@ -154,7 +167,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     if (policies instanceof MiniatureSimulations service) {
       service.followAgentThreshold(lowered);
     }
-    all.lowerThreshold(lowered, paneFeed);
+    if (!fromShares) {  // the agent's sample follows it itself: its shares hold the evictions
+      all.lowerThreshold(lowered, paneFeed);
+    }
   }
 
   /** Whether {@link #lowerThreshold} applies (fixed-size estimators). */
@@ -190,6 +205,9 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
    * @param timeUnixNano the reference's time, Unix epoch nanoseconds, non-decreasing
    */
   public void reference(long blockHash, boolean write, long timeUnixNano) {
+    if (fromShares) {
+      throw new IllegalStateException("these windows add up the agent's shares; they simulate no reference");
+    }
     if (allFirstUnixNano == 0) {
       allFirstUnixNano = timeUnixNano;
     }
@@ -217,6 +235,90 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     AgentSimulations agent = policies instanceof AgentSimulations a ? a : new AgentSimulations(modulus);
     policies = agent;
     agent.add(batch);
+  }
+
+  /**
+   * Whether the agent's shares of {@code shares} can be added here: they come from a sample of the
+   * same size, and these windows have simulated no reference and added no other sample's shares
+   * (empty, or {@link #takesShares} of the same sample).
+   */
+  public boolean accepts(WindowShares shares) {
+    return factory.takesShares(shares.maxSamples)
+        && (fromShares ? sampleId == shares.sampleId : epoch == 0 && all.references() == 0);
+  }
+
+  /** Whether the windows add up the agent's shares ({@link #addShares}). */
+  public boolean takesShares() {
+    return fromShares;
+  }
+
+  /**
+   * Adds one batch's shares ({@link WindowShares}): each of 'all' to the sample's counts, each of a
+   * pane to that pane (started when new, from the reference the agent names), then takes the
+   * sample's threshold and drops the panes older than their window at the batch's last reference.
+   * Equal to {@link #reference} over the batch's references (WorkingSetSharesTest), without a
+   * stack.
+   *
+   * @throws IllegalArgumentException when the shares do not fit ({@link #accepts}) or name a window
+   *     that is not one of {@link #SLIDING}
+   */
+  public void addShares(WindowShares shares) {
+    if (!accepts(shares)) {
+      throw new IllegalArgumentException("shares of a sample of " + shares.maxSamples + " blocks do not fit these"
+          + " windows (" + all.method() + (fromShares ? "" : ", simulating references") + ")");
+    }
+    fromShares = true;
+    sampleId = shares.sampleId;
+    ShardsEstimator sample = all;
+    for (int i = 0; i < shares.size(); i++) {
+      int seconds = shares.windowSeconds[i];
+      if (seconds == 0) {
+        sample.addShare(shares, i);
+        if (allFirstUnixNano == 0) {
+          allFirstUnixNano = shares.paneFirstUnixNano[i];
+        }
+      } else {
+        double scale = 1 / SamplingRate.of(modulus, shares.thresholds[i]);
+        pane(slidingIndex(seconds), shares.paneStartUnixNano[i], shares.paneFirstUnixNano[i]).addShare(shares, i, scale);
+      }
+    }
+    sample.followShares(shares.samplingThreshold);
+    long last = shares.lastReferenceUnixNano;
+    if (last != 0) {
+      allLastUnixNano = Math.max(allLastUnixNano, last);
+      for (int w = 0; w < SLIDING.size(); w++) {
+        List<WindowPane> window = panes.get(w);
+        long length = SLIDING.get(w).seconds() * 1_000_000_000L;
+        while (!window.isEmpty() && window.get(0).startUnixNano < allLastUnixNano - length) {
+          window.remove(0);
+        }
+      }
+    }
+  }
+
+  /** The index in {@link #SLIDING} of the window of {@code seconds}. */
+  private static int slidingIndex(int seconds) {
+    for (int w = 0; w < SLIDING.size(); w++) {
+      if (SLIDING.get(w).seconds() == seconds) {
+        return w;
+      }
+    }
+    throw new IllegalArgumentException("no sliding window of " + seconds + " s");
+  }
+
+  /** Window {@code w}'s pane starting at {@code start}, added in start order when new. */
+  private WindowPane pane(int w, long start, long firstUnixNano) {
+    List<WindowPane> window = panes.get(w);
+    int i = window.size();
+    while (i > 0 && window.get(i - 1).startUnixNano > start) {
+      i--;
+    }
+    if (i > 0 && window.get(i - 1).startUnixNano == start) {
+      return window.get(i - 1);
+    }
+    WindowPane p = new WindowPane(start, 0, firstUnixNano, all);
+    window.add(i, p);
+    return p;
   }
 
   /** Starts the pane of {@code now} when due (the next epoch) and drops the panes older than the window. */
@@ -317,7 +419,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
 
   /** Bytes of the serialised state: the checkpoint size of one volume. */
   public long stateBytes() {
-    long header = 4 + 2 + factory.method().length() + 4 + 8 * 4 + 4;
+    long header = 4 + 2 + factory.method().length() + 4 + 8 * 4 + 4 + 1 + 8;
     long bytes = header + all.stateBytes() + 1 + (policies == null ? 0 : policies.serializedBytes());
     for (List<WindowPane> window : panes) {
       bytes += 4;
@@ -337,6 +439,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     c.allFirstUnixNano = allFirstUnixNano;
     c.allLastUnixNano = allLastUnixNano;
     c.epoch = epoch;
+    c.fromShares = fromShares;
+    c.sampleId = sampleId;
     for (int w = 0; w < panes.size(); w++) {
       for (WindowPane p : panes.get(w)) {
         c.panes.get(w).add(p.copy());
@@ -345,7 +449,10 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     return c;
   }
 
-  /** Writes the format, the factory, P, T, 'all', the epoch, every pane, and the policies' differences tagged by kind. */
+  /**
+   * Writes the format, the factory, P, T, 'all', the epoch, whether the panes are the agent's, every
+   * pane, and the policies' differences tagged by kind.
+   */
   @Override
   public void writeTo(DataOutputView out) throws IOException {
     out.writeInt(STATE_FORMAT);
@@ -357,6 +464,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     out.writeLong(allLastUnixNano);
     MrcEstimators.write(all, out);
     out.writeInt(epoch);
+    out.writeBoolean(fromShares);
+    out.writeLong(sampleId);
     for (List<WindowPane> window : panes) {
       out.writeInt(window.size());
       for (WindowPane p : window) {
@@ -396,6 +505,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     long last = in.readLong();
     ShardsEstimator all = MrcEstimators.read(in);
     int epoch = in.readInt();
+    boolean fromShares = format >= 6 && in.readBoolean();
+    long sampleId = format >= 6 ? in.readLong() : 0;
     List<List<WindowPane>> windows = new ArrayList<>();
     for (int w = 0; w < SLIDING.size(); w++) {
       List<WindowPane> window = new ArrayList<>();
@@ -414,6 +525,8 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     w.allFirstUnixNano = first;
     w.allLastUnixNano = last;
     w.epoch = epoch;
+    w.fromShares = fromShares;
+    w.sampleId = sampleId;
     for (int i = 0; i < windows.size(); i++) {
       w.panes.get(i).addAll(windows.get(i));
     }

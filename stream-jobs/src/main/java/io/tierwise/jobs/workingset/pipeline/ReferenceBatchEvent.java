@@ -2,6 +2,7 @@ package io.tierwise.jobs.workingset.pipeline;
 
 import io.tierwise.jobs.workingset.estimate.MiniatureBatch;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
+import io.tierwise.jobs.workingset.estimate.WindowShares;
 import java.io.IOException;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -63,6 +64,12 @@ public class ReferenceBatchEvent {
    * volumes' counts add up to the tier's); null when it sent none or not every policy.
    */
   public MiniatureBatch hostTier;
+  /**
+   * What this batch adds to the volume's working-set windows, computed by the agent; null when it
+   * sent none (older agents). Not part of {@link #writeTo}: a shared tier simulates its merged
+   * stream itself.
+   */
+  public WindowShares workingSet;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

@@ -22,7 +22,7 @@ import java.util.List;
  * references, and the register updates are valid for p ({@link DistinctBlockSketch#checkUpdate})
  * with ascending indices; with p = 0, no considered_references and no updates. Any violation
  * rejects the batch with a message naming the field and the reference index. The agent's miniature
- * simulations: {@link MiniatureBatchParser}.
+ * simulations: {@link MiniatureBatchParser}; its working-set windows' shares: {@link WindowSharesParser}.
  */
 public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchEvent> {
   /** Largest LRU anchor a batch may name, 4 KiB blocks (2^24 = 64 GiB; the agent sends 1,024 and its LruAnchor takes at most 65,535). */
@@ -101,6 +101,7 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     parseStreamTotals(prefix, batch, event);
     event.miniature = MiniatureBatchParser.parse(prefix, batch, false);
     event.hostTier = MiniatureBatchParser.parse(prefix, batch, true);
+    event.workingSet = WindowSharesParser.parse(prefix, batch, n == 0 ? 0 : event.referenceTimeUnixNano(n - 1));
     return event;
   }
 

@@ -9,6 +9,7 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowShares;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimatorsSerializer;
 import java.util.ArrayList;
@@ -55,7 +56,11 @@ import org.slf4j.LoggerFactory;
  * restarted with its sample afresh: the estimators keep their own T and go on, so the windows of a
  * volume outlive agent restarts). Each batch's stream totals go to {@link ShardsFixedRate#addStreamTotals};
  * a skipped gap loses its batches' considered references and sketch register rises together with
- * their sampled references.
+ * their sampled references. A batch with the agent's working-set shares ({@link WindowShares}: the
+ * agent ran the windows over its references) is added up instead of simulated ({@link
+ * WindowedEstimators#addShares}); the windows restart at the first such batch, at a batch of another
+ * sample (an agent restarted without its sample) and at a batch without shares after them
+ * (docs/analytics.md "Windows on the agent").
  *
  * <p>Second input: the volume's metrics intervals' {@link VolumeLatency}, added up since the
  * volume's first ({@link MeasuredLatency}, as the I/O mix is) and sent with the estimate: the
@@ -272,8 +277,13 @@ public class WorkingSetFunction
           batch.volumeKey(), Long.toUnsignedString(batch.samplingThreshold), Long.toUnsignedString(batch.samplingModulus),
           Long.toUnsignedString(w.threshold()));
     }
-    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered && !raised) || sketchChanged) {
-      if (w != null) {
+    String sharesChanged = w == null ? null : sharesChange(w, batch);
+    if (sharesChanged != null) {
+      LOG.info("volume {}: {}; the working-set windows restart", batch.volumeKey(), sharesChanged);
+    }
+    if (w == null || w.modulus() != batch.samplingModulus || (threshold != 0 && !lowered && !raised) || sketchChanged
+        || sharesChanged != null) {
+      if (w != null && sharesChanged == null) {
         LOG.warn("volume {}: sampling changed from T/P = {}/{}, HyperLogLog p = {} to {}/{}, p = {};"
             + " the working-set window restarts", batch.volumeKey(), Long.toUnsignedString(w.threshold()),
             Long.toUnsignedString(w.modulus()), w.all().sketchPrecision(), Long.toUnsignedString(batch.samplingThreshold),
@@ -291,10 +301,16 @@ public class WorkingSetFunction
     if (batch.miniature != null) {
       w.addAgentSimulations(batch.miniature);
     }
+    boolean shares = batch.workingSet != null && w.accepts(batch.workingSet);
+    if (shares) {
+      w.addShares(batch.workingSet);
+    }
     double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
     for (int i = 0; i < batch.size(); i++) {
       long time = batch.referenceTimeUnixNano(i);
-      w.reference(batch.blockHashes[i], batch.writes[i], time);
+      if (!shares) {
+        w.reference(batch.blockHashes[i], batch.writes[i], time);
+      }
       io.add(batch.writes[i], batch.lengthBlocks[i], agentRate, time);
     }
     if (batch.consideredReferences > 0) {
@@ -310,6 +326,25 @@ public class WorkingSetFunction
     st.nextSequence = batch.sequence + 1;
     shards.update(w);
     ioProfile.update(io);
+  }
+
+  /**
+   * Why the windows {@code w} cannot go on with {@code batch} as to the agent's shares, or null when
+   * they can: windows that add up the agent's shares need every batch's, of the same sample (an
+   * agent that restarted without its sample starts another); windows that simulate the references
+   * switch to the shares of an agent that sends them (once, at its upgrade).
+   */
+  private String sharesChange(WindowedEstimators w, ReferenceBatchEvent batch) {
+    if (w.takesShares()) {
+      if (batch.workingSet == null || !estimators.takesShares(batch.workingSet.maxSamples)) {
+        return "the agent no longer sends the working-set windows' shares of the service's sample";
+      }
+      return w.accepts(batch.workingSet) ? null : "the agent started its working-set sample afresh";
+    }
+    if (batch.workingSet != null && estimators.takesShares(batch.workingSet.maxSamples) && !w.accepts(batch.workingSet)) {
+      return "the agent sends the working-set windows' shares of its sample";
+    }
+    return null;
   }
 
   /** Processes waiting batches while they continue the sequence. */

@@ -1,6 +1,7 @@
 package io.tierwise.jobs.workingset.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tierwise.jobs.workingset.estimate.eviction.EvictionPolicy;
@@ -56,6 +57,62 @@ class WindowedEstimatorsTest {
     List<WindowedEstimators.Result> again = restored.results();
     assertThat(again).extracting(x -> x.estimator().workingSetBytes())
         .containsExactlyElementsOf(w.results().stream().map(x -> x.estimator().workingSetBytes()).toList());
+  }
+
+  /** One batch's shares of sample {@code id} at rate 1: 'all' and the 1 h pane of {@code time}, {@code refs} references, one re-reference at distance 0. */
+  private static WindowShares shares(long id, long time, long refs) {
+    long hop = 900 * SECOND;
+    WindowShares w = new WindowShares();
+    w.maxSamples = ShardsFixedSize.DEFAULT_MAX_SAMPLES;
+    w.sampleId = id;
+    w.samplingThreshold = 1;
+    w.lastReferenceUnixNano = time;
+    w.windowSeconds = new int[] {0, 3600};
+    w.paneStartUnixNano = new long[] {0, time / hop * hop};
+    w.paneFirstUnixNano = new long[] {T0, time};
+    w.thresholds = new long[] {1, 1};
+    w.references = new long[] {refs, refs};
+    w.readReferences = new long[] {refs, refs};
+    w.blockRepeats = new long[] {1, 1};
+    w.readRepeats = new long[] {1, 1};
+    w.writeRepeats = new long[2];
+    w.hitStart = new int[] {0, 1, 2};
+    w.hitDistances = new int[] {0, 0};
+    w.hitCounts = new long[] {1, 1};
+    w.readHitStart = new int[] {0, 1, 2};
+    w.readHitDistances = new int[] {0, 0};
+    w.readHitCounts = new long[] {1, 1};
+    return w;
+  }
+
+  @Test
+  void theAgentsSharesAddUpDropTheirOldPanesAndSurviveACheckpointWithTheirSample() throws Exception {
+    WindowedEstimators w = new WindowedEstimators(MrcEstimators.DEFAULT, 1, 1);
+    w.addShares(shares(5, T0, 10));
+    w.addShares(shares(5, T0 + 3 * 3600 * SECOND, 20));
+    Map<String, WindowedEstimators.Result> r = w.results().stream()
+        .collect(Collectors.toMap(WindowedEstimators.Result::window, x -> x));
+    assertThat(r.get("all").estimator().references()).isEqualTo(30);
+    assertThat(r.get("all").estimator().workingSetBytes()).as("9 + 19 blocks at rate 1").isEqualTo((9 + 19) * 4096L);
+    assertThat(r.get("1h").estimator().references()).as("the first pane is 3 hours old: dropped").isEqualTo(20);
+    assertThat(r.get("1h").startUnixNano()).isEqualTo(T0 + 3 * 3600 * SECOND);
+    assertThat(w.results().get(0).estimator().missRatioAt(4096)).isCloseTo(28.0 / 30, within(1e-12));
+    assertThatThrownBy(() -> w.reference(1, false, T0)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("add up the agent's shares");
+
+    DataOutputSerializer out = new DataOutputSerializer(4096);
+    WindowedEstimatorsSerializer.INSTANCE.serialize(w, out);
+    assertThat((double) out.length()).isCloseTo(w.stateBytes(), within(0.01 * w.stateBytes()));
+    WindowedEstimators restored = WindowedEstimatorsSerializer.INSTANCE.deserialize(
+        new DataInputDeserializer(out.getCopyOfBuffer()));
+    assertThat(restored.takesShares()).isTrue();
+    assertThat(restored.accepts(shares(5, T0, 1))).as("the same sample goes on").isTrue();
+    assertThat(restored.accepts(shares(6, T0, 1))).as("another sample does not").isFalse();
+    assertThat(restored.results()).extracting(x -> x.estimator().workingSetBytes())
+        .containsExactlyElementsOf(w.results().stream().map(x -> x.estimator().workingSetBytes()).toList());
+    assertThat(new WindowedEstimators(MrcEstimators.DEFAULT, 1, 1).accepts(shares(6, T0, 1))).isTrue();
+    assertThat(new WindowedEstimators(new MrcEstimators(MrcEstimator.METHOD_FIXED_SIZE, 4096), 1, 1)
+        .accepts(shares(6, T0, 1))).as("a sample of another size").isFalse();
   }
 
   @Test

@@ -8,6 +8,8 @@ import io.tierwise.proto.v1.Direction;
 import io.tierwise.proto.v1.EvictionPolicy;
 import io.tierwise.proto.v1.MiniatureSimulation;
 import io.tierwise.proto.v1.ReferenceBatch;
+import io.tierwise.proto.v1.WindowShare;
+import io.tierwise.proto.v1.WorkingSetShares;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -138,6 +140,64 @@ class ReferenceBatchParserTest {
         .hasMessageContaining("miniature_simulations[0]: policy 4: misses 3");
     assertThatThrownBy(() -> p.parse(TENANT, withSimulations().setMiniatureSimulations(0, first.toBuilder().addMisses(1)).build()))
         .hasMessageContaining("needs one miss and one read miss count per policy (5)");
+  }
+
+  /** {@link #batch} with the agent's working set: 'all' and a 1 h pane at T = 8, then the pane at T = 6 (T fell). */
+  private static ReferenceBatch.Builder withShares() {
+    long base = 1_700_000_000_000_000_000L;
+    long hop = 900_000_000_000L;
+    long start = base / hop * hop;
+    WindowShare all = WindowShare.newBuilder().setWindowSeconds(0).setPaneFirstUnixNano(base).setSamplingThreshold(8)
+        .setReferences(2).setReadReferences(1).addHitDistances(0).addHitCounts(1).setBlockRepeats(1).build();
+    WindowShare pane = all.toBuilder().setWindowSeconds(3600).setPaneStartUnixNano(start).build();
+    return batch().setWorkingSet(WorkingSetShares.newBuilder().setMaxSamples(8192).setSampleId(42)
+        .setSamplingThreshold(6).setLastReferenceUnixNano(base + 250_000).addShares(all).addShares(pane)
+        .addShares(pane.toBuilder().setSamplingThreshold(6).clearHitDistances().clearHitCounts()));
+  }
+
+  @Test
+  void parsesTheAgentsWorkingSetShares() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, withShares().build());
+    assertThat(e.workingSet.sampleId).isEqualTo(42);
+    assertThat(e.workingSet.windowSeconds).containsExactly(0, 3600, 3600);
+    assertThat(e.workingSet.thresholds).containsExactly(8, 8, 6);
+    assertThat(e.workingSet.hitStart).containsExactly(0, 1, 2, 2);
+    assertThat(new ReferenceBatchParser().parse(TENANT, batch().build()).workingSet).isNull();
+  }
+
+  @Test
+  void rejectsWorkingSetSharesThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    WorkingSetShares ws = withShares().getWorkingSet();
+    WindowShare pane = ws.getShares(1);
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setSamplingThreshold(11)).build()))
+        .hasMessageContaining("working_set: sampling_threshold 11 is not in 1..the batch's 10");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setLastReferenceUnixNano(1)).build()))
+        .hasMessageContaining("is not the time of the batch's last reference");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().setWindowSeconds(7200))).build()))
+        .hasMessageContaining("shares[1]: window_seconds 7200 is not a window of the service (0, 3600, 86400, 604800)");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().setPaneStartUnixNano(pane.getPaneStartUnixNano() + 1))).build()))
+        .hasMessageContaining("shares[1]: pane_start_unix_nano");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(2,
+        pane.toBuilder().setSamplingThreshold(9))).build()))
+        .hasMessageContaining("shares[2]: does not come after the previous share");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(2,
+        pane.toBuilder().setSamplingThreshold(5))).build()))
+        .hasMessageContaining("shares[2]: sampling_threshold 5 is not in the sample's 6..the batch's 10");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().addHitDistances(0).addHitCounts(1))).build()))
+        .hasMessageContaining("shares[1]: hit_distances[1] 0 is above max_samples or does not ascend");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().setHitCounts(0, 0))).build()))
+        .hasMessageContaining("shares[1]: hit_counts[0] 0 is not at least 1");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(0,
+        ws.getShares(0).toBuilder().setHitCounts(0, 3))).build()))
+        .hasMessageContaining("shares[0]: 'all' counts more re-references than references");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().setReadReferences(3))).build()))
+        .hasMessageContaining("shares[1]: read_references 3 is above references 2");
   }
 
   @Test

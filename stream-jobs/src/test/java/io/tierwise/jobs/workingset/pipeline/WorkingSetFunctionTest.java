@@ -15,6 +15,7 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimator;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedSize;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
+import io.tierwise.jobs.workingset.estimate.WindowShares;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -344,6 +345,73 @@ class WorkingSetFunctionTest {
     harness.processElement1(restarted, FLUSH_MS);
     harness.setProcessingTime(2 * FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(before + below);
+  }
+
+  /**
+   * {@link #batch} with the agent's working-set shares of sample {@code sampleId}: 'all' and the
+   * 1 h window's pane counting {@code references} references (a fifth of them reads), none of them
+   * the batch's 500 references, so that a count tells which were added up.
+   */
+  private static ReferenceBatchEvent sharedBatch(long seq, long seed, long sampleId, long references) {
+    ReferenceBatchEvent e = batch(seq, seed);
+    WindowShares w = new WindowShares();
+    w.maxSamples = ShardsFixedSize.DEFAULT_MAX_SAMPLES;
+    w.sampleId = sampleId;
+    w.samplingThreshold = 1;
+    w.lastReferenceUnixNano = e.referenceTimeUnixNano(e.size() - 1);
+    long hop = 3600 * 1_000_000_000L / WindowedEstimators.PANES;
+    w.windowSeconds = new int[] {0, 3600};
+    w.paneStartUnixNano = new long[] {0, Math.floorDiv(e.baseTimeUnixNano, hop) * hop};
+    w.paneFirstUnixNano = new long[] {T0, e.baseTimeUnixNano};
+    w.thresholds = new long[] {1, 1};
+    w.references = new long[] {references, references};
+    w.readReferences = new long[] {references / 5, references / 5};
+    w.blockRepeats = new long[] {1, 1};
+    w.readRepeats = new long[2];
+    w.writeRepeats = new long[2];
+    w.hitStart = new int[] {0, 1, 2};
+    w.hitDistances = new int[] {0, 0};
+    w.hitCounts = new long[] {1, 1};
+    w.readHitStart = new int[3];
+    e.workingSet = w;
+    return e;
+  }
+
+  @Test
+  void theAgentsSharesAreAddedUpAndAnotherSampleRestartsTheWindows() throws Exception {
+    harness.processElement1(sharedBatch(0, 0, 7, 10), 0);
+    harness.processElement1(sharedBatch(1, 1, 7, 12), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(all()).as("the shares, not the batches' references").extracting(a -> a.sampledReferences)
+        .containsExactly(22L);
+    harness.getOutput().clear();
+
+    // Restarted with its sample restored (same id): the windows go on.
+    harness.processElement1(sharedBatch(0, 10, 7, 5), FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(27L);
+    harness.getOutput().clear();
+
+    // Restarted without it (another id): the agent's sample starts afresh, and so do the windows.
+    harness.processElement1(sharedBatch(0, 20, 8, 6), 2 * FLUSH_MS);
+    harness.setProcessingTime(3 * FLUSH_MS);
+    assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(6L);
+  }
+
+  @Test
+  void anAgentUpgradedToSendSharesSwitchesTheWindowsOnceAndBackWhenItStops() throws Exception {
+    harness.processElement1(batch(0, 0), 0);
+    harness.processElement1(sharedBatch(1, 1, 7, 10), 0);
+    harness.processElement1(sharedBatch(2, 2, 7, 10), 0);
+    harness.setProcessingTime(FLUSH_MS);
+    assertThat(all()).as("the windows restart at the first shares and add them up").extracting(a -> a.sampledReferences)
+        .containsExactly(20L);
+    harness.getOutput().clear();
+
+    harness.processElement1(batch(3, 3), FLUSH_MS);
+    harness.setProcessingTime(2 * FLUSH_MS);
+    assertThat(all()).as("without shares the windows simulate the references again").extracting(a -> a.sampledReferences)
+        .containsExactly(500L);
   }
 
   @Test
