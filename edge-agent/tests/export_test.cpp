@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -19,6 +20,7 @@
 #include "export/retry_delay.hpp"
 #include "export/volume_exporter.hpp"
 #include "export_http_receiver.hpp"
+#include "test_support.hpp"
 #include "sampling/keyed_hash.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "telemetry/volume_collector.hpp"
@@ -667,6 +669,39 @@ TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked
   EXPECT_EQ(batch.volume_id(), hasher.volume_id("vm1"));
   EXPECT_EQ(batch.references_size(), 2) << "two 4 KiB blocks, both sampled at R = 1";
   EXPECT_NE(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id()) << "the request has an id of its own";
+}
+
+TEST(VolumeExporterTest, AVolumesWorkingSetSampleOutlivesACleanRestartAndNotACrash) {
+  // flush_references() (the end of serving) saves each volume's working-set
+  // windows; the next run's add_volume() continues them and removes the file,
+  // so a run that crashes leaves none and the next starts a fresh sample.
+  testing::TempDir dir("working-sets");
+  const sampling::KeyedHasher hasher{sampling::TenantKey{}};
+  const sampling::ShardsSampler sampler{hasher, 1.0};
+  const VolumeExporter::Options options{
+      .host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .working_set_dir = dir.path()};
+  const std::string file = dir.path() + "/" + hasher.volume_id("vm1") + ".ws";
+  trace::IoRecord io;
+  io.length_bytes = 8192;
+  io.volume = "vm1";
+  std::string saved;
+  {
+    VolumeExporter first(options, hasher, sampler, nullptr);
+    first.add_volume("vm1").batcher->add(io, 1'000'000);
+    first.flush_references();
+    saved = testing::read_file(file);
+    ASSERT_FALSE(saved.empty());
+  }
+  {
+    VolumeExporter second(options, hasher, sampler, nullptr);
+    VolumeExporter::Volume& v = second.add_volume("vm1");
+    EXPECT_FALSE(std::filesystem::exists(file)) << "taken: a crash of this run must not restore it";
+    EXPECT_EQ(v.batcher->save_working_set(), saved) << "the same sample goes on";
+    v.batcher->add(io, 2'000'000);
+  }  // a crash: no flush_references()
+  VolumeExporter third(options, hasher, sampler, nullptr);
+  VolumeExporter::Volume& v = third.add_volume("vm1");
+  EXPECT_NE(v.batcher->save_working_set().substr(0, 40), saved.substr(0, 40)) << "a fresh sample, with its own id";
 }
 
 TEST(VolumeExporterTest, TheHostsReferenceBatchesOfAnIntervalGoInOneRequest) {

@@ -449,6 +449,7 @@ TEST(ReferenceBatcher, TheLruAnchorCanBeTurnedOff) {
     anchorless.clear_lru_anchor_hits();
     anchorless.clear_lru_anchor_blocks();
     anchorless.set_batch_id(without.batches[i].batch_id());  // random per batch
+    anchorless.mutable_working_set()->set_sample_id(without.batches[i].working_set().sample_id());  // per sample
     EXPECT_TRUE(anchorless.SerializeAsString() == without.batches[i].SerializeAsString()) << "batch " << i;
   }
   EXPECT_EQ(hits, 30'000u);

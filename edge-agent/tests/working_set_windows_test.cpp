@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -243,6 +245,48 @@ TEST(WorkingSetWindows, ABatchersThresholdFallFollowsAndEvicts) {
   EXPECT_EQ(all.references, 2u);
   EXPECT_EQ(all.references - all.block_repeats, 1u);  // the block held
   EXPECT_EQ(all.references - all.reads - all.write_repeats, 0u);  // its write left with it
+}
+
+TEST(WorkingSetWindows, ARestoredSampleGoesOnAsIfThereHadBeenNoRestart) {
+  // Half of a stream through one sample, saved and restored; the rest through
+  // both the original and the restored: the same shares, the same id. A saved
+  // state of another P, s_max, a T above the batcher's, or cut short is refused.
+  constexpr uint32_t kMaxSamples = 200;
+  WorkingSetWindows original(kModulus, kModulus, kMaxSamples);
+  std::mt19937_64 rng(5);
+  std::vector<uint64_t> hashes(1000);
+  for (uint64_t& h : hashes) h = rng();
+  const auto run = [&](WorkingSetWindows& w, int from, int to, uint64_t seed) {
+    std::mt19937_64 r(seed);
+    for (int i = from; i < to; ++i) {
+      w.reference(hashes[r() % hashes.size()], r() % 3 == 0, 1'700'000'000 * kSecond + int64_t{i} * 7 * kSecond);
+    }
+    tierwise::v1::WorkingSetShares out;
+    w.take_shares(&out);
+    return out;
+  };
+  run(original, 0, 3000, 1);
+  const std::string saved = original.save();
+  const std::optional<WorkingSetWindows> restored =
+      WorkingSetWindows::restore(saved, kModulus, kModulus, kMaxSamples);
+  ASSERT_TRUE(restored.has_value());
+  EXPECT_EQ(restored->save(), saved);
+  WorkingSetWindows copy = *restored;
+  const tierwise::v1::WorkingSetShares want = run(original, 3000, 6000, 2);
+  const tierwise::v1::WorkingSetShares got = run(copy, 3000, 6000, 2);
+  EXPECT_EQ(got.SerializeAsString(), want.SerializeAsString());
+  EXPECT_EQ(got.sample_id(), want.sample_id());
+  EXPECT_GT(want.shares_size(), 4);
+
+  EXPECT_FALSE(WorkingSetWindows::restore(saved, kModulus / 2, kModulus, kMaxSamples)) << "another P";
+  EXPECT_FALSE(WorkingSetWindows::restore(saved, kModulus, kModulus, kMaxSamples + 1)) << "another s_max";
+  EXPECT_FALSE(WorkingSetWindows::restore(saved, kModulus, original.threshold() - 1, kMaxSamples))
+      << "a sample whose T is above the batcher's";
+  EXPECT_FALSE(WorkingSetWindows::restore(saved.substr(0, saved.size() - 1), kModulus, kModulus, kMaxSamples));
+  EXPECT_FALSE(WorkingSetWindows::restore(saved + "x", kModulus, kModulus, kMaxSamples));
+  EXPECT_FALSE(WorkingSetWindows::restore("TWWX" + saved.substr(4), kModulus, kModulus, kMaxSamples));
+  EXPECT_NE(WorkingSetWindows(kModulus, kModulus, kMaxSamples).sample_id(), original.sample_id())
+      << "a fresh sample draws its own id";
 }
 
 TEST(ReferenceBatcher, EveryBatchCarriesItsWorkingSetSharesAtItsThreshold) {

@@ -1,7 +1,11 @@
 #include "export/volume_exporter.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -37,6 +41,7 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
       sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
   v->batcher->set_cluster_id(cluster_id_);
   v->batcher->set_host_tier(&host_tier_, std::hash<std::string>{}(v->resource.volume_id));
+  restore_working_set(*v);
   volumes_.push_back(std::move(v));
   return *volumes_.back();
 }
@@ -93,6 +98,49 @@ void VolumeExporter::send_references() {
 void VolumeExporter::flush_references() {
   for (auto& v : volumes_) v->batcher->flush();
   send_references();
+  if (options_.working_set_dir.empty()) return;
+  for (const auto& v : volumes_) save_working_set(*v);
+}
+
+std::string VolumeExporter::working_set_path(const Volume& volume) const {
+  return (std::filesystem::path(options_.working_set_dir) / (volume.resource.volume_id + ".ws")).string();
+}
+
+void VolumeExporter::restore_working_set(Volume& volume) const {
+  if (options_.working_set_dir.empty()) return;
+  const std::string path = working_set_path(volume);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;  // none saved: a fresh sample
+  std::ostringstream saved;
+  saved << in.rdbuf();
+  in.close();
+  if (!volume.batcher->restore_working_set(saved.str())) {
+    std::fprintf(stderr, "tierwise-agent: volume %s: %s is not a working-set sample of this key and rate;"
+                 " the volume's working-set windows start again\n", volume.name.c_str(), path.c_str());
+  }
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+}
+
+void VolumeExporter::save_working_set(const Volume& volume) const {
+  const std::string path = working_set_path(volume);
+  const std::string temporary = path + ".tmp";
+  std::error_code ec;
+  std::filesystem::create_directories(options_.working_set_dir, ec);
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    const std::string bytes = volume.batcher->save_working_set();
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (out && !ec) {
+      std::filesystem::rename(temporary, path, ec);
+      if (!ec) return;
+    }
+  }
+  std::filesystem::remove(temporary, ec);
+  std::fprintf(stderr, "tierwise-agent: volume %s: cannot save its working-set sample in %s; the service's"
+               " working-set windows of the volume start again after the restart\n", volume.name.c_str(),
+               options_.working_set_dir.c_str());
 }
 
 void VolumeExporter::flush_references_older_than(int64_t now_us, int64_t max_age_us) {

@@ -51,7 +51,11 @@ namespace tierwise::exporter {
  *    before it, so that a quiet volume's partial batch goes in the same
  *    request.
  * 5. flush_references() sends every volume's partial reference batch with
- *    those waiting (at the end of a replay or of serving).
+ *    those waiting (at the end of a replay or of serving), then, with
+ *    Options::working_set_dir, saves each volume's working-set windows there,
+ *    which add_volume() of the next run restores (and removes, so that a run
+ *    that ends without step 5, a crash, leaves none: its sample is gone and
+ *    the next starts afresh; docs/analytics.md "Windows on the agent").
  *
  * One thread: the batchers' owner calls every step (their full batches come
  * back through the exporter).
@@ -66,6 +70,9 @@ class VolumeExporter {
     size_t stream = 0;          // the sender's statistics label (the replay: trace index)
     size_t max_sampled_blocks = sampling::ReferenceBatcher::kDefaultMaxSampledBlocks;  // 0: fixed rate
     bool lru_anchor = true;     // the batchers' exact 4 MiB LRU count (sampling/lru_anchor.hpp)
+    // Where each volume's working-set windows are kept across restarts
+    // (<dir>/<volume id>.ws; lifecycle steps 2 and 5); empty: not kept.
+    std::string working_set_dir = {};
   };
 
   // One volume's telemetry.
@@ -124,6 +131,12 @@ class VolumeExporter {
   void add_reference_batch(const tierwise::v1::ReferenceBatch& batch);
   // The waiting reference batches, as one request, to the sender.
   void send_references();
+  // <working_set_dir>/<volume id>.ws.
+  std::string working_set_path(const Volume& volume) const;
+  // Restores `volume`'s working-set windows from its file, if any, and removes it.
+  void restore_working_set(Volume& volume) const;
+  // Saves `volume`'s working-set windows to its file (written whole, then renamed).
+  void save_working_set(const Volume& volume) const;
 
   const Options options_;
   const sampling::KeyedHasher& hasher_;

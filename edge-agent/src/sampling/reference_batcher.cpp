@@ -149,6 +149,19 @@ void ReferenceBatcher::flush() {
   if (open_) emit();
 }
 
+std::string ReferenceBatcher::save_working_set() const {
+  if (open_) throw std::logic_error("save_working_set() with a batch open: flush() first");
+  return windows_.save();
+}
+
+bool ReferenceBatcher::restore_working_set(std::string_view saved) {
+  std::optional<WorkingSetWindows> restored =
+      WorkingSetWindows::restore(saved, sampler_.modulus(), threshold_, kServiceMaxSamples);
+  if (!restored) return false;
+  windows_ = std::move(*restored);
+  return true;
+}
+
 void ReferenceBatcher::set_host_tier(cache::MiniatureSimulations* tier, uint64_t salt) {
   host_tier_ = tier;
   host_part_ = tier->add_part();

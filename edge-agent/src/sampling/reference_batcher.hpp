@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cache/miniature_simulations.hpp"
@@ -122,6 +123,17 @@ class ReferenceBatcher {
 
   // The threshold T now (the sampler's, or lower once the sample filled).
   uint64_t threshold() const { return threshold_; }
+
+  // The working-set windows' state (WorkingSetWindows::save()), to restore
+  // after a restart; call it after flush(), with no batch open (throws
+  // std::logic_error otherwise: the open batch's shares would be lost).
+  std::string save_working_set() const;
+
+  // Continues the working-set windows `saved` (save_working_set() of an
+  // earlier run of this volume) instead of a fresh sample; false, and the
+  // fresh sample kept, when they are not a state of this sampler's P and a
+  // threshold at most its T. Call before the first add().
+  bool restore_working_set(std::string_view saved);
 
   // Pseudonymous id of the host's cluster (KeyedHasher::cluster_id), recorded in
   // every batch started from now on; empty (the default): no cluster.

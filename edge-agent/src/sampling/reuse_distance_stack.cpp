@@ -32,6 +32,25 @@ std::optional<ReuseDistanceStack::Marks> ReuseDistanceStack::remove(uint64_t key
   return marks;
 }
 
+std::vector<std::pair<uint64_t, ReuseDistanceStack::Marks>> ReuseDistanceStack::by_recency() const {
+  std::vector<std::pair<uint32_t, std::pair<uint64_t, Marks>>> by_time;
+  by_time.reserve(last_access_.size());
+  for (const auto& [key, entry] : last_access_) by_time.push_back({entry.time, {key, entry.marks}});
+  std::sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<uint64_t, Marks>> out;
+  out.reserve(by_time.size());
+  for (const auto& [time, block] : by_time) out.push_back(block);
+  return out;
+}
+
+bool ReuseDistanceStack::push(uint64_t key, Marks marks) {
+  if (clock_ == tree_.size() - 1) compact();
+  if (!last_access_.try_emplace(key, Entry{clock_, marks}).second) return false;
+  tree_add(clock_, 1);
+  ++clock_;
+  return true;
+}
+
 void ReuseDistanceStack::tree_add(uint32_t time, int32_t delta) {
   for (size_t i = size_t{time} + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
 }

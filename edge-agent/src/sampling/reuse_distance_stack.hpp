@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tierwise::sampling {
@@ -58,6 +59,14 @@ class ReuseDistanceStack {
 
   // Blocks held.
   size_t size() const { return last_access_.size(); }
+
+  // The blocks held, least recently referenced first, with their marks (a
+  // stack pushed in this order is this one: push()).
+  std::vector<std::pair<uint64_t, Marks>> by_recency() const;
+
+  // Adds block `key`, not held, as the most recently referenced, with `marks`;
+  // false (nothing changed) when it is held.
+  bool push(uint64_t key, Marks marks);
 
  private:
   struct Entry {

@@ -6,9 +6,48 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/little_endian.hpp"
 #include "sampling/sodium_init.hpp"
 
 namespace tierwise::sampling {
+namespace {
+
+constexpr char kMagic[4] = {'T', 'W', 'W', 'S'};
+constexpr uint32_t kVersion = 1;
+
+template <typename T>
+void put(std::string& out, T value) {
+  std::byte bytes[sizeof(T)];
+  common::store_le(bytes, value);
+  out.append(reinterpret_cast<const char*>(bytes), sizeof bytes);
+}
+
+// Reads little-endian fields off a saved state; ok() turns false at the first
+// field past its end.
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  template <typename T>
+  T get() {
+    if (bytes_.size() - at_ < sizeof(T)) {
+      at_ = bytes_.size();
+      ok_ = false;
+      return T{};
+    }
+    const T value = common::load_le<T>(reinterpret_cast<const std::byte*>(bytes_.data() + at_));
+    at_ += sizeof(T);
+    return value;
+  }
+  bool ok() const { return ok_; }
+  bool done() const { return ok_ && at_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  size_t at_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace
 
 WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
     : modulus_(modulus), threshold_(threshold), max_samples_(max_samples) {
@@ -122,6 +161,74 @@ void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
   }
   shares_.clear();
   batch_last_unix_nano_ = 0;
+}
+
+}  // namespace tierwise::sampling
+
+namespace tierwise::sampling {
+
+std::string WorkingSetWindows::save() const {
+  std::string out(kMagic, sizeof kMagic);
+  put(out, kVersion);
+  put(out, modulus_);
+  put(out, threshold_);
+  put(out, max_samples_);
+  put(out, sample_id_);
+  put(out, epoch_);
+  for (const std::deque<Pane>& window : panes_) {
+    put(out, static_cast<uint32_t>(window.size()));
+    for (const Pane& p : window) {
+      put(out, p.start_unix_nano);
+      put(out, p.epoch);
+      put(out, p.first_unix_nano);
+    }
+  }
+  const auto blocks = stack_.by_recency();
+  put(out, static_cast<uint32_t>(blocks.size()));
+  for (const auto& [key, marks] : blocks) {
+    put(out, key);
+    put(out, marks.read_epoch);
+    put(out, marks.write_epoch);
+  }
+  return out;
+}
+
+std::optional<WorkingSetWindows> WorkingSetWindows::restore(std::string_view bytes, uint64_t modulus,
+                                                            uint64_t threshold, uint32_t max_samples) {
+  if (bytes.size() < sizeof kMagic || bytes.substr(0, sizeof kMagic) != std::string_view(kMagic, sizeof kMagic)) {
+    return std::nullopt;
+  }
+  Reader in(bytes.substr(sizeof kMagic));
+  if (in.get<uint32_t>() != kVersion || in.get<uint64_t>() != modulus) return std::nullopt;
+  const auto saved_threshold = in.get<uint64_t>();
+  if (in.get<uint32_t>() != max_samples || saved_threshold == 0 || saved_threshold > threshold) return std::nullopt;
+  WorkingSetWindows w(modulus, saved_threshold, max_samples);
+  w.sample_id_ = in.get<uint64_t>();
+  w.epoch_ = in.get<int32_t>();
+  if (w.epoch_ < 0 || w.epoch_ > ReuseDistanceStack::kMaxEpoch) return std::nullopt;
+  for (std::deque<Pane>& window : w.panes_) {
+    const auto count = in.get<uint32_t>();
+    if (count > kPanes + 1) return std::nullopt;  // a window holds at most W / hop + 1 panes
+    for (uint32_t i = 0; i < count && in.ok(); ++i) {
+      Pane p{in.get<int64_t>(), in.get<int32_t>(), in.get<int64_t>()};
+      if (p.epoch < 0 || p.epoch > w.epoch_) return std::nullopt;
+      window.push_back(p);
+    }
+  }
+  const auto blocks = in.get<uint32_t>();
+  if (blocks > max_samples) return std::nullopt;
+  for (uint32_t i = 0; i < blocks && in.ok(); ++i) {
+    const auto key = in.get<uint64_t>();
+    ReuseDistanceStack::Marks marks{in.get<int32_t>(), in.get<int32_t>()};
+    const auto valid = [&](int32_t e) { return e >= ReuseDistanceStack::kNoEpoch && e <= w.epoch_; };
+    if (!in.ok() || w.priority(key) >= saved_threshold || !valid(marks.read_epoch) || !valid(marks.write_epoch) ||
+        marks.access_epoch() == ReuseDistanceStack::kNoEpoch || !w.stack_.push(key, marks)) {
+      return std::nullopt;
+    }
+    w.by_priority_.emplace(w.priority(key), key);
+  }
+  if (!in.done()) return std::nullopt;
+  return w;
 }
 
 }  // namespace tierwise::sampling

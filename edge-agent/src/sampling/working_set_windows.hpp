@@ -33,7 +33,10 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <queue>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -74,6 +77,20 @@ class WorkingSetWindows {
   // Moves the shares gathered since the previous call into `out` (its fields
   // are overwritten), in the order WorkingSetShares documents.
   void take_shares(tierwise::v1::WorkingSetShares* out);
+
+  // The windows as bytes (the sample's parameters and id, the epoch, every
+  // window's panes, the stack's blocks least recently referenced first with
+  // their marks), for restore() after the agent restarts, so that the
+  // service's windows go on (docs/analytics.md "Windows on the agent"). Call
+  // it between batches: shares not yet taken are not kept. Layout: "TWWS",
+  // version 1, then little-endian fixed-width fields (working_set_windows.cpp).
+  std::string save() const;
+
+  // The windows save() wrote, or std::nullopt when `bytes` are not a whole
+  // saved state of a sample with P = modulus and s_max = max_samples whose T is
+  // at most `threshold` (the caller then starts a fresh sample).
+  static std::optional<WorkingSetWindows> restore(std::string_view bytes, uint64_t modulus, uint64_t threshold,
+                                                  uint32_t max_samples);
 
  private:
   struct Pane {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -139,6 +140,13 @@ ServeStatus status_of(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
   return s;
 }
 
+// Where the volumes' working-set samples are kept across restarts: beside the
+// tenant key, as the spool is by default (VolumeExporter, lifecycle step 5).
+std::string working_set_dir(const std::string& key_path) {
+  const std::filesystem::path parent = std::filesystem::path(key_path).parent_path();
+  return (parent.empty() ? std::filesystem::path("working-sets") : parent / "working-sets").string();
+}
+
 void validate(const ServeOptions& o) {
   if (o.interval_seconds < 1) throw std::invalid_argument("--interval must be at least 1 s");
   if (!(o.sample_rate > 0 && o.sample_rate <= 1)) throw std::invalid_argument("--sample-rate must be in (0, 1]");
@@ -227,7 +235,9 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
       sender = std::make_unique<exporter::HttpSender>(sc);
     }
     telemetry = std::make_unique<LiveTelemetry>(
-        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, agent_version(), o.lru_anchor}, sources, *hasher,
+        LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, agent_version(), o.lru_anchor,
+                               working_set_dir(key_path)},
+        sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
 

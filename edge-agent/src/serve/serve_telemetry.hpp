@@ -83,6 +83,7 @@ class LiveTelemetry final : public frontend::nbd::IoObserver {
     bool send_names = false;
     std::string agent_version;
     bool lru_anchor = false;  // ReferenceBatcher's LRU anchor (off: the data plane's default)
+    std::string working_set_dir = {};  // VolumeExporter::Options::working_set_dir; empty: not kept
   };
 
   LiveTelemetry(const Options& options, const std::vector<VolumeSource>& volumes,
