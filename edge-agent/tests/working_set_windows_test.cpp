@@ -9,7 +9,6 @@
 #include <random>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -40,6 +39,18 @@ uint32_t distinct_between(const std::vector<Ref>& refs, size_t from, size_t to) 
   std::set<uint64_t> seen;
   for (size_t i = from + 1; i < to; ++i) seen.insert(refs[i].hash);
   return static_cast<uint32_t>(seen.size());
+}
+
+TEST(WorkingSetWindows, DistanceBucketsAreTheServicesLogLinearLayout) {
+  // stream-jobs DistanceHistogram.index: width 1 below 64, then 64 per power of two.
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(0), 0u);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(63.9), 63u);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(64), 64u);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(127.5), 127u);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(128), 128u);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(130), 129u);  // [128, 130) is one bucket of width 2
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(1024.0 * 1024), 64u + 14 * 64);
+  EXPECT_EQ(WorkingSetWindows::distance_bucket(1e300), 64u + 56 * 64 + 63) << "the exponent clipped at 62";
 }
 
 TEST(ReuseDistanceStack, DistancesAndMarksMatchAListThroughRemovalsAndCompactions) {
@@ -81,7 +92,8 @@ TEST(ReuseDistanceStack, DistancesAndMarksMatchAListThroughRemovalsAndCompaction
 // start are what the pane holds), as the service adds them up.
 struct PaneSums {
   uint64_t references = 0, reads = 0, block_repeats = 0, read_repeats = 0, write_repeats = 0;
-  std::multiset<uint32_t> hits, read_hits;
+  double weight = 0;
+  std::map<uint32_t, double> hits, read_hits;  // bucket -> weight
 };
 
 std::map<int64_t, PaneSums> sum_shares(const std::vector<tierwise::v1::WorkingSetShares>& batches, uint32_t seconds) {
@@ -95,12 +107,9 @@ std::map<int64_t, PaneSums> sum_shares(const std::vector<tierwise::v1::WorkingSe
       p.block_repeats += s.block_repeats();
       p.read_repeats += s.read_repeats();
       p.write_repeats += s.write_repeats();
-      for (int i = 0; i < s.hit_distances_size(); ++i) {
-        for (uint64_t n = 0; n < s.hit_counts(i); ++n) p.hits.insert(s.hit_distances(i));
-      }
-      for (int i = 0; i < s.read_hit_distances_size(); ++i) {
-        for (uint64_t n = 0; n < s.read_hit_counts(i); ++n) p.read_hits.insert(s.read_hit_distances(i));
-      }
+      p.weight += s.weight();
+      for (int i = 0; i < s.hit_buckets_size(); ++i) p.hits[s.hit_buckets(i)] += s.hit_weights(i);
+      for (int i = 0; i < s.read_hit_buckets_size(); ++i) p.read_hits[s.read_hit_buckets(i)] += s.read_hit_weights(i);
     }
   }
   return shares;
@@ -118,8 +127,9 @@ void expect_pane(const std::vector<Ref>& refs, const std::map<int64_t, PaneSums>
     sum.block_repeats += it->second.block_repeats;
     sum.read_repeats += it->second.read_repeats;
     sum.write_repeats += it->second.write_repeats;
-    sum.hits.insert(it->second.hits.begin(), it->second.hits.end());
-    sum.read_hits.insert(it->second.read_hits.begin(), it->second.read_hits.end());
+    sum.weight += it->second.weight;
+    for (const auto& [bucket, weight] : it->second.hits) sum.hits[bucket] += weight;
+    for (const auto& [bucket, weight] : it->second.read_hits) sum.read_hits[bucket] += weight;
   }
   const size_t from = std::lower_bound(refs.begin(), refs.end(), start,
                                        [](const Ref& r, int64_t t) { return r.time < t; }) - refs.begin();
@@ -131,9 +141,9 @@ void expect_pane(const std::vector<Ref>& refs, const std::map<int64_t, PaneSums>
     ++want.references;
     if (!r.write) ++want.reads;
     if (const auto p = last.find(r.hash); p != last.end()) {
-      const uint32_t d = distinct_between(refs, p->second, i);
-      want.hits.insert(d);
-      if (!r.write) want.read_hits.insert(d);
+      const uint32_t bucket = WorkingSetWindows::distance_bucket(distinct_between(refs, p->second, i));
+      want.hits[bucket] += 1;  // rate 1: each reference weighs 1
+      if (!r.write) want.read_hits[bucket] += 1;
     }
     last[r.hash] = i;
     blocks.insert(r.hash);
@@ -141,6 +151,7 @@ void expect_pane(const std::vector<Ref>& refs, const std::map<int64_t, PaneSums>
   }
   EXPECT_EQ(sum.references, want.references) << what;
   EXPECT_EQ(sum.reads, want.reads) << what;
+  EXPECT_EQ(sum.weight, static_cast<double>(want.references)) << what;
   EXPECT_EQ(sum.references - sum.block_repeats, blocks.size()) << what;
   EXPECT_EQ(sum.reads - sum.read_repeats, read.size()) << what;
   EXPECT_EQ(sum.references - sum.reads - sum.write_repeats, written.size()) << what;
@@ -219,13 +230,13 @@ TEST(WorkingSetWindows, TheBoundedSampleHoldsAtMostSmaxBlocksAndCountsItsEvictio
   EXPECT_GE(held, kMaxSamples * 9 / 10);
   const PaneSums all = sum_shares(batches, 0).at(0);
   EXPECT_EQ(all.references - all.block_repeats, held);
-  // Each share names the T its references were counted at; T only fell.
+  // One share per pane, in order.
   for (const auto& b : batches) {
     for (int i = 1; i < b.shares_size(); ++i) {
       const auto& p = b.shares(i - 1);
       const auto& s = b.shares(i);
-      EXPECT_TRUE(std::make_tuple(p.window_seconds(), p.pane_start_unix_nano(), ~p.sampling_threshold()) <
-                  std::make_tuple(s.window_seconds(), s.pane_start_unix_nano(), ~s.sampling_threshold()));
+      EXPECT_TRUE(std::make_pair(p.window_seconds(), p.pane_start_unix_nano()) <
+                  std::make_pair(s.window_seconds(), s.pane_start_unix_nano()));
     }
   }
 }

@@ -145,13 +145,13 @@ export interface WorkingSetShares {
   samplingThreshold: bigint;
   /** The batch's last reference, Unix epoch ns (0: none). */
   lastReferenceUnixNano: bigint;
-  /** By windowSeconds, then paneStartUnixNano ascending, then samplingThreshold descending. */
+  /** By windowSeconds, then paneStartUnixNano ascending, one per pane. */
   shares: WindowShare[];
   /** The sample's id: random when the agent starts a sample afresh, kept when it restores it. */
   sampleId: bigint;
 }
 
-/** tierwise.v1.WindowShare: one pane's share of a batch's references counted at one threshold. */
+/** tierwise.v1.WindowShare: what a batch's references tell one pane of one window. */
 export interface WindowShare {
   /** 0: 'all'; else the sliding window's length, seconds (3600, 86400, 604800). */
   windowSeconds: number;
@@ -159,17 +159,19 @@ export interface WindowShare {
   paneStartUnixNano: bigint;
   /** The reference that started the pane, Unix epoch ns. */
   paneFirstUnixNano: bigint;
-  /** The sample's T while these references came. */
-  samplingThreshold: bigint;
   /** References made while the pane was its window's newest, and the reads among them. */
   references: bigint;
   readReferences: bigint;
-  /** Re-references whose previous access lies in the pane: stack distances strictly ascending, each with its count (>= 1). */
-  hitDistances: number[];
-  hitCounts: bigint[];
+  /** The sums of 1 / R over them, over the reads, and ('all' only) over first references to the sample's blocks. */
+  weight: number;
+  readWeight: number;
+  firstWeight: number;
+  /** Re-references whose previous access lies in the pane: scaled-distance buckets strictly ascending, each with its weight (> 0). */
+  hitBuckets: number[];
+  hitWeights: number[];
   /** The same for the reads. */
-  readHitDistances: number[];
-  readHitCounts: bigint[];
+  readHitBuckets: number[];
+  readHitWeights: number[];
   /** Repeats of a block, of a read block, of a written block (evictions included). */
   blockRepeats: bigint;
   readRepeats: bigint;

@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,11 @@ namespace tierwise::sampling {
 namespace {
 
 constexpr char kMagic[4] = {'T', 'W', 'W', 'S'};
+
+// 1 / R for R = T / P, as doubles (stream-jobs SamplingRate.of).
+double scale_of(uint64_t threshold, uint64_t modulus) {
+  return 1.0 / (static_cast<double>(threshold) / static_cast<double>(modulus));
+}
 constexpr uint32_t kVersion = 1;
 
 template <typename T>
@@ -50,7 +56,7 @@ class Reader {
 }  // namespace
 
 WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
-    : modulus_(modulus), threshold_(threshold), max_samples_(max_samples) {
+    : modulus_(modulus), threshold_(threshold), scale_(0), max_samples_(max_samples) {
   ensure_sodium();
   randombytes_buf(&sample_id_, sizeof sample_id_);
   if (modulus == 0 || threshold == 0 || threshold > modulus || max_samples == 0) {
@@ -58,6 +64,18 @@ WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint3
                                 std::to_string(threshold) + ", P " + std::to_string(modulus) + ", s_max " +
                                 std::to_string(max_samples));
   }
+  scale_ = scale_of(threshold, modulus);
+}
+
+uint32_t WorkingSetWindows::distance_bucket(double x) {
+  constexpr int kSubBits = 6;
+  constexpr int kSub = 1 << kSubBits;
+  constexpr int kMaxExponent = 62;
+  if (x < kSub) return static_cast<uint32_t>(x);
+  const int exponent = std::min(std::ilogb(x), kMaxExponent);
+  const int shift = exponent - kSubBits;
+  const int mantissa = static_cast<int>(std::min(2.0 * kSub - 1, std::ldexp(x, -shift)));
+  return static_cast<uint32_t>(kSub + shift * kSub + (mantissa - kSub));
 }
 
 void WorkingSetWindows::roll(size_t w, int64_t now) {
@@ -85,7 +103,7 @@ const WorkingSetWindows::Pane* WorkingSetWindows::started_by(size_t w, int32_t e
 }
 
 WorkingSetWindows::Share& WorkingSetWindows::share(size_t w, const Pane& pane) {
-  Share& s = shares_[ShareKey{window_seconds(w), pane.start_unix_nano, ~threshold_}];
+  Share& s = shares_[ShareKey{window_seconds(w), pane.start_unix_nano}];
   s.first_unix_nano = pane.first_unix_nano;
   return s;
 }
@@ -102,15 +120,21 @@ void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_
   if (priority(block_hash) >= threshold_) return;
   const ReuseDistanceStack::Reference r = stack_.reference(block_hash, write, epoch_);
   if (r.first) by_priority_.emplace(priority(block_hash), block_hash);
+  const uint32_t bucket = r.first ? 0 : distance_bucket(static_cast<double>(r.distance) * scale_);
   for (size_t w = 0; w < kWindows; ++w) {
     Share& newest = share(w, panes_[w].back());
     ++newest.references;
-    if (!write) ++newest.read_references;
+    newest.weight += scale_;
+    if (!write) {
+      ++newest.read_references;
+      newest.read_weight += scale_;
+    }
+    if (w == 0 && r.first) newest.first_weight += scale_;
     const Pane* p;
     if (!r.first && (p = started_by(w, r.before.access_epoch())) != nullptr) {
       Share& s = share(w, *p);
-      ++s.hits[r.distance];
-      if (!write) ++s.read_hits[r.distance];
+      s.hits[bucket] += scale_;
+      if (!write) s.read_hits[bucket] += scale_;
       ++s.block_repeats;
     }
     if ((p = started_by(w, write ? r.before.write_epoch : r.before.read_epoch)) != nullptr) {
@@ -123,7 +147,8 @@ void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_
 
 void WorkingSetWindows::lower_threshold(uint64_t lowered) {
   if (lowered >= threshold_) return;
-  threshold_ = lowered;  // the evictions' shares are the lowered T's
+  threshold_ = lowered;
+  scale_ = scale_of(lowered, modulus_);
   while (!by_priority_.empty() && by_priority_.top().first >= lowered) {
     // Each held block is queued once (its first reference; it cannot come back
     // once evicted: T only falls), so it is held here.
@@ -141,19 +166,21 @@ void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
   out->set_last_reference_unix_nano(static_cast<uint64_t>(batch_last_unix_nano_));
   for (const auto& [key, s] : shares_) {
     tierwise::v1::WindowShare* o = out->add_shares();
-    o->set_window_seconds(std::get<0>(key));
-    o->set_pane_start_unix_nano(static_cast<uint64_t>(std::get<1>(key)));
+    o->set_window_seconds(key.first);
+    o->set_pane_start_unix_nano(static_cast<uint64_t>(key.second));
     o->set_pane_first_unix_nano(static_cast<uint64_t>(s.first_unix_nano));
-    o->set_sampling_threshold(~std::get<2>(key));
     o->set_references(s.references);
     o->set_read_references(s.read_references);
-    for (const auto& [distance, count] : s.hits) {
-      o->add_hit_distances(distance);
-      o->add_hit_counts(count);
+    o->set_weight(s.weight);
+    o->set_read_weight(s.read_weight);
+    o->set_first_weight(s.first_weight);
+    for (const auto& [bucket, weight] : s.hits) {
+      o->add_hit_buckets(bucket);
+      o->add_hit_weights(weight);
     }
-    for (const auto& [distance, count] : s.read_hits) {
-      o->add_read_hit_distances(distance);
-      o->add_read_hit_counts(count);
+    for (const auto& [bucket, weight] : s.read_hits) {
+      o->add_read_hit_buckets(bucket);
+      o->add_read_hit_weights(weight);
     }
     o->set_block_repeats(s.block_repeats);
     o->set_read_repeats(s.read_repeats);

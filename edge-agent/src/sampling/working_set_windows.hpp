@@ -23,10 +23,12 @@
 // Each reference the batch carries rolls the windows, sampled by this sample or
 // not (the service rolls on every reference it receives). Each pane is kept as
 // its share of the open batch (WindowShare): the newest pane of each window
-// counts a sampled reference; the pane its previous access lies in counts the
-// re-reference at its stack distance; the panes its previous read (write) lies
-// in count a repeat; a block the sample evicts is a repeat of the panes of its
-// last access, read and write. Not thread-safe.
+// counts a sampled reference, weighted 1 / R at the sample's T then; the pane
+// its previous access lies in counts the re-reference at its scaled stack
+// distance, in the service's histogram buckets (distance_bucket); the panes
+// its previous read (write) lies in count a repeat; a block the sample evicts
+// is a repeat of the panes of its last access, read and write. Not
+// thread-safe.
 #pragma once
 
 #include <array>
@@ -37,7 +39,6 @@
 #include <queue>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,12 @@ class WorkingSetWindows {
   // The sample's id (WorkingSetShares.sample_id): random, drawn at construction.
   uint64_t sample_id() const { return sample_id_; }
 
+  // The bucket of a scaled stack distance x >= 0 (4 KiB blocks) in the
+  // service's log-linear distance histogram (stream-jobs DistanceHistogram,
+  // WindowShare.hit_buckets): floor(x) below 64, then 64 buckets per power of
+  // two, the exponent clipped at 62.
+  static uint32_t distance_bucket(double x);
+
   // Moves the shares gathered since the previous call into `out` (its fields
   // are overwritten), in the order WorkingSetShares documents.
   void take_shares(tierwise::v1::WorkingSetShares* out);
@@ -98,19 +105,22 @@ class WorkingSetWindows {
     int32_t epoch;
     int64_t first_unix_nano;
   };
-  // What the open batch tells one pane at one T (WindowShare's counts).
+  // What the open batch tells one pane (WindowShare's counts).
   struct Share {
     int64_t first_unix_nano = 0;
     uint64_t references = 0;
     uint64_t read_references = 0;
-    std::map<uint32_t, uint64_t> hits;
-    std::map<uint32_t, uint64_t> read_hits;
+    double weight = 0;
+    double read_weight = 0;
+    double first_weight = 0;
+    std::map<uint32_t, double> hits;  // bucket -> weight
+    std::map<uint32_t, double> read_hits;
     uint64_t block_repeats = 0;
     uint64_t read_repeats = 0;
     uint64_t write_repeats = 0;
   };
-  // (window seconds, pane start, ~T): WorkingSetShares' order (T descending).
-  using ShareKey = std::tuple<uint32_t, int64_t, uint64_t>;
+  // (window seconds, pane start): WorkingSetShares' order.
+  using ShareKey = std::pair<uint32_t, int64_t>;
 
   // 'all' is window 0: one pane at epoch 0, which every marked epoch is at or after.
   static constexpr size_t kWindows = 1 + kSlidingSeconds.size();
@@ -126,6 +136,7 @@ class WorkingSetWindows {
 
   uint64_t modulus_;
   uint64_t threshold_;
+  double scale_;  // 1 / R = 1 / (T / P), as the service computes it (SamplingRate)
   uint32_t max_samples_;
   uint64_t sample_id_;
   ReuseDistanceStack stack_;

@@ -19,12 +19,7 @@ interface DistanceCounts {
    * @param scale {@code 1 / R_t}, the rate in force: the distance it stands for is
    *     {@code sampledDistance * scale} blocks, and it stands for {@code scale} references
    */
-  default void add(long sampledDistance, double scale) {
-    add(sampledDistance, scale, 1);
-  }
-
-  /** Counts {@code count} re-references at the same distance and rate ({@link #add(long, double)} each). */
-  void add(long sampledDistance, double scale, long count);
+  void add(long sampledDistance, double scale);
 
   /**
    * The weights themselves (not a copy), in this layout: per sampled distance, or per bucket of

@@ -18,6 +18,8 @@ final class DistanceHistogram implements DistanceCounts {
   private static final int SUB_BITS = 6;
   private static final int SUB = 1 << SUB_BITS;
   private static final int MAX_EXPONENT = 62;
+  /** The largest bucket: the exponent clipped at {@value #MAX_EXPONENT}. */
+  static final int MAX_BUCKET = SUB + (MAX_EXPONENT - SUB_BITS) * SUB + SUB - 1;
 
   private double[] weights;
 
@@ -50,14 +52,21 @@ final class DistanceHistogram implements DistanceCounts {
     return Math.scalb((double) (SUB + (i - SUB) % SUB), shift);
   }
 
-  /** Adds {@code scale} x {@code count} at distance {@code sampledDistance * scale} blocks. */
+  /** Adds {@code scale} at distance {@code sampledDistance * scale} blocks. */
   @Override
-  public void add(long sampledDistance, double scale, long count) {
-    int i = index(sampledDistance * scale);
-    if (i >= weights.length) {
-      weights = Arrays.copyOf(weights, Math.max(i + 1, 2 * weights.length));
+  public void add(long sampledDistance, double scale) {
+    addToBucket(index(sampledDistance * scale), scale);
+  }
+
+  /**
+   * Adds {@code weight} to bucket {@code bucket} (0 .. {@link #MAX_BUCKET}): re-references the agent
+   * counted ({@link WindowShares}).
+   */
+  void addToBucket(int bucket, double weight) {
+    if (bucket >= weights.length) {
+      weights = Arrays.copyOf(weights, Math.max(bucket + 1, 2 * weights.length));
     }
-    weights[i] += scale * count;
+    weights[bucket] += weight;
   }
 
   /**

@@ -30,14 +30,14 @@ final class SampledDistanceCounts implements DistanceCounts {
 
   /** @throws IllegalArgumentException when {@code scale} is not the one these counts are at */
   @Override
-  public void add(long sampledDistance, double scale, long count) {
+  public void add(long sampledDistance, double scale) {
     if (scale != this.scale) {
       throw new IllegalArgumentException("fixed-rate counts at 1/R = " + this.scale + " got 1/R = " + scale);
     }
     if (sampledDistance >= counts.length) {
       counts = Arrays.copyOf(counts, (int) Math.max(sampledDistance + 1, 2L * counts.length));
     }
-    counts[(int) sampledDistance] += count;
+    counts[(int) sampledDistance]++;
   }
 
   /**

@@ -318,34 +318,32 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
 
   /**
    * Adds share {@code i} of {@code shares}, one of 'all' ({@link WindowShares}): the agent ran this
-   * sample over the batch's references and counted them as {@link #reference} would, at the
-   * threshold the share names. The stack stays empty; its blocks are counted.
+   * sample over the batch's references and counted them as {@link #reference} would. The stack
+   * stays empty; its blocks are counted.
    *
-   * @throws IllegalStateException when the estimator holds blocks of its own (it simulated references)
+   * @throws IllegalStateException when the estimator holds blocks of its own (it simulated
+   *     references) or is not of fixed size (its counts are not a {@link DistanceHistogram})
    */
   void addShare(WindowShares shares, int i) {
-    if (stack.size() != 0) {
-      throw new IllegalStateException("a sample that simulates references takes no shares");
+    if (stack.size() != 0 || !(hits instanceof DistanceHistogram all) || !(readHits instanceof DistanceHistogram reads)) {
+      throw new IllegalStateException("only a fixed-size sample that simulates no reference takes shares");
     }
-    double scale = 1 / samplingRate(modulus, shares.thresholds[i]);
-    long refs = shares.references[i];
-    long reads = shares.readReferences[i];
-    long rereferences = 0;
     for (int h = shares.hitStart[i]; h < shares.hitStart[i + 1]; h++) {
-      hits.add(shares.hitDistances[h], scale, shares.hitCounts[h]);
-      rereferences += shares.hitCounts[h];
+      all.addToBucket(shares.hitBuckets[h], shares.hitWeights[h]);
     }
     for (int h = shares.readHitStart[i]; h < shares.readHitStart[i + 1]; h++) {
-      readHits.add(shares.readHitDistances[h], scale, shares.readHitCounts[h]);
+      reads.addToBucket(shares.readHitBuckets[h], shares.readHitWeights[h]);
     }
+    long refs = shares.references[i];
+    long readRefs = shares.readReferences[i];
     references += refs;
-    readReferences += reads;
-    weight += refs * scale;
-    readWeight += reads * scale;
-    firstWeight += (refs - rereferences) * scale;
+    readReferences += readRefs;
+    weight += shares.weight[i];
+    readWeight += shares.readWeight[i];
+    firstWeight += shares.firstWeight[i];
     sharedBlocks += refs - shares.blockRepeats[i];
-    distinctRead += reads - shares.readRepeats[i];
-    distinctWrite += refs - reads - shares.writeRepeats[i];
+    distinctRead += readRefs - shares.readRepeats[i];
+    distinctWrite += refs - readRefs - shares.writeRepeats[i];
   }
 
   /**

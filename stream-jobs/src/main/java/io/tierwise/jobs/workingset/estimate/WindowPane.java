@@ -120,19 +120,25 @@ final class WindowPane {
 
   /**
    * Adds share {@code i} of {@code shares} (the agent's count of this pane's share in one batch,
-   * {@link WindowShares}), counted at {@code scale = 1 / R} of its threshold.
+   * {@link WindowShares}).
+   *
+   * @throws IllegalStateException when the pane's counts are not a {@link DistanceHistogram} (a
+   *     fixed-rate sample's)
    */
-  void addShare(WindowShares shares, int i, double scale) {
+  void addShare(WindowShares shares, int i) {
+    if (!(hits instanceof DistanceHistogram all) || !(readHits instanceof DistanceHistogram reads)) {
+      throw new IllegalStateException("only a fixed-size sample's panes take shares");
+    }
     for (int h = shares.hitStart[i]; h < shares.hitStart[i + 1]; h++) {
-      hits.add(shares.hitDistances[h], scale, shares.hitCounts[h]);
+      all.addToBucket(shares.hitBuckets[h], shares.hitWeights[h]);
     }
     for (int h = shares.readHitStart[i]; h < shares.readHitStart[i + 1]; h++) {
-      readHits.add(shares.readHitDistances[h], scale, shares.readHitCounts[h]);
+      reads.addToBucket(shares.readHitBuckets[h], shares.readHitWeights[h]);
     }
     references += shares.references[i];
     readReferences += shares.readReferences[i];
-    weight += shares.references[i] * scale;
-    readWeight += shares.readReferences[i] * scale;
+    weight += shares.weight[i];
+    readWeight += shares.readWeight[i];
     blockRepeats += shares.blockRepeats[i];
     readRepeats += shares.readRepeats[i];
     writeRepeats += shares.writeRepeats[i];

@@ -278,8 +278,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
           allFirstUnixNano = shares.paneFirstUnixNano[i];
         }
       } else {
-        double scale = 1 / SamplingRate.of(modulus, shares.thresholds[i]);
-        pane(slidingIndex(seconds), shares.paneStartUnixNano[i], shares.paneFirstUnixNano[i]).addShare(shares, i, scale);
+        pane(slidingIndex(seconds), shares.paneStartUnixNano[i], shares.paneFirstUnixNano[i]).addShare(shares, i);
       }
     }
     sample.followShares(shares.samplingThreshold);

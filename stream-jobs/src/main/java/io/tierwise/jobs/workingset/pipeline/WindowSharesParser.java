@@ -15,10 +15,10 @@ import java.util.List;
  * that of the batch's last reference when it carries references; per share, a window of {@link
  * WindowedEstimators#SLIDING} (or 0, 'all', at pane start 0), a pane start that is a multiple of the
  * window's hop (its length / {@value WindowedEstimators#PANES}) and not after its first reference,
- * a threshold from the sample's T after the batch to the batch's, in the order (window, pane start,
- * threshold descending) without repeats; reads at most the references; hit distances strictly
- * ascending and at most {@code max_samples}, each with a count of at least 1; 'all''s re-references
- * at most its references (reads: its reads).
+ * in the order (window, pane start) without repeats; reads at most the references; weights finite
+ * and non-negative, the reads' at most the references' (and a pane's first weight 0); hit buckets
+ * strictly ascending up to {@link WindowShares#MAX_DISTANCE_BUCKET}, each with a positive finite
+ * weight.
  */
 final class WindowSharesParser {
   private WindowSharesParser() {}
@@ -39,7 +39,7 @@ final class WindowSharesParser {
       throw new InvalidRecordException(at + "max_samples is 0");
     }
     long sampleThreshold = in.getSamplingThreshold();
-    if (!withinBatch(sampleThreshold, batch)) {
+    if (sampleThreshold == 0 || Long.compareUnsigned(sampleThreshold, batch.getSamplingThreshold()) > 0) {
       throw new InvalidRecordException(at + "sampling_threshold " + Long.toUnsignedString(sampleThreshold)
           + " is not in 1..the batch's " + Long.toUnsignedString(batch.getSamplingThreshold()));
     }
@@ -57,9 +57,11 @@ final class WindowSharesParser {
     out.windowSeconds = new int[n];
     out.paneStartUnixNano = new long[n];
     out.paneFirstUnixNano = new long[n];
-    out.thresholds = new long[n];
     out.references = new long[n];
     out.readReferences = new long[n];
+    out.weight = new double[n];
+    out.readWeight = new double[n];
+    out.firstWeight = new double[n];
     out.blockRepeats = new long[n];
     out.readRepeats = new long[n];
     out.writeRepeats = new long[n];
@@ -68,56 +70,45 @@ final class WindowSharesParser {
     int hits = 0;
     int readHits = 0;
     for (WindowShare s : shares) {
-      hits += s.getHitDistancesCount();
-      readHits += s.getReadHitDistancesCount();
+      hits += s.getHitBucketsCount();
+      readHits += s.getReadHitBucketsCount();
     }
-    out.hitDistances = new int[hits];
-    out.hitCounts = new long[hits];
-    out.readHitDistances = new int[readHits];
-    out.readHitCounts = new long[readHits];
+    out.hitBuckets = new int[hits];
+    out.hitWeights = new double[hits];
+    out.readHitBuckets = new int[readHits];
+    out.readHitWeights = new double[readHits];
     for (int i = 0; i < n; i++) {
       WindowShare s = shares.get(i);
       String share = at + "shares[" + i + "]: ";
       checkPane(s, share);
-      long threshold = s.getSamplingThreshold();
-      if (!withinBatch(threshold, batch) || Long.compareUnsigned(threshold, sampleThreshold) < 0) {
-        throw new InvalidRecordException(share + "sampling_threshold " + Long.toUnsignedString(threshold)
-            + " is not in the sample's " + Long.toUnsignedString(sampleThreshold) + "..the batch's "
-            + Long.toUnsignedString(batch.getSamplingThreshold()));
-      }
       if (i > 0 && !follows(s, shares.get(i - 1))) {
         throw new InvalidRecordException(share + "does not come after the previous share (window ascending, then"
-            + " pane start ascending, then sampling_threshold descending)");
+            + " pane start ascending)");
       }
       if (Long.compareUnsigned(s.getReadReferences(), s.getReferences()) > 0) {
         throw new InvalidRecordException(share + "read_references " + Long.toUnsignedString(s.getReadReferences())
             + " is above references " + Long.toUnsignedString(s.getReferences()));
       }
+      checkWeights(s, share);
       out.windowSeconds[i] = s.getWindowSeconds();
       out.paneStartUnixNano[i] = s.getPaneStartUnixNano();
       out.paneFirstUnixNano[i] = s.getPaneFirstUnixNano();
-      out.thresholds[i] = threshold;
       out.references[i] = s.getReferences();
       out.readReferences[i] = s.getReadReferences();
+      out.weight[i] = s.getWeight();
+      out.readWeight[i] = s.getReadWeight();
+      out.firstWeight[i] = s.getFirstWeight();
       out.blockRepeats[i] = s.getBlockRepeats();
       out.readRepeats[i] = s.getReadRepeats();
       out.writeRepeats[i] = s.getWriteRepeats();
-      long rereferences = distances(share + "hit_", s.getHitDistancesList(), s.getHitCountsList(), out.maxSamples,
-          out.hitStart[i], out.hitDistances, out.hitCounts);
-      long rereads = distances(share + "read_hit_", s.getReadHitDistancesList(), s.getReadHitCountsList(),
-          out.maxSamples, out.readHitStart[i], out.readHitDistances, out.readHitCounts);
-      out.hitStart[i + 1] = out.hitStart[i] + s.getHitDistancesCount();
-      out.readHitStart[i + 1] = out.readHitStart[i] + s.getReadHitDistancesCount();
-      if (s.getWindowSeconds() == 0 && (Long.compareUnsigned(rereferences, s.getReferences()) > 0
-          || Long.compareUnsigned(rereads, s.getReadReferences()) > 0)) {
-        throw new InvalidRecordException(share + "'all' counts more re-references than references");
-      }
+      buckets(share + "hit_", s.getHitBucketsList(), s.getHitWeightsList(), out.hitStart[i], out.hitBuckets,
+          out.hitWeights);
+      buckets(share + "read_hit_", s.getReadHitBucketsList(), s.getReadHitWeightsList(), out.readHitStart[i],
+          out.readHitBuckets, out.readHitWeights);
+      out.hitStart[i + 1] = out.hitStart[i] + s.getHitBucketsCount();
+      out.readHitStart[i + 1] = out.readHitStart[i] + s.getReadHitBucketsCount();
     }
     return out;
-  }
-
-  private static boolean withinBatch(long threshold, ReferenceBatch batch) {
-    return threshold != 0 && Long.compareUnsigned(threshold, batch.getSamplingThreshold()) <= 0;
   }
 
   /** A known window; 'all' at start 0; a sliding window's pane at a multiple of its hop, not after its first reference. */
@@ -141,46 +132,50 @@ final class WindowSharesParser {
           + " is not a multiple of the window's " + hop + " ns at or before pane_first_unix_nano "
           + Long.toUnsignedString(s.getPaneFirstUnixNano()));
     }
+    if (s.getFirstWeight() != 0) {
+      throw new InvalidRecordException(share + "first_weight " + s.getFirstWeight() + " on a sliding window's pane");
+    }
   }
 
-  /** Whether {@code s} comes after {@code previous}: window, then pane start ascending, then threshold descending. */
+  /** Finite and non-negative; the reads' at most the references' (both sums of the same 1 / R terms). */
+  private static void checkWeights(WindowShare s, String share) throws InvalidRecordException {
+    for (double w : new double[] {s.getWeight(), s.getReadWeight(), s.getFirstWeight()}) {
+      if (!(w >= 0) || Double.isInfinite(w)) {
+        throw new InvalidRecordException(share + "weight " + w + " is not a finite non-negative number");
+      }
+    }
+    if (s.getReadWeight() > s.getWeight() || s.getFirstWeight() > s.getWeight()) {
+      throw new InvalidRecordException(share + "read_weight " + s.getReadWeight() + " or first_weight "
+          + s.getFirstWeight() + " is above weight " + s.getWeight());
+    }
+  }
+
+  /** Whether {@code s} comes after {@code previous}: window, then pane start ascending. */
   private static boolean follows(WindowShare s, WindowShare previous) {
     int byWindow = Integer.compareUnsigned(s.getWindowSeconds(), previous.getWindowSeconds());
-    if (byWindow != 0) {
-      return byWindow > 0;
-    }
-    int byStart = Long.compareUnsigned(s.getPaneStartUnixNano(), previous.getPaneStartUnixNano());
-    if (byStart != 0) {
-      return byStart > 0;
-    }
-    return Long.compareUnsigned(s.getSamplingThreshold(), previous.getSamplingThreshold()) < 0;
+    return byWindow != 0 ? byWindow > 0 : Long.compareUnsigned(s.getPaneStartUnixNano(), previous.getPaneStartUnixNano()) > 0;
   }
 
-  /**
-   * Copies one list of distances and counts to {@code distances}/{@code counts} from {@code from};
-   * returns the sum of the counts.
-   */
-  private static long distances(String field, List<Integer> in, List<Long> inCounts, int maxSamples, int from,
-      int[] distances, long[] counts) throws InvalidRecordException {
-    if (in.size() != inCounts.size()) {
-      throw new InvalidRecordException(field + "distances has " + in.size() + " entries and " + field + "counts "
-          + inCounts.size());
+  /** Copies one list of buckets and weights to {@code buckets}/{@code weights} from {@code from}. */
+  private static void buckets(String field, List<Integer> in, List<Double> inWeights, int from, int[] buckets,
+      double[] weights) throws InvalidRecordException {
+    if (in.size() != inWeights.size()) {
+      throw new InvalidRecordException(field + "buckets has " + in.size() + " entries and " + field + "weights "
+          + inWeights.size());
     }
-    long sum = 0;
     for (int k = 0; k < in.size(); k++) {
-      int d = in.get(k);
-      long c = inCounts.get(k);
-      if (Integer.compareUnsigned(d, maxSamples) > 0 || (k > 0 && Integer.compareUnsigned(d, in.get(k - 1)) <= 0)) {
-        throw new InvalidRecordException(field + "distances[" + k + "] " + Integer.toUnsignedString(d)
-            + " is above max_samples or does not ascend");
+      int b = in.get(k);
+      double w = inWeights.get(k);
+      if (Integer.compareUnsigned(b, WindowShares.MAX_DISTANCE_BUCKET) > 0
+          || (k > 0 && Integer.compareUnsigned(b, in.get(k - 1)) <= 0)) {
+        throw new InvalidRecordException(field + "buckets[" + k + "] " + Integer.toUnsignedString(b)
+            + " is above " + WindowShares.MAX_DISTANCE_BUCKET + " or does not ascend");
       }
-      if (c < 1) {
-        throw new InvalidRecordException(field + "counts[" + k + "] " + Long.toUnsignedString(c) + " is not at least 1");
+      if (!(w > 0) || Double.isInfinite(w)) {
+        throw new InvalidRecordException(field + "weights[" + k + "] " + w + " is not a positive finite number");
       }
-      distances[from + k] = d;
-      counts[from + k] = c;
-      sum += c;
+      buckets[from + k] = b;
+      weights[from + k] = w;
     }
-    return sum;
   }
 }

@@ -59,7 +59,7 @@ class WindowedEstimatorsTest {
         .containsExactlyElementsOf(w.results().stream().map(x -> x.estimator().workingSetBytes()).toList());
   }
 
-  /** One batch's shares of sample {@code id} at rate 1: 'all' and the 1 h pane of {@code time}, {@code refs} references, one re-reference at distance 0. */
+  /** One batch's shares of sample {@code id} at rate 1: 'all' and the 1 h pane of {@code time}, {@code refs} reads, one re-read at distance 0. */
   private static WindowShares shares(long id, long time, long refs) {
     long hop = 900 * SECOND;
     WindowShares w = new WindowShares();
@@ -70,18 +70,20 @@ class WindowedEstimatorsTest {
     w.windowSeconds = new int[] {0, 3600};
     w.paneStartUnixNano = new long[] {0, time / hop * hop};
     w.paneFirstUnixNano = new long[] {T0, time};
-    w.thresholds = new long[] {1, 1};
     w.references = new long[] {refs, refs};
     w.readReferences = new long[] {refs, refs};
+    w.weight = new double[] {refs, refs};
+    w.readWeight = new double[] {refs, refs};
+    w.firstWeight = new double[] {refs - 1, 0};
     w.blockRepeats = new long[] {1, 1};
     w.readRepeats = new long[] {1, 1};
     w.writeRepeats = new long[2];
     w.hitStart = new int[] {0, 1, 2};
-    w.hitDistances = new int[] {0, 0};
-    w.hitCounts = new long[] {1, 1};
+    w.hitBuckets = new int[] {0, 0};
+    w.hitWeights = new double[] {1, 1};
     w.readHitStart = new int[] {0, 1, 2};
-    w.readHitDistances = new int[] {0, 0};
-    w.readHitCounts = new long[] {1, 1};
+    w.readHitBuckets = new int[] {0, 0};
+    w.readHitWeights = new double[] {1, 1};
     return w;
   }
 

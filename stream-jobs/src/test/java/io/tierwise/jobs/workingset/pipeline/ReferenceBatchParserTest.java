@@ -142,26 +142,27 @@ class ReferenceBatchParserTest {
         .hasMessageContaining("needs one miss and one read miss count per policy (5)");
   }
 
-  /** {@link #batch} with the agent's working set: 'all' and a 1 h pane at T = 8, then the pane at T = 6 (T fell). */
+  /** {@link #batch} with the agent's working set: 'all' and a 1 h pane, counted at T = 8 of P = 100. */
   private static ReferenceBatch.Builder withShares() {
     long base = 1_700_000_000_000_000_000L;
     long hop = 900_000_000_000L;
     long start = base / hop * hop;
-    WindowShare all = WindowShare.newBuilder().setWindowSeconds(0).setPaneFirstUnixNano(base).setSamplingThreshold(8)
-        .setReferences(2).setReadReferences(1).addHitDistances(0).addHitCounts(1).setBlockRepeats(1).build();
-    WindowShare pane = all.toBuilder().setWindowSeconds(3600).setPaneStartUnixNano(start).build();
+    WindowShare all = WindowShare.newBuilder().setWindowSeconds(0).setPaneFirstUnixNano(base).setReferences(2)
+        .setReadReferences(1).setWeight(25).setReadWeight(12.5).setFirstWeight(12.5).addHitBuckets(0)
+        .addHitWeights(12.5).setBlockRepeats(1).build();
+    WindowShare pane = all.toBuilder().setWindowSeconds(3600).setPaneStartUnixNano(start).setFirstWeight(0).build();
     return batch().setWorkingSet(WorkingSetShares.newBuilder().setMaxSamples(8192).setSampleId(42)
-        .setSamplingThreshold(6).setLastReferenceUnixNano(base + 250_000).addShares(all).addShares(pane)
-        .addShares(pane.toBuilder().setSamplingThreshold(6).clearHitDistances().clearHitCounts()));
+        .setSamplingThreshold(6).setLastReferenceUnixNano(base + 250_000).addShares(all).addShares(pane));
   }
 
   @Test
   void parsesTheAgentsWorkingSetShares() throws Exception {
     ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, withShares().build());
     assertThat(e.workingSet.sampleId).isEqualTo(42);
-    assertThat(e.workingSet.windowSeconds).containsExactly(0, 3600, 3600);
-    assertThat(e.workingSet.thresholds).containsExactly(8, 8, 6);
-    assertThat(e.workingSet.hitStart).containsExactly(0, 1, 2, 2);
+    assertThat(e.workingSet.windowSeconds).containsExactly(0, 3600);
+    assertThat(e.workingSet.weight).containsExactly(25, 25);
+    assertThat(e.workingSet.hitStart).containsExactly(0, 1, 2);
+    assertThat(e.workingSet.hitWeights).containsExactly(12.5, 12.5);
     assertThat(new ReferenceBatchParser().parse(TENANT, batch().build()).workingSet).isNull();
   }
 
@@ -169,6 +170,7 @@ class ReferenceBatchParserTest {
   void rejectsWorkingSetSharesThatBreakTheContract() {
     ReferenceBatchParser p = new ReferenceBatchParser();
     WorkingSetShares ws = withShares().getWorkingSet();
+    WindowShare all = ws.getShares(0);
     WindowShare pane = ws.getShares(1);
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setSamplingThreshold(11)).build()))
         .hasMessageContaining("working_set: sampling_threshold 11 is not in 1..the batch's 10");
@@ -180,21 +182,23 @@ class ReferenceBatchParserTest {
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
         pane.toBuilder().setPaneStartUnixNano(pane.getPaneStartUnixNano() + 1))).build()))
         .hasMessageContaining("shares[1]: pane_start_unix_nano");
-    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(2,
-        pane.toBuilder().setSamplingThreshold(9))).build()))
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().addShares(pane)).build()))
         .hasMessageContaining("shares[2]: does not come after the previous share");
-    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(2,
-        pane.toBuilder().setSamplingThreshold(5))).build()))
-        .hasMessageContaining("shares[2]: sampling_threshold 5 is not in the sample's 6..the batch's 10");
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
-        pane.toBuilder().addHitDistances(0).addHitCounts(1))).build()))
-        .hasMessageContaining("shares[1]: hit_distances[1] 0 is above max_samples or does not ascend");
+        pane.toBuilder().addHitBuckets(0).addHitWeights(1))).build()))
+        .hasMessageContaining("shares[1]: hit_buckets[1] 0 is above 3711 or does not ascend");
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
-        pane.toBuilder().setHitCounts(0, 0))).build()))
-        .hasMessageContaining("shares[1]: hit_counts[0] 0 is not at least 1");
+        pane.toBuilder().setHitWeights(0, 0))).build()))
+        .hasMessageContaining("shares[1]: hit_weights[0] 0.0 is not a positive finite number");
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(0,
-        ws.getShares(0).toBuilder().setHitCounts(0, 3))).build()))
-        .hasMessageContaining("shares[0]: 'all' counts more re-references than references");
+        all.toBuilder().setReadWeight(26))).build()))
+        .hasMessageContaining("shares[0]: read_weight 26.0 or first_weight 12.5 is above weight 25.0");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(0,
+        all.toBuilder().setWeight(Double.NaN))).build()))
+        .hasMessageContaining("shares[0]: weight NaN is not a finite non-negative number");
+    assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
+        pane.toBuilder().setFirstWeight(1))).build()))
+        .hasMessageContaining("shares[1]: first_weight 1.0 on a sliding window's pane");
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
         pane.toBuilder().setReadReferences(3))).build()))
         .hasMessageContaining("shares[1]: read_references 3 is above references 2");
