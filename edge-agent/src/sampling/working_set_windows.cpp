@@ -13,13 +13,14 @@
 namespace tierwise::sampling {
 namespace {
 
+// save()'s layout: its magic and version.
 constexpr char kMagic[4] = {'T', 'W', 'W', 'S'};
+constexpr uint32_t kVersion = 1;
 
 // 1 / R for R = T / P, as doubles (stream-jobs SamplingRate.of).
 double scale_of(uint64_t threshold, uint64_t modulus) {
   return 1.0 / (static_cast<double>(threshold) / static_cast<double>(modulus));
 }
-constexpr uint32_t kVersion = 1;
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -56,15 +57,14 @@ class Reader {
 }  // namespace
 
 WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
-    : modulus_(modulus), threshold_(threshold), scale_(0), max_samples_(max_samples) {
-  ensure_sodium();
-  randombytes_buf(&sample_id_, sizeof sample_id_);
+    : modulus_(modulus), threshold_(threshold), scale_(scale_of(threshold, modulus)), max_samples_(max_samples) {
   if (modulus == 0 || threshold == 0 || threshold > modulus || max_samples == 0) {
     throw std::invalid_argument("working-set windows need 0 < T <= P and s_max >= 1, got T " +
                                 std::to_string(threshold) + ", P " + std::to_string(modulus) + ", s_max " +
                                 std::to_string(max_samples));
   }
-  scale_ = scale_of(threshold, modulus);
+  ensure_sodium();
+  randombytes_buf(&sample_id_, sizeof sample_id_);
 }
 
 uint32_t WorkingSetWindows::distance_bucket(double x) {
@@ -189,10 +189,6 @@ void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
   shares_.clear();
   batch_last_unix_nano_ = 0;
 }
-
-}  // namespace tierwise::sampling
-
-namespace tierwise::sampling {
 
 std::string WorkingSetWindows::save() const {
   std::string out(kMagic, sizeof kMagic);
