@@ -62,10 +62,10 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
   /** Panes per sliding window. */
   public static final int PANES = 4;
   /**
-   * 6: 5 and whether the panes are the agent's ({@link #addShares}) and of which sample; 5: one sample, the panes'
-   * shares ({@link WindowPane}), the policies' differences tagged by kind; 4 (each pane whole) is
-   * read as shares; 3 (the service's simulations or none) as 4 was; 2 (13 estimators) is read as
-   * 'all' alone.
+   * 6: 5 and whether the panes are the agent's ({@link #addShares}) and of which sample; 5: one
+   * sample, the panes' shares ({@link WindowPane}), the policies' differences tagged by kind; 4
+   * (each pane whole) is read as shares; 3 (the service's simulations or none) as 4 was; 2 (13
+   * estimators) is read as 'all' alone.
    */
   private static final int STATE_FORMAT = 6;
   /** The tag of the policies' differences since format 4. */
@@ -269,11 +269,10 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
     }
     fromShares = true;
     sampleId = shares.sampleId;
-    ShardsEstimator sample = all;
     for (int i = 0; i < shares.size(); i++) {
       int seconds = shares.windowSeconds[i];
       if (seconds == 0) {
-        sample.addShare(shares, i);
+        all.addShare(shares, i);
         if (allFirstUnixNano == 0) {
           allFirstUnixNano = shares.paneFirstUnixNano[i];
         }
@@ -281,7 +280,7 @@ public final class WindowedEstimators implements BinaryStateSerializer.State<Win
         pane(slidingIndex(seconds), shares.paneStartUnixNano[i], shares.paneFirstUnixNano[i]).addShare(shares, i);
       }
     }
-    sample.followShares(shares.samplingThreshold);
+    all.followShares(shares.samplingThreshold);
     long last = shares.lastReferenceUnixNano;
     if (last != 0) {
       allLastUnixNano = Math.max(allLastUnixNano, last);
