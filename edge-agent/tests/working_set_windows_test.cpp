@@ -34,6 +34,14 @@ struct Ref {
   int64_t time;
 };
 
+// `n` random block hashes H(L) from `seed`.
+std::vector<uint64_t> random_hashes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> hashes(n);
+  for (uint64_t& h : hashes) h = rng();
+  return hashes;
+}
+
 // Distinct blocks referenced strictly between positions `from` and `to`.
 uint32_t distinct_between(const std::vector<Ref>& refs, size_t from, size_t to) {
   std::set<uint64_t> seen;
@@ -165,8 +173,7 @@ TEST(WorkingSetWindows, EachLivePaneSumsToItsOwnReferencesUnsampled) {
   // a half of references in bursts: the 1 h window rolls 14 panes and drops 10.
   WorkingSetWindows windows(kModulus, kModulus, 100'000);
   std::mt19937_64 rng(11);
-  std::vector<uint64_t> hashes(400);
-  for (uint64_t& h : hashes) h = rng();
+  const std::vector<uint64_t> hashes = random_hashes(400, 11);
   std::vector<Ref> refs;
   std::vector<tierwise::v1::WorkingSetShares> batches;
   int64_t time = 1'700'000'000 * kSecond + 123;
@@ -207,8 +214,7 @@ TEST(WorkingSetWindows, TheBoundedSampleHoldsAtMostSmaxBlocksAndCountsItsEvictio
   constexpr uint32_t kMaxSamples = 300;
   WorkingSetWindows windows(kModulus, kModulus, kMaxSamples);
   std::mt19937_64 rng(3);
-  std::vector<uint64_t> hashes(5000);
-  for (uint64_t& h : hashes) h = rng();
+  const std::vector<uint64_t> hashes = random_hashes(5000, 3);
   std::vector<tierwise::v1::WorkingSetShares> batches;
   std::set<uint64_t> referenced;
   uint64_t last_threshold = kModulus;
@@ -264,9 +270,7 @@ TEST(WorkingSetWindows, ARestoredSampleGoesOnAsIfThereHadBeenNoRestart) {
   // state of another P, s_max, a T above the batcher's, or cut short is refused.
   constexpr uint32_t kMaxSamples = 200;
   WorkingSetWindows original(kModulus, kModulus, kMaxSamples);
-  std::mt19937_64 rng(5);
-  std::vector<uint64_t> hashes(1000);
-  for (uint64_t& h : hashes) h = rng();
+  const std::vector<uint64_t> hashes = random_hashes(1000, 5);
   const auto run = [&](WorkingSetWindows& w, int from, int to, uint64_t seed) {
     std::mt19937_64 r(seed);
     for (int i = from; i < to; ++i) {
@@ -296,6 +300,9 @@ TEST(WorkingSetWindows, ARestoredSampleGoesOnAsIfThereHadBeenNoRestart) {
   EXPECT_FALSE(WorkingSetWindows::restore(saved.substr(0, saved.size() - 1), kModulus, kModulus, kMaxSamples));
   EXPECT_FALSE(WorkingSetWindows::restore(saved + "x", kModulus, kModulus, kMaxSamples));
   EXPECT_FALSE(WorkingSetWindows::restore("TWWX" + saved.substr(4), kModulus, kModulus, kMaxSamples));
+  std::string flipped = saved;
+  flipped[saved.size() / 2] ^= 1;
+  EXPECT_FALSE(WorkingSetWindows::restore(flipped, kModulus, kModulus, kMaxSamples)) << "a bit flipped: its CRC-32C";
   EXPECT_NE(WorkingSetWindows(kModulus, kModulus, kMaxSamples).sample_id(), original.sample_id())
       << "a fresh sample draws its own id";
 }

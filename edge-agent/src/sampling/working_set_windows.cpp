@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 
+#include "cache/writeback/journal_format.hpp"
 #include "common/little_endian.hpp"
 #include "sampling/sodium_init.hpp"
 
@@ -27,6 +29,12 @@ void put(std::string& out, T value) {
   std::byte bytes[sizeof(T)];
   common::store_le(bytes, value);
   out.append(reinterpret_cast<const char*>(bytes), sizeof bytes);
+}
+
+// The CRC-32C (RFC 3720) of a saved state, its last field, as the agent's
+// other on-disk formats carry (cache/writeback/journal_format.hpp).
+uint32_t crc(std::string_view bytes) {
+  return cache::writeback::crc32c(std::as_bytes(std::span(bytes.data(), bytes.size())));
 }
 
 // Reads little-endian fields off a saved state; ok() turns false at the first
@@ -213,15 +221,19 @@ std::string WorkingSetWindows::save() const {
     put(out, marks.read_epoch);
     put(out, marks.write_epoch);
   }
+  put(out, crc(out));
   return out;
 }
 
 std::optional<WorkingSetWindows> WorkingSetWindows::restore(std::string_view bytes, uint64_t modulus,
                                                             uint64_t threshold, uint32_t max_samples) {
-  if (bytes.size() < sizeof kMagic || bytes.substr(0, sizeof kMagic) != std::string_view(kMagic, sizeof kMagic)) {
+  if (bytes.size() < sizeof kMagic + sizeof(uint32_t) ||
+      bytes.substr(0, sizeof kMagic) != std::string_view(kMagic, sizeof kMagic)) {
     return std::nullopt;
   }
-  Reader in(bytes.substr(sizeof kMagic));
+  const std::string_view body = bytes.substr(0, bytes.size() - sizeof(uint32_t));
+  if (Reader(bytes.substr(body.size())).get<uint32_t>() != crc(body)) return std::nullopt;
+  Reader in(body.substr(sizeof kMagic));
   if (in.get<uint32_t>() != kVersion || in.get<uint64_t>() != modulus) return std::nullopt;
   const auto saved_threshold = in.get<uint64_t>();
   if (in.get<uint32_t>() != max_samples || saved_threshold == 0 || saved_threshold > threshold) return std::nullopt;

@@ -90,7 +90,8 @@ class WorkingSetWindows {
   // their marks), for restore() after the agent restarts, so that the
   // service's windows go on (docs/analytics.md "Windows on the agent"). Call
   // it between batches: shares not yet taken are not kept. Layout: "TWWS",
-  // version 1, then little-endian fixed-width fields (working_set_windows.cpp).
+  // version 1, little-endian fixed-width fields (working_set_windows.cpp), then
+  // their CRC-32C.
   std::string save() const;
 
   // The windows save() wrote, or std::nullopt when `bytes` are not a whole
