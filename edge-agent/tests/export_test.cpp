@@ -681,6 +681,7 @@ TEST(VolumeExporterTest, AVolumesWorkingSetSampleOutlivesACleanRestartAndNotACra
   const VolumeExporter::Options options{
       .host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .working_set_dir = dir.path()};
   const std::string file = dir.path() + "/" + hasher.volume_id("vm1") + ".ws";
+  const std::string host_file = dir.path() + "/host-tier.ws";
   trace::IoRecord io;
   io.length_bytes = 8192;
   io.volume = "vm1";
@@ -691,11 +692,13 @@ TEST(VolumeExporterTest, AVolumesWorkingSetSampleOutlivesACleanRestartAndNotACra
     first.flush_references();
     saved = testing::read_file(file);
     ASSERT_FALSE(saved.empty());
+    ASSERT_TRUE(std::filesystem::exists(host_file)) << "and the host's tier's windows";
   }
   {
     VolumeExporter second(options, hasher, sampler, nullptr);
     VolumeExporter::Volume& v = second.add_volume("vm1");
     EXPECT_FALSE(std::filesystem::exists(file)) << "taken: a crash of this run must not restore it";
+    EXPECT_FALSE(std::filesystem::exists(host_file)) << "taken by the exporter's start";
     EXPECT_EQ(v.batcher->save_working_set(), saved) << "the same sample goes on";
     v.batcher->add(io, 2'000'000);
   }  // a crash: no flush_references()
@@ -728,6 +731,15 @@ TEST(VolumeExporterTest, TheHostsReferenceBatchesOfAnIntervalGoInOneRequest) {
   ASSERT_TRUE(request.ParseFromString(requests[0].body));
   ASSERT_EQ(request.batches_size(), 3);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(request.batches(i).volume_id(), hasher.volume_id(volumes[i]->name));
+  // The host's tier's windows: one sample, each volume's batch its own reference's shares.
+  for (int i = 0; i < 3; ++i) {
+    const tierwise::v1::WorkingSetShares& tier = request.batches(i).host_tier_working_set();
+    EXPECT_EQ(tier.sample_id(), request.batches(0).host_tier_working_set().sample_id());
+    EXPECT_NE(tier.sample_id(), request.batches(i).working_set().sample_id()) << "not the volume's own sample";
+    ASSERT_GE(tier.shares_size(), 1);
+    EXPECT_EQ(tier.shares(0).window_seconds(), 0u);
+    EXPECT_EQ(tier.shares(0).references(), 1u);
+  }
   EXPECT_EQ(exporter.reference_batches(), 3u);
   exporter.end_interval({10, 20});
   sender.drain();

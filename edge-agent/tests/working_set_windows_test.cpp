@@ -264,6 +264,59 @@ TEST(WorkingSetWindows, ABatchersThresholdFallFollowsAndEvicts) {
   EXPECT_EQ(all.references - all.reads - all.write_repeats, 0u);  // its write left with it
 }
 
+TEST(WorkingSetWindows, APartsSharesAddUpToTheWholeStreamsTakenAtAnyTime) {
+  // A host's tier: three volumes' references merged in time order (one a few
+  // seconds behind the others' clock), a bounded sample that falls, and one
+  // volume's own T falling. Each part takes its shares at its own times; over
+  // the parts they add up, pane by pane, to one stream's taken at once.
+  constexpr uint32_t kMaxSamples = 300;
+  constexpr size_t kParts = 3;
+  WorkingSetWindows tier(kModulus, kModulus, kMaxSamples, /*parts=*/0);
+  WorkingSetWindows whole(kModulus, kModulus, kMaxSamples);
+  for (size_t p = 0; p < kParts; ++p) ASSERT_EQ(tier.add_part(), p);
+  std::mt19937_64 rng(17);
+  const std::vector<uint64_t> hashes = random_hashes(3000, 17);
+  std::vector<tierwise::v1::WorkingSetShares> parts_taken, whole_taken;
+  int64_t time = 1'700'000'000 * kSecond;
+  for (int i = 0; i < 30'000; ++i) {
+    time += static_cast<int64_t>(rng() % 20) * kSecond;
+    const size_t part = rng() % kParts;
+    const int64_t at = part == 2 ? time - 5 * kSecond : time;  // a lagging clock
+    const uint64_t h = hashes[std::min(rng() % hashes.size(), rng() % hashes.size())];
+    const bool write = rng() % 3 == 0;
+    tier.reference(h, write, at, part);
+    whole.reference(h, write, at);
+    if (i == 20'000) {
+      tier.lower_threshold(tier.threshold() / 2, 1);
+      whole.lower_threshold(whole.threshold() / 2);
+    }
+    if (rng() % 500 == 0) tier.take_shares(&parts_taken.emplace_back(), rng() % kParts);
+  }
+  for (size_t p = 0; p < kParts; ++p) tier.take_shares(&parts_taken.emplace_back(), p);
+  whole.take_shares(&whole_taken.emplace_back());
+  ASSERT_LT(tier.threshold(), kModulus / 2);
+  EXPECT_EQ(tier.threshold(), whole.threshold());
+  for (const auto& t : parts_taken) EXPECT_EQ(t.sample_id(), tier.sample_id());
+  for (const uint32_t seconds : {0u, 3600u, 86'400u}) {
+    const std::map<int64_t, PaneSums> got = sum_shares(parts_taken, seconds);
+    const std::map<int64_t, PaneSums> want = sum_shares(whole_taken, seconds);
+    ASSERT_EQ(got.size(), want.size()) << seconds;
+    for (const auto& [start, w] : want) {
+      const PaneSums& g = got.at(start);
+      const std::string what = std::to_string(seconds) + " s window, pane " + std::to_string(start);
+      EXPECT_EQ(g.references, w.references) << what;
+      EXPECT_EQ(g.reads, w.reads) << what;
+      EXPECT_EQ(g.block_repeats, w.block_repeats) << what;
+      EXPECT_EQ(g.read_repeats, w.read_repeats) << what;
+      EXPECT_EQ(g.write_repeats, w.write_repeats) << what;
+      EXPECT_NEAR(g.weight, w.weight, 1e-9 * w.weight) << what;
+      ASSERT_EQ(g.hits.size(), w.hits.size()) << what;
+      for (const auto& [bucket, weight] : w.hits) EXPECT_NEAR(g.hits.at(bucket), weight, 1e-9 * weight) << what;
+    }
+  }
+  EXPECT_THROW(tier.reference(1, false, time, kParts), std::out_of_range);
+}
+
 TEST(WorkingSetWindows, ARestoredSampleGoesOnAsIfThereHadBeenNoRestart) {
   // Half of a stream through one sample, saved and restored; the rest through
   // both the original and the restored: the same shares, the same id. A saved

@@ -131,6 +131,13 @@ export interface ReferenceBatch {
    * (docs/analytics.md "Windows on the agent"); absent (older agents): the service simulates them.
    */
   workingSet?: WorkingSetShares;
+  /**
+   * The same for the host's shared tier (all its volumes' sampled references merged, each volume's
+   * blocks its own, one sample per host): this batch's share, its lastReferenceUnixNano on the
+   * tier's clock (at or after the batch's last reference); over the host's volumes they add up to
+   * the tier's windows. Absent (older agents): the service merges the volumes' references.
+   */
+  hostTierWorkingSet?: WorkingSetShares;
 }
 
 /**

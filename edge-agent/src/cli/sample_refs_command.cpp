@@ -127,6 +127,8 @@ void run_sample_refs(const SampleRefsOptions& options) {
   cache::MiniatureSimulations host_tier(sampler.modulus(), sampler.threshold(),
                                         cache::MiniatureSimulations::default_cache_bytes(),
                                         cache::MiniatureSimulations::kDefaultMaxBlocks, /*parts=*/0);
+  sampling::WorkingSetWindows host_windows(sampler.modulus(), sampler.threshold(),
+                                           sampling::ReferenceBatcher::kServiceMaxSamples, /*parts=*/0);
   std::vector<std::unique_ptr<sampling::ReferenceBatcher>> batchers;
   for (const VolumeIos& volume : volumes) {
     const std::string volume_id =
@@ -135,7 +137,7 @@ void run_sample_refs(const SampleRefsOptions& options) {
         host_id, volume_id, sampler, write, sampling::DistinctBlockSketch::kDefaultPrecision,
         options.max_sampled_blocks));
     if (!options.cluster.empty()) batcher->set_cluster_id(hasher.cluster_id(options.cluster));
-    batcher->set_host_tier(&host_tier, std::hash<std::string>{}(volume_id));
+    batcher->set_host_tier(&host_tier, &host_windows, std::hash<std::string>{}(volume_id));
   }
   for (const auto& [volume, io] : time_order(volumes)) batchers[volume]->add(*io, io->time_us);
   for (auto& batcher : batchers) batcher->flush();
@@ -160,7 +162,7 @@ void register_sample_refs_command(CLI::App& app) {
       "Write the SHARDS-sampled block references the agent would ship for a trace: "
       "tierwise.v1.ReferenceBatch messages (at most 10000 references, one volume each, with "
       "the count of all block references and the distinct-block sketch of their span, and the "
-      "miniature simulations of the volume and of the trace's volumes as one host's shared "
+      "miniature simulations and working-set windows' shares of the volume and of the trace's volumes as one host's shared "
       "tier), each preceded by its varint length (protobuf writeDelimitedTo); the volumes' "
       "batches interleaved in time order.");
   add_trace_argument(*command, options->trace);

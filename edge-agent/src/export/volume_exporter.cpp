@@ -22,7 +22,11 @@ VolumeExporter::VolumeExporter(Options options, const sampling::KeyedHasher& has
       host_id_(hasher.host_id(options_.host_name)),
       cluster_id_(options_.cluster_name.empty() ? std::string() : hasher.cluster_id(options_.cluster_name)),
       host_tier_(sampler.modulus(), sampler.threshold(), cache::MiniatureSimulations::default_cache_bytes(),
-                 cache::MiniatureSimulations::kDefaultMaxBlocks, /*parts=*/0) {}
+                 cache::MiniatureSimulations::kDefaultMaxBlocks, /*parts=*/0),
+      host_windows_(sampler.modulus(), sampler.threshold(), sampling::ReferenceBatcher::kServiceMaxSamples,
+                    /*parts=*/0) {
+  restore_host_working_set();
+}
 
 VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   auto v = std::make_unique<Volume>();
@@ -40,7 +44,7 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
       [this](const tierwise::v1::ReferenceBatch& batch) { add_reference_batch(batch); },
       sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
   v->batcher->set_cluster_id(cluster_id_);
-  v->batcher->set_host_tier(&host_tier_, std::hash<std::string>{}(v->resource.volume_id));
+  v->batcher->set_host_tier(&host_tier_, &host_windows_, std::hash<std::string>{}(v->resource.volume_id));
   restore_working_set(*v);
   volumes_.push_back(std::move(v));
   return *volumes_.back();
@@ -99,37 +103,63 @@ void VolumeExporter::flush_references() {
   for (auto& v : volumes_) v->batcher->flush();
   send_references();
   if (options_.working_set_dir.empty()) return;
-  for (const auto& v : volumes_) save_working_set(*v);
+  for (const auto& v : volumes_) {
+    save_working_set(working_set_path(v->resource.volume_id), v->batcher->save_working_set());
+  }
+  save_working_set(working_set_path(kHostTierFile), host_windows_.save());
 }
 
-std::string VolumeExporter::working_set_path(const Volume& volume) const {
-  return (std::filesystem::path(options_.working_set_dir) / (volume.resource.volume_id + ".ws")).string();
+std::string VolumeExporter::working_set_path(const std::string& name) const {
+  return (std::filesystem::path(options_.working_set_dir) / (name + ".ws")).string();
 }
 
-void VolumeExporter::restore_working_set(Volume& volume) const {
-  if (options_.working_set_dir.empty()) return;
-  const std::string path = working_set_path(volume);
+namespace {
+
+// The bytes of the file at `path`, which is then removed; std::nullopt when there is none.
+std::optional<std::string> take_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return;  // none saved: a fresh sample
+  if (!in) return std::nullopt;
   std::ostringstream saved;
   saved << in.rdbuf();
   in.close();
-  if (!volume.batcher->restore_working_set(saved.str())) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  return saved.str();
+}
+
+}  // namespace
+
+void VolumeExporter::restore_working_set(Volume& volume) const {
+  if (options_.working_set_dir.empty()) return;
+  const std::string path = working_set_path(volume.resource.volume_id);
+  const std::optional<std::string> saved = take_file(path);
+  if (saved && !volume.batcher->restore_working_set(*saved)) {
     std::fprintf(stderr, "tierwise-agent: volume %s: %s is not a working-set sample of this key and rate;"
                  " the volume's working-set windows start again\n", volume.name.c_str(), path.c_str());
   }
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
 }
 
-void VolumeExporter::save_working_set(const Volume& volume) const {
-  const std::string path = working_set_path(volume);
+void VolumeExporter::restore_host_working_set() {
+  if (options_.working_set_dir.empty()) return;
+  const std::string path = working_set_path(kHostTierFile);
+  const std::optional<std::string> saved = take_file(path);
+  if (!saved) return;
+  std::optional<sampling::WorkingSetWindows> restored = sampling::WorkingSetWindows::restore(
+      *saved, sampler_.modulus(), sampler_.threshold(), sampling::ReferenceBatcher::kServiceMaxSamples, /*parts=*/0);
+  if (restored) {
+    host_windows_ = std::move(*restored);
+  } else {
+    std::fprintf(stderr, "tierwise-agent: %s is not a working-set sample of this key and rate;"
+                 " the host's tier's working-set windows start again\n", path.c_str());
+  }
+}
+
+void VolumeExporter::save_working_set(const std::string& path, const std::string& bytes) const {
   const std::string temporary = path + ".tmp";
   std::error_code ec;
   std::filesystem::create_directories(options_.working_set_dir, ec);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    const std::string bytes = volume.batcher->save_working_set();
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (out && !ec) {
@@ -138,9 +168,8 @@ void VolumeExporter::save_working_set(const Volume& volume) const {
     }
   }
   std::filesystem::remove(temporary, ec);
-  std::fprintf(stderr, "tierwise-agent: volume %s: cannot save its working-set sample in %s; the service's"
-               " working-set windows of the volume start again after the restart\n", volume.name.c_str(),
-               options_.working_set_dir.c_str());
+  std::fprintf(stderr, "tierwise-agent: cannot save the working-set sample %s; the service's working-set"
+               " windows it is of start again after the restart\n", path.c_str());
 }
 
 void VolumeExporter::flush_references_older_than(int64_t now_us, int64_t max_age_us) {

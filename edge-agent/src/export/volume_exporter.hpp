@@ -52,8 +52,9 @@ namespace tierwise::exporter {
  *    request.
  * 5. flush_references() sends every volume's partial reference batch with
  *    those waiting (at the end of a replay or of serving), then, with
- *    Options::working_set_dir, saves each volume's working-set windows there,
- *    which add_volume() of the next run restores (and removes, so that a run
+ *    Options::working_set_dir, saves each volume's working-set windows and the
+ *    host's tier's there, which the next run restores (the constructor the
+ *    tier's, add_volume() a volume's; and removes, so that a run
  *    that ends without step 5, a crash, leaves none: its sample is gone and
  *    the next starts afresh; docs/analytics.md "Windows on the agent").
  *
@@ -131,12 +132,17 @@ class VolumeExporter {
   void add_reference_batch(const tierwise::v1::ReferenceBatch& batch);
   // The waiting reference batches, as one request, to the sender.
   void send_references();
-  // <working_set_dir>/<volume id>.ws.
-  std::string working_set_path(const Volume& volume) const;
+  // The host's tier's working-set file's name (volume ids are hex: no clash).
+  static constexpr const char* kHostTierFile = "host-tier";
+  // <working_set_dir>/<volume id>.ws; the host's tier's: <working_set_dir>/host-tier.ws.
+  std::string working_set_path(const std::string& name) const;
   // Restores `volume`'s working-set windows from its file, if any, and removes it.
   void restore_working_set(Volume& volume) const;
-  // Saves `volume`'s working-set windows to its file (written whole, then renamed).
-  void save_working_set(const Volume& volume) const;
+  // Restores the host's tier's windows from its file, if any, and removes it
+  // (before any volume: they are parts of it).
+  void restore_host_working_set();
+  // Writes a saved working-set state to `path` (written whole, then renamed).
+  void save_working_set(const std::string& path, const std::string& bytes) const;
 
   const Options options_;
   const sampling::KeyedHasher& hasher_;
@@ -144,9 +150,11 @@ class VolumeExporter {
   HttpSender* const sender_;
   const std::string host_id_;
   const std::string cluster_id_;
-  // The host's shared tier, every volume a part of it (declared before the
-  // volumes: their batchers point at it).
+  // The host's shared tier, its miniature simulations and working-set
+  // windows, every volume a part of each (declared before the volumes: their
+  // batchers point at them).
   cache::MiniatureSimulations host_tier_;
+  sampling::WorkingSetWindows host_windows_;
   std::vector<std::unique_ptr<Volume>> volumes_;
   std::vector<Volume*> closed_;  // closed in the current interval, in order
   ExportMetricsServiceRequest request_;  // reused per request

@@ -116,6 +116,8 @@ size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, ui
   windows_.reference(hash, direction == trace::Direction::kWrite, time_us * static_cast<int64_t>(kNanosPerMicro));
   if (host_tier_ != nullptr) {
     host_tier_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite, host_part_);
+    host_windows_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite,
+                             time_us * static_cast<int64_t>(kNanosPerMicro), host_windows_part_);
   }
   if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
   return 1;
@@ -139,6 +141,7 @@ bool ReferenceBatcher::admit(uint64_t block_hash, int64_t time_us) {
   emit(/*references_after=*/1);
   threshold_ = lowered;
   windows_.lower_threshold(lowered);
+  if (host_windows_ != nullptr) host_windows_->lower_threshold(lowered, host_windows_part_);
   index_priorities();
   start_batch(time_us);
   ++considered_;
@@ -162,9 +165,11 @@ bool ReferenceBatcher::restore_working_set(std::string_view saved) {
   return true;
 }
 
-void ReferenceBatcher::set_host_tier(cache::MiniatureSimulations* tier, uint64_t salt) {
+void ReferenceBatcher::set_host_tier(cache::MiniatureSimulations* tier, WorkingSetWindows* windows, uint64_t salt) {
   host_tier_ = tier;
   host_part_ = tier->add_part();
+  host_windows_ = windows;
+  host_windows_part_ = windows->add_part();
   host_salt_ = salt << DistinctBlockSketch::kSamplingBits;  // keeps the bits that decide sampling
 }
 
@@ -186,6 +191,7 @@ void ReferenceBatcher::add_miniature_simulations() {
 void ReferenceBatcher::emit(size_t references_after) {
   add_miniature_simulations();
   windows_.take_shares(batch_.mutable_working_set());
+  if (host_windows_ != nullptr) host_windows_->take_shares(batch_.mutable_host_tier_working_set(), host_windows_part_);
   batch_.set_considered_references(considered_);
   if (anchor_) {
     batch_.set_lru_anchor_hits(anchor_->take_hits(references_after));

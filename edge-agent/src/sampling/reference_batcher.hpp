@@ -139,13 +139,15 @@ class ReferenceBatcher {
   // every batch started from now on; empty (the default): no cluster.
   void set_cluster_id(std::string cluster_id) { cluster_id_ = std::move(cluster_id); }
 
-  // Also simulates this volume's sampled references in its host's shared tier
-  // (`tier`, every volume of the host one part of it; it must outlive the
-  // batcher), each block keyed H(L) XOR (`salt` << 24) so that the volumes'
-  // blocks stay apart while each keeps its sampling bits; each batch then
-  // carries its references' counts there (host_tier_simulations). Call before
-  // the first add().
-  void set_host_tier(cache::MiniatureSimulations* tier, uint64_t salt);
+  // Also runs this volume's sampled references through its host's shared
+  // tier: its miniature simulations (`tier`) and its working-set windows
+  // (`windows`), every volume of the host one part of each (both must outlive
+  // the batcher), each block keyed H(L) XOR (`salt` << 24) so that the
+  // volumes' blocks stay apart while each keeps its sampling bits; each batch
+  // then carries its references' counts and shares there
+  // (host_tier_simulations, host_tier_working_set). The windows' T follows
+  // this batcher's as it falls. Call before the first add().
+  void set_host_tier(cache::MiniatureSimulations* tier, WorkingSetWindows* windows, uint64_t salt);
 
  private:
   void start_batch(int64_t base_time_us);
@@ -189,7 +191,9 @@ class ReferenceBatcher {
   cache::MiniatureSimulations simulations_;
   WorkingSetWindows windows_;
   cache::MiniatureSimulations* host_tier_ = nullptr;  // the host's shared tier; null: none
+  WorkingSetWindows* host_windows_ = nullptr;         // its windows; null with host_tier_
   size_t host_part_ = 0;
+  size_t host_windows_part_ = 0;
   uint64_t host_salt_ = 0;
   std::vector<cache::MiniatureSimulations::SizeCounts> simulation_counts_;  // reused per batch
   UnsampledBlocks unsampled_;  // blocks whose H(L) mod P was >= T once

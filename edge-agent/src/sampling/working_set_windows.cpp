@@ -64,8 +64,12 @@ class Reader {
 
 }  // namespace
 
-WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples)
-    : modulus_(modulus), threshold_(threshold), scale_(scale_of(threshold, modulus)), max_samples_(max_samples) {
+WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples, size_t parts)
+    : modulus_(modulus),
+      threshold_(threshold),
+      scale_(scale_of(threshold, modulus)),
+      max_samples_(max_samples),
+      parts_(parts) {
   if (modulus == 0 || threshold == 0 || threshold > modulus || max_samples == 0) {
     throw std::invalid_argument("working-set windows need 0 < T <= P and s_max >= 1, got T " +
                                 std::to_string(threshold) + ", P " + std::to_string(modulus) + ", s_max " +
@@ -73,6 +77,19 @@ WorkingSetWindows::WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint3
   }
   ensure_sodium();
   randombytes_buf(&sample_id_, sizeof sample_id_);
+}
+
+size_t WorkingSetWindows::add_part() {
+  parts_.emplace_back();
+  return parts_.size() - 1;
+}
+
+WorkingSetWindows::PartShares& WorkingSetWindows::part_shares(size_t part) {
+  if (part >= parts_.size()) {
+    throw std::out_of_range("working-set windows part " + std::to_string(part) + " of " +
+                            std::to_string(parts_.size()));
+  }
+  return parts_[part];
 }
 
 uint32_t WorkingSetWindows::distance_bucket(double x) {
@@ -110,27 +127,30 @@ const WorkingSetWindows::Pane* WorkingSetWindows::started_by(size_t w, int32_t e
   return nullptr;
 }
 
-WorkingSetWindows::Share& WorkingSetWindows::share(size_t w, const Pane& pane) {
-  Share& s = shares_[ShareKey{window_seconds(w), pane.start_unix_nano}];
+WorkingSetWindows::Share& WorkingSetWindows::share(PartShares& part, size_t w, const Pane& pane) {
+  Share& s = part.shares[ShareKey{window_seconds(w), pane.start_unix_nano}];
   s.first_unix_nano = pane.first_unix_nano;
   return s;
 }
 
-void WorkingSetWindows::repeat(size_t w, const ReuseDistanceStack::Marks& marks) {
-  if (const Pane* p = started_by(w, marks.access_epoch())) ++share(w, *p).block_repeats;
-  if (const Pane* p = started_by(w, marks.read_epoch)) ++share(w, *p).read_repeats;
-  if (const Pane* p = started_by(w, marks.write_epoch)) ++share(w, *p).write_repeats;
+void WorkingSetWindows::repeat(PartShares& part, size_t w, const ReuseDistanceStack::Marks& marks) {
+  if (const Pane* p = started_by(w, marks.access_epoch())) ++share(part, w, *p).block_repeats;
+  if (const Pane* p = started_by(w, marks.read_epoch)) ++share(part, w, *p).read_repeats;
+  if (const Pane* p = started_by(w, marks.write_epoch)) ++share(part, w, *p).write_repeats;
 }
 
-void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_unix_nano) {
-  batch_last_unix_nano_ = time_unix_nano;
-  for (size_t w = 0; w < kWindows; ++w) roll(w, time_unix_nano);
+void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_unix_nano, size_t part) {
+  PartShares& ps = part_shares(part);
+  const int64_t now = std::max(time_unix_nano, latest_unix_nano_);
+  latest_unix_nano_ = now;
+  ps.last_unix_nano = now;
+  for (size_t w = 0; w < kWindows; ++w) roll(w, now);
   if (priority(block_hash) >= threshold_) return;
   const ReuseDistanceStack::Reference r = stack_.reference(block_hash, write, epoch_);
   if (r.first) by_priority_.emplace(priority(block_hash), block_hash);
   const uint32_t bucket = r.first ? 0 : distance_bucket(static_cast<double>(r.distance) * scale_);
   for (size_t w = 0; w < kWindows; ++w) {
-    Share& newest = share(w, panes_[w].back());
+    Share& newest = share(ps, w, panes_[w].back());
     ++newest.references;
     newest.weight += scale_;
     if (!write) {
@@ -140,20 +160,21 @@ void WorkingSetWindows::reference(uint64_t block_hash, bool write, int64_t time_
     if (w == 0 && r.first) newest.first_weight += scale_;
     const Pane* p;
     if (!r.first && (p = started_by(w, r.before.access_epoch())) != nullptr) {
-      Share& s = share(w, *p);
+      Share& s = share(ps, w, *p);
       s.hits[bucket] += scale_;
       if (!write) s.read_hits[bucket] += scale_;
       ++s.block_repeats;
     }
     if ((p = started_by(w, write ? r.before.write_epoch : r.before.read_epoch)) != nullptr) {
-      Share& s = share(w, *p);
+      Share& s = share(ps, w, *p);
       ++(write ? s.write_repeats : s.read_repeats);
     }
   }
-  if (stack_.size() > max_samples_) lower_threshold(by_priority_.top().first);
+  if (stack_.size() > max_samples_) lower_threshold(by_priority_.top().first, part);
 }
 
-void WorkingSetWindows::lower_threshold(uint64_t lowered) {
+void WorkingSetWindows::lower_threshold(uint64_t lowered, size_t part) {
+  PartShares& ps = part_shares(part);
   if (lowered >= threshold_) return;
   threshold_ = lowered;
   scale_ = scale_of(lowered, modulus_);
@@ -162,17 +183,18 @@ void WorkingSetWindows::lower_threshold(uint64_t lowered) {
     // once evicted: T only falls), so it is held here.
     const ReuseDistanceStack::Marks marks = stack_.remove(by_priority_.top().second).value();
     by_priority_.pop();
-    for (size_t w = 0; w < kWindows; ++w) repeat(w, marks);
+    for (size_t w = 0; w < kWindows; ++w) repeat(ps, w, marks);
   }
 }
 
-void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
+void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out, size_t part) {
+  PartShares& ps = part_shares(part);
   out->Clear();
   out->set_max_samples(max_samples_);
   out->set_sample_id(sample_id_);
   out->set_sampling_threshold(threshold_);
-  out->set_last_reference_unix_nano(static_cast<uint64_t>(batch_last_unix_nano_));
-  for (const auto& [key, s] : shares_) {
+  out->set_last_reference_unix_nano(static_cast<uint64_t>(ps.last_unix_nano));
+  for (const auto& [key, s] : ps.shares) {
     tierwise::v1::WindowShare* o = out->add_shares();
     o->set_window_seconds(key.first);
     o->set_pane_start_unix_nano(static_cast<uint64_t>(key.second));
@@ -194,8 +216,8 @@ void WorkingSetWindows::take_shares(tierwise::v1::WorkingSetShares* out) {
     o->set_read_repeats(s.read_repeats);
     o->set_write_repeats(s.write_repeats);
   }
-  shares_.clear();
-  batch_last_unix_nano_ = 0;
+  ps.shares.clear();
+  ps.last_unix_nano = 0;
 }
 
 std::string WorkingSetWindows::save() const {
@@ -226,7 +248,8 @@ std::string WorkingSetWindows::save() const {
 }
 
 std::optional<WorkingSetWindows> WorkingSetWindows::restore(std::string_view bytes, uint64_t modulus,
-                                                            uint64_t threshold, uint32_t max_samples) {
+                                                            uint64_t threshold, uint32_t max_samples,
+                                                            size_t parts) {
   if (bytes.size() < sizeof kMagic + sizeof(uint32_t) ||
       bytes.substr(0, sizeof kMagic) != std::string_view(kMagic, sizeof kMagic)) {
     return std::nullopt;
@@ -237,7 +260,7 @@ std::optional<WorkingSetWindows> WorkingSetWindows::restore(std::string_view byt
   if (in.get<uint32_t>() != kVersion || in.get<uint64_t>() != modulus) return std::nullopt;
   const auto saved_threshold = in.get<uint64_t>();
   if (in.get<uint32_t>() != max_samples || saved_threshold == 0 || saved_threshold > threshold) return std::nullopt;
-  WorkingSetWindows w(modulus, saved_threshold, max_samples);
+  WorkingSetWindows w(modulus, saved_threshold, max_samples, parts);
   w.sample_id_ = in.get<uint64_t>();
   w.epoch_ = in.get<int32_t>();
   if (w.epoch_ < 0 || w.epoch_ > ReuseDistanceStack::kMaxEpoch) return std::nullopt;

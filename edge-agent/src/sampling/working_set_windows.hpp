@@ -29,6 +29,14 @@
 // its previous read (write) lies in count a repeat; a block the sample evicts
 // is a repeat of the panes of its last access, read and write. Not
 // thread-safe.
+//
+// Parts (a host's shared tier: parts = its volumes, as cache::MiniatureSimulations
+// has them). Several streams merged in time order into one sample and one set
+// of windows, each reference's shares, and the evictions a stream's lowered T
+// causes, kept for its part, so that each part takes its shares when it likes
+// (a volume, as it emits its batch) and the parts' shares add up to the
+// tier's. The windows roll on the latest time any part referenced, so a part
+// whose clock lags a little counts in the panes of the tier's time.
 #pragma once
 
 #include <array>
@@ -55,19 +63,24 @@ class WorkingSetWindows {
   static constexpr int kPanes = 4;
 
   // modulus, threshold: the batcher's P and T (0 < T <= P); max_samples: s_max
-  // (>= 1; the service's ShardsFixedSize.DEFAULT_MAX_SAMPLES). Throws
-  // std::invalid_argument otherwise.
-  WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples);
+  // (>= 1; the service's ShardsFixedSize.DEFAULT_MAX_SAMPLES); parts: how many
+  // to start with (add_part adds more). Throws std::invalid_argument otherwise.
+  WorkingSetWindows(uint64_t modulus, uint64_t threshold, uint32_t max_samples, size_t parts = 1);
+
+  // Adds a part (a volume joining its host's tier); returns its index.
+  size_t add_part();
 
   // One reference the batch carries (its block is in the batcher's sample), in
-  // time order: time_unix_nano, the Unix epoch (or trace clock) in
-  // nanoseconds, not before the previous reference's.
-  void reference(uint64_t block_hash, bool write, int64_t time_unix_nano);
+  // time order, of part `part` (throws std::out_of_range unless < parts):
+  // time_unix_nano, the Unix epoch (or trace clock) in nanoseconds; a time
+  // before the latest one seen counts at the latest.
+  void reference(uint64_t block_hash, bool write, int64_t time_unix_nano, size_t part = 0);
 
   // The batcher's T fell to `lowered`: the sample follows (no effect unless
-  // below its own T), evicting the blocks at or above it. Call it after the
-  // batch with the old T has taken its shares.
-  void lower_threshold(uint64_t lowered);
+  // below its own T), evicting the blocks at or above it, their repeats
+  // counted for part `part`. Call it after the batch with the old T has taken
+  // its shares.
+  void lower_threshold(uint64_t lowered, size_t part = 0);
 
   // The sample's T now.
   uint64_t threshold() const { return threshold_; }
@@ -81,9 +94,11 @@ class WorkingSetWindows {
   // two, the exponent clipped at 62.
   static uint32_t distance_bucket(double x);
 
-  // Moves the shares gathered since the previous call into `out` (its fields
-  // are overwritten), in the order WorkingSetShares documents.
-  void take_shares(tierwise::v1::WorkingSetShares* out);
+  // Moves part `part`'s shares gathered since its previous take into `out`
+  // (its fields are overwritten), in the order WorkingSetShares documents;
+  // last_reference_unix_nano is the part's last reference's time on the
+  // windows' clock.
+  void take_shares(tierwise::v1::WorkingSetShares* out, size_t part = 0);
 
   // The windows as bytes (the sample's parameters and id, the epoch, every
   // window's panes, the stack's blocks least recently referenced first with
@@ -94,11 +109,12 @@ class WorkingSetWindows {
   // their CRC-32C.
   std::string save() const;
 
-  // The windows save() wrote, or std::nullopt when `bytes` are not a whole
-  // saved state of a sample with P = modulus and s_max = max_samples whose T is
-  // at most `threshold` (the caller then starts a fresh sample).
+  // The windows save() wrote, with `parts` parts, or std::nullopt when `bytes`
+  // are not a whole saved state of a sample with P = modulus and s_max =
+  // max_samples whose T is at most `threshold` (the caller then starts a
+  // fresh sample).
   static std::optional<WorkingSetWindows> restore(std::string_view bytes, uint64_t modulus, uint64_t threshold,
-                                                  uint32_t max_samples);
+                                                  uint32_t max_samples, size_t parts = 1);
 
  private:
   struct Pane {
@@ -122,6 +138,11 @@ class WorkingSetWindows {
   };
   // (window seconds, pane start): WorkingSetShares' order.
   using ShareKey = std::pair<uint32_t, int64_t>;
+  // One part's shares since its last take.
+  struct PartShares {
+    std::map<ShareKey, Share> shares;
+    int64_t last_unix_nano = 0;  // its last reference (0: none yet)
+  };
 
   // 'all' is window 0: one pane at epoch 0, which every marked epoch is at or after.
   static constexpr size_t kWindows = 1 + kSlidingSeconds.size();
@@ -131,8 +152,9 @@ class WorkingSetWindows {
   // The newest pane of window w started at or before `epoch` (kNoEpoch: none),
   // or null when it is older than every live pane.
   const Pane* started_by(size_t w, int32_t epoch) const;
-  Share& share(size_t w, const Pane& pane);
-  void repeat(size_t w, const ReuseDistanceStack::Marks& marks);
+  Share& share(PartShares& part, size_t w, const Pane& pane);
+  void repeat(PartShares& part, size_t w, const ReuseDistanceStack::Marks& marks);
+  PartShares& part_shares(size_t part);  // throws std::out_of_range unless part < parts
   uint64_t priority(uint64_t block_hash) const { return block_hash % modulus_; }
 
   uint64_t modulus_;
@@ -144,9 +166,9 @@ class WorkingSetWindows {
   // The sample's blocks, the largest priority first: (priority, H(L)).
   std::priority_queue<std::pair<uint64_t, uint64_t>> by_priority_;
   int32_t epoch_ = 0;
-  int64_t batch_last_unix_nano_ = 0;  // the open batch's last reference (0: none yet)
+  int64_t latest_unix_nano_ = 0;  // the windows' clock: the latest reference time seen
   std::array<std::deque<Pane>, kWindows> panes_;
-  std::map<ShareKey, Share> shares_;
+  std::vector<PartShares> parts_;
 };
 
 }  // namespace tierwise::sampling

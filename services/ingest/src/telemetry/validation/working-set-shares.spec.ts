@@ -79,4 +79,16 @@ describe("validateReferenceBatch: the working-set windows' shares", () => {
     expect(validate(share(1, { hitWeights: [512] }))).toThrow('working_set.shares[1].hit_buckets has 2 entries and working_set.shares[1].hit_weights 1');
     expect(validate(share(1, { readHitWeights: [0] }))).toThrow('working_set.shares[1].read_hit_weights[0] must be a finite number > 0, got 0');
   });
+
+  it("checks the host's tier's shares by the same rules, their last reference on the tier's clock", () => {
+    const b = batch();
+    const ws = b.workingSet!;
+    expect(validate({ ...b, hostTierWorkingSet: { ...ws, lastReferenceUnixNano: ws.lastReferenceUnixNano + 5n } })).not.toThrow();
+    expect(validate({ ...b, hostTierWorkingSet: { ...ws, lastReferenceUnixNano: ws.lastReferenceUnixNano - 1n } })).toThrow(
+      /host_tier_working_set.last_reference_unix_nano \d+ is not at or after the batch's last reference/,
+    );
+    expect(validate({ ...b, hostTierWorkingSet: { ...ws, shares: [ws.shares[1], ws.shares[0]] } })).toThrow(
+      'host_tier_working_set.shares[1] does not come after the previous share',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { isSet, longToBigInt, type MessageView, type ReferenceBatch, type WindowShare } from '@tierwise/proto';
+import { isSet, longToBigInt, type MessageView, type ReferenceBatch, type WindowShare, type WorkingSetShares } from '@tierwise/proto';
 import { reject } from './validation.js';
 
 /** The service's sliding windows, seconds (stream-jobs WindowedEstimators.SLIDING); 0 is 'all'. */
@@ -11,10 +11,11 @@ const MAX_SHARES = 64;
 const MAX_BUCKET = 3711;
 
 /**
- * Checks a batch's working set (ReferenceBatch.working_set, WorkingSetShares; docs/analytics.md
- * "Windows on the agent"), as the working-set job's WindowSharesParser does: absent passes (an
- * older agent); max_samples >= 1; the sample's 0 < T <= the batch's T; last_reference_unix_nano
- * the time of the batch's last reference when it has references; at most 64 shares, each of
+ * Checks a batch's working sets (ReferenceBatch.working_set and host_tier_working_set,
+ * WorkingSetShares; docs/analytics.md "Windows on the agent"), as the working-set job's
+ * WindowSharesParser does: absent passes (an older agent); max_samples >= 1; the sample's 0 < T <=
+ * the batch's T; last_reference_unix_nano the time of the batch's last reference when it has
+ * references (the host's tier's: at or after it, on the tier's clock); at most 64 shares, each of
  * window 0 ('all', at pane start 0) or 3,600, 86,400 or 604,800 s, its pane start a multiple of
  * the window / 4 (ns) at or before its first reference, in order (window, pane start) without
  * repeats; reads at most the references; weights finite and non-negative, the reads' and the first
@@ -26,27 +27,34 @@ const MAX_BUCKET = 3711;
  * @throws ApiError invalid_body naming the first offending field.
  */
 export function checkWorkingSetShares(batch: MessageView<ReferenceBatch>, threshold: bigint, lastReferenceUnixNano: bigint): void {
-  if (!isSet(batch, 'workingSet') || !batch.workingSet) {
-    return;
+  const hasReferences = batch.references.length > 0;
+  if (isSet(batch, 'workingSet') && batch.workingSet) {
+    checkShares(batch.workingSet, 'working_set', threshold, (last) => !hasReferences || last === lastReferenceUnixNano, `the time of the batch's last reference, ${lastReferenceUnixNano}`);
   }
-  const ws = batch.workingSet;
+  if (isSet(batch, 'hostTierWorkingSet') && batch.hostTierWorkingSet) {
+    checkShares(batch.hostTierWorkingSet, 'host_tier_working_set', threshold, (last) => !hasReferences || last >= lastReferenceUnixNano, `at or after the batch's last reference, ${lastReferenceUnixNano}`);
+  }
+}
+
+/** One WorkingSetShares of the batch, at field `field`; `lastFits` checks its last reference's time, `lastRule` says what it must be. */
+function checkShares(ws: MessageView<WorkingSetShares>, field: string, threshold: bigint, lastFits: (last: bigint) => boolean, lastRule: string): void {
   if (ws.maxSamples < 1) {
-    reject('working_set.max_samples must be >= 1');
+    reject(`${field}.max_samples must be >= 1`);
   }
   const sampleThreshold = longToBigInt(ws.samplingThreshold);
   if (sampleThreshold <= 0n || sampleThreshold > threshold) {
-    reject(`working_set.sampling_threshold must be in 1..sampling_threshold (${threshold}), got ${sampleThreshold}`);
+    reject(`${field}.sampling_threshold must be in 1..sampling_threshold (${threshold}), got ${sampleThreshold}`);
   }
   const last = longToBigInt(ws.lastReferenceUnixNano);
-  if (batch.references.length > 0 && last !== lastReferenceUnixNano) {
-    reject(`working_set.last_reference_unix_nano ${last} is not the time of the batch's last reference, ${lastReferenceUnixNano}`);
+  if (!lastFits(last)) {
+    reject(`${field}.last_reference_unix_nano ${last} is not ${lastRule}`);
   }
   if (ws.shares.length > MAX_SHARES) {
-    reject(`working_set holds ${ws.shares.length} shares; at most ${MAX_SHARES} are accepted`);
+    reject(`${field} holds ${ws.shares.length} shares; at most ${MAX_SHARES} are accepted`);
   }
   let previous: readonly [number, bigint] | undefined;
   ws.shares.forEach((share, i) => {
-    const at = `working_set.shares[${i}]`;
+    const at = `${field}.shares[${i}]`;
     const key = checkPane(share, at);
     if (previous && !(key[0] > previous[0] || (key[0] === previous[0] && key[1] > previous[1]))) {
       reject(`${at} does not come after the previous share (window ascending, then pane start ascending)`);
@@ -57,9 +65,9 @@ export function checkWorkingSetShares(batch: MessageView<ReferenceBatch>, thresh
     if (reads > references) {
       reject(`${at}.read_references ${reads} is above references ${references}`);
     }
-    for (const [field, weight] of [['weight', share.weight], ['read_weight', share.readWeight], ['first_weight', share.firstWeight]] as const) {
+    for (const [name, weight] of [['weight', share.weight], ['read_weight', share.readWeight], ['first_weight', share.firstWeight]] as const) {
       if (!Number.isFinite(weight) || weight < 0) {
-        reject(`${at}.${field} must be a finite number >= 0, got ${weight}`);
+        reject(`${at}.${name} must be a finite number >= 0, got ${weight}`);
       }
     }
     if (share.readWeight > share.weight || share.firstWeight > share.weight) {
