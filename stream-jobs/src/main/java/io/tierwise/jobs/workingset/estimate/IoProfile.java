@@ -34,7 +34,8 @@ public class IoProfile {
    * @param write true for a write
    * @param lengthBlocks length of the I/O that made it, 4 KiB blocks, &ge; 1
    * @param rate the agent's sampling rate R, in (0, 1]
-   * @param timeUnixNano its time, Unix epoch nanoseconds
+   * @param timeUnixNano its time, Unix epoch nanoseconds (in any order: the span is from the
+   *     earliest to the latest)
    */
   public void add(boolean write, int lengthBlocks, double rate, long timeUnixNano) {
     int bin = IoLengthBins.of((long) lengthBlocks * 4096);
@@ -47,10 +48,10 @@ public class IoProfile {
       readOps[bin] += ops;
       readBytes[bin] += bytes;
     }
-    if (firstUnixNano == 0) {
+    if (firstUnixNano == 0 || timeUnixNano < firstUnixNano) {
       firstUnixNano = timeUnixNano;
     }
-    lastUnixNano = timeUnixNano;
+    lastUnixNano = Math.max(lastUnixNano, timeUnixNano);
   }
 
   /** An independent copy. */

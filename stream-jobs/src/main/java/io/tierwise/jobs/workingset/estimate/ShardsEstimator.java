@@ -347,14 +347,18 @@ public abstract sealed class ShardsEstimator implements MrcEstimator permits Sha
   }
 
   /**
-   * Takes the agent's sample's threshold after a batch of shares ({@link WindowShares#samplingThreshold}):
-   * its evictions are in the shares already.
+   * Takes the agent's sample's threshold after a batch of shares ({@link WindowShares#samplingThreshold})
+   * when it is lower: its evictions are in the shares already. The sample's T only falls; a host's
+   * tier's shares come from its volumes' batches in any order, so an older, higher T may come after.
    *
    * @throws IllegalArgumentException when it is 0 or above {@code P}
    */
   void followShares(long sampleThreshold) {
-    rate = samplingRate(modulus, sampleThreshold);
-    threshold = sampleThreshold;
+    samplingRate(modulus, sampleThreshold);
+    if (Long.compareUnsigned(sampleThreshold, threshold) < 0) {
+      rate = samplingRate(modulus, sampleThreshold);
+      threshold = sampleThreshold;
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.StreamTotals;
 import io.tierwise.jobs.workingset.estimate.MiniatureBatch;
+import io.tierwise.jobs.workingset.estimate.WindowShares;
 import io.tierwise.jobs.workingset.estimate.WindowedEstimators;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,12 @@ import org.apache.flink.core.memory.DataOutputView;
  * blocks are sampled as its agent sampled them, and blocks of different volumes differ in the bits
  * above. The threshold is the lowest of the agents' thresholds, as the sample must be one every
  * agent shipped. Stream totals: N adds up, and the distinct-block counts of the volumes' sketches
- * add up (their blocks are disjoint; {@link StreamTotals}). Not thread-safe.
+ * add up (their blocks are disjoint; {@link StreamTotals}).
+ *
+ * <p><b>Shares.</b> A host's agent sees its volumes' references in their true order and runs the
+ * host's tier's windows itself (docs/analytics.md "Windows on the agent"): each volume's batch
+ * carries its share, and {@link #addShares} adds them up as they come, with no queue, hold-back or
+ * merge here. Not thread-safe.
  */
 public final class ClusterStream implements BinaryStateSerializer.State<ClusterStream> {
   private static final int SAMPLING_BITS = 24;
@@ -145,6 +151,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    * whose references start before references already released, is queued too: its references
    * before the released time are released at that time, in their order.
    *
+   * The tier's windows start again when they added up an agent's shares before ({@link #addShares}).
+   *
    * @param nowMillis processing time, ms: the volume is live until the idle timeout after it
    * @return whether the batch is late
    * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
@@ -152,6 +160,77 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    *     queued)
    */
   public boolean offer(ReferenceBatchEvent batch, long nowMillis) {
+    check(batch);
+    if (estimators != null && estimators.takesShares()) {
+      restart();  // the host's agent no longer runs the tier's windows (downgraded)
+    }
+    if (estimators == null) {
+      estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
+    }
+    Volume v = volume(batch, nowMillis);
+    v.queued.add(batch);
+    return batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano;
+  }
+
+  /**
+   * Adds one volume's batch whose host's agent runs the tier's working-set windows ({@link
+   * ReferenceBatchEvent#hostTierWorkingSet}, its volume's share of them): its shares, stream totals
+   * and I/O mix at once, in any order across the volumes (they add up); nothing is queued. The
+   * windows start again (and the volumes' queues are dropped) at the first such batch after
+   * references were merged here, or at another sample of the agent's (it restarted without its
+   * saved sample).
+   *
+   * @param nowMillis processing time, ms: the volume is live until the idle timeout after it
+   * @throws IllegalArgumentException as {@link #offer} does (nothing is added), or when the batch
+   *     has no host-tier shares
+   */
+  public void addShares(ReferenceBatchEvent batch, long nowMillis) {
+    check(batch);
+    WindowShares shares = batch.hostTierWorkingSet;
+    if (shares == null) {
+      throw new IllegalArgumentException("batch " + batch.batchId + " carries no shares of its host's tier");
+    }
+    if (estimators != null && !(estimators.takesShares() && estimators.accepts(shares))) {
+      restart();
+    }
+    if (estimators == null) {
+      estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
+    }
+    Volume v = volume(batch, nowMillis);
+    if (Long.compareUnsigned(batch.samplingThreshold, estimators.threshold()) < 0) {
+      estimators.lowerThreshold(batch.samplingThreshold);
+    }
+    estimators.addStreamTotals(v.part, batch.consideredReferences, batch.distinctBlocksHllPrecision,
+        batch.distinctBlocksHllUpdates);
+    estimators.addShares(shares);
+    double rate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
+    for (int i = 0; i < batch.size(); i++) {
+      io.add(batch.writes[i], batch.lengthBlocks[i], rate, batch.referenceTimeUnixNano(i));
+    }
+  }
+
+  /** Starts the tier's windows again, its volumes as new (their queues dropped). */
+  private void restart() {
+    estimators = null;
+    volumes.clear();
+    releasedUnixNano = 0;
+  }
+
+  /** {@code batch}'s volume, seen now, its latest reference time moved on. */
+  private Volume volume(ReferenceBatchEvent batch, long nowMillis) {
+    Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
+    v.lastOfferMillis = nowMillis;
+    if (batch.size() > 0) {
+      v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
+    }
+    return v;
+  }
+
+  /**
+   * @throws IllegalArgumentException when the batch's {@code P} does not divide {@code 2^24} or
+   *     differs from the cluster's, or its sketch precision differs from the cluster's
+   */
+  private void check(ReferenceBatchEvent batch) {
     if (Long.remainderUnsigned(1L << SAMPLING_BITS, batch.samplingModulus) != 0) {
       throw new IllegalArgumentException("volume " + batch.volumeId + " samples with P = "
           + Long.toUnsignedString(batch.samplingModulus) + ", which does not divide 2^" + SAMPLING_BITS
@@ -167,16 +246,6 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
       throw new IllegalArgumentException("volume " + batch.volumeId + " sends a distinct-block sketch of p = "
           + batch.distinctBlocksHllPrecision + ", the cluster's is p = " + precision);
     }
-    if (estimators == null) {
-      estimators = WindowedEstimators.withPolicies(factory, batch.samplingModulus, batch.samplingThreshold);
-    }
-    Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
-    v.queued.add(batch);
-    v.lastOfferMillis = nowMillis;
-    if (batch.size() > 0) {
-      v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
-    }
-    return batch.size() > 0 && batch.referenceTimeUnixNano(0) < releasedUnixNano;
   }
 
   /**

@@ -70,6 +70,12 @@ public class ReferenceBatchEvent {
    * stream itself.
    */
   public WindowShares workingSet;
+  /**
+   * What this batch adds to its host's shared tier's working-set windows (the agent runs them over
+   * all the host's volumes; the host's volumes' shares add up to the tier's); null when it sent
+   * none (older agents). Not part of {@link #writeTo}: a shared tier adds it up as it comes.
+   */
+  public WindowShares hostTierWorkingSet;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}

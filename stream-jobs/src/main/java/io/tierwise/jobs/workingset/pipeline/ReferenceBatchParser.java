@@ -101,7 +101,9 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     parseStreamTotals(prefix, batch, event);
     event.miniature = MiniatureBatchParser.parse(prefix, batch, false);
     event.hostTier = MiniatureBatchParser.parse(prefix, batch, true);
-    event.workingSet = WindowSharesParser.parse(prefix, batch, n == 0 ? 0 : event.referenceTimeUnixNano(n - 1));
+    long last = n == 0 ? 0 : event.referenceTimeUnixNano(n - 1);
+    event.workingSet = WindowSharesParser.parse(prefix, batch, last);
+    event.hostTierWorkingSet = WindowSharesParser.parseHostTier(prefix, batch, last);
     return event;
   }
 

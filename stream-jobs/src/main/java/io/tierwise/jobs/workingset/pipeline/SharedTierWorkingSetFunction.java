@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * everything queued is released. A volume's batch that comes with references before those
  * released (it joined or came back) is late: they are released at the released time, in their
  * order, not dropped (counted in the metric {@value #LATE_BATCHES_METRIC}); a batch sampled with
- * another modulus is dropped (logged at WARN). Both timeouts are of processing time: an agent's
+ * another modulus is dropped (logged at WARN). A host's batches that carry the agent's shares of
+ * the host's tier's windows ({@link ReferenceBatchEvent#hostTierWorkingSet}) are added up at once
+ * instead ({@link ClusterStream#addShares}). Both timeouts are of processing time: an agent's
  * volumes that run in step send a minute of references each, together, once a minute
  * (proto/METRICS.md), so the tier is quiet between their requests while every volume is live.
  * Emits one {@link VolumeAnalysis} per window with the tier's id set ({@link
@@ -109,8 +111,11 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
     }
     long now = ctx.timerService().currentProcessingTime();
     longWindowWrites.batch(now);
+    boolean shares = tier == SharedTier.HOST && batch.hostTierWorkingSet != null;
     try {
-      if (c.offer(batch, now)) {
+      if (shares) {
+        c.addShares(batch, now);
+      } else if (c.offer(batch, now)) {
         lateBatches.inc();
       }
       if (tier == SharedTier.HOST && batch.hostTier != null) {
@@ -121,7 +126,7 @@ public class SharedTierWorkingSetFunction extends KeyedProcessFunction<String, R
           e.getMessage());
       return;
     }
-    if (c.release(c.watermark(now, volumeIdleMillis) - holdBackNanos) > 0) {
+    if (shares || c.release(c.watermark(now, volumeIdleMillis) - holdBackNanos) > 0) {
       scheduleFlush(ctx, now);
     }
     lastBatchAt.update(now);

@@ -9,10 +9,11 @@ import io.tierwise.proto.v1.WorkingSetShares;
 import java.util.List;
 
 /**
- * Parses and validates a {@code tierwise.v1.ReferenceBatch}'s working set (WorkingSetShares,
- * proto/tierwise/v1/reference_batch.proto) into {@link WindowShares}, as ingest validates it:
- * {@code max_samples >= 1}; the sample's {@code 0 < T <=} the batch's T; the last reference's time
- * that of the batch's last reference when it carries references; per share, a window of {@link
+ * Parses and validates a {@code tierwise.v1.ReferenceBatch}'s working sets (WorkingSetShares,
+ * proto/tierwise/v1/reference_batch.proto: the volume's and its host's shared tier's) into {@link
+ * WindowShares}, as ingest validates them: {@code max_samples >= 1}; the sample's {@code 0 < T <=}
+ * the batch's T; the last reference's time that of the batch's last reference when it carries
+ * references (the host's tier's: at or after it, on the tier's clock); per share, a window of {@link
  * WindowedEstimators#SLIDING} (or 0, 'all', at pane start 0), a pane start that is a multiple of the
  * window's hop (its length / {@value WindowedEstimators#PANES}) and not after its first reference,
  * in the order (window, pane start) without repeats; reads at most the references; weights finite
@@ -24,17 +25,33 @@ final class WindowSharesParser {
   private WindowSharesParser() {}
 
   /**
-   * The batch's shares, or null when it has none.
+   * The batch's shares of the volume's own windows ({@code working_set}), or null when it has none.
    *
    * @throws InvalidRecordException naming the first violation, after {@code prefix}
    */
   static WindowShares parse(String prefix, ReferenceBatch batch, long lastReferenceUnixNano)
       throws InvalidRecordException {
-    if (!batch.hasWorkingSet()) {
-      return null;
-    }
-    WorkingSetShares in = batch.getWorkingSet();
-    String at = prefix + "working_set: ";
+    return batch.hasWorkingSet()
+        ? parse(prefix + "working_set: ", batch, batch.getWorkingSet(), lastReferenceUnixNano, false)
+        : null;
+  }
+
+  /**
+   * The batch's shares of its host's shared tier's windows ({@code host_tier_working_set}), or null
+   * when it has none.
+   *
+   * @throws InvalidRecordException naming the first violation, after {@code prefix}
+   */
+  static WindowShares parseHostTier(String prefix, ReferenceBatch batch, long lastReferenceUnixNano)
+      throws InvalidRecordException {
+    return batch.hasHostTierWorkingSet()
+        ? parse(prefix + "host_tier_working_set: ", batch, batch.getHostTierWorkingSet(), lastReferenceUnixNano, true)
+        : null;
+  }
+
+  /** {@code in}, checked; {@code tierClock}: its last reference may be after the batch's. */
+  private static WindowShares parse(String at, ReferenceBatch batch, WorkingSetShares in, long lastReferenceUnixNano,
+      boolean tierClock) throws InvalidRecordException {
     if (in.getMaxSamples() < 1) {
       throw new InvalidRecordException(at + "max_samples is 0");
     }
@@ -43,9 +60,11 @@ final class WindowSharesParser {
       throw new InvalidRecordException(at + "sampling_threshold " + Long.toUnsignedString(sampleThreshold)
           + " is not in 1..the batch's " + Long.toUnsignedString(batch.getSamplingThreshold()));
     }
-    if (batch.getReferencesCount() > 0 && in.getLastReferenceUnixNano() != lastReferenceUnixNano) {
-      throw new InvalidRecordException(at + "last_reference_unix_nano " + Long.toUnsignedString(in.getLastReferenceUnixNano())
-          + " is not the time of the batch's last reference, " + lastReferenceUnixNano);
+    long last = in.getLastReferenceUnixNano();
+    if (batch.getReferencesCount() > 0
+        && (tierClock ? Long.compareUnsigned(last, lastReferenceUnixNano) < 0 : last != lastReferenceUnixNano)) {
+      throw new InvalidRecordException(at + "last_reference_unix_nano " + Long.toUnsignedString(last)
+          + (tierClock ? " is before" : " is not") + " the time of the batch's last reference, " + lastReferenceUnixNano);
     }
     List<WindowShare> shares = in.getSharesList();
     int n = shares.size();

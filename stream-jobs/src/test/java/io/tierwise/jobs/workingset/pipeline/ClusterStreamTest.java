@@ -12,6 +12,7 @@ import io.tierwise.jobs.workingset.estimate.MrcEstimator;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
 import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedSize;
+import io.tierwise.jobs.workingset.estimate.WindowShares;
 import io.tierwise.proto.v1.ReferenceBatch;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -160,6 +161,58 @@ public class ClusterStreamTest {
       states[order] = out.getCopyOfBuffer();
     }
     assertThat(states[1]).as("v1's reference at 1 us first either way").isEqualTo(states[0]);
+  }
+
+  @Test
+  void aHostsAgentsSharesAddUpAsTheyComeAndReferencesOrAnotherSampleStartTheWindowsAgain() {
+    ClusterStream host = new ClusterStream(MrcEstimators.DEFAULT);
+    host.offer(batch("v1", 1 << 24, 1_000, 2_000), 0);
+    host.release(Long.MAX_VALUE);
+    assertThat(host.estimators().all().references()).isEqualTo(2);
+    host.addShares(withShares(batch("v1", 1 << 24, 3_000), 7, 10), 0);
+    assertThat(host.estimators().all().references()).as("the agent's windows from here: the merge's dropped").isEqualTo(10);
+    host.addShares(withShares(batch("v2", 1 << 24, 2_500), 7, 5), 0);
+    assertThat(host.estimators().all().references()).as("a volume's share, in any order").isEqualTo(15);
+    assertThat(host.volumeIds()).containsExactly("v1", "v2");
+    assertThat(host.release(Long.MAX_VALUE)).as("nothing queued").isZero();
+    assertThat(host.io().lastUnixNano).as("v2's earlier batch after v1's: the I/O mix's span does not go back")
+        .isEqualTo(1_000_000_000L + 3_000);
+    host.addShares(withShares(batch("v2", 1 << 24, 4_000), 8, 3), 0);
+    assertThat(host.estimators().all().references()).as("another sample: the agent restarted afresh").isEqualTo(3);
+    assertThat(host.volumeIds()).containsExactly("v2");
+    host.offer(batch("v1", 1 << 24, 5_000), 0);
+    host.release(Long.MAX_VALUE);
+    assertThat(host.estimators().all().references()).as("references again: the merge starts afresh").isEqualTo(1);
+    assertThatThrownBy(() -> host.addShares(batch("v1", 1 << 24, 6_000), 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no shares");
+  }
+
+  /** {@code batch} with a share of its host's tier's sample {@code sampleId}: 'all' at rate 1, {@code refs} first reads. */
+  static ReferenceBatchEvent withShares(ReferenceBatchEvent batch, long sampleId, long refs) {
+    WindowShares w = new WindowShares();
+    w.maxSamples = ShardsFixedSize.DEFAULT_MAX_SAMPLES;
+    w.sampleId = sampleId;
+    w.samplingThreshold = batch.samplingThreshold;
+    w.lastReferenceUnixNano = batch.referenceTimeUnixNano(batch.size() - 1);
+    w.windowSeconds = new int[] {0};
+    w.paneStartUnixNano = new long[] {0};
+    w.paneFirstUnixNano = new long[] {batch.referenceTimeUnixNano(0)};
+    w.references = new long[] {refs};
+    w.readReferences = new long[] {refs};
+    w.weight = new double[] {refs};
+    w.readWeight = new double[] {refs};
+    w.firstWeight = new double[] {refs};
+    w.blockRepeats = new long[1];
+    w.readRepeats = new long[1];
+    w.writeRepeats = new long[1];
+    w.hitStart = new int[] {0, 0};
+    w.hitBuckets = new int[0];
+    w.hitWeights = new double[0];
+    w.readHitStart = new int[] {0, 0};
+    w.readHitBuckets = new int[0];
+    w.readHitWeights = new double[0];
+    batch.hostTierWorkingSet = w;
+    return batch;
   }
 
   /** A batch of volume {@code volumeId} with one read of block i at each offset (ns, from 1 s). */

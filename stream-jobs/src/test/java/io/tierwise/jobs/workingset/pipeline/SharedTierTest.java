@@ -30,10 +30,15 @@ import org.junit.jupiter.api.Test;
  * policy ({@code tierwise-agent mrc --exact --shared-tier}) must be within {@value #TOLERANCE} of
  * the prediction, for every reference (what a write-back tier serves; the recommendation is
  * compared on all references whatever its write policy, as the engine's curve is), over
- * {@value #KEYS} random hash keys.
+ * {@value #KEYS} random hash keys. The same with the tier's windows the agent ran (each volume's
+ * batch its share, {@link ClusterStream#addShares}) instead of the merge: the engine within
+ * {@value #TOLERANCE} of that prediction too, and the two LRU curves of the recommendation window
+ * within {@value #PATHS_TOLERANCE} of each other at every size (the agent merges in true time order
+ * and lowers T at once, the service by a watermark and per batch).
  */
 class SharedTierTest {
   private static final double TOLERANCE = 0.02;
+  private static final double PATHS_TOLERANCE = 0.005;
   private static final int KEYS = 3;
   private static final String TENANT = "00000000-0000-0000-0000-0000000005e7";
 
@@ -51,38 +56,56 @@ class SharedTierTest {
     for (int k = 0; k < KEYS; k++) {
       byte[] key = new byte[16];
       random.nextBytes(key);
-      ClusterStream host = new ClusterStream(MrcEstimators.DEFAULT);
+      ClusterStream merged = new ClusterStream(MrcEstimators.DEFAULT);
+      ClusterStream shared = new ClusterStream(MrcEstimators.DEFAULT);
       ReferenceBatchParser parser = new ReferenceBatchParser();
       int simulated = 0;
       for (ReferenceBatch b : agent.sample(trace, HexFormat.of().formatHex(key), 1.0)) {
         ReferenceBatchEvent e = parser.parse(TENANT, b);
-        host.offer(e, 0);
+        assertThat(e.hostTierWorkingSet).as("every batch carries its share of the host's tier's windows").isNotNull();
+        merged.offer(e, 0);
+        shared.addShares(e, 0);
         if (e.hostTier != null) {
-          host.addAgentSimulations(e.hostTier);
+          merged.addAgentSimulations(e.hostTier);
+          shared.addAgentSimulations(e.hostTier);
           simulated++;
         }
       }
       assertThat(simulated).as("batches with the agent's simulations of the host's tier").isPositive();
-      host.release(Long.MAX_VALUE);
-      WindowedEstimators w = host.estimators();
-      WindowedEstimators.Result window = w.results().stream()
-          .filter(r -> r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)).findFirst().orElseThrow();
-      Recommendation r = TierRecommender.recommend(
-          TierRecommender.Input.of(TENANT, null, window.window(), window.estimator(), host.io(), w)).orElseThrow();
-      EvictionPolicy eviction = EvictionPolicy.parseService(r.eviction);
-      MrcEstimate e = window.estimator();
-      double lruMiss = e.missRatioAt(r.tierBytes);
-      double coldMiss = e.missRatioAt(Long.MAX_VALUE / 2);
-      double predicted = 1 - w.evictionMissRatio(eviction, r.tierBytes, lruMiss, coldMiss, false);
-      double exact = 1 - agent.exactMrc(trace, new long[] {r.tierBytes}, eviction.wireName(), null, true).missRatio(0);
-      report.append(String.format("key %d: %d volumes, %s %s %s %s, predicted %.4f (%s), engine %.4f, error %+.4f%n", k,
-          host.volumeCount(), r.tierBytes / MissRatioCurve.MIB + " MiB", r.media, r.policy, r.eviction,
-          predicted, r.policy.equals("write-back") ? "the recommendation's" : "all references", exact, exact - predicted));
-      assertThat(host.volumeCount()).isEqualTo(2038);
-      if (r.policy.equals("write-back")) {
-        assertThat(predicted).as("a write-back tier's prediction is of all references").isEqualTo(r.predictedHitRatio);
+      merged.release(Long.MAX_VALUE);
+      MrcEstimate mergedCurve = null;
+      for (ClusterStream host : List.of(merged, shared)) {
+        String path = host == merged ? "merged here" : "the agent's windows";
+        WindowedEstimators w = host.estimators();
+        WindowedEstimators.Result window = w.results().stream()
+            .filter(r -> r.window().equals(VolumeAnalysis.RECOMMENDATION_WINDOW)).findFirst().orElseThrow();
+        Recommendation r = TierRecommender.recommend(
+            TierRecommender.Input.of(TENANT, null, window.window(), window.estimator(), host.io(), w)).orElseThrow();
+        EvictionPolicy eviction = EvictionPolicy.parseService(r.eviction);
+        MrcEstimate e = window.estimator();
+        double lruMiss = e.missRatioAt(r.tierBytes);
+        double coldMiss = e.missRatioAt(Long.MAX_VALUE / 2);
+        double predicted = 1 - w.evictionMissRatio(eviction, r.tierBytes, lruMiss, coldMiss, false);
+        double exact = 1 - agent.exactMrc(trace, new long[] {r.tierBytes}, eviction.wireName(), null, true).missRatio(0);
+        report.append(String.format("key %d, %s: %d volumes, %s %s %s %s, predicted %.4f (%s), engine %.4f, error %+.4f%n",
+            k, path, host.volumeCount(), r.tierBytes / MissRatioCurve.MIB + " MiB", r.media, r.policy, r.eviction,
+            predicted, r.policy.equals("write-back") ? "the recommendation's" : "all references", exact, exact - predicted));
+        assertThat(host.volumeCount()).isEqualTo(2038);
+        if (r.policy.equals("write-back")) {
+          assertThat(predicted).as("a write-back tier's prediction is of all references").isEqualTo(r.predictedHitRatio);
+        }
+        assertThat(Math.abs(exact - predicted)).as(report.toString()).isLessThanOrEqualTo(TOLERANCE);
+        if (mergedCurve == null) {
+          mergedCurve = e;
+          continue;
+        }
+        double largest = 0;
+        for (long bytes : MissRatioCurve.cacheSizeGrid(64 * MissRatioCurve.GIB)) {
+          largest = Math.max(largest, Math.abs(e.missRatioAt(bytes) - mergedCurve.missRatioAt(bytes)));
+        }
+        report.append(String.format("key %d: the two paths' LRU curves differ by at most %.4f%n", k, largest));
+        assertThat(largest).as(report.toString()).isLessThanOrEqualTo(PATHS_TOLERANCE);
       }
-      assertThat(Math.abs(exact - predicted)).as(report.toString()).isLessThanOrEqualTo(TOLERANCE);
     }
     System.out.print("The Tencent trace as one host's shared tier:\n" + report);
   }

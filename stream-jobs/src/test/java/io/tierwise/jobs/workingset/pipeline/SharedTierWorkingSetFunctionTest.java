@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * {@link SharedTierWorkingSetFunction} in Flink's operator test harness: references wait until every
  * volume of the cluster has sent past them, an idle volume stops holding them after the timeout,
  * rows carry the cluster id and the count of volumes, and the state survives a snapshot and restore;
- * a host's volumes share its tier in the same way, keyed and stamped by the host.
+ * a host's volumes share its tier in the same way, keyed and stamped by the host, and a host's
+ * batches that carry the agent's shares of its tier are added up at once.
  */
 class SharedTierWorkingSetFunctionTest {
   private static final long FLUSH_MS = 1000;
@@ -258,5 +259,31 @@ class SharedTierWorkingSetFunctionTest {
     assertThat(day.clusterId).isNull();
     assertThat(SharedTier.HOST.id(day.clusterId, day.hostId)).isEqualTo("h1");
     h.close();
+  }
+
+  @Test
+  void aHostsBatchesWithTheAgentsSharesOfItsTierAreAddedAtOnceAndSurviveARestore() throws Exception {
+    var h = harness(null, SharedTier.HOST);
+    for (String volume : List.of("v1", "v2")) {
+      ReferenceBatchEvent b = ClusterStreamTest.withShares(batch(volume, 0, 0), 7, 100);
+      b.hostId = "h1";
+      h.processElement(b, 0);
+    }
+    h.setProcessingTime(FLUSH_MS);
+    VolumeAnalysis all = latestAll(h.extractOutputValues());
+    assertThat(all.volumes).isEqualTo(2);
+    assertThat(all.wssBytes).as("no hold-back: both volumes' shares at the first flush")
+        .isEqualTo(200 * ShardsEstimator.BLOCK_BYTES);
+    OperatorSubtaskState snapshot = h.snapshot(1, FLUSH_MS);
+    h.close();
+    var restored = harness(snapshot, SharedTier.HOST);
+    restored.setProcessingTime(FLUSH_MS);
+    ReferenceBatchEvent next = ClusterStreamTest.withShares(batch("v1", 1, 100), 7, 50);
+    next.hostId = "h1";
+    restored.processElement(next, FLUSH_MS);
+    restored.setProcessingTime(10 * FLUSH_MS);
+    assertThat(latestAll(restored.extractOutputValues()).wssBytes).as("the same sample goes on")
+        .isEqualTo(250 * ShardsEstimator.BLOCK_BYTES);
+    restored.close();
   }
 }
