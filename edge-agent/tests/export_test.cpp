@@ -633,19 +633,23 @@ TEST(VolumeExporterTest, ClosedVolumesGoOutInCloseOrderAtMost200PerRequest) {
             1'000'000'000u);
 }
 
-// Host esx-01's exporter sending (stream 1) to a loopback receiver, every block sampled (R = 1).
+// Host esx-01's exporter sending (stream 1) to a loopback receiver, every block sampled (R = 1);
+// in cluster `cluster` (empty: none).
 struct SendingExporter {
+  explicit SendingExporter(std::string cluster = "") : cluster_name(std::move(cluster)) {}
+  std::string cluster_name;
   testing::HttpReceiver receiver;
   HttpSender sender{fast_config(receiver.url())};
   const sampling::KeyedHasher hasher{sampling::TenantKey{}};
   const sampling::ShardsSampler sampler{hasher, 1.0};
-  VolumeExporter exporter{{.host_name = "esx-01", .cluster_name = "", .agent_version = "9.9.9", .stream = 1},
-                          hasher, sampler, &sender};
+  VolumeExporter exporter{
+      {.host_name = "esx-01", .cluster_name = cluster_name, .agent_version = "9.9.9", .stream = 1},
+      hasher, sampler, &sender};
 };
 
 TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked) {
   SendingExporter host;
-  auto& [receiver, sender, hasher, sampler, exporter] = host;
+  auto& [cluster, receiver, sender, hasher, sampler, exporter] = host;
   VolumeExporter::Volume& v = exporter.add_volume("vm1");
   EXPECT_EQ(v.resource.host_name, "") << "names leave the host only with send_names";
   EXPECT_EQ(v.resource.volume_name, "");
@@ -667,8 +671,29 @@ TEST(VolumeExporterTest, ReferenceBatchesCarryTheVolumesIdsAndNoNamesUnlessAsked
   const tierwise::v1::ReferenceBatch& batch = request.batches(0);
   EXPECT_EQ(batch.host_id(), hasher.host_id("esx-01"));
   EXPECT_EQ(batch.volume_id(), hasher.volume_id("vm1"));
-  EXPECT_EQ(batch.references_size(), 2) << "two 4 KiB blocks, both sampled at R = 1";
+  EXPECT_EQ(batch.references_size(), 0) << "no cluster: the references stay on the host";
+  EXPECT_EQ(batch.reference_summary().references(), 2u) << "two 4 KiB blocks, both sampled at R = 1";
+  ASSERT_EQ(batch.reference_summary().io_lengths_size(), 1);
+  EXPECT_EQ(batch.reference_summary().io_lengths(0).length_blocks(), 2u);
+  EXPECT_EQ(batch.reference_summary().io_lengths(0).references(), 2u);
+  EXPECT_EQ(batch.reference_summary().first_reference_unix_nano(), 1'000'000'000u);
   EXPECT_NE(requests[0].headers.at("x-tierwise-batch-id"), batch.batch_id()) << "the request has an id of its own";
+}
+
+TEST(VolumeExporterTest, AClusteredHostsBatchesCarryTheirReferences) {
+  // A cluster's tier is shared with other hosts' volumes: the service merges their references.
+  SendingExporter host("prod-a");
+  auto& [cluster, receiver, sender, hasher, sampler, exporter] = host;
+  trace::IoRecord io;
+  io.length_bytes = 8192;
+  io.volume = "vm1";
+  exporter.add_volume("vm1").batcher->add(io, 1'000'000);
+  exporter.flush_references();
+  sender.drain();
+  tierwise::v1::ReferenceBatches request;
+  ASSERT_TRUE(request.ParseFromString(receiver.requests().at(0).body));
+  EXPECT_EQ(request.batches(0).references_size(), 2);
+  EXPECT_FALSE(request.batches(0).has_reference_summary());
 }
 
 TEST(VolumeExporterTest, AVolumesWorkingSetSampleOutlivesACleanRestartAndNotACrash) {
@@ -709,7 +734,7 @@ TEST(VolumeExporterTest, AVolumesWorkingSetSampleOutlivesACleanRestartAndNotACra
 
 TEST(VolumeExporterTest, TheHostsReferenceBatchesOfAnIntervalGoInOneRequest) {
   SendingExporter host;
-  auto& [receiver, sender, hasher, sampler, exporter] = host;
+  auto& [cluster, receiver, sender, hasher, sampler, exporter] = host;
   std::vector<VolumeExporter::Volume*> volumes;
   for (const char* name : {"vm1", "vm2", "vm3"}) volumes.push_back(&exporter.add_volume(name));
   trace::IoRecord io;
@@ -747,8 +772,8 @@ TEST(VolumeExporterTest, TheHostsReferenceBatchesOfAnIntervalGoInOneRequest) {
 }
 
 TEST(VolumeExporterTest, AReferenceRequestStaysWithinItsByteBound) {
-  SendingExporter host;
-  auto& [receiver, sender, hasher, sampler, exporter] = host;
+  SendingExporter host("prod-a");  // in a cluster: the batches carry their references
+  auto& [cluster, receiver, sender, hasher, sampler, exporter] = host;
   std::vector<VolumeExporter::Volume*> volumes;
   for (int n = 0; n < 40; ++n) volumes.push_back(&exporter.add_volume("vm" + std::to_string(n)));
   trace::IoRecord io;

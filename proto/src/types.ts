@@ -138,6 +138,31 @@ export interface ReferenceBatch {
    * the tier's windows. Absent (older agents): the service merges the volumes' references.
    */
   hostTierWorkingSet?: WorkingSetShares;
+  /**
+   * The batch's sampled references summarised in place of `references` (then empty): the agent
+   * runs every analysis of them itself (a volume without a cluster); needs `workingSet` and
+   * `miniaturePolicies`. Absent: the references are carried.
+   */
+  referenceSummary?: ReferenceSummary;
+}
+
+/** tierwise.v1.ReferenceSummary: what the service reads off a batch's sampled references the agent keeps. */
+export interface ReferenceSummary {
+  /** The sampled references the batch would have carried (>= 1). */
+  references: bigint;
+  /** The first and last of them, Unix epoch ns (baseTimeUnixNano <= first <= last). */
+  firstReferenceUnixNano: bigint;
+  lastReferenceUnixNano: bigint;
+  /** Their I/O mix: by direction (READ first), then lengthBlocks ascending, each pair once; adding up to `references`. */
+  ioLengths: IoLengthCount[];
+}
+
+/** tierwise.v1.IoLengthCount: the sampled references made by I/Os of one direction and length. */
+export interface IoLengthCount {
+  direction: Direction;
+  /** The I/Os' length, 4 KiB blocks (>= 1). */
+  lengthBlocks: number;
+  references: bigint;
 }
 
 /**

@@ -44,6 +44,8 @@ VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
       [this](const tierwise::v1::ReferenceBatch& batch) { add_reference_batch(batch); },
       sampling::DistinctBlockSketch::kDefaultPrecision, options_.max_sampled_blocks, options_.lru_anchor);
   v->batcher->set_cluster_id(cluster_id_);
+  // Only a cluster's tier, shared with other hosts, needs the references themselves.
+  v->batcher->set_summarise_references(cluster_id_.empty());
   v->batcher->set_host_tier(&host_tier_, &host_windows_, std::hash<std::string>{}(v->resource.volume_id));
   restore_working_set(*v);
   volumes_.push_back(std::move(v));

@@ -33,7 +33,9 @@ namespace tierwise::exporter {
  *    hashes of Options::host_name (and cluster_name).
  * 2. add_volume(name): the volume's resource (host, volume and cluster ids;
  *    host and volume names with send_names), a collector and a reference
- *    batcher whose batches (full, or flushed) wait in the exporter for the
+ *    batcher (summarising its references unless the host is in a cluster:
+ *    ReferenceBatcher::set_summarise_references) whose batches (full, or
+ *    flushed) wait in the exporter for the
  *    next request of the host's reference batches (POST /v1/refs/batches, one
  *    tierwise.v1.ReferenceBatches of at most kMaxBatchesPerReferenceRequest
  *    batches and kMaxReferenceRequestBytes, on Options::stream): one request

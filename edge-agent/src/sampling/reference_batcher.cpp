@@ -87,6 +87,7 @@ void ReferenceBatcher::start_batch(int64_t base_time_us) {
   if (host_tier_ != nullptr) host_tier_->follow_agent_threshold(threshold_);
   base_time_us_ = base_time_us;
   considered_ = 0;
+  kept_ = 0;
   open_ = true;
 }
 
@@ -107,19 +108,23 @@ size_t ReferenceBatcher::consider(uint64_t block, trace::Direction direction, ui
     return 0;
   }
   if (!admit(hash, time_us)) return 0;
-  tierwise::v1::BlockReference* out = batch_.add_references();
-  out->set_block_hash(hash);
-  out->set_direction(to_proto(direction));
-  out->set_length_blocks(length_blocks);
-  out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+  const int64_t time_ns = time_us * static_cast<int64_t>(kNanosPerMicro);
+  if (summarise_) {
+    summary_.add(direction, length_blocks, time_ns);
+  } else {
+    tierwise::v1::BlockReference* out = batch_.add_references();
+    out->set_block_hash(hash);
+    out->set_direction(to_proto(direction));
+    out->set_length_blocks(length_blocks);
+    out->set_time_offset_us(static_cast<uint64_t>(time_us - base_time_us_));
+  }
   simulations_.reference(hash, direction == trace::Direction::kWrite);
-  windows_.reference(hash, direction == trace::Direction::kWrite, time_us * static_cast<int64_t>(kNanosPerMicro));
+  windows_.reference(hash, direction == trace::Direction::kWrite, time_ns);
   if (host_tier_ != nullptr) {
     host_tier_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite, host_part_);
-    host_windows_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite,
-                             time_us * static_cast<int64_t>(kNanosPerMicro), host_windows_part_);
+    host_windows_->reference(hash ^ host_salt_, direction == trace::Direction::kWrite, time_ns, host_windows_part_);
   }
-  if (static_cast<size_t>(batch_.references_size()) == kMaxReferencesPerBatch) emit();
+  if (++kept_ == kMaxReferencesPerBatch) emit();
   return 1;
 }
 
@@ -192,6 +197,7 @@ void ReferenceBatcher::emit(size_t references_after) {
   add_miniature_simulations();
   windows_.take_shares(batch_.mutable_working_set());
   if (host_windows_ != nullptr) host_windows_->take_shares(batch_.mutable_host_tier_working_set(), host_windows_part_);
+  if (summary_.references() > 0) summary_.take(batch_.mutable_reference_summary());
   batch_.set_considered_references(considered_);
   if (anchor_) {
     batch_.set_lru_anchor_hits(anchor_->take_hits(references_after));

@@ -1,6 +1,7 @@
 // Turns one volume's I/Os into tierwise.v1.ReferenceBatch messages
 // (proto/tierwise/v1/reference_batch.proto), sent in POST /v1/refs/batches: the
-// SHARDS-sampled block references, each batch's miniature simulations of the
+// SHARDS-sampled block references (or their summary, ReferenceSummary, where
+// the service needs no reference: set_summarise_references), each batch's miniature simulations of the
 // engine's eviction policies over them (cache::MiniatureSimulations, fed each
 // sampled reference as it is kept, so no emit stalls the data plane), what they
 // add to the service's working-set windows (WorkingSetWindows, fed the same
@@ -41,6 +42,7 @@
 #include "cache/miniature_simulations.hpp"
 #include "sampling/distinct_block_sketch.hpp"
 #include "sampling/lru_anchor.hpp"
+#include "sampling/reference_summary.hpp"
 #include "sampling/shards_sampler.hpp"
 #include "sampling/unsampled_blocks.hpp"
 #include "sampling/working_set_windows.hpp"
@@ -139,6 +141,12 @@ class ReferenceBatcher {
   // every batch started from now on; empty (the default): no cluster.
   void set_cluster_id(std::string cluster_id) { cluster_id_ = std::move(cluster_id); }
 
+  // Whether batches summarise their sampled references (reference_summary)
+  // instead of carrying them: the agent runs every analysis of them itself, so
+  // a volume whose references no other host shares (no cluster) keeps them
+  // (default: carried). Call between batches.
+  void set_summarise_references(bool summarise) { summarise_ = summarise; }
+
   // Also runs this volume's sampled references through its host's shared
   // tier: its miniature simulations (`tier`) and its working-set windows
   // (`windows`), every volume of the host one part of each (both must outlive
@@ -175,6 +183,9 @@ class ReferenceBatcher {
   DistinctBlockSketch sketch_;
   tierwise::v1::ReferenceBatch batch_;
   bool open_ = false;
+  bool summarise_ = false;
+  size_t kept_ = 0;             // sampled references of the open batch
+  ReferenceSummary summary_;    // of the open batch, when summarise_
   uint64_t considered_ = 0;
   int64_t base_time_us_ = 0;
   int64_t last_time_us_ = 0;  // the previous I/O's time (0 before the first: times are >= 0)

@@ -23,9 +23,10 @@ const POLICIES: readonly EvictionPolicy[] = [
  *
  * @param batch the batch as protobufjs decodes it (`ReferenceBatch.decodeMessage`).
  * @param threshold the batch's sampling_threshold T.
+ * @param references the batch's sampled references (carried or summarised).
  * @throws ApiError invalid_body naming the first offending field.
  */
-export function checkMiniatureSimulations(batch: MessageView<ReferenceBatch>, threshold: bigint): void {
+export function checkMiniatureSimulations(batch: MessageView<ReferenceBatch>, threshold: bigint, references: bigint): void {
   const policies = batch.miniaturePolicies;
   const lists: SimulationList[] = [
     { field: 'miniature_simulations', simulations: batch.miniatureSimulations, repeats: false },
@@ -40,7 +41,7 @@ export function checkMiniatureSimulations(batch: MessageView<ReferenceBatch>, th
   }
   checkPolicies(policies);
   for (const list of lists) {
-    checkSimulationList(list, policies.length, threshold, BigInt(batch.references.length));
+    checkSimulationList(list, policies.length, threshold, references);
   }
 }
 

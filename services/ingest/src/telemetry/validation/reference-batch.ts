@@ -1,6 +1,7 @@
 import { Direction, type Long, longToBigInt, type MessageView, type ReferenceBatch } from '@tierwise/proto';
 import { MAX_REFERENCES } from '../../ingest.constants.js';
 import { checkMiniatureSimulations } from './miniature-simulations.js';
+import { checkReferenceSummary, type SampledReferences } from './reference-summary.js';
 import { checkWorkingSetShares } from './working-set-shares.js';
 import { checkBatchId, checkPseudonymousId, checkTimestamp, optionalId, reject } from './validation.js';
 
@@ -20,7 +21,8 @@ const MAX_LRU_ANCHOR_BLOCKS = 2 ** 24;
  * time order; base time and last reference
  * time within 5 minutes ahead / 30 days behind now; the stream totals (see
  * {@link checkStreamTotals}); the miniature simulations (see {@link checkMiniatureSimulations}); the
- * working-set windows' shares (see {@link checkWorkingSetShares}).
+ * working-set windows' shares (see {@link checkWorkingSetShares}); the references' summary in their
+ * place (see {@link checkReferenceSummary}).
  *
  * @param batch the batch as protobufjs decodes it (`ReferenceBatch.decodeMessage`).
  * @param nowUnixNano the receive time, Unix epoch nanoseconds.
@@ -64,9 +66,13 @@ export function validateReferenceBatch(batch: MessageView<ReferenceBatch>, nowUn
   });
   const lastReferenceUnixNano = baseTimeUnixNano + longToBigInt(previousOffsetUs) * 1000n;
   checkTimestamp(lastReferenceUnixNano, nowUnixNano, 'time of the last reference');
-  checkStreamTotals(batch, modulus);
-  checkMiniatureSimulations(batch, threshold);
-  checkWorkingSetShares(batch, threshold, lastReferenceUnixNano);
+  const sampled: SampledReferences = checkReferenceSummary(batch, baseTimeUnixNano, nowUnixNano) ?? {
+    count: BigInt(count),
+    lastUnixNano: count > 0 ? lastReferenceUnixNano : undefined,
+  };
+  checkStreamTotals(batch, modulus, sampled.count);
+  checkMiniatureSimulations(batch, threshold, sampled.count);
+  checkWorkingSetShares(batch, threshold, sampled.lastUnixNano);
 }
 
 /**
@@ -89,14 +95,14 @@ function compareUnsigned(a: Long, b: Long): number {
 /**
  * The stream totals come together or not at all. With distinct_blocks_hll_precision p in 4..18:
  * P divides 2^24 (sampling and the HyperLogLog sketch use different bits of H(L)),
- * considered_references >= the references of the batch, and each register update
+ * considered_references >= the references of the batch (carried or summarised), and each register update
  * (index << 8) | value has index < 2^p, 1 <= value <= 41 - p, indices ascending; the LRU anchor,
  * when there is one (lru_anchor_blocks 1..2^24), has lru_anchor_hits <= considered_references. With p = 0:
  * no considered_references, no updates and no anchor (an older agent).
  *
  * @throws ApiError invalid_body naming the first offending field.
  */
-function checkStreamTotals(batch: MessageView<ReferenceBatch>, modulus: bigint): void {
+function checkStreamTotals(batch: MessageView<ReferenceBatch>, modulus: bigint, references: bigint): void {
   const p = batch.distinctBlocksHllPrecision;
   const updates = batch.distinctBlocksHllUpdates;
   const considered = longToBigInt(batch.consideredReferences);
@@ -113,8 +119,8 @@ function checkStreamTotals(batch: MessageView<ReferenceBatch>, modulus: bigint):
   if ((1n << BigInt(SAMPLING_BITS)) % modulus !== 0n) {
     reject(`sampling_modulus ${modulus} must divide 2^${SAMPLING_BITS} when the batch carries a distinct-block sketch`);
   }
-  if (considered < BigInt(batch.references.length)) {
-    reject(`considered_references ${considered} is below the ${batch.references.length} references of the batch`);
+  if (considered < references) {
+    reject(`considered_references ${considered} is below the ${references} references of the batch`);
   }
   if (batch.lruAnchorBlocks === 0 && anchorHits !== 0n) {
     reject(`lru_anchor_hits ${anchorHits} without lru_anchor_blocks`);

@@ -23,16 +23,17 @@ const MAX_BUCKET = 3711;
  * strictly ascending up to 3,711, one positive finite weight each.
  *
  * @param threshold the batch's sampling_threshold T.
- * @param lastReferenceUnixNano the time of the batch's last reference, Unix epoch ns (when it has any).
+ * @param lastReferenceUnixNano the time of the batch's last sampled reference (carried or
+ *   summarised), Unix epoch ns; undefined when it has none.
  * @throws ApiError invalid_body naming the first offending field.
  */
-export function checkWorkingSetShares(batch: MessageView<ReferenceBatch>, threshold: bigint, lastReferenceUnixNano: bigint): void {
-  const hasReferences = batch.references.length > 0;
+export function checkWorkingSetShares(batch: MessageView<ReferenceBatch>, threshold: bigint, lastReferenceUnixNano: bigint | undefined): void {
+  const hasReferences = lastReferenceUnixNano !== undefined;
   if (isSet(batch, 'workingSet') && batch.workingSet) {
     checkShares(batch.workingSet, 'working_set', threshold, (last) => !hasReferences || last === lastReferenceUnixNano, `the time of the batch's last reference, ${lastReferenceUnixNano}`);
   }
   if (isSet(batch, 'hostTierWorkingSet') && batch.hostTierWorkingSet) {
-    checkShares(batch.hostTierWorkingSet, 'host_tier_working_set', threshold, (last) => !hasReferences || last >= lastReferenceUnixNano, `at or after the batch's last reference, ${lastReferenceUnixNano}`);
+    checkShares(batch.hostTierWorkingSet, 'host_tier_working_set', threshold, (last) => !hasReferences || last >= (lastReferenceUnixNano ?? 0n), `at or after the batch's last reference, ${lastReferenceUnixNano}`);
   }
 }
 

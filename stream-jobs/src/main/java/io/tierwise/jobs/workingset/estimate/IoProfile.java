@@ -38,9 +38,18 @@ public class IoProfile {
    *     earliest to the latest)
    */
   public void add(boolean write, int lengthBlocks, double rate, long timeUnixNano) {
+    addCount(write, lengthBlocks, rate, 1);
+    cover(timeUnixNano, timeUnixNano);
+  }
+
+  /**
+   * Adds {@code count} sampled references made by I/Os of one direction and length (a batch's
+   * summary of them), without their times ({@link #cover}).
+   */
+  public void addCount(boolean write, int lengthBlocks, double rate, long count) {
     int bin = IoLengthBins.of((long) lengthBlocks * 4096);
-    double ops = 1 / (rate * lengthBlocks);
-    double bytes = 4096 / rate;
+    double ops = count / (rate * lengthBlocks);
+    double bytes = count * 4096.0 / rate;
     if (write) {
       writeOps[bin] += ops;
       writeBytes[bin] += bytes;
@@ -48,10 +57,14 @@ public class IoProfile {
       readOps[bin] += ops;
       readBytes[bin] += bytes;
     }
-    if (firstUnixNano == 0 || timeUnixNano < firstUnixNano) {
-      firstUnixNano = timeUnixNano;
+  }
+
+  /** Widens the span to cover references from {@code firstUnixNano} to {@code lastUnixNano} (Unix epoch ns). */
+  public void cover(long firstUnixNano, long lastUnixNano) {
+    if (this.firstUnixNano == 0 || firstUnixNano < this.firstUnixNano) {
+      this.firstUnixNano = firstUnixNano;
     }
-    lastUnixNano = Math.max(lastUnixNano, timeUnixNano);
+    this.lastUnixNano = Math.max(this.lastUnixNano, lastUnixNano);
   }
 
   /** An independent copy. */

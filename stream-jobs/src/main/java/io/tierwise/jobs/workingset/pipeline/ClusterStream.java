@@ -203,10 +203,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
     estimators.addStreamTotals(v.part, batch.consideredReferences, batch.distinctBlocksHllPrecision,
         batch.distinctBlocksHllUpdates);
     estimators.addShares(shares);
-    double rate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
-    for (int i = 0; i < batch.size(); i++) {
-      io.add(batch.writes[i], batch.lengthBlocks[i], rate, batch.referenceTimeUnixNano(i));
-    }
+    batch.addIoMix(io);
   }
 
   /** Starts the tier's windows again, its volumes as new (their queues dropped). */
@@ -220,8 +217,8 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
   private Volume volume(ReferenceBatchEvent batch, long nowMillis) {
     Volume v = volumes.computeIfAbsent(batch.volumeId, id -> new Volume(volumes.size(), id));
     v.lastOfferMillis = nowMillis;
-    if (batch.size() > 0) {
-      v.latestUnixNano = Math.max(v.latestUnixNano, batch.referenceTimeUnixNano(batch.size() - 1));
+    if (batch.sampledReferences() > 0) {
+      v.latestUnixNano = Math.max(v.latestUnixNano, batch.lastReferenceUnixNano());
     }
     return v;
   }

@@ -12,7 +12,7 @@ import java.util.List;
  * (miniature_policies, miniature_simulations; proto/tierwise/v1/reference_batch.proto) into a
  * {@link MiniatureBatch}, as ingest validates them: simulations only with policies; policies
  * known, distinct, LRU among them; per size, cache_bytes a positive multiple of 4 KiB, ascending;
- * {@code 0 < T_C <=} the batch's T; {@code 1 <= references <=} the batch's references, reads at
+ * {@code 0 < T_C <=} the batch's T; {@code 1 <= references <=} the batch's references (carried or summarised), reads at
  * most the references; one miss count per policy, each at most the references (reads: at most the
  * reads and the policy's misses).
  */
@@ -110,9 +110,10 @@ final class MiniatureBatchParser {
           + " is not in 1..the batch's " + Long.toUnsignedString(batch.getSamplingThreshold()));
     }
     long references = s.getReferences();
-    if (references < 1 || references > batch.getReferencesCount()) {
+    long sampled = batch.hasReferenceSummary() ? batch.getReferenceSummary().getReferences() : batch.getReferencesCount();
+    if (references < 1 || Long.compareUnsigned(references, sampled) > 0) {
       throw new InvalidRecordException(at + "references " + Long.toUnsignedString(references)
-          + " is not in 1..the batch's " + batch.getReferencesCount());
+          + " is not in 1..the batch's " + Long.toUnsignedString(sampled));
     }
     if (Long.compareUnsigned(s.getReadReferences(), references) > 0) {
       throw new InvalidRecordException(at + "read_references is above references");

@@ -1,6 +1,8 @@
 package io.tierwise.jobs.workingset.pipeline;
 
+import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MiniatureBatch;
+import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
 import io.tierwise.jobs.workingset.estimate.WindowShares;
 import java.io.IOException;
@@ -76,6 +78,12 @@ public class ReferenceBatchEvent {
    * none (older agents). Not part of {@link #writeTo}: a shared tier adds it up as it comes.
    */
   public WindowShares hostTierWorkingSet;
+  /**
+   * The batch's sampled references summarised in place of the references (then none); null when
+   * it carries them. Not part of {@link #writeTo}: a batch a shared tier queues carries its
+   * references.
+   */
+  public ReferenceSummary summary;
 
   /** For Flink. */
   public ReferenceBatchEvent() {}
@@ -90,9 +98,36 @@ public class ReferenceBatchEvent {
     return clusterId == null ? null : tenantId + "/" + clusterId;
   }
 
-  /** Number of references. */
+  /** Number of references carried. */
   public int size() {
     return blockHashes.length;
+  }
+
+  /** Number of sampled references, carried or summarised. */
+  public long sampledReferences() {
+    return summary != null ? summary.references : size();
+  }
+
+  /** Time of the first sampled reference (carried or summarised), Unix epoch ns; 0 when there is none. */
+  public long firstReferenceUnixNano() {
+    return summary != null ? summary.firstUnixNano : size() == 0 ? 0 : referenceTimeUnixNano(0);
+  }
+
+  /** Time of the last sampled reference (carried or summarised), Unix epoch ns; 0 when there is none. */
+  public long lastReferenceUnixNano() {
+    return summary != null ? summary.lastUnixNano : size() == 0 ? 0 : referenceTimeUnixNano(size() - 1);
+  }
+
+  /** Adds the sampled references (carried or summarised) to {@code io}, each at the batch's rate. */
+  public void addIoMix(IoProfile io) {
+    double rate = ShardsEstimator.samplingRate(samplingModulus, samplingThreshold);
+    if (summary != null) {
+      summary.addTo(io, rate);
+      return;
+    }
+    for (int i = 0; i < size(); i++) {
+      io.add(writes[i], lengthBlocks[i], rate, referenceTimeUnixNano(i));
+    }
   }
 
   /** Time of reference {@code i}, Unix epoch nanoseconds. */

@@ -22,7 +22,8 @@ import java.util.List;
  * references, and the register updates are valid for p ({@link DistinctBlockSketch#checkUpdate})
  * with ascending indices; with p = 0, no considered_references and no updates. Any violation
  * rejects the batch with a message naming the field and the reference index. The agent's miniature
- * simulations: {@link MiniatureBatchParser}; its working-set windows' shares: {@link WindowSharesParser}.
+ * simulations: {@link MiniatureBatchParser}; its working-set windows' shares: {@link WindowSharesParser};
+ * the references' summary in their place: {@link ReferenceSummaryParser}.
  */
 public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchEvent> {
   /** Largest LRU anchor a batch may name, 4 KiB blocks (2^24 = 64 GiB; the agent sends 1,024 and its LruAnchor takes at most 65,535). */
@@ -101,7 +102,8 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
     parseStreamTotals(prefix, batch, event);
     event.miniature = MiniatureBatchParser.parse(prefix, batch, false);
     event.hostTier = MiniatureBatchParser.parse(prefix, batch, true);
-    long last = n == 0 ? 0 : event.referenceTimeUnixNano(n - 1);
+    event.summary = ReferenceSummaryParser.parse(prefix, batch);
+    long last = event.lastReferenceUnixNano();
     event.workingSet = WindowSharesParser.parse(prefix, batch, last);
     event.hostTierWorkingSet = WindowSharesParser.parseHostTier(prefix, batch, last);
     return event;
@@ -133,9 +135,10 @@ public final class ReferenceBatchParser implements PayloadParser<ReferenceBatchE
       throw new InvalidRecordException(prefix + "sampling_modulus " + Long.toUnsignedString(batch.getSamplingModulus())
           + " does not divide 2^" + DistinctBlockSketch.SAMPLING_BITS + ", which the distinct-block sketch needs");
     }
-    if (Long.compareUnsigned(considered, batch.getReferencesCount()) < 0) {
+    long references = batch.hasReferenceSummary() ? batch.getReferenceSummary().getReferences() : batch.getReferencesCount();
+    if (Long.compareUnsigned(considered, references) < 0) {
       throw new InvalidRecordException(prefix + "considered_references " + Long.toUnsignedString(considered)
-          + " is below the " + batch.getReferencesCount() + " references of the batch");
+          + " is below the " + Long.toUnsignedString(references) + " references of the batch");
     }
     if (batch.getLruAnchorBlocks() == 0 && batch.getLruAnchorHits() != 0) {
       throw new InvalidRecordException(prefix + "lru_anchor_hits " + Long.toUnsignedString(batch.getLruAnchorHits())

@@ -12,8 +12,8 @@ import java.util.List;
  * Parses and validates a {@code tierwise.v1.ReferenceBatch}'s working sets (WorkingSetShares,
  * proto/tierwise/v1/reference_batch.proto: the volume's and its host's shared tier's) into {@link
  * WindowShares}, as ingest validates them: {@code max_samples >= 1}; the sample's {@code 0 < T <=}
- * the batch's T; the last reference's time that of the batch's last reference when it carries
- * references (the host's tier's: at or after it, on the tier's clock); per share, a window of {@link
+ * the batch's T; the last reference's time that of the batch's last reference when it has
+ * references, carried or summarised (the host's tier's: at or after it, on the tier's clock); per share, a window of {@link
  * WindowedEstimators#SLIDING} (or 0, 'all', at pane start 0), a pane start that is a multiple of the
  * window's hop (its length / {@value WindowedEstimators#PANES}) and not after its first reference,
  * in the order (window, pane start) without repeats; reads at most the references; weights finite
@@ -61,7 +61,7 @@ final class WindowSharesParser {
           + " is not in 1..the batch's " + Long.toUnsignedString(batch.getSamplingThreshold()));
     }
     long last = in.getLastReferenceUnixNano();
-    if (batch.getReferencesCount() > 0
+    if ((batch.getReferencesCount() > 0 || batch.hasReferenceSummary())
         && (tierClock ? Long.compareUnsigned(last, lastReferenceUnixNano) < 0 : last != lastReferenceUnixNano)) {
       throw new InvalidRecordException(at + "last_reference_unix_nano " + Long.toUnsignedString(last)
           + (tierClock ? " is before" : " is not") + " the time of the batch's last reference, " + lastReferenceUnixNano);

@@ -6,7 +6,6 @@ import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
-import io.tierwise.jobs.workingset.estimate.ShardsEstimator;
 import io.tierwise.jobs.workingset.estimate.ShardsFixedRate;
 import io.tierwise.jobs.workingset.estimate.WindowEstimate;
 import io.tierwise.jobs.workingset.estimate.WindowShares;
@@ -150,7 +149,7 @@ public class WorkingSetFunction
       if (st.pendingBatches > maxPendingBatches) {
         skipGap(st, maxPendingBatches + " batches waiting", ctx);
       }
-    } else if (batch.size() > 0 && batch.referenceTimeUnixNano(0) > st.windowEndUnixNano) {
+    } else if (batch.sampledReferences() > 0 && batch.firstReferenceUnixNano() > st.windowEndUnixNano) {
       LOG.info("volume {}: sequence restarted at {} (expected {}): the agent restarted", batch.volumeKey(),
           batch.sequence, st.nextSequence);
       dropPending(st, "superseded by the agent's restart");
@@ -305,20 +304,18 @@ public class WorkingSetFunction
     if (shares) {
       w.addShares(batch.workingSet);
     }
-    double agentRate = ShardsEstimator.samplingRate(batch.samplingModulus, batch.samplingThreshold);
-    for (int i = 0; i < batch.size(); i++) {
-      long time = batch.referenceTimeUnixNano(i);
-      if (!shares) {
-        w.reference(batch.blockHashes[i], batch.writes[i], time);
+    if (!shares) {
+      for (int i = 0; i < batch.size(); i++) {
+        w.reference(batch.blockHashes[i], batch.writes[i], batch.referenceTimeUnixNano(i));
       }
-      io.add(batch.writes[i], batch.lengthBlocks[i], agentRate, time);
     }
+    batch.addIoMix(io);
     if (batch.consideredReferences > 0) {
       st.processedSinceFlush = true;
     }
-    if (batch.size() > 0) {
-      long first = batch.referenceTimeUnixNano(0);
-      long last = batch.referenceTimeUnixNano(batch.size() - 1);
+    if (batch.sampledReferences() > 0) {
+      long first = batch.firstReferenceUnixNano();
+      long last = batch.lastReferenceUnixNano();
       st.windowStartUnixNano = st.windowStartUnixNano == 0 ? first : Math.min(st.windowStartUnixNano, first);
       st.windowEndUnixNano = Math.max(st.windowEndUnixNano, last);
       st.processedSinceFlush = true;

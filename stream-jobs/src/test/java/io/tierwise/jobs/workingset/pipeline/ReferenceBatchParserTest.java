@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tierwise.proto.v1.BlockReference;
 import io.tierwise.proto.v1.Direction;
 import io.tierwise.proto.v1.EvictionPolicy;
+import io.tierwise.proto.v1.IoLengthCount;
 import io.tierwise.proto.v1.MiniatureSimulation;
 import io.tierwise.proto.v1.ReferenceBatch;
 import io.tierwise.proto.v1.WindowShare;
@@ -202,6 +203,49 @@ class ReferenceBatchParserTest {
     assertThatThrownBy(() -> p.parse(TENANT, withShares().setWorkingSet(ws.toBuilder().setShares(1,
         pane.toBuilder().setReadReferences(3))).build()))
         .hasMessageContaining("shares[1]: read_references 3 is above references 2");
+  }
+
+  /** {@link #withShares} with the agent's simulations and its two references summarised in their place. */
+  private static ReferenceBatch.Builder summarised() {
+    ReferenceBatch.Builder b = withShares().addAllMiniaturePolicies(withSimulations().getMiniaturePoliciesList())
+        .addAllMiniatureSimulations(withSimulations().getMiniatureSimulationsList()).clearReferences();
+    long base = b.getBaseTimeUnixNano();
+    return b.setReferenceSummary(io.tierwise.proto.v1.ReferenceSummary.newBuilder().setReferences(2)
+        .setFirstReferenceUnixNano(base).setLastReferenceUnixNano(base + 250_000)
+        .addIoLengths(IoLengthCount.newBuilder().setDirection(Direction.DIRECTION_READ).setLengthBlocks(1).setReferences(1))
+        .addIoLengths(IoLengthCount.newBuilder().setDirection(Direction.DIRECTION_WRITE).setLengthBlocks(1).setReferences(1)));
+  }
+
+  @Test
+  void parsesReferencesSummarisedInTheirPlace() throws Exception {
+    ReferenceBatchEvent e = new ReferenceBatchParser().parse(TENANT, summarised().build());
+    assertThat(e.size()).isZero();
+    assertThat(e.sampledReferences()).isEqualTo(2);
+    assertThat(e.lastReferenceUnixNano()).isEqualTo(1_700_000_000_000_250_000L);
+    assertThat(e.summary.writes).containsExactly(false, true);
+    assertThat(e.miniature).as("its simulations count against the summarised references").isNotNull();
+    assertThat(e.workingSet).isNotNull();
+  }
+
+  @Test
+  void rejectsSummariesThatBreakTheContract() {
+    ReferenceBatchParser p = new ReferenceBatchParser();
+    io.tierwise.proto.v1.ReferenceSummary s = summarised().getReferenceSummary();
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().addAllReferences(batch().getReferencesList()).build()))
+        .hasMessageContaining("reference_summary: beside references");
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().clearWorkingSet().build()))
+        .hasMessageContaining("without working_set and miniature_policies");
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().setReferenceSummary(s.toBuilder().setReferences(3)).build()))
+        .hasMessageContaining("io_lengths add up to 2 references, not 3");
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().setReferenceSummary(s.toBuilder()
+        .setFirstReferenceUnixNano(s.getLastReferenceUnixNano() + 1)).build()))
+        .hasMessageContaining("does not hold");
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().setReferenceSummary(s.toBuilder()
+        .setIoLengths(0, s.getIoLengths(1)).setIoLengths(1, s.getIoLengths(0))).build()))
+        .hasMessageContaining("io_lengths[1]: does not come after the previous one");
+    assertThatThrownBy(() -> p.parse(TENANT, summarised().setReferenceSummary(s.toBuilder()
+        .setLastReferenceUnixNano(s.getLastReferenceUnixNano() + 1)).build()))
+        .as("the working set's last reference is the summary's").hasMessageContaining("is not the time of the batch's last reference");
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.tierwise.jobs.pacing.CoarseWrites;
 import io.tierwise.jobs.pacing.LongWindowWrites;
 import io.tierwise.jobs.recommend.Recommendation;
 import io.tierwise.jobs.testing.RecommendStep;
+import io.tierwise.jobs.workingset.estimate.IoProfile;
 import io.tierwise.jobs.workingset.estimate.MissRatioCurve;
 import io.tierwise.jobs.workingset.estimate.MrcEstimator;
 import io.tierwise.jobs.workingset.estimate.MrcEstimators;
@@ -360,21 +361,23 @@ class WorkingSetFunctionTest {
     w.samplingThreshold = 1;
     w.lastReferenceUnixNano = e.referenceTimeUnixNano(e.size() - 1);
     long hop = 3600 * 1_000_000_000L / WindowedEstimators.PANES;
-    w.windowSeconds = new int[] {0, 3600};
-    w.paneStartUnixNano = new long[] {0, Math.floorDiv(e.baseTimeUnixNano, hop) * hop};
-    w.paneFirstUnixNano = new long[] {T0, e.baseTimeUnixNano};
-    w.references = new long[] {references, references};
-    w.readReferences = new long[] {references / 5, references / 5};
-    w.weight = new double[] {references, references};
-    w.readWeight = new double[] {references / 5, references / 5};
-    w.firstWeight = new double[] {references - 1, 0};
-    w.blockRepeats = new long[] {1, 1};
-    w.readRepeats = new long[2];
-    w.writeRepeats = new long[2];
-    w.hitStart = new int[] {0, 1, 2};
-    w.hitBuckets = new int[] {0, 0};
-    w.hitWeights = new double[] {1, 1};
-    w.readHitStart = new int[3];
+    long dayHop = 24 * 3600 * 1_000_000_000L / WindowedEstimators.PANES;
+    w.windowSeconds = new int[] {0, 3600, 86_400};
+    w.paneStartUnixNano = new long[] {0, Math.floorDiv(e.baseTimeUnixNano, hop) * hop,
+        Math.floorDiv(e.baseTimeUnixNano, dayHop) * dayHop};
+    w.paneFirstUnixNano = new long[] {T0, e.baseTimeUnixNano, e.baseTimeUnixNano};
+    w.references = new long[] {references, references, references};
+    w.readReferences = new long[] {references / 5, references / 5, references / 5};
+    w.weight = new double[] {references, references, references};
+    w.readWeight = new double[] {references / 5, references / 5, references / 5};
+    w.firstWeight = new double[] {references - 1, 0, 0};
+    w.blockRepeats = new long[] {1, 1, 1};
+    w.readRepeats = new long[3];
+    w.writeRepeats = new long[3];
+    w.hitStart = new int[] {0, 1, 2, 3};
+    w.hitBuckets = new int[] {0, 0, 0};
+    w.hitWeights = new double[] {1, 1, 1};
+    w.readHitStart = new int[4];
     e.workingSet = w;
     return e;
   }
@@ -398,6 +401,71 @@ class WorkingSetFunctionTest {
     harness.processElement1(sharedBatch(0, 20, 8, 6), 2 * FLUSH_MS);
     harness.setProcessingTime(3 * FLUSH_MS);
     assertThat(all()).extracting(a -> a.sampledReferences).containsExactly(6L);
+  }
+
+  /** {@code e} with its references summarised in their place (as the agent of a host without a cluster sends it). */
+  private static ReferenceBatchEvent summarised(ReferenceBatchEvent e) {
+    Map<List<Integer>, Long> pairs = new java.util.TreeMap<>(
+        java.util.Comparator.<List<Integer>>comparingInt(k -> k.get(0)).thenComparingInt(k -> k.get(1)));
+    for (int i = 0; i < e.size(); i++) {
+      pairs.merge(List.of(e.writes[i] ? 1 : 0, e.lengthBlocks[i]), 1L, Long::sum);
+    }
+    ReferenceSummary s = new ReferenceSummary();
+    s.references = e.size();
+    s.firstUnixNano = e.firstReferenceUnixNano();
+    s.lastUnixNano = e.lastReferenceUnixNano();
+    s.writes = new boolean[pairs.size()];
+    s.lengthBlocks = new int[pairs.size()];
+    s.counts = new long[pairs.size()];
+    int i = 0;
+    for (var pair : pairs.entrySet()) {
+      s.writes[i] = pair.getKey().get(0) == 1;
+      s.lengthBlocks[i] = pair.getKey().get(1);
+      s.counts[i++] = pair.getValue();
+    }
+    e.summary = s;
+    e.blockHashes = new long[0];
+    e.writes = new boolean[0];
+    e.lengthBlocks = new int[0];
+    e.timeOffsetsMicros = new long[0];
+    return e;
+  }
+
+  @Test
+  void aBatchThatSummarisesItsReferencesGivesTheAnalysisOfTheBatchCarryingThem() throws Exception {
+    try (var summaries = ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
+        new WorkingSetFunction(FLUSH_MS, FLUSH_MS, GAP_MS, 4, MrcEstimators.DEFAULT), ReferenceBatchEvent::volumeKey,
+        VolumeLatency::volumeKey, Types.STRING)) {
+      summaries.setProcessingTime(0);
+      for (int seq = 0; seq < 3; seq++) {
+        harness.processElement1(sharedBatch(seq, seq, 7, 10), 0);
+        summaries.processElement1(summarised(sharedBatch(seq, seq, 7, 10)), 0);
+      }
+      harness.setProcessingTime(FLUSH_MS);
+      summaries.setProcessingTime(FLUSH_MS);
+      List<VolumeAnalysis> want = harness.extractOutputValues();
+      assertThat(want).isNotEmpty();
+      assertThat(summaries.extractOutputValues()).usingRecursiveFieldByFieldElementComparator().isEqualTo(want);
+      List<WindowEstimate> estimates = RecommendStep.values(summaries.getSideOutput(WorkingSetFunction.RECOMMENDATION_ESTIMATES));
+      List<WindowEstimate> wanted = estimates();
+      assertThat(estimates).hasSize(1).hasSameSizeAs(wanted);
+      assertThat(estimates.get(0)).usingRecursiveComparison().ignoringFields("io").isEqualTo(wanted.get(0));
+      IoProfile io = estimates.get(0).io;
+      IoProfile carried = wanted.get(0).io;
+      assertThat(io.firstUnixNano).as("the span").isEqualTo(carried.firstUnixNano);
+      assertThat(io.lastUnixNano).isEqualTo(carried.lastUnixNano);
+      for (var ops : List.of(List.of(io.readOps, carried.readOps), List.of(io.writeOps, carried.writeOps),
+          List.of(io.readBytes, carried.readBytes), List.of(io.writeBytes, carried.writeBytes))) {
+        assertThat(ops.get(0)).as("the I/O mix (counts x 1 / R len, summed once)").containsExactly(ops.get(1), within(1e-9));
+      }
+      assertThat(Arrays.stream(io.readOps).sum()).as("an I/O mix").isPositive();
+
+      // An agent restart (sequence 0 again, after the windows' end) is seen from the summary's times too.
+      summaries.processElement1(summarised(sharedBatch(0, 100, 7, 10)), FLUSH_MS);
+      summaries.setProcessingTime(2 * FLUSH_MS);
+      assertThat(summaries.extractOutputValues().stream().filter(a -> a.windowName.equals(WindowedEstimators.ALL))
+          .reduce((a, b) -> b).orElseThrow().sampledReferences).isEqualTo(40L);
+    }
   }
 
   @Test
