@@ -122,6 +122,33 @@ TEST_F(ReplayTest, ExportsMetricsAndReferencesOfTheMsrTrace) {
   EXPECT_EQ(batch_ids.size(), metrics_requests + refs_requests) << "batch ids must be unique";
 }
 
+TEST_F(ReplayTest, TheTracesAndRunsOfOneHostGoOnWithItsTiersWorkingSetSample) {
+  // One agent per host: the second trace, and the next run, add to the host's
+  // tier's sample (one sample id), kept in working-sets/ beside the spool.
+  testing::HttpReceiver ingest;
+  options_.traces = {testing::trace_path("msr_hm_0_sample1000.csv"), testing::trace_path("msr_hm_0_sample1000.csv")};
+  options_.ingest_url = ingest.url();
+  options_.token = "agent-token";
+  ASSERT_EQ(run_replay(options_), kExitOk);
+  options_.traces.resize(1);
+  ASSERT_EQ(run_replay(options_), kExitOk);
+  std::set<uint64_t> host_samples;
+  size_t batches = 0;
+  for (const auto& req : ingest.requests()) {
+    if (req.path != "/v1/refs/batches") continue;
+    tierwise::v1::ReferenceBatches request;
+    ASSERT_TRUE(request.ParseFromString(req.body));
+    for (const auto& batch : request.batches()) {
+      ASSERT_TRUE(batch.has_host_tier_working_set());
+      host_samples.insert(batch.host_tier_working_set().sample_id());
+      ++batches;
+    }
+  }
+  EXPECT_GE(batches, 3u);
+  EXPECT_EQ(host_samples.size(), 1u);
+  EXPECT_TRUE(fs::exists(dir_ / "working-sets" / "host-tier.ws"));
+}
+
 TEST_F(ReplayTest, ABadTokenEndsWithExitCode4AndNamesTheStatus) {
   testing::HttpReceiver ingest;
   std::vector<testing::ScriptedResponse> refusals(

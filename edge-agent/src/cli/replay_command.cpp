@@ -97,7 +97,8 @@ void register_replay_command(CLI::App& app) {
   cmd->footer(
       "Batches ingest cannot take (unreachable, 5xx, 429 after retries) are written to the "
       "spool and sent in order once it is back; batches a previous run left there are sent "
-      "first.\n"
+      "first. The host's and its volumes' working-set samples are kept in working-sets/ beside "
+      "the spool, so the next trace or run goes on with them, as serve does.\n"
       "Exit codes: 0 ok; 1 failure (datastore); 2 unreadable trace; 3 malformed records "
       "skipped; 4 ingest rejected batches (e.g. HTTP 401); 5 batches not delivered: left in "
       "the spool after --drain-timeout (sent by the next replay or send-spool) or dropped at "

@@ -28,6 +28,11 @@ VolumeExporter::VolumeExporter(Options options, const sampling::KeyedHasher& has
   restore_host_working_set();
 }
 
+std::string VolumeExporter::working_set_dir_beside(const std::string& spool_dir) {
+  const std::filesystem::path parent = std::filesystem::path(spool_dir).parent_path();
+  return (parent.empty() ? std::filesystem::path("working-sets") : parent / "working-sets").string();
+}
+
 VolumeExporter::Volume& VolumeExporter::add_volume(const std::string& name) {
   auto v = std::make_unique<Volume>();
   v->name = name;

@@ -97,6 +97,11 @@ class VolumeExporter {
   VolumeExporter(const VolumeExporter&) = delete;
   VolumeExporter& operator=(const VolumeExporter&) = delete;
 
+  // Where an agent keeps its working-set samples across restarts
+  // (Options::working_set_dir): "working-sets" beside its spool directory
+  // `spool_dir` (the agent's state directory: /var/lib/tierwise as installed).
+  static std::string working_set_dir_beside(const std::string& spool_dir);
+
   // Lifecycle step 2.
   Volume& add_volume(const std::string& name);
   // Lifecycle step 4: ends `volume`'s interval with `totals`, the engine's

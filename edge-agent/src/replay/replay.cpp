@@ -15,6 +15,7 @@
 #include "blockdev/uring_queue.hpp"
 #include "common/version.hpp"
 #include "export/http_sender.hpp"
+#include "export/volume_exporter.hpp"
 #include "replay/datastore_dir.hpp"
 #include "replay/spool_report.hpp"
 #include "replay/trace_replay.hpp"
@@ -140,8 +141,13 @@ int run_replay(const ReplayOptions& input) {
     sender = std::make_unique<exporter::HttpSender>(config);
   }
 
+  // One agent per host: the traces of a run, and the runs, go on with the
+  // host's and its volumes' working-set samples, as `serve` does across restarts.
   const ReplayContext context{&options, queue.get(), sender.get(), &hasher, &sampler,
-                              datastore.path(), unix_now_us(), agent_version()};
+                              datastore.path(), unix_now_us(), agent_version(),
+                              sender ? exporter::VolumeExporter::working_set_dir_beside(
+                                           resolve_spool_dir(options.spool_dir, key_path))
+                                     : std::string()};
   std::vector<TraceSummary> summaries;
   for (size_t i = 0; i < options.traces.size(); ++i) {
     TraceReplay replay(context, i, options.traces[i]);

@@ -33,7 +33,8 @@ TraceReplay::TraceReplay(const ReplayContext& context, size_t stream, std::strin
                  .agent_version = ctx_.agent_version,
                  .stream = stream_,
                  .max_sampled_blocks = ctx_.options->max_sampled_blocks,
-                 .lru_anchor = true},
+                 .lru_anchor = true,
+                 .working_set_dir = ctx_.working_set_dir},
                 *ctx_.hasher, *ctx_.sampler, ctx_.sender) {
   summary_.trace = path_;
   slots_.resize(std::max(1u, ctx_.options->queue_depth));

@@ -35,6 +35,9 @@ struct ReplayContext {
   std::string datastore_dir;  // where each volume's sparse datastore file goes
   int64_t replay_start_us;    // Unix epoch, microseconds
   std::string agent_version;
+  // Where the working-set samples are kept across traces and runs, as `serve`
+  // keeps them (VolumeExporter::Options::working_set_dir); empty: not kept.
+  std::string working_set_dir = {};
 };
 
 /*

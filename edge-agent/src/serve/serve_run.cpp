@@ -140,14 +140,6 @@ ServeStatus status_of(const std::vector<std::unique_ptr<ServedVolume>>& volumes,
   return s;
 }
 
-// Where the volumes' working-set samples are kept across restarts
-// (VolumeExporter, lifecycle step 5): beside the spool (the agent's state
-// directory, /var/lib/tierwise as installed).
-std::string working_set_dir(const std::string& spool_dir) {
-  const std::filesystem::path parent = std::filesystem::path(spool_dir).parent_path();
-  return (parent.empty() ? std::filesystem::path("working-sets") : parent / "working-sets").string();
-}
-
 void validate(const ServeOptions& o) {
   if (o.interval_seconds < 1) throw std::invalid_argument("--interval must be at least 1 s");
   if (!(o.sample_rate > 0 && o.sample_rate <= 1)) throw std::invalid_argument("--sample-rate must be in (0, 1]");
@@ -237,7 +229,7 @@ int run_serve_config(const ServeOptions& input, const ServeConfig& config, const
     }
     telemetry = std::make_unique<LiveTelemetry>(
         LiveTelemetry::Options{o.host_name, o.cluster_name, o.send_names, agent_version(), o.lru_anchor,
-                               working_set_dir(replay::resolve_spool_dir(o.spool_dir, key_path))},
+                               exporter::VolumeExporter::working_set_dir_beside(replay::resolve_spool_dir(o.spool_dir, key_path))},
         sources, *hasher,
         *sampler, sender.get(), unix_now_us());
   }
