@@ -10,8 +10,11 @@
 //             replays all run with --cluster, so every volume with a working set belongs
 //             to it, and to its host (a shared tier releases what all its volumes sent
 //             past 30 s after their last batch, and the rest once they have sent none for
-//             2 minutes: docs/analytics.md, "Shared tiers"), and those counts have not
-//             moved for 5 s (their results are written a second after), and
+//             2 minutes: docs/analytics.md, "Shared tiers"), the cluster's windows end
+//             where its host's tier's do (the host's agent runs that tier's windows, so
+//             they hold every reference at once; the cluster's hold the last ones once
+//             released), and those counts have not moved for 5 s (their results are
+//             written a second after), and
 //         (4) the jobs have processed every record of both telemetry topics (their consumer
 //             groups' committed offsets are at the topics' ends, kafka-lag.mjs: Flink commits
 //             them when a checkpoint completes, after every operator has taken the records
@@ -58,17 +61,19 @@ async function workingSets(api) {
   };
 }
 
-/** Volumes merged into the tenant's clusters, added up (0 without a cluster). */
-async function clusterVolumes(api) {
-  const page = await api.get('/v1/clusters?limit=100');
-  return page.data.reduce((n, c) => n + c.volumes, 0);
-}
-
-/** Volumes merged into their hosts' shared tiers, added up (the hosts of the first page). */
-async function hostVolumes(api) {
-  const page = await api.get('/v1/hosts?limit=100');
-  const tiers = await Promise.all(page.data.map((h) => api.get(`/v1/hosts/${encodeURIComponent(h.host_id)}/working-set`)));
-  return tiers.reduce((n, t) => n + Math.max(0, ...t.windows.map((w) => w.volumes)), 0);
+/**
+ * The shared tiers of a kind ('clusters' or 'hosts', the first page): {volumes: merged into them,
+ * added up; end: the latest end of their windows, ms since the epoch (0: none)}.
+ */
+async function sharedTiers(api, kind) {
+  const id = kind === 'clusters' ? 'cluster_id' : 'host_id';
+  const page = await api.get(`/v1/${kind}?limit=100`);
+  const tiers = await Promise.all(page.data.map((t) => api.get(`/v1/${kind}/${encodeURIComponent(t[id])}/working-set`)));
+  const windows = tiers.flatMap((t) => t.windows);
+  return {
+    volumes: tiers.reduce((n, t) => n + Math.max(0, ...t.windows.map((w) => w.volumes)), 0),
+    end: Math.max(0, ...windows.map((w) => Date.parse(w.working_set.window_end) || 0)),
+  };
 }
 
 async function main() {
@@ -96,7 +101,7 @@ async function main() {
   let lastStatus = '';
   let lastChange = t0;
   let ws = { volumes: 0, refs: 0, withoutMrc: 0 };
-  let lastClusterVolumes = -1;
+  let lastSharedTiers = '';
   let clustersSince = t0;
   let unprocessed = null;
   let processedSince = null;
@@ -115,18 +120,22 @@ async function main() {
     if (ws.refs > expectedRefs) {
       throw new Error(`the working sets hold ${ws.refs} sampled references but ${expectedRefs} were sent: counted twice`);
     }
-    const merged = await clusterVolumes(api);
-    const mergedByHosts = await hostVolumes(api);
+    const clusters = await sharedTiers(api, 'clusters');
+    const hosts = await sharedTiers(api, 'hosts');
+    const merged = clusters.volumes;
+    const mergedByHosts = hosts.volumes;
     const status = `${ops} of ${expectedOps} I/Os processed; ${ws.refs} sampled references (of ${expectedRefs} sent) `
       + `in the working sets of ${ws.volumes} volume(s), ${ws.withoutMrc} of them without a miss ratio curve; `
       + `${merged} of them merged into the cluster, ${mergedByHosts} into their hosts' tiers`
+      + (clusters.end < hosts.end ? ` (the cluster's last ${((hosts.end - clusters.end) / 1000).toFixed(1)} s of references not yet released)` : '')
       + (unprocessed === null ? '' : `; ${unprocessed} telemetry record(s) not yet processed by the jobs`);
-    if (merged + mergedByHosts !== lastClusterVolumes) {
-      lastClusterVolumes = merged + mergedByHosts;
+    if (`${merged}/${mergedByHosts}/${clusters.end}` !== lastSharedTiers) {
+      lastSharedTiers = `${merged}/${mergedByHosts}/${clusters.end}`;
       clustersSince = Date.now();
     }
     const settled = ws.volumes > 0
-      && merged >= ws.volumes && mergedByHosts >= ws.volumes && Date.now() - clustersSince >= CLUSTER_SETTLE_MS
+      && merged >= ws.volumes && mergedByHosts >= ws.volumes && clusters.end >= hosts.end
+      && Date.now() - clustersSince >= CLUSTER_SETTLE_MS
       && processedSince !== null && Date.now() - processedSince >= COARSE_SETTLE_MS;
     if (ops === expectedOps && settled && ws.withoutMrc === 0) {
       console.log(`      ${status}; complete ${((Date.now() - t0) / 1000).toFixed(1)} s after the replay`);
