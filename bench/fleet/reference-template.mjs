@@ -5,26 +5,32 @@
  *
  * referenceTemplate(batch) -> {body, batch, references, threshold, firstNano, offsets, columns}: batch
  *   (a decoded ReferenceBatch) encoded with a batch id slot of 36 characters (a UUID's length,
- *   overwritten by every send), no sequence and no working set (the agent's shares); threshold: its sampling_threshold (bigint);
- *   firstNano: the time of its first reference (its base time when it has none), Unix ns (bigint);
- *   columns: its references as typed arrays of numbers, for merging (referenceColumns)
- * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence}) -> Buffer
+ *   overwritten by every send) and no sequence; references: its sampled references (carried or
+ *   summarised); threshold: its sampling_threshold (bigint); firstNano: the time of its first
+ *   sampled reference (its base time when it has none), Unix ns (bigint); columns: its references
+ *   as typed arrays of numbers, for merging (referenceColumns)
+ * patchReferenceBatch(template, {batchId, hostId, volumeId, shiftNano, saltBits, sequence, sampleId,
+ *   hostSampleId}) -> Buffer
  *   batchId: a UUID (36 characters); hostId, volumeId: the template's lengths; shiftNano: added to
- *   base_time_unix_nano (bigint); saltBits: XORed into every block_hash (bigint); sequence: the
- *   batch's sequence number, appended as field 8 (the last occurrence of a scalar field wins,
- *   protobuf encoding spec, "Last One Wins")
- * mergeReferenceBatches(parts, {batchId, hostId, volumeId, saltBits, sequence}) -> Buffer: the
+ *   base_time_unix_nano and the agent's analyses' times (agent-analyses.mjs; bigint); saltBits:
+ *   XORed into every block_hash (bigint); sequence: the batch's sequence number, appended as field
+ *   8 (the last occurrence of a scalar field wins, protobuf encoding spec, "Last One Wins");
+ *   sampleId, hostSampleId: the simulated volume's and host's working-set sample ids (bigint)
+ * mergeReferenceBatches(parts, {batchId, hostId, volumeId, saltBits, sequence, sampleId,
+ *   hostSampleId}) -> Buffer: the
  *   batches of parts ([{template, shiftNano}], in time order, one sampling threshold) as the agent
  *   sends them when it holds a partial batch across intervals (proto/METRICS.md: a batch goes out
  *   full or a minute old): one ReferenceBatch from the first part's base time, every part's
  *   references re-based to it, considered references and LRU anchor hits summed, the sketch
  *   updates merged (each register's highest value, ascending by index), the last part's
  *   threshold and anchor size, the miniature simulations' counts summed per cache size (the host
- *   tier's per cache size and T_C), time order kept (a part shifted less by a late tick waits for
- *   the part before); ids, salt and sequence as patchReferenceBatch
+ *   tier's per cache size and T_C), the agent's analyses summed (agent-analyses.mjs), time order
+ *   kept (a part shifted less by a late tick waits for the part before); ids, salt, sequence and
+ *   sample ids as patchReferenceBatch
  */
 import protobuf from 'protobufjs';
 import proto from '@tierwise/proto';
+import { analysisOffsets, FIELD as ANALYSIS, patchAnalyses, writeMergedAnalyses } from './agent-analyses.mjs';
 
 const { ReferenceBatch } = proto;
 const BATCH_ID_SLOT = ' '.repeat(36);
@@ -32,11 +38,8 @@ const FIELD = { batchId: 1, hostId: 2, volumeId: 3, baseTime: 6, references: 7, 
 const LENGTH_DELIMITED = 2;
 
 export function referenceTemplate(batch) {
-  // Without the agent's working-set shares: their panes start at multiples of each window's hop
-  // in Unix time, which a shift of the batch's times would break; the job simulates the
-  // references instead, as for an older agent.
-  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: BATCH_ID_SLOT, sequence: 0n, workingSet: undefined }));
-  const offsets = { hashes: [] };
+  const body = Buffer.from(ReferenceBatch.encode({ ...batch, batchId: BATCH_ID_SLOT, sequence: 0n }));
+  const offsets = { hashes: [], times: [], paneStarts: [], sampleIds: { [ANALYSIS.workingSet]: [], [ANALYSIS.hostTierWorkingSet]: [] } };
   const reader = protobuf.Reader.create(body);
   while (reader.pos < reader.len) {
     const tag = reader.uint32();
@@ -51,6 +54,8 @@ export function referenceTemplate(batch) {
         if (inner >>> 3 === 1) offsets.hashes.push(reader.pos);
         reader.skipType(inner & 7);
       }
+    } else if (Object.values(ANALYSIS).includes(field)) {
+      analysisOffsets(reader, field, reader.uint32() + reader.pos, offsets);
     } else if ((tag & 7) === LENGTH_DELIMITED && [FIELD.batchId, FIELD.hostId, FIELD.volumeId].includes(field)) {
       const length = reader.uint32();
       offsets[Object.keys(FIELD).find((k) => FIELD[k] === field)] = reader.pos;
@@ -61,9 +66,11 @@ export function referenceTemplate(batch) {
   }
   const first = batch.references[0];
   const baseNano = BigInt(batch.baseTimeUnixNano);
+  const summary = batch.referenceSummary;
   return {
-    body, batch, references: batch.references.length, threshold: BigInt(batch.samplingThreshold),
-    firstNano: first ? baseNano + BigInt(first.timeOffsetUs) * 1000n : baseNano, offsets,
+    body, batch, threshold: BigInt(batch.samplingThreshold), offsets,
+    references: summary ? Number(summary.references) : batch.references.length,
+    firstNano: summary ? BigInt(summary.firstReferenceUnixNano) : first ? baseNano + BigInt(first.timeOffsetUs) * 1000n : baseNano,
     columns: referenceColumns(batch.references),
   };
 }
@@ -92,7 +99,7 @@ function saltWords(saltBits) {
   return { low: Number(saltBits & 0xffffffffn), high: Number((saltBits >> 32n) & 0xffffffffn) };
 }
 
-export function patchReferenceBatch(template, { batchId, hostId, volumeId, shiftNano, saltBits, sequence }) {
+export function patchReferenceBatch(template, { batchId, hostId, volumeId, shiftNano, saltBits, sequence, sampleId, hostSampleId }) {
   const { offsets } = template;
   const sequenceField = protobuf.Writer.create().uint32((FIELD.sequence << 3) | 0).uint64(sequence).finish();
   const body = Buffer.concat([template.body, sequenceField]);
@@ -105,6 +112,7 @@ export function patchReferenceBatch(template, { batchId, hostId, volumeId, shift
     body.writeUInt32LE((body.readUInt32LE(at) ^ salt.low) >>> 0, at);
     body.writeUInt32LE((body.readUInt32LE(at + 4) ^ salt.high) >>> 0, at + 4);
   }
+  patchAnalyses(body, offsets, { shiftNano, sampleId, hostSampleId });
   return body;
 }
 
@@ -114,7 +122,7 @@ function long(value) {
   return { low: Number(v & 0xffffffffn) | 0, high: Number(v >> 32n) | 0 };
 }
 
-export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBits, sequence }) {
+export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBits, sequence, sampleId, hostSampleId }) {
   const head = parts[0].template.batch;
   const last = parts.at(-1).template.batch;
   const baseNano = BigInt(head.baseTimeUnixNano) + parts[0].shiftNano;
@@ -164,6 +172,7 @@ export function mergeReferenceBatches(parts, { batchId, hostId, volumeId, saltBi
   if (anchorHits) w.uint32(13 << 3).uint64(long(anchorHits));
   if (last.lruAnchorBlocks) w.uint32(14 << 3).uint32(last.lruAnchorBlocks);
   writeMiniatureSimulations(w, parts.map((p) => p.template.batch));
+  writeMergedAnalyses(w, parts, { sampleId, hostSampleId });
   return Buffer.from(w.finish());
 }
 

@@ -19,7 +19,8 @@
  *   changes, or at the first interval close at least {@link MAX_REFERENCE_AGE_NANO} after its
  *   first reference (the volume's first such batch sooner, by its phase: the agent's
  *   VolumeExporter::Volume::age_phase, from the volume id); held template batches go out as one
- *   (mergeReferenceBatches)
+ *   (mergeReferenceBatches); the agent's working-set shares carry the volume's sample id and its
+ *   host's (from their ids)
  */
 import { randomUUID } from 'node:crypto';
 import { mergeReferenceBatches, patchReferenceBatch } from './reference-template.mjs';
@@ -35,6 +36,9 @@ export class SimulatedVolume {
   constructor({ template, hostId, volumeId, offset, salt }) {
     Object.assign(this, { template, hostId, volumeId, offset });
     this.saltBits = (BigInt(salt) << 24n) & HASH_BITS;
+    // The agent's working-set samples: one per volume, one per host (its tier's), each its own id.
+    this.sampleId = BigInt(`0x${volumeId.slice(0, 16)}`);
+    this.hostSampleId = BigInt(`0x${hostId.slice(0, 16)}`);
     this.sequence = 0;
     /** Template batches held as the agent's open batch: [{template, shiftNano}], one threshold. */
     this.held = [];
@@ -86,7 +90,8 @@ export class SimulatedVolume {
   /** Sends the held batches as one (the agent's open batch). */
   release(out) {
     if (this.held.length === 0) return;
-    const ids = { batchId: randomUUID(), hostId: this.hostId, volumeId: this.volumeId, saltBits: this.saltBits, sequence: this.sequence++ };
+    const ids = { batchId: randomUUID(), hostId: this.hostId, volumeId: this.volumeId, saltBits: this.saltBits,
+      sequence: this.sequence++, sampleId: this.sampleId, hostSampleId: this.hostSampleId };
     const body = this.held.length === 1
       ? patchReferenceBatch(this.held[0].template, { ...ids, shiftNano: this.held[0].shiftNano })
       : mergeReferenceBatches(this.held, ids);
