@@ -5,7 +5,7 @@
  *
  *   bench/fleet/run.sh [--hosts 200] [--volumes-per-host 100] [--minutes 10] [--warmup-minutes 2]
  *       [--traces a.csv,b.csv] [--probes 10] [--seed 1] [--max-growth-mib 64] [--max-backlog-mib 2048]
- *       [--out FILE.json] [--keep-stack] [--pg-statements]
+ *       [--out FILE.json] [--keep-stack] [--pg-statements] [--agent-references]
  *
  * Starts a fresh stack with `./tierwise up` unless ingest answers (run.sh gives it its own ports
  * and state directory, .local/fleet, emptied first), stopped at the end unless --keep-stack. Prints, and writes to --out: the counts (volume-intervals and reference batches
@@ -18,6 +18,9 @@
  * exceeded --max-freshness-s (30). --pg-statements starts the stack's PostgreSQL with
  * pg_stat_statements (pg-statements.mjs) and adds its statements of the measured span, µs per
  * volume-interval; it costs PostgreSQL some CPU, so compare its runs with each other only.
+ * --agent-references sends what agents before 2026-12-08 sent: the sampled references, without
+ * the agent's working-set shares or their summary, so that the jobs simulate the windows of each
+ * volume and merge each host's tier (templates.mjs), for an A/B of the agent's analyses.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +58,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     'keep-stack': { type: 'boolean', default: false },
     'pg-statements': { type: 'boolean', default: false },
+    'agent-references': { type: 'boolean', default: false },
   },
 });
 const log = (message) => console.log(`fleet: ${message}`);
@@ -80,7 +84,8 @@ try {
   }
   const [hostCount, perHost] = [Number(args.hosts), Number(args['volumes-per-host'])];
   const volumes = hostCount * perHost;
-  const templates = await volumeTemplates({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), traces: args.traces.split(','), workDir });
+  const templates = await volumeTemplates({ agentBin: path.join(ROOT, 'edge-agent/build/tierwise-agent'), traces: args.traces.split(','), workDir,
+    references: args['agent-references'] });
   log(`${templates.length} volume templates from ${args.traces}; ${hostCount} hosts x ${perHost} volumes = ${volumes} volumes`);
   const tenant = await seedTenant();
   const hosts = buildFleet({ templates, hosts: hostCount, volumesPerHost: perHost, seed: Number(args.seed) });

@@ -3,7 +3,10 @@
  * `tierwise-agent replay`), cut into one stream per traced volume, so that a simulated volume
  * sends real intervals and real sampled references under its own ids and times.
  *
- * volumeTemplates({agentBin, traces, workDir}) -> VolumeTemplate[]
+ * volumeTemplates({agentBin, traces, workDir, references}) -> VolumeTemplate[]
+ *   references: the batches as agents before 2026-12-08 sent them: the sampled references (the
+ *     replay runs in a cluster, which keeps them), without the cluster id, the agent's
+ *     working-set shares and their summary (default false: as the agent sends them now)
  *   VolumeTemplate: {trace, hostId, volumeId, startNano, slots, intervals: (Interval | undefined)[], refBatches: ReferenceTemplate[][]}
  *     startNano:    the start of the stream's first interval, Unix ns (bigint)
  *     slots:        the stream's length in 10-s intervals (slot = (interval start - stream start) / 10 s)
@@ -73,10 +76,10 @@ function lastReferenceNano(batch) {
   return BigInt(batch.baseTimeUnixNano) + BigInt(last ? last.timeOffsetUs : 0) * 1000n;
 }
 
-export async function volumeTemplates({ agentBin, traces, workDir }) {
+export async function volumeTemplates({ agentBin, traces, workDir, references = false }) {
   const templates = [];
   for (const trace of traces) {
-    const captured = await captureBatches({ agentBin, trace, workDir });
+    const captured = await captureBatches({ agentBin, trace, workDir, args: references ? ['--cluster', 'fleet'] : [] });
     const byVolume = new Map();
     const volume = (id) => {
       if (!byVolume.has(id)) byVolume.set(id, { trace: path.basename(trace), volumeId: id, hostId: '', intervals: [], refs: [] });
@@ -84,6 +87,9 @@ export async function volumeTemplates({ agentBin, traces, workDir }) {
     };
     for (const body of captured.metrics) {
       for (const resourceMetrics of ExportMetricsServiceRequest.decode(body).resourceMetrics) {
+        if (references) {  // the replay's cluster is only there to keep the references
+          resourceMetrics.resource.attributes = resourceMetrics.resource.attributes.filter((a) => a.key !== 'tierwise.cluster.id');
+        }
         const v = volume(attribute(resourceMetrics, 'tierwise.volume.id'));
         v.hostId = attribute(resourceMetrics, 'host.id');
         v.intervals.push(intervalOf(resourceMetrics));
@@ -91,7 +97,9 @@ export async function volumeTemplates({ agentBin, traces, workDir }) {
     }
     for (const body of captured.refs) {
       const batch = ReferenceBatch.decode(body);
-      volume(batch.volumeId).refs.push(batch);
+      volume(batch.volumeId).refs.push(references
+        ? { ...batch, clusterId: '', workingSet: undefined, hostTierWorkingSet: undefined, referenceSummary: undefined }
+        : batch);
     }
     for (const v of byVolume.values()) {
       if (v.intervals.length === 0) continue;

@@ -2,7 +2,8 @@
  * Records what the real agent sends for one trace: runs `tierwise-agent replay` against a
  * loopback HTTP server that answers like ingest and keeps every request body.
  *
- * captureBatches({agentBin, trace, workDir}) -> {metrics: Buffer[], refs: Buffer[]}
+ * captureBatches({agentBin, trace, workDir, args}) -> {metrics: Buffer[], refs: Buffer[]}
+ *   args: more arguments of the replay (default none)
  *   metrics: OTLP ExportMetricsServiceRequest bodies (POST /v1/metrics), in send order
  *   refs:    tierwise.v1.ReferenceBatch bodies, in send order: each batch of the agent's
  *            POST /v1/refs/batches requests (a host's batches together) on its own, the body a
@@ -17,7 +18,7 @@ import { referenceBatchSlices } from '@tierwise/proto';
 
 const run = promisify(execFile);
 
-export async function captureBatches({ agentBin, trace, workDir }) {
+export async function captureBatches({ agentBin, trace, workDir, args = [] }) {
   const batches = { metrics: [], refs: [] };
   const server = createServer((request, response) => {
     const chunks = [];
@@ -35,7 +36,7 @@ export async function captureBatches({ agentBin, trace, workDir }) {
     const { port } = server.address();
     await run(agentBin, [
       'replay', trace, '--ingest', `http://127.0.0.1:${port}`, '--token', 'capture',
-      '--key-file', path.join(workDir, 'agent.key'), '--spool-dir', path.join(workDir, 'spool'),
+      '--key-file', path.join(workDir, 'agent.key'), '--spool-dir', path.join(workDir, 'spool'), ...args,
     ], { maxBuffer: 64 * 1024 * 1024 });
   } finally {
     server.close();
