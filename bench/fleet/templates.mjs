@@ -71,7 +71,9 @@ function intervalOf(resourceMetrics) {
   };
 }
 
+/** The time of a batch's last sampled reference (carried or summarised; its base time when it has none), Unix ns. */
 function lastReferenceNano(batch) {
+  if (batch.referenceSummary) return BigInt(batch.referenceSummary.lastReferenceUnixNano);
   const last = batch.references.at(-1);
   return BigInt(batch.baseTimeUnixNano) + BigInt(last ? last.timeOffsetUs : 0) * 1000n;
 }
