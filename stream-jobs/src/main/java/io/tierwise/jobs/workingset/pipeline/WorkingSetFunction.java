@@ -270,8 +270,10 @@ public class WorkingSetFunction
     boolean lowered = threshold < 0 && w.followsLowerThreshold();
     // A higher T: the agent restarted with its sample afresh (or a higher rate); fixed-size
     // estimators keep their own, lower T and go on, so a restart keeps the volume's windows.
+    // Windows that add up the agent's shares expect it at every batch after a restart that kept
+    // the agent's sample (its batcher starts at the sampler's T again): nothing to say.
     boolean raised = threshold > 0 && w.followsLowerThreshold();
-    if (raised) {
+    if (raised && !w.takesShares()) {
       LOG.info("volume {}: the agent samples at T/P = {}/{} again, above the estimators' {}; the windows go on",
           batch.volumeKey(), Long.toUnsignedString(batch.samplingThreshold), Long.toUnsignedString(batch.samplingModulus),
           Long.toUnsignedString(w.threshold()));
