@@ -39,6 +39,12 @@ function hopNano(windowSeconds) {
   return (BigInt(windowSeconds) * 1_000_000_000n) / PANES;
 }
 
+/** `shift` floored to a multiple of `hop` (bigints, hop > 0; BigInt division truncates toward zero). */
+function floorToHop(shift, hop) {
+  const q = shift / hop;
+  return (q * hop > shift ? q - 1n : q) * hop;
+}
+
 export function analysisOffsets(reader, field, end, offsets) {
   while (reader.pos < end) {
     const tag = reader.uint32();
@@ -83,7 +89,7 @@ function shareOffsets(reader, end, offsets) {
 export function patchAnalyses(body, offsets, { shiftNano, sampleId, hostSampleId }) {
   for (const at of offsets.times) body.writeBigUInt64LE(body.readBigUInt64LE(at) + shiftNano, at);
   for (const { at, hopNano: hop } of offsets.paneStarts) {
-    if (hop > 0n) body.writeBigUInt64LE(body.readBigUInt64LE(at) + (shiftNano / hop) * hop, at);
+    if (hop > 0n) body.writeBigUInt64LE(body.readBigUInt64LE(at) + floorToHop(shiftNano, hop), at);
   }
   for (const at of offsets.sampleIds[FIELD.workingSet]) body.writeBigUInt64LE(sampleId, at);
   for (const at of offsets.sampleIds[FIELD.hostTierWorkingSet]) body.writeBigUInt64LE(hostSampleId, at);
@@ -97,10 +103,11 @@ function mergedShares(parts, key, sampleId) {
   let last = 0n;
   for (const { template, shiftNano } of present) {
     const ws = template.batch[key];
-    if (BigInt(ws.lastReferenceUnixNano) > 0n) last = [last, BigInt(ws.lastReferenceUnixNano) + shiftNano].reduce((a, b) => (a > b ? a : b));
+    const wsLast = BigInt(ws.lastReferenceUnixNano);
+    if (wsLast > 0n && wsLast + shiftNano > last) last = wsLast + shiftNano;
     for (const s of ws.shares) {
       const hop = hopNano(s.windowSeconds);
-      const start = hop > 0n ? BigInt(s.paneStartUnixNano) + (shiftNano / hop) * hop : 0n;
+      const start = hop > 0n ? BigInt(s.paneStartUnixNano) + floorToHop(shiftNano, hop) : 0n;
       const first = BigInt(s.paneFirstUnixNano) + shiftNano;
       const k = `${s.windowSeconds}/${start}`;
       const sum = panes.get(k) ?? { windowSeconds: s.windowSeconds, paneStartUnixNano: start, paneFirstUnixNano: first,
