@@ -151,7 +151,7 @@ public final class ClusterStream implements BinaryStateSerializer.State<ClusterS
    * whose references start before references already released, is queued too: its references
    * before the released time are released at that time, in their order.
    *
-   * The tier's windows start again when they added up an agent's shares before ({@link #addShares}).
+   * <p>The tier's windows start again when they added up an agent's shares before ({@link #addShares}).
    *
    * @param nowMillis processing time, ms: the volume is live until the idle timeout after it
    * @return whether the batch is late
