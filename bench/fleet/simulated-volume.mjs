@@ -12,8 +12,8 @@
  *   volume), every data point moved so that the interval ends at endNano (Unix ns); null: idle
  * referenceBatches(k, endNano) -> {body, references}[]: the ReferenceBatch bodies the agent sends at
  *   tick k's close, each with a fresh batch id and the volume's next sequence number (0, 1, 2, ...
- *   from its first batch), and the number of references each carries. The template's batches
- *   (`tierwise-agent replay` sends a volume's partial batch when the trace ends) are held and
+ *   from its first batch), and the number of sampled references each carries or summarises. The
+ *   template's batches (`tierwise-agent replay` sends a volume's partial batch when the trace ends) are held and
  *   sent as the serving agent sends them (serve_telemetry.hpp, proto/METRICS.md): a batch goes
  *   out when it is full ({@link MAX_REFERENCES_PER_BATCH}), before the sampling threshold
  *   changes, or at the first interval close at least {@link MAX_REFERENCE_AGE_NANO} after its
